@@ -1,0 +1,32 @@
+// Names shared by workers, workflows and clients: task queues, search attributes, workflow ids.
+// Workflow code imports this file, so it must stay free of Node built-ins.
+import { defineSearchAttributeKey } from '@temporalio/common';
+
+export const defaultNamespace = 'default';
+export const defaultTemporalAddress = '127.0.0.1:7233';
+export const temporalUiPort = 8233;
+
+/** Task queue of the all-in-one worker. Tests use their own queue so a running worker never takes their work. */
+export const evaluationTaskQueue = 'trl-evaluations';
+
+export const searchAttributes = {
+  submissionId: defineSearchAttributeKey('TrlSubmissionId', 'KEYWORD'),
+  packHash: defineSearchAttributeKey('TrlPackHash', 'KEYWORD'),
+  status: defineSearchAttributeKey('TrlStatus', 'KEYWORD'),
+  testsPassed: defineSearchAttributeKey('TrlTestsPassed', 'INT'),
+} as const;
+
+export function evaluationWorkflowId(submissionId: string): string {
+  return `evaluate-${submissionId}`;
+}
+
+/** Labels put on every container the project creates, so orphans can be found and removed. */
+export const containerLabels = {
+  managed: 'trl.managed',
+  workerId: 'trl.worker-id',
+  workerPid: 'trl.worker-pid',
+  workerHost: 'trl.worker-host',
+  role: 'trl.role',
+  scenario: 'trl.scenario',
+  workflowId: 'trl.workflow-id',
+} as const;

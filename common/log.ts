@@ -1,0 +1,27 @@
+// Structured logs, one JSON object per line on stderr; quiet by default (warn and up).
+// TRL_LOG_LEVEL=debug|info|warn|error changes that.
+type Level = 'debug' | 'info' | 'warn' | 'error';
+const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+function threshold(): number {
+  const configured = process.env.TRL_LOG_LEVEL as Level | undefined;
+  return order[configured ?? 'warn'] ?? order.warn;
+}
+
+function emit(level: Level, event: string, fields: Record<string, unknown>): void {
+  if (order[level] < threshold()) return;
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level, event, ...fields }) + '\n');
+}
+
+export const log = {
+  debug: (event: string, fields: Record<string, unknown> = {}) => emit('debug', event, fields),
+  info: (event: string, fields: Record<string, unknown> = {}) => emit('info', event, fields),
+  warn: (event: string, fields: Record<string, unknown> = {}) => emit('warn', event, fields),
+  error: (event: string, fields: Record<string, unknown> = {}) => emit('error', event, fields),
+};
+
+/** Human-facing progress lines from bootstrap steps: printed only when something is done. */
+export function say(message: string): void {
+  if (process.env.TRL_QUIET === '1') return;
+  process.stderr.write(`trl: ${message}\n`);
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { artifactRefSchema } from './artifact.ts';
+
+export const rejectionSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+});
+export type Rejection = z.infer<typeof rejectionSchema>;
+
+export const packRefSchema = z.object({
+  packHash: z.string(),
+  /** The canonical JSON form, content-addressed in the pack store. */
+  canonical: artifactRefSchema,
+  fileCount: z.number().int(),
+  name: z.string().optional(),
+});
+export type PackRef = z.infer<typeof packRefSchema>;
+
+export type PreEvalResult = { verdict: 'pass' } | { verdict: 'reject'; reasons: Rejection[] };
+
+export interface ScenarioDescriptor {
+  name: string;
+  dir: string;
+}
+
+export interface PreparedScenario {
+  name: string;
+  dir: string;
+  imageTag: string;
+  category: string;
+  difficulty: string;
+  agentTimeoutSec: number;
+  verifierTimeoutSec: number;
+  cpus: number;
+  memoryMb: number;
+  agentOutputs: string[];
+}
+
+export type AgentOutcome = 'completed' | 'agent_timeout' | 'agent_error';
+
+export interface AgentRunResult {
+  outcome: AgentOutcome;
+  exitCode: number | null;
+  wallMs: number;
+  outputs: z.infer<typeof artifactRefSchema>;
+  agentLog: z.infer<typeof artifactRefSchema>;
+  /** Reasons outputs were trimmed (unsafe paths, size), recorded rather than silently dropped. */
+  outputNotes: string[];
+}
+
+export interface VerificationResult {
+  testsPassed: number;
+  testsFailed: number;
+  testsTotal: number;
+  source: 'ctrf' | 'reward';
+  report: z.infer<typeof artifactRefSchema>;
+  verifierLog: z.infer<typeof artifactRefSchema>;
+  wallMs: number;
+}
+
+export const scenarioStatuses = ['completed', 'agent_timeout', 'policy_error', 'budget_exhausted', 'infra_error'] as const;
+export type ScenarioStatus = (typeof scenarioStatuses)[number];
+
+export interface ScenarioResult {
+  name: string;
+  category?: string;
+  difficulty?: string;
+  status: ScenarioStatus;
+  testsPassed: number;
+  testsTotal: number;
+  costUsd: number;
+  agentWallMs: number;
+  verifierWallMs: number;
+  error?: string;
+  artifacts: Record<string, z.infer<typeof artifactRefSchema>>;
+}
+
+export type EvaluationStatus = 'completed' | 'incomplete' | 'rejected';
+
+export interface EvaluationResult {
+  submissionId: string;
+  workflowId: string;
+  status: EvaluationStatus;
+  packHash?: string;
+  agent: string;
+  testsPassed: number;
+  testsTotal: number;
+  costUsd: number;
+  rejection?: Rejection[];
+  perScenario: ScenarioResult[];
+  resultFile?: z.infer<typeof artifactRefSchema>;
+}

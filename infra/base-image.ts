@@ -1,0 +1,85 @@
+// The sandbox base image, built offline: debootstrap from Debian packages + `docker import`,
+// then a finishing `docker build`. Tagged by a hash of its recipe, so it is rebuilt only
+// when the recipe (package list, Dockerfile, verifier plugin) changes.
+import { createHash } from 'node:crypto';
+import { readFile, rm, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import { baseImageDir, cacheDir, repoRoot } from '../common/paths.ts';
+import { say } from '../common/log.ts';
+import { imageExists } from '../sandbox/docker-client.ts';
+import { buildImage } from '../sandbox/image-build.ts';
+import { ensureDebianPackages, configuredDebianMirror } from './debian-packages.ts';
+import { runCommand } from './run-command.ts';
+
+export const baseImageRepository = 'trl-sandbox-base';
+export const debianSuite = 'bookworm';
+const ctrfPluginFile = path.join(repoRoot, 'verifiers', 'trl_ctrf.py');
+
+export interface BaseImageRecipe {
+  packages: string[];
+  dockerfile: string;
+  ctrfPlugin: string;
+  hash: string;
+}
+
+export async function readBaseImageRecipe(): Promise<BaseImageRecipe> {
+  const packageText = await readFile(path.join(baseImageDir, 'packages.txt'), 'utf8');
+  const packages = packageText.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const dockerfile = await readFile(path.join(baseImageDir, 'Dockerfile'), 'utf8');
+  const ctrfPlugin = await readFile(ctrfPluginFile, 'utf8');
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ suite: debianSuite, variant: 'minbase', packages, dockerfile, ctrfPlugin }))
+    .digest('hex')
+    .slice(0, 12);
+  return { packages, dockerfile, ctrfPlugin, hash };
+}
+
+export function baseImageTag(recipe: BaseImageRecipe): string {
+  return `${baseImageRepository}:${recipe.hash}`;
+}
+
+/** Ensures the base image of the current recipe exists and `:latest` points at it; returns its tag. */
+export async function ensureBaseImage(docker: Docker): Promise<string> {
+  const recipe = await readBaseImageRecipe();
+  const tag = baseImageTag(recipe);
+  if (!(await imageExists(docker, tag))) await buildBaseImage(docker, recipe, tag);
+  const latest = `${baseImageRepository}:latest`;
+  const [current, wanted] = await Promise.all([
+    docker.getImage(latest).inspect().catch(() => undefined),
+    docker.getImage(tag).inspect(),
+  ]);
+  if (current?.Id !== wanted.Id) await docker.getImage(tag).tag({ repo: baseImageRepository, tag: 'latest' });
+  return tag;
+}
+
+async function buildBaseImage(docker: Docker, recipe: BaseImageRecipe, tag: string): Promise<void> {
+  const started = performance.now();
+  say(`building sandbox base image ${tag} from Debian packages (debootstrap; about 2 minutes, once)`);
+  await ensureDebianPackages(['debootstrap']);
+  const mirror = await configuredDebianMirror();
+  const rootfsDir = path.join(cacheDir, `rootfs-${recipe.hash}`);
+  const rootfsTag = `trl-sandbox-rootfs:${recipe.hash}`;
+  await rm(rootfsDir, { recursive: true, force: true });
+  await mkdir(cacheDir, { recursive: true });
+  try {
+    await runCommand('debootstrap', [
+      '--variant=minbase', `--include=${recipe.packages.join(',')}`, debianSuite, rootfsDir, mirror,
+    ]);
+    // Keep the image lean: apt lists and caches are re-fetched by scenario builds that need apt.
+    await runCommand('sh', ['-c', `rm -rf "${rootfsDir}"/var/cache/apt/archives/*.deb "${rootfsDir}"/var/lib/apt/lists/*`]);
+    say(`importing root filesystem as ${rootfsTag}`);
+    await runCommand('sh', ['-c', `tar -C "${rootfsDir}" -c . | docker import - ${rootfsTag}`]);
+  } finally {
+    await rm(rootfsDir, { recursive: true, force: true });
+  }
+  await buildImage(docker, {
+    tag,
+    files: [
+      { name: 'Dockerfile', content: Buffer.from(recipe.dockerfile) },
+      { name: 'trl_ctrf.py', content: Buffer.from(recipe.ctrfPlugin) },
+    ],
+    buildArgs: { ROOTFS: rootfsTag },
+  });
+  say(`built ${tag} in ${((performance.now() - started) / 1000).toFixed(0)}s`);
+}

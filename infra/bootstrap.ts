@@ -1,0 +1,18 @@
+// Everything the embedded default needs on a fresh machine of this kind, idempotent and quiet when done.
+import type Docker from 'dockerode';
+import { ensureDockerEngine } from './docker-engine.ts';
+import { ensureBaseImage } from './base-image.ts';
+import { ensureTemporalServer, type TemporalEndpoint } from './temporal-server.ts';
+
+export interface BootstrapResult {
+  temporal: TemporalEndpoint;
+  baseImage: string;
+}
+
+export async function bootstrap(docker: Docker): Promise<BootstrapResult> {
+  // Temporal first: its download and start overlap nothing else, and it is quick when done.
+  const temporal = await ensureTemporalServer();
+  await ensureDockerEngine(docker);
+  const baseImage = await ensureBaseImage(docker);
+  return { temporal, baseImage };
+}

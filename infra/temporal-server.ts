@@ -1,0 +1,109 @@
+// The embedded Temporal dev server: SQLite under .data (state survives restarts), gRPC and Web UI on
+// loopback, the project's search attributes registered. Readiness is probed, never slept for.
+import { openSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { defaultNamespace, defaultTemporalAddress, searchAttributes, temporalUiPort } from '../common/constants.ts';
+import { temporalDbFile, temporalLogFile, temporalPidFile } from '../common/paths.ts';
+import { say } from '../common/log.ts';
+import { ensureTemporalCli } from './temporal-cli.ts';
+
+const readinessTimeoutMs = 60_000;
+
+export interface TemporalEndpoint {
+  address: string;
+  namespace: string;
+  uiUrl: string;
+}
+
+export function temporalEndpoint(): TemporalEndpoint {
+  return {
+    address: process.env.TRL_TEMPORAL_ADDRESS ?? defaultTemporalAddress,
+    namespace: process.env.TRL_TEMPORAL_NAMESPACE ?? defaultNamespace,
+    uiUrl: process.env.TRL_TEMPORAL_UI_URL ?? `http://127.0.0.1:${temporalUiPort}`,
+  };
+}
+
+async function probeFrontend(address: string): Promise<boolean> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: 1000 });
+    await connection.workflowService.getSystemInfo({});
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
+}
+
+async function probeUi(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts the dev server if nothing answers on the configured address, then registers search attributes. */
+export async function ensureTemporalServer(): Promise<TemporalEndpoint> {
+  const endpoint = temporalEndpoint();
+  if (!(await probeFrontend(endpoint.address))) {
+    if (process.env.TRL_TEMPORAL_ADDRESS) {
+      throw new Error(`no Temporal server answers at TRL_TEMPORAL_ADDRESS=${endpoint.address}; start it or unset the variable to use the embedded one`);
+    }
+    await startDevServer(endpoint);
+  }
+  await registerSearchAttributes(endpoint);
+  return endpoint;
+}
+
+async function startDevServer(endpoint: TemporalEndpoint): Promise<void> {
+  const binary = await ensureTemporalCli();
+  const [host, port] = endpoint.address.split(':');
+  mkdirSync(path.dirname(temporalDbFile), { recursive: true });
+  say(`starting the Temporal dev server on ${endpoint.address} (UI ${endpoint.uiUrl}, data ${temporalDbFile})`);
+  const logFd = openSync(temporalLogFile, 'a');
+  const child = spawn(binary, [
+    'server', 'start-dev',
+    '--ip', host ?? '127.0.0.1', '--port', port ?? '7233',
+    '--ui-ip', '127.0.0.1', '--ui-port', String(temporalUiPort),
+    '--db-filename', temporalDbFile,
+    '--namespace', endpoint.namespace,
+    '--log-level', 'warn',
+    '--ui-disable-news-fetch',
+  ], { detached: true, stdio: ['ignore', logFd, logFd] });
+  child.unref();
+  if (child.pid) writeFileSync(temporalPidFile, String(child.pid));
+  let exited: number | null = null;
+  child.on('exit', (code) => { exited = code ?? -1; });
+  const deadline = performance.now() + readinessTimeoutMs;
+  while (performance.now() < deadline) {
+    if (exited !== null) throw new Error(`the Temporal dev server exited with ${exited}; see ${temporalLogFile}`);
+    if ((await probeFrontend(endpoint.address)) && (await probeUi(endpoint.uiUrl))) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the Temporal dev server did not answer within ${readinessTimeoutMs / 1000}s; see ${temporalLogFile}`);
+}
+
+async function registerSearchAttributes(endpoint: TemporalEndpoint): Promise<void> {
+  const connection = await Connection.connect({ address: endpoint.address });
+  try {
+    const listed = await connection.operatorService.listSearchAttributes({ namespace: endpoint.namespace });
+    const existing = new Set(Object.keys(listed.customAttributes ?? {}));
+    const types = proto.temporal.api.enums.v1.IndexedValueType;
+    const missing: Record<string, proto.temporal.api.enums.v1.IndexedValueType> = {};
+    for (const key of Object.values(searchAttributes)) {
+      if (existing.has(key.name)) continue;
+      missing[key.name] = key.valueType === 'INT' ? types.INDEXED_VALUE_TYPE_INT : types.INDEXED_VALUE_TYPE_KEYWORD;
+    }
+    if (Object.keys(missing).length === 0) return;
+    say(`registering search attributes ${Object.keys(missing).join(', ')}`);
+    await connection.operatorService.addSearchAttributes({ namespace: endpoint.namespace, searchAttributes: missing });
+  } finally {
+    await connection.close();
+  }
+}

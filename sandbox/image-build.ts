@@ -1,0 +1,38 @@
+// `docker build` through dockerode from an in-memory context; build errors surface with the log tail.
+import type Docker from 'dockerode';
+import { packFiles, type ArchiveFile } from './tar-archive.ts';
+
+export class ImageBuildError extends Error {
+  constructor(readonly tag: string, readonly logTail: string) {
+    super(`docker build of ${tag} failed:\n${logTail}`);
+    this.name = 'ImageBuildError';
+  }
+}
+
+export async function buildImage(
+  docker: Docker,
+  request: { tag: string; files: ArchiveFile[]; buildArgs?: Record<string, string>; labels?: Record<string, string>; onProgress?: () => void },
+): Promise<void> {
+  const context = await packFiles(request.files);
+  const stream = await docker.buildImage(context as unknown as NodeJS.ReadableStream, {
+    t: request.tag,
+    buildargs: request.buildArgs ?? {},
+    labels: request.labels ?? {},
+    rm: true,
+    forcerm: true,
+  });
+  let logTail = '';
+  let failure: string | undefined;
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (error) => (error ? reject(error) : resolve()),
+      (event: { stream?: string; error?: string; errorDetail?: { message?: string } }) => {
+        if (event.stream) logTail = (logTail + event.stream).slice(-8000);
+        if (event.error) failure = event.errorDetail?.message ?? event.error;
+        request.onProgress?.();
+      },
+    );
+  });
+  if (failure) throw new ImageBuildError(request.tag, `${logTail}\n${failure}`);
+}
