@@ -93,12 +93,22 @@ async function registerSearchAttributes(endpoint: TemporalEndpoint): Promise<voi
   const connection = await Connection.connect({ address: endpoint.address });
   try {
     const listed = await connection.operatorService.listSearchAttributes({ namespace: endpoint.namespace });
-    const existing = new Set(Object.keys(listed.customAttributes ?? {}));
+    const existing = listed.customAttributes ?? {};
     const types = proto.temporal.api.enums.v1.IndexedValueType;
     const missing: Record<string, proto.temporal.api.enums.v1.IndexedValueType> = {};
+    const wrongType: string[] = [];
     for (const key of Object.values(searchAttributes)) {
-      if (existing.has(key.name)) continue;
-      missing[key.name] = key.valueType === 'INT' ? types.INDEXED_VALUE_TYPE_INT : types.INDEXED_VALUE_TYPE_KEYWORD;
+      const wanted = key.type === 'INT' ? types.INDEXED_VALUE_TYPE_INT : types.INDEXED_VALUE_TYPE_KEYWORD;
+      const current = existing[key.name];
+      if (current === wanted) continue;
+      if (current !== undefined) wrongType.push(key.name);
+      missing[key.name] = wanted;
+    }
+    if (wrongType.length > 0) {
+      // A wrong type makes every upsert fail; the embedded server can be corrected, production must be fixed by its operator.
+      if (process.env.TRL_TEMPORAL_ADDRESS) throw new Error(`search attributes ${wrongType.join(', ')} have the wrong type on ${endpoint.address}; remove and re-create them`);
+      say(`re-creating search attributes with the wrong type: ${wrongType.join(', ')}`);
+      await connection.operatorService.removeSearchAttributes({ namespace: endpoint.namespace, searchAttributes: wrongType });
     }
     if (Object.keys(missing).length === 0) return;
     say(`registering search attributes ${Object.keys(missing).join(', ')}`);

@@ -37,18 +37,22 @@ export async function readDirectoryAsFiles(dir: string, prefix = ''): Promise<Ar
 }
 
 /** Packs files into a tar buffer with fixed owner/time so identical inputs give identical bytes. */
-export async function packFiles(files: ArchiveFile[], owner: { uid: number; gid: number } = { uid: 0, gid: 0 }): Promise<Buffer> {
+export async function packFiles(
+  files: ArchiveFile[],
+  owner: { uid: number; gid: number } = { uid: 0, gid: 0 },
+  options: { directoryEntries?: boolean } = {},
+): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
-    pack.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pack.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
     pack.on('end', () => resolve(Buffer.concat(chunks)));
     pack.on('error', reject);
   });
   const directories = new Set<string>();
   for (const file of files) {
     const parts = file.name.split('/');
-    for (let i = 1; i < parts.length; i++) {
+    for (let i = 1; options.directoryEntries !== false && i < parts.length; i++) {
       const dirName = parts.slice(0, i).join('/');
       if (directories.has(dirName)) continue;
       directories.add(dirName);
@@ -81,7 +85,8 @@ export async function readTarEntries(stream: NodeJS.ReadableStream, maxBytes: nu
   return new Promise((resolve, reject) => {
     extract.on('entry', (header, body, next) => {
       const chunks: Buffer[] = [];
-      body.on('data', (chunk: Buffer) => {
+      body.on('data', (data: unknown) => {
+        const chunk = data as Buffer;
         total += chunk.length;
         if (total > maxBytes) {
           extract.destroy(new TarTooLargeError(maxBytes));

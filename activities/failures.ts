@@ -1,0 +1,48 @@
+// Classifies errors where they happen: each becomes an ApplicationFailure with a stable type and
+// the right retry behaviour. Workflow code matches on these types, never on messages.
+import { ApplicationFailure } from '@temporalio/common';
+import { PackError } from '../packs/pack-error.ts';
+import { ScenarioError } from '../catalog/scenario-error.ts';
+import { VerifierFailure } from '../verifiers/run-verifier.ts';
+import { ImageBuildError } from '../sandbox/image-build.ts';
+
+export const failureTypes = {
+  scenarioInvalid: 'scenario_invalid',
+  imageBuildFailed: 'image_build_failed',
+  artifactCorrupt: 'artifact_corrupt',
+} as const;
+
+/** Pack failure types that mean "the pack is bad", ending the evaluation as rejected. */
+export const packRejectionTypes = ['pack_not_found', 'pack_too_large', 'pack_hash_mismatch', 'pack_invalid'];
+
+/** Types never retried: retrying cannot change the outcome. */
+export const nonRetryableTypes = [...packRejectionTypes, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt];
+
+export function classifyError(error: unknown): unknown {
+  if (error instanceof ApplicationFailure) return error;
+  if (error instanceof PackError) {
+    return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: !error.retryable });
+  }
+  if (error instanceof ScenarioError) {
+    return ApplicationFailure.create({ type: failureTypes.scenarioInvalid, message: error.message, nonRetryable: true });
+  }
+  if (error instanceof VerifierFailure) {
+    // Infrastructure: retried by the activity's retry policy; the log tail goes along for the UI.
+    return ApplicationFailure.create({ type: error.kind, message: error.message, details: [error.log.slice(-4000)] });
+  }
+  if (error instanceof ImageBuildError) {
+    return ApplicationFailure.create({ type: failureTypes.imageBuildFailed, message: error.message.slice(-6000) });
+  }
+  return error;
+}
+
+/** Wraps an activity implementation so every error leaves it classified. */
+export function classified<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await fn(...args);
+    } catch (error) {
+      throw classifyError(error);
+    }
+  };
+}

@@ -1,0 +1,21 @@
+// All activities, built by one factory so only the worker creates clients (Docker) and passes them in.
+import type { ActivityDependencies } from './activity-context.ts';
+import { fetchPack, preEval } from './pack-activities.ts';
+import { aggregate } from './aggregate-activity.ts';
+import { createScenarioActivities } from './scenario-activities.ts';
+import { classified } from './failures.ts';
+
+export function createActivities(deps: ActivityDependencies) {
+  const scenario = createScenarioActivities(deps);
+  return {
+    fetchPack: classified(fetchPack),
+    preEval: classified(preEval),
+    resolveScenarios: classified(scenario.resolveScenarios),
+    prepareScenario: classified(scenario.prepareScenario),
+    runScenario: classified(scenario.runScenario),
+    verifyScenario: classified(scenario.verifyScenario),
+    aggregate: classified(aggregate),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

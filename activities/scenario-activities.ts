@@ -1,0 +1,166 @@
+// prepareScenario (image build), runScenario (agent in its sandbox), verifyScenario (fresh verifier).
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { ArtifactRef } from '../contracts/artifact.ts';
+import type { AgentName } from '../contracts/submission.ts';
+import type { AgentRunResult, PreparedScenario, ScenarioDescriptor, VerificationResult } from '../contracts/results.ts';
+import { loadScenario } from '../catalog/load-scenario.ts';
+import { selectScenarios } from '../catalog/list-scenarios.ts';
+import { imageExists } from '../sandbox/docker-client.ts';
+import { buildImage } from '../sandbox/image-build.ts';
+import { readDirectoryAsFiles } from '../sandbox/tar-archive.ts';
+import { ContainerSession } from '../sandbox/container-session.ts';
+import { collectAgentOutputs } from '../sandbox/agent-outputs.ts';
+import { createAgent } from '../agents/agent-registry.ts';
+import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
+import { writeArtifact } from '../artifacts/write-artifact.ts';
+import { artifactNames, scenarioAttemptDir } from '../artifacts/layout.ts';
+import type { ActivityDependencies } from './activity-context.ts';
+import { failureTypes } from './failures.ts';
+
+export function createScenarioActivities(deps: ActivityDependencies) {
+  async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<ScenarioDescriptor[]> {
+    const selected = await selectScenarios(request.names, request.scenariosDir);
+    // Load each now so a malformed task.toml fails the evaluation before any sandbox starts.
+    for (const scenario of selected) await loadScenario(scenario.dir);
+    return selected;
+  }
+
+  async function prepareScenario(scenario: ScenarioDescriptor): Promise<PreparedScenario> {
+    const folder = await loadScenario(scenario.dir);
+    const files = await readDirectoryAsFiles(path.join(scenario.dir, 'environment'));
+    const base = await deps.docker.getImage(deps.baseImageTag).inspect();
+    const hash = createHash('sha256').update(base.Id);
+    for (const file of files) hash.update(file.name).update('\0').update(file.content).update('\0');
+    const imageTag = `trl-scenario-${scenario.name}:${hash.digest('hex').slice(0, 12)}`;
+    if (!(await imageExists(deps.docker, imageTag))) {
+      const context = Context.current();
+      await buildImage(deps.docker, {
+        tag: imageTag,
+        files,
+        buildArgs: { BASE_IMAGE: deps.baseImageTag },
+        labels: { 'trl.scenario': scenario.name },
+        onProgress: () => context.heartbeat(),
+      });
+    }
+    const { config } = folder;
+    return {
+      name: scenario.name,
+      dir: scenario.dir,
+      imageTag,
+      category: config.metadata.category,
+      difficulty: config.metadata.difficulty,
+      agentTimeoutSec: config.agent.timeout_sec,
+      verifierTimeoutSec: config.verifier.timeout_sec,
+      cpus: config.environment.cpus,
+      memoryMb: config.environment.memory_mb,
+      agentOutputs: config.agent_outputs,
+    };
+  }
+
+  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName }): Promise<AgentRunResult> {
+    const context = Context.current();
+    const { scenario } = request;
+    const info = context.info;
+    const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'agent', info.attempt);
+    const folder = await loadScenario(scenario.dir);
+    const agent = createAgent(request.agent);
+    const started = performance.now();
+    const deadlineMs = started + scenario.agentTimeoutSec * 1000;
+    let transcript = '';
+    const session = await ContainerSession.start(deps.docker, {
+      image: scenario.imageTag,
+      role: 'agent',
+      scenario: scenario.name,
+      workflowId: workflowIdOf(info),
+      cpus: scenario.cpus,
+      memoryMb: scenario.memoryMb,
+      owner: deps.owner,
+    });
+    try {
+      const record = await agent.run({
+        session,
+        task: { scenario: scenario.name, scenarioDir: scenario.dir, instruction: folder.instruction, workdir: '/app' },
+        deadlineMs,
+        onTick: () => context.heartbeat(),
+        signal: context.cancellationSignal,
+      });
+      transcript = record.transcript;
+      if (context.cancellationSignal.aborted) throw new CancelledFailure('runScenario cancelled');
+      const wallMs = Math.round(performance.now() - started);
+      // Partial outputs of an agent stopped at its deadline are still collected and verified.
+      const collected = await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes);
+      const outputs = await writeArtifact(path.join(dir, artifactNames.agentOutputs), collected.archive);
+      const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
+      return {
+        outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
+        exitCode: record.exitCode,
+        wallMs,
+        outputs,
+        agentLog,
+        outputNotes: collected.notes,
+      };
+    } finally {
+      await session.remove();
+    }
+  }
+
+  async function verifyScenario(request: { scenario: PreparedScenario; outputs: ArtifactRef }): Promise<VerificationResult> {
+    const context = Context.current();
+    const { scenario } = request;
+    const info = context.info;
+    const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'verifier', info.attempt);
+    const archive = await readFile(request.outputs.path);
+    if (createHash('sha256').update(archive).digest('hex') !== request.outputs.sha256) {
+      throw ApplicationFailure.create({ type: failureTypes.artifactCorrupt, message: `${request.outputs.path} does not match its recorded sha256`, nonRetryable: true });
+    }
+    const session = await ContainerSession.start(deps.docker, {
+      image: scenario.imageTag,
+      role: 'verifier',
+      scenario: scenario.name,
+      workflowId: workflowIdOf(info),
+      cpus: scenario.cpus,
+      memoryMb: scenario.memoryMb,
+      owner: deps.owner,
+    });
+    try {
+      const run = await runVerifier({
+        session,
+        scenarioDir: scenario.dir,
+        outputsArchive: archive,
+        timeoutSec: scenario.verifierTimeoutSec,
+        onTick: () => context.heartbeat(),
+        signal: context.cancellationSignal,
+      }).catch(async (error: unknown) => {
+        // The failed attempt keeps its log: retries and the UI can show why it failed.
+        if (error instanceof VerifierFailure) await writeArtifact(path.join(dir, artifactNames.verifierLog), error.log);
+        throw error;
+      });
+      if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
+      const report = await writeArtifact(path.join(dir, run.counts.source === 'ctrf' ? artifactNames.ctrfReport : 'reward.txt'), run.reportText);
+      const verifierLog = await writeArtifact(path.join(dir, artifactNames.verifierLog), run.log);
+      return {
+        testsPassed: run.counts.testsPassed,
+        testsFailed: run.counts.testsFailed,
+        testsTotal: run.counts.testsTotal,
+        source: run.counts.source,
+        report,
+        verifierLog,
+        wallMs: run.wallMs,
+      };
+    } finally {
+      await session.remove();
+    }
+  }
+
+  return { resolveScenarios, prepareScenario, runScenario, verifyScenario };
+}
+
+function workflowIdOf(info: { workflowExecution?: { workflowId: string } }): string {
+  // Activities here are only ever scheduled by workflows; a standalone call is a programming error.
+  if (!info.workflowExecution) throw new Error('scenario activities must run inside a workflow');
+  return info.workflowExecution.workflowId;
+}

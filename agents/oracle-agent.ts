@@ -1,0 +1,33 @@
+// Validator-side test agent: runs the scenario's reference solution/solve.sh as the agent user.
+// It proves a scenario is solvable inside its sandbox and that its verifier recognises success.
+import path from 'node:path';
+import { stat } from 'node:fs/promises';
+import { packDirectory } from '../sandbox/tar-archive.ts';
+import { agentUid } from '../sandbox/agent-outputs.ts';
+import { agentUser, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
+
+export class OracleAgent implements ScenarioAgent {
+  readonly name = 'oracle';
+
+  constructor(private readonly script = 'solve.sh') {}
+
+  async run({ session, task, deadlineMs, onTick, signal }: AgentRunRequest): Promise<AgentRunRecord> {
+    const solutionDir = path.join(task.scenarioDir, 'solution');
+    const found = await stat(path.join(solutionDir, this.script)).catch(() => undefined);
+    if (!found?.isFile()) throw new Error(`scenario ${task.scenario} has no solution/${this.script}`);
+    // The solution only ever enters the container of an oracle run, never an agent's.
+    await session.upload(await packDirectory(solutionDir, 'solution', { uid: agentUid, gid: agentUid }), '/');
+    const result = await session.exec({
+      command: ['bash', `/solution/${this.script}`],
+      user: agentUser,
+      workdir: task.workdir,
+      deadlineMs,
+      onTick,
+      signal,
+    });
+    const transcript = [`$ bash /solution/${this.script}`, result.stdout, result.stderr && `[stderr]\n${result.stderr}`, `[exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', deadline reached' : ''}]`]
+      .filter(Boolean)
+      .join('\n');
+    return { exitCode: result.exitCode, timedOut: result.timedOut, transcript };
+  }
+}

@@ -1,0 +1,15 @@
+// Writes an artifact file and returns its reference (path, sha256, size).
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile, rename } from 'node:fs/promises';
+import path from 'node:path';
+import type { ArtifactRef } from '../contracts/artifact.ts';
+
+export async function writeArtifact(file: string, content: Buffer | string): Promise<ArtifactRef> {
+  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  await mkdir(path.dirname(file), { recursive: true });
+  // Write then rename, so a reader never sees half a file after a crash.
+  const temporary = `${file}.${process.pid}.partial`;
+  await writeFile(temporary, bytes);
+  await rename(temporary, file);
+  return { path: file, sha256: createHash('sha256').update(bytes).digest('hex'), sizeBytes: bytes.length };
+}

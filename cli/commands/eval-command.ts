@@ -1,0 +1,89 @@
+// `trl eval <pack>`: bootstrap, make sure a worker serves the queue, run one evaluation with a
+// progress bar, then print the per-scenario table and totals (or the JSON result).
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { createDockerClient } from '../../sandbox/docker-client.ts';
+import { bootstrap } from '../../infra/bootstrap.ts';
+import { evaluationTaskQueue } from '../../common/constants.ts';
+import { workerPidFile } from '../../common/paths.ts';
+import { agentNameSchema, type SubmissionInput } from '../../contracts/submission.ts';
+import type { EvaluationResult } from '../../contracts/results.ts';
+import { selectScenarios } from '../../catalog/list-scenarios.ts';
+import { startEvaluation, workflowUiUrl } from '../../client/start-evaluation.ts';
+import { createEvaluationWorker } from '../../workers/create-worker.ts';
+import { installQuietRuntime } from '../../workers/quiet-runtime.ts';
+import { progressQuery } from '../../workflows/progress.ts';
+import { ProgressView } from '../progress-view.ts';
+import { renderEvaluation } from '../result-view.ts';
+import { UsageError } from '../usage-error.ts';
+import { liveWorkerPid } from '../worker-pid.ts';
+
+export interface EvalOptions {
+  pack: string;
+  scenarios: string[];
+  scenariosDir?: string;
+  agent: string;
+  seed: number;
+  json: boolean;
+}
+
+export async function evalCommand(options: EvalOptions): Promise<number> {
+  const agent = agentNameSchema.safeParse(options.agent);
+  if (!agent.success) throw new UsageError(`--agent must be one of ${agentNameSchema.options.join(', ')}; got "${options.agent}"`);
+  // Fail fast on names that do not exist, before anything starts.
+  await selectScenarios(options.scenarios, options.scenariosDir);
+
+  installQuietRuntime();
+  const docker = createDockerClient();
+  const { temporal, baseImage } = await bootstrap(docker);
+  const connection = await Connection.connect({ address: temporal.address });
+  const client = new Client({ connection, namespace: temporal.namespace });
+
+  // A worker started by `trl up` serves the queue; otherwise this command hosts one for the run.
+  let ownWorker: { shutdown: () => void; done: Promise<void> } | undefined;
+  if (!liveWorkerPid(workerPidFile)) {
+    const workerConnection = await NativeConnection.connect({ address: temporal.address });
+    const worker = await createEvaluationWorker({ connection: workerConnection, namespace: temporal.namespace, taskQueue: evaluationTaskQueue, docker, baseImageTag: baseImage });
+    ownWorker = { shutdown: () => worker.shutdown(), done: worker.run().finally(() => workerConnection.close()) };
+  }
+
+  const submissionId = `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+  const input: SubmissionInput = {
+    submissionId,
+    pack: { kind: 'directory', path: path.resolve(options.pack) },
+    agent: agent.data,
+    scenarios: options.scenarios,
+    scenariosDir: options.scenariosDir ? path.resolve(options.scenariosDir) : undefined,
+    seed: options.seed,
+  };
+  const handle = await startEvaluation(client, input);
+  const uiLink = workflowUiUrl(temporal.uiUrl, temporal.namespace, handle.workflowId);
+  if (!options.json) process.stderr.write(`trl: evaluating ${options.pack} as ${handle.workflowId}\ntrl: watch it at ${uiLink}\n`);
+
+  const view = options.json ? undefined : new ProgressView();
+  const poll = setInterval(() => {
+    handle.query(progressQuery).then((p) => view?.update(p), () => undefined);
+  }, 1000);
+  let result: EvaluationResult;
+  try {
+    result = await handle.result();
+  } finally {
+    clearInterval(poll);
+    view?.finish();
+    if (ownWorker) {
+      ownWorker.shutdown();
+      await ownWorker.done;
+    }
+    await connection.close();
+  }
+
+  if (options.json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  } else {
+    process.stdout.write(renderEvaluation(result) + '\n\n');
+    process.stdout.write(`result: ${result.resultFile?.path ?? '(none)'}\nTemporal UI: ${uiLink}\n`);
+  }
+  return result.status === 'completed' ? 0 : result.status === 'rejected' ? 2 : 3;
+}

@@ -1,0 +1,34 @@
+// `trl test`: bootstrap what the tests need (Docker engine, base image, Temporal server), then run
+// every *.test.ts with Node's built-in test runner.
+import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { repoRoot } from '../../common/paths.ts';
+import { createDockerClient } from '../../sandbox/docker-client.ts';
+import { bootstrap } from '../../infra/bootstrap.ts';
+
+const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
+
+async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory() && !skippedFolders.has(entry.name)) found.push(...(await findTestFiles(path.join(dir, entry.name), filter)));
+    else if (entry.isFile() && entry.name.endsWith('.test.ts')) found.push(path.join(dir, entry.name));
+  }
+  return found.filter((file) => filter.length === 0 || filter.some((f) => file.includes(f))).sort();
+}
+
+export async function testCommand(options: { filter: string[] }): Promise<number> {
+  await bootstrap(createDockerClient());
+  const files = (await findTestFiles(repoRoot, options.filter)).map((f) => path.relative(repoRoot, f));
+  if (files.length === 0) {
+    process.stderr.write('trl: no test files matched\n');
+    return 1;
+  }
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: { ...process.env, TRL_QUIET: process.env.TRL_QUIET ?? '1' },
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}

@@ -1,0 +1,17 @@
+// `trl up`: bootstrap the embedded stack and run the all-in-one worker until interrupted.
+import { runAllInOneWorker } from '../../workers/all-in-one.ts';
+import { temporalEndpoint } from '../../infra/temporal-server.ts';
+import { evaluationTaskQueue } from '../../common/constants.ts';
+
+export async function upCommand(): Promise<number> {
+  await runAllInOneWorker({
+    onReady: () => {
+      const endpoint = temporalEndpoint();
+      process.stderr.write(
+        `trl: stack is up. Temporal ${endpoint.address}, Web UI ${endpoint.uiUrl}/namespaces/${endpoint.namespace}/workflows\n` +
+          `trl: worker polling ${evaluationTaskQueue}; Ctrl-C stops the worker (the Temporal server keeps running)\n`,
+      );
+    },
+  });
+  return 0;
+}

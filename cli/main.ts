@@ -1,0 +1,80 @@
+// `trl`: one command for validators, operators, engineers and miners.
+import { parseArgs } from 'node:util';
+import { evalCommand } from './commands/eval-command.ts';
+import { upCommand } from './commands/up-command.ts';
+import { scenariosCommand } from './commands/scenarios-command.ts';
+import { packCommand } from './commands/pack-command.ts';
+import { testCommand } from './commands/test-command.ts';
+import { UsageError } from './usage-error.ts';
+import { ScenarioError } from '../catalog/scenario-error.ts';
+import { PackError } from '../packs/pack-error.ts';
+
+const usage = `usage: trl <command> [options]
+
+  up                         start the embedded stack (Temporal dev server + Web UI, worker) and keep it running
+  eval <pack>                evaluate a policy pack directory on the active scenarios
+      --scenario NAME          only this scenario (repeatable)
+      --scenarios-dir DIR      scenario folders in the standard layout from another directory
+      --agent oracle|null      validator-side test agent (default oracle)
+      --seed N                 seed recorded with the run (default 0)
+      --json                   print the evaluation result as JSON
+  scenarios [--json]         list the active scenarios with category, difficulty and test count
+  pack <dir> [--out FILE]    print a pack's hash; --out writes its canonical JSON
+  test [FILTER...]           bootstrap and run the test suite (files whose path contains FILTER)
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'eval': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          scenario: { type: 'string', multiple: true, default: [] },
+          'scenarios-dir': { type: 'string' },
+          agent: { type: 'string', default: 'oracle' },
+          seed: { type: 'string', default: '0' },
+          json: { type: 'boolean', default: false },
+        },
+      });
+      if (positionals.length !== 1) throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
+      const seed = Number(values.seed);
+      if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer; got "${values.seed}"`);
+      return evalCommand({ pack: positionals[0]!, scenarios: values.scenario ?? [], scenariosDir: values['scenarios-dir'], agent: values.agent!, seed, json: values.json! });
+    }
+    case 'up':
+      return upCommand();
+    case 'scenarios': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, 'scenarios-dir': { type: 'string' } } });
+      return scenariosCommand({ json: values.json!, scenariosDir: values['scenarios-dir'] });
+    }
+    case 'pack': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
+      if (positionals.length !== 1) throw new UsageError('trl pack needs exactly one pack directory');
+      return packCommand({ dir: positionals[0]!, out: values.out });
+    }
+    case 'test':
+      return testCommand({ filter: rest });
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(usage);
+      return command === undefined ? 64 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${usage}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof PackError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      process.stderr.write(`trl: ${(error as Error).message}\n`);
+      process.exit(64);
+    }
+    process.stderr.write(`trl: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,40 @@
+// The per-scenario table and totals printed at the end of `trl eval`.
+import type { EvaluationResult, ScenarioResult } from '../contracts/results.ts';
+import { renderTable } from './render-table.ts';
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
+}
+
+export function renderEvaluation(result: EvaluationResult): string {
+  if (result.status === 'rejected') {
+    const reasons = (result.rejection ?? []).map((r) => `  - [${r.code}] ${r.message}`).join('\n');
+    return `Pack rejected before any scenario ran:\n${reasons}`;
+  }
+  const totals: ScenarioResult = {
+    name: 'total',
+    status: result.status === 'completed' ? 'completed' : 'infra_error',
+    testsPassed: result.testsPassed,
+    testsTotal: result.testsTotal,
+    costUsd: result.costUsd,
+    agentWallMs: result.perScenario.reduce((t, s) => t + s.agentWallMs, 0),
+    verifierWallMs: result.perScenario.reduce((t, s) => t + s.verifierWallMs, 0),
+    artifacts: {},
+  };
+  const table = renderTable<ScenarioResult>(
+    [
+      { header: 'scenario', value: (s) => s.name },
+      { header: 'category', value: (s) => s.category ?? '' },
+      { header: 'difficulty', value: (s) => s.difficulty ?? '' },
+      { header: 'status', value: (s) => (s.name === 'total' ? result.status : s.status) },
+      { header: 'passed', value: (s) => `${s.testsPassed}/${s.testsTotal}`, align: 'right' },
+      { header: 'cost $', value: (s) => s.costUsd.toFixed(4), align: 'right' },
+      { header: 'agent s', value: (s) => seconds(s.agentWallMs), align: 'right' },
+      { header: 'verify s', value: (s) => seconds(s.verifierWallMs), align: 'right' },
+    ],
+    result.perScenario,
+    totals,
+  );
+  const errors = result.perScenario.filter((s) => s.error).map((s) => `  ${s.name}: ${s.error}`);
+  return [table, ...(errors.length ? ['', 'errors:', ...errors] : [])].join('\n');
+}

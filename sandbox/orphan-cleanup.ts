@@ -1,0 +1,39 @@
+// Removes containers whose owning worker process on this host is gone (crashed or killed).
+import type Docker from 'dockerode';
+import { containerLabels } from '../common/constants.ts';
+import { log } from '../common/log.ts';
+import type { WorkerIdentity } from './worker-identity.ts';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function removeOrphanContainers(docker: Docker, self: WorkerIdentity): Promise<string[]> {
+  const containers = await docker.listContainers({
+    all: true,
+    filters: { label: [`${containerLabels.managed}=1`, `${containerLabels.workerHost}=${self.host}`] },
+  });
+  const removed: string[] = [];
+  for (const info of containers) {
+    const pid = Number(info.Labels[containerLabels.workerPid]);
+    if (pid === self.pid || (Number.isInteger(pid) && pid > 0 && processAlive(pid))) continue;
+    try {
+      await docker.getContainer(info.Id).remove({ force: true });
+      removed.push(info.Id);
+      log.info('orphan_container_removed', { container: info.Id.slice(0, 12), ownerPid: pid, scenario: info.Labels[containerLabels.scenario] });
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+    }
+  }
+  return removed;
+}
+
+/** Containers created by this project that still exist (for tests and `trl doctor`-style checks). */
+export async function listManagedContainers(docker: Docker, filterLabels: string[] = []): Promise<Docker.ContainerInfo[]> {
+  return docker.listContainers({ all: true, filters: { label: [`${containerLabels.managed}=1`, ...filterLabels] } });
+}

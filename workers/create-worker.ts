@@ -1,0 +1,54 @@
+// Builds the evaluation worker: workflows from workflows/, activities wired with real clients.
+import path from 'node:path';
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type Docker from 'dockerode';
+import { createActivities } from '../activities/index.ts';
+import { repoRoot } from '../common/paths.ts';
+import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
+import { removeOrphanContainers } from '../sandbox/orphan-cleanup.ts';
+import { log } from '../common/log.ts';
+
+export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
+
+export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+}
+
+const quietBundlerLogger = {
+  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
+  warn: (message: string) => log.warn('workflow_bundle', { message }),
+  error: (message: string) => log.error('workflow_bundle', { message }),
+};
+
+export interface EvaluationWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  docker: Docker;
+  baseImageTag: string;
+  workflowBundle?: WorkflowBundleWithSourceMap;
+  maxConcurrentActivities?: number;
+}
+
+export async function createEvaluationWorker(options: EvaluationWorkerOptions): Promise<Worker> {
+  const owner = currentWorkerIdentity();
+  const removed = await removeOrphanContainers(options.docker, owner);
+  if (removed.length > 0) log.warn('orphan_containers_removed', { count: removed.length });
+  const activities = createActivities({
+    docker: options.docker,
+    owner,
+    baseImageTag: options.baseImageTag,
+    maxAgentOutputBytes: Number(process.env.TRL_MAX_AGENT_OUTPUT_BYTES ?? 64 * 1024 * 1024),
+  });
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
+    activities,
+    identity: `trl-worker@${owner.id}`,
+    // Sandboxed scenarios are mostly waiting on Docker; the cap protects a 2-core machine.
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? Number(process.env.TRL_MAX_CONCURRENT_ACTIVITIES ?? 4),
+    shutdownGraceTime: '10 seconds',
+  });
+}

@@ -1,0 +1,146 @@
+// evaluateSubmission: fetchPack → preEval → (prepare → run → verify) per scenario in parallel → aggregate.
+// Deterministic: all I/O is in activities; only plain JSON crosses the boundary.
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  proxyActivities,
+  setHandler,
+  upsertMemo,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { Submission } from '../contracts/submission.ts';
+import type { EvaluationResult, PreparedScenario, Rejection, ScenarioDescriptor, ScenarioResult } from '../contracts/results.ts';
+import { searchAttributes } from '../common/constants.ts';
+import { progressQuery, type EvaluationProgress, type ScenarioPhase } from './progress.ts';
+
+// Kept in step with activities/failures.ts (workflow code may not import activity modules).
+const packRejectionTypes = ['pack_not_found', 'pack_too_large', 'pack_hash_mismatch', 'pack_invalid'];
+const nonRetryableErrorTypes = [...packRejectionTypes, 'scenario_invalid', 'artifact_corrupt'];
+
+const quick = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 5, initialInterval: '1 second', nonRetryableErrorTypes },
+});
+
+const builds = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes },
+});
+
+/** Per-scenario proxies: the timeout follows the scenario's own task.toml. */
+function sandboxActivities(timeoutSec: number) {
+  return proxyActivities<Activities>({
+    startToCloseTimeout: `${Math.ceil(timeoutSec) + 300} seconds`,
+    heartbeatTimeout: '20 seconds',
+    retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes },
+  });
+}
+
+function failureText(error: unknown): { type?: string; message: string } {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure) return { type: cause.type ?? undefined, message: cause.message };
+  return { message: error instanceof Error ? error.message : String(error) };
+}
+
+export async function evaluateSubmission(submission: Submission): Promise<EvaluationResult> {
+  const { workflowId } = workflowInfo();
+  const progress: EvaluationProgress = { stage: 'fetching', scenarios: [] };
+  setHandler(progressQuery, () => progress);
+  upsertSearchAttributes([
+    { key: searchAttributes.submissionId, value: submission.submissionId },
+    { key: searchAttributes.status, value: 'running' },
+  ]);
+
+  const finish = async (input: { packHash?: string; rejection?: Rejection[]; perScenario: ScenarioResult[] }) => {
+    progress.stage = 'aggregating';
+    const result = await quick.aggregate({ submissionId: submission.submissionId, workflowId, agent: submission.agent, ...input });
+    upsertSearchAttributes([
+      { key: searchAttributes.status, value: result.status },
+      { key: searchAttributes.testsPassed, value: result.testsPassed },
+    ]);
+    upsertMemo({
+      result: {
+        status: result.status,
+        testsPassed: result.testsPassed,
+        testsTotal: result.testsTotal,
+        costUsd: result.costUsd,
+        rejection: result.rejection,
+        resultFile: result.resultFile?.path,
+      },
+    });
+    progress.stage = 'done';
+    return result;
+  };
+
+  let pack;
+  try {
+    pack = await quick.fetchPack(submission.pack);
+  } catch (error) {
+    const failure = failureText(error);
+    if (failure.type && packRejectionTypes.includes(failure.type)) {
+      return finish({ rejection: [{ code: failure.type, message: failure.message }], perScenario: [] });
+    }
+    throw error;
+  }
+  progress.packHash = pack.packHash;
+  upsertSearchAttributes([{ key: searchAttributes.packHash, value: pack.packHash }]);
+  upsertMemo({ pack: { hash: pack.packHash, name: pack.name, files: pack.fileCount }, agent: submission.agent });
+
+  progress.stage = 'pre-eval';
+  const verdict = await quick.preEval(pack);
+  if (verdict.verdict === 'reject') return finish({ packHash: pack.packHash, rejection: verdict.reasons, perScenario: [] });
+
+  const scenarios = await quick.resolveScenarios({ names: submission.scenarios, scenariosDir: submission.scenariosDir });
+  progress.stage = 'scenarios';
+  progress.scenarios = scenarios.map((s) => ({ name: s.name, phase: 'queued' as ScenarioPhase }));
+  const setPhase = (name: string, phase: ScenarioPhase, extra: Partial<EvaluationProgress['scenarios'][number]> = {}) => {
+    const entry = progress.scenarios.find((s) => s.name === name);
+    if (entry) Object.assign(entry, { phase, ...extra });
+  };
+
+  const evaluateScenario = async (scenario: ScenarioDescriptor): Promise<ScenarioResult> => {
+    const base: ScenarioResult = { name: scenario.name, status: 'infra_error', testsPassed: 0, testsTotal: 0, costUsd: 0, agentWallMs: 0, verifierWallMs: 0, artifacts: {} };
+    const done = (result: ScenarioResult) => {
+      setPhase(scenario.name, 'done', { status: result.status, testsPassed: result.testsPassed, testsTotal: result.testsTotal });
+      return result;
+    };
+    let prepared: PreparedScenario;
+    try {
+      setPhase(scenario.name, 'building');
+      prepared = await builds.prepareScenario(scenario);
+    } catch (error) {
+      return done({ ...base, error: `prepare: ${failureText(error).message}` });
+    }
+    const described = { ...base, category: prepared.category, difficulty: prepared.difficulty };
+    const sandbox = sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec));
+    let run;
+    try {
+      setPhase(scenario.name, 'agent');
+      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent });
+    } catch (error) {
+      return done({ ...described, error: `agent: ${failureText(error).message}` });
+    }
+    const artifacts = { agentOutputs: run.outputs, agentLog: run.agentLog };
+    try {
+      setPhase(scenario.name, 'verifying');
+      const verification = await sandbox.verifyScenario({ scenario: prepared, outputs: run.outputs });
+      return done({
+        ...described,
+        status: run.outcome === 'agent_timeout' ? 'agent_timeout' : 'completed',
+        testsPassed: verification.testsPassed,
+        testsTotal: verification.testsTotal,
+        agentWallMs: run.wallMs,
+        verifierWallMs: verification.wallMs,
+        artifacts: { ...artifacts, verifierReport: verification.report, verifierLog: verification.verifierLog },
+      });
+    } catch (error) {
+      return done({ ...described, agentWallMs: run.wallMs, artifacts, error: `verifier: ${failureText(error).message}` });
+    }
+  };
+
+  const perScenario = await Promise.all(scenarios.map(evaluateScenario));
+  return finish({ packHash: pack.packHash, perScenario });
+}

@@ -1,0 +1,1 @@
+export { evaluateSubmission } from './evaluate-submission.ts';
