@@ -1,11 +1,26 @@
-// Temporal's core SDK logs at INFO by default; keep the worker quiet unless TRL_LOG_LEVEL asks.
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+// Temporal's SDK and its native core log a lot at INFO. Route both through one structured logger on
+// stderr (never stdout, which carries `--json` results), at warn unless TRL_LOG_LEVEL asks for more.
+import { Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
+import { log } from '../common/log.ts';
 
 let installed = false;
+
+const levels: Record<string, 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
 
 export function installQuietRuntime(): void {
   if (installed) return;
   installed = true;
   const level = (process.env.TRL_LOG_LEVEL ?? 'warn').toUpperCase() as LogLevel;
-  Runtime.install({ logger: new DefaultLogger(level) });
+  const emit = (lvl: LogLevel, message: string, meta?: LogMetadata) => log[levels[lvl] ?? 'info']('temporal', { message, ...(meta ?? {}) });
+  Runtime.install({
+    logger: {
+      log: emit,
+      trace: (m, meta) => emit('TRACE', m, meta),
+      debug: (m, meta) => emit('DEBUG', m, meta),
+      info: (m, meta) => emit('INFO', m, meta),
+      warn: (m, meta) => emit('WARN', m, meta),
+      error: (m, meta) => emit('ERROR', m, meta),
+    },
+    telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } },
+  });
 }

@@ -28,7 +28,7 @@ export async function testCommand(options: { filter: string[] }): Promise<number
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
     cwd: repoRoot,
     stdio: 'inherit',
-    env: { ...process.env, TRL_QUIET: process.env.TRL_QUIET ?? '1' },
+    env: { ...process.env, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
   });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }

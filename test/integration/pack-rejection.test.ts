@@ -1,0 +1,74 @@
+// Bad packs end the evaluation as `rejected` with their reasons, before any scenario runs.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { evaluationWorkflowId, searchAttributes } from '../../common/constants.ts';
+import { canonicalJson, sha256Hex } from '../../packs/canonical-pack.ts';
+import { readPackDirectory } from '../../packs/read-pack.ts';
+import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
+import { validManifest, validPackFiles, writePack } from '../support/fixture-packs.ts';
+
+describe('pack rejection', () => {
+  let harness: Harness;
+  let server: http.Server;
+  let baseUrl: string;
+  const served = new Map<string, string>();
+
+  before(async () => {
+    harness = await startHarness();
+    server = http.createServer((request, response) => {
+      const body = served.get(request.url ?? '');
+      if (body === undefined) return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server?.close();
+    await harness?.close();
+  });
+
+  test('an invalid manifest is rejected with the field named, and shows in the search attributes', async () => {
+    const dir = await writePack({ ...validPackFiles(), 'policy.json': JSON.stringify({ ...validManifest, sdk: 2, version: 'latest' }) });
+    const submissionId = uniqueId('bad-manifest');
+    const result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: dir }, scenarios: ['csv-sales-report'] });
+    assert.equal(result.status, 'rejected');
+    assert.deepEqual(result.perScenario, []);
+    const messages = (result.rejection ?? []).map((r) => `${r.code}: ${r.message}`).join('\n');
+    assert.match(messages, /manifest_invalid: policy.json field "sdk"/);
+    assert.match(messages, /manifest_invalid: policy.json field "version"/);
+    const description = await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).describe();
+    assert.equal(description.typedSearchAttributes.get(searchAttributes.status), 'rejected');
+  });
+
+  test('a missing pack directory is rejected as pack_not_found', async () => {
+    const result = await harness.evaluate({ pack: { kind: 'directory', path: '/nonexistent/trl-pack' } });
+    assert.equal(result.status, 'rejected');
+    assert.equal(result.rejection?.[0]?.code, 'pack_not_found');
+  });
+
+  test('an oversized file is rejected as pack_too_large', async () => {
+    const dir = await writePack({ ...validPackFiles(), 'huge.ts': `// ${'x'.repeat(300 * 1024)}\n` });
+    const result = await harness.evaluate({ pack: { kind: 'directory', path: dir } });
+    assert.equal(result.rejection?.[0]?.code, 'pack_too_large');
+  });
+
+  test('a URL pack whose bytes do not match the committed sha256 is rejected', async () => {
+    const pack = await readPackDirectory(await writePack(validPackFiles()));
+    served.set('/tampered.json', canonicalJson({ ...pack, files: { ...pack.files, 'policy.ts': '// swapped after commit\n' } }));
+    const result = await harness.evaluate({ pack: { kind: 'url', url: `${baseUrl}/tampered.json`, sha256: sha256Hex(canonicalJson(pack)) } });
+    assert.equal(result.rejection?.[0]?.code, 'pack_hash_mismatch');
+  });
+
+  test('a URL pack that matches its sha256 passes and is evaluated', async () => {
+    const pack = await readPackDirectory(await writePack(validPackFiles()));
+    const json = canonicalJson(pack);
+    served.set('/good.json', json);
+    const result = await harness.evaluate({ pack: { kind: 'url', url: `${baseUrl}/good.json`, sha256: sha256Hex(json) }, agent: 'null', scenarios: ['csv-sales-report'] });
+    assert.equal(result.status, 'completed');
+    assert.equal(result.packHash, sha256Hex(json));
+    assert.equal(result.perScenario.length, 1);
+  });
+});

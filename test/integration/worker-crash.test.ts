@@ -1,0 +1,100 @@
+// Killing the worker process mid-evaluation: a new worker finishes the same workflow with the same
+// result, and no container of the run is left behind.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../../common/paths.ts';
+import { containerLabels, evaluationWorkflowId } from '../../common/constants.ts';
+import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
+import { startEvaluation } from '../../client/start-evaluation.ts';
+import type { EvaluationResult } from '../../contracts/results.ts';
+import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
+import { examplePackDir } from '../support/fixture-packs.ts';
+
+const fixtures = path.join(repoRoot, 'test', 'fixtures', 'scenarios');
+
+function startWorkerProcess(taskQueue: string): Promise<ChildProcess> {
+  const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-worker-')), 'worker.pid');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'workers', 'all-in-one.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, TRL_TASK_QUEUE: taskQueue, TRL_WORKER_PID_FILE: pidFile, TRL_QUIET: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes('worker polling')) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
+  });
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const outcome = (result: EvaluationResult) => ({
+  status: result.status,
+  testsPassed: result.testsPassed,
+  testsTotal: result.testsTotal,
+  perScenario: result.perScenario.map((s) => ({ name: s.name, status: s.status, testsPassed: s.testsPassed, testsTotal: s.testsTotal })),
+});
+
+describe('worker crash mid-evaluation', () => {
+  let harness: Harness;
+  const workers: ChildProcess[] = [];
+
+  before(async () => {
+    harness = await startHarness({ withWorker: false });
+  });
+  after(async () => {
+    for (const worker of workers) worker.kill('SIGKILL');
+    await harness?.close();
+  });
+
+  test('a new worker completes the same workflow with the same result and leaves no containers', async () => {
+    const submission = { pack: { kind: 'directory' as const, path: examplePackDir }, scenariosDir: fixtures, scenarios: ['slow-writer'], agent: 'oracle' as const };
+    const first = await startWorkerProcess(harness.taskQueue);
+    workers.push(first);
+    const submissionId = uniqueId('crash');
+    const workflowId = evaluationWorkflowId(submissionId);
+    const handle = await startEvaluation(harness.client, { submissionId, ...submission }, harness.taskQueue);
+    const runLabel = `${containerLabels.workflowId}=${workflowId}`;
+
+    // Kill the worker while the agent is inside its sandbox.
+    await waitFor(async () => {
+      const containers = await listManagedContainers(harness.docker, [runLabel, `${containerLabels.role}=agent`]);
+      return containers.find((c) => c.State === 'running');
+    }, 60_000, 'the agent container');
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    const orphans = await listManagedContainers(harness.docker, [runLabel]);
+    assert.equal(orphans.length, 1, 'the killed worker should have left its container behind');
+
+    const second = await startWorkerProcess(harness.taskQueue);
+    workers.push(second);
+    const recovered = await handle.result();
+    assert.deepEqual(await listManagedContainers(harness.docker, [runLabel]), [], 'containers left behind after recovery');
+
+    // The same submission run without interruption gives the same outcome.
+    const uninterrupted = await startEvaluation(harness.client, { submissionId: uniqueId('steady'), ...submission }, harness.taskQueue).then((h) => h.result());
+    assert.deepEqual(outcome(recovered), outcome(uninterrupted));
+    assert.equal(recovered.status, 'completed');
+    assert.equal(recovered.testsPassed, 2);
+
+    const history = await handle.fetchHistory();
+    const attempts = history.events?.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt) ?? [];
+    assert.ok(attempts.some((a) => a !== null && a !== undefined && a > 1), 'runScenario should have been retried after the crash');
+    second.kill('SIGTERM');
+  });
+});

@@ -1,0 +1,67 @@
+// Integration-test harness: a real Temporal server and Docker engine (bootstrapped by `trl test`),
+// a real worker on a task queue of its own, the workflow bundle built once per test file.
+import { randomBytes } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type Docker from 'dockerode';
+import { createDockerClient } from '../../sandbox/docker-client.ts';
+import { bootstrap } from '../../infra/bootstrap.ts';
+import { bundleWorkflows, createEvaluationWorker } from '../../workers/create-worker.ts';
+import { installQuietRuntime } from '../../workers/quiet-runtime.ts';
+import { startEvaluation } from '../../client/start-evaluation.ts';
+import type { SubmissionInput } from '../../contracts/submission.ts';
+import type { EvaluationResult } from '../../contracts/results.ts';
+
+export interface Harness {
+  docker: Docker;
+  client: Client;
+  taskQueue: string;
+  address: string;
+  namespace: string;
+  baseImage: string;
+  bundle: WorkflowBundleWithSourceMap;
+  evaluate(input: Omit<SubmissionInput, 'submissionId'> & { submissionId?: string }): Promise<EvaluationResult>;
+  close(): Promise<void>;
+}
+
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+}
+
+export async function startHarness(options: { withWorker?: boolean } = {}): Promise<Harness> {
+  process.env.TRL_QUIET ??= '1';
+  installQuietRuntime();
+  const docker = createDockerClient();
+  const { temporal, baseImage } = await bootstrap(docker);
+  const connection = await Connection.connect({ address: temporal.address });
+  const client = new Client({ connection, namespace: temporal.namespace });
+  const taskQueue = uniqueId('trl-test');
+  const bundle = await bundleWorkflows();
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  let workerConnection: NativeConnection | undefined;
+  if (options.withWorker !== false) {
+    workerConnection = await NativeConnection.connect({ address: temporal.address });
+    worker = await createEvaluationWorker({ connection: workerConnection, namespace: temporal.namespace, taskQueue, docker, baseImageTag: baseImage, workflowBundle: bundle });
+    running = worker.run();
+  }
+  return {
+    docker,
+    client,
+    taskQueue,
+    address: temporal.address,
+    namespace: temporal.namespace,
+    baseImage,
+    bundle,
+    async evaluate(input) {
+      const handle = await startEvaluation(client, { submissionId: uniqueId('test'), ...input }, taskQueue);
+      return handle.result();
+    },
+    async close() {
+      worker?.shutdown();
+      await running;
+      await workerConnection?.close();
+      await connection.close();
+    },
+  };
+}
