@@ -35,7 +35,6 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
   // Fail fast on names that do not exist, before anything starts.
   await selectScenarios(options.scenarios, options.scenariosDir);
 
-  installQuietRuntime();
   const docker = createDockerClient();
   const { temporal, baseImage } = await bootstrap(docker);
   const connection = await Connection.connect({ address: temporal.address });
@@ -44,6 +43,7 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
   // A worker started by `trl up` serves the queue; otherwise this command hosts one for the run.
   let ownWorker: { shutdown: () => void; done: Promise<void> } | undefined;
   if (!liveWorkerPid(workerPidFile)) {
+    installQuietRuntime();
     const workerConnection = await NativeConnection.connect({ address: temporal.address });
     const worker = await createEvaluationWorker({ connection: workerConnection, namespace: temporal.namespace, taskQueue: evaluationTaskQueue, docker, baseImageTag: baseImage });
     ownWorker = { shutdown: () => worker.shutdown(), done: worker.run().finally(() => workerConnection.close()) };

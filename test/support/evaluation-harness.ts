@@ -30,7 +30,9 @@ export function uniqueId(prefix: string): string {
 
 export async function startHarness(options: { withWorker?: boolean } = {}): Promise<Harness> {
   process.env.TRL_QUIET ??= '1';
-  installQuietRuntime();
+  // The native runtime's log forwarding keeps a process alive until a native worker shuts it down,
+  // so it is installed only when this harness hosts a worker.
+  if (options.withWorker !== false) installQuietRuntime();
   const docker = createDockerClient();
   const { temporal, baseImage } = await bootstrap(docker);
   const connection = await Connection.connect({ address: temporal.address });

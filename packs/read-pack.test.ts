@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, symlink, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { readPackDirectory, fetchPackFromUrl } from './read-pack.ts';
+import { PackError } from './pack-error.ts';
+import { canonicalJson, sha256Hex } from './canonical-pack.ts';
+
+async function packDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-pack-unit-'));
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+const manifest = JSON.stringify({ name: 'p', version: '1.0.0', entry: 'policy.ts', sdk: 1 });
+
+async function rejectsWith(promise: Promise<unknown>, code: string): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => error instanceof PackError && error.code === code);
+}
+
+test('a directory pack becomes its canonical form, manifest apart from files', async () => {
+  const pack = await readPackDirectory(await packDir({ 'policy.json': manifest, 'policy.ts': 'x', 'lib/util.ts': 'y' }));
+  assert.deepEqual(pack.files, { 'policy.ts': 'x', 'lib/util.ts': 'y' });
+  assert.equal(pack.manifest.name, 'p');
+});
+
+test('missing directories, missing manifests, symlinks, node_modules and binary files are refused', async () => {
+  await rejectsWith(readPackDirectory('/nonexistent/pack'), 'pack_not_found');
+  await rejectsWith(readPackDirectory(await packDir({ 'policy.ts': '' })), 'pack_invalid');
+  await rejectsWith(readPackDirectory(await packDir({ 'policy.json': '{nope' })), 'pack_invalid');
+  const withLink = await packDir({ 'policy.json': manifest });
+  await symlink('/etc/passwd', path.join(withLink, 'policy.ts'));
+  await rejectsWith(readPackDirectory(withLink), 'pack_invalid');
+  await rejectsWith(readPackDirectory(await packDir({ 'policy.json': manifest, 'node_modules/x/index.js': '' })), 'pack_invalid');
+  const binary = await packDir({ 'policy.json': manifest });
+  await writeFile(path.join(binary, 'blob.ts'), Buffer.from([0xff, 0xfe, 0x00]));
+  await rejectsWith(readPackDirectory(binary), 'pack_invalid');
+});
+
+test('oversized packs are refused before being read whole', async () => {
+  await rejectsWith(readPackDirectory(await packDir({ 'policy.json': manifest, 'big.ts': 'x'.repeat(300 * 1024) })), 'pack_too_large');
+  const many: Record<string, string> = { 'policy.json': manifest };
+  for (let i = 0; i < 80; i++) many[`f${i}.ts`] = '';
+  await rejectsWith(readPackDirectory(await packDir(many)), 'pack_too_large');
+});
+
+test('URL packs: hash checked, size bounded, canonical form required, 404 is not found', async () => {
+  const pack = { schema: 1, manifest: { name: 'p' }, files: { 'policy.ts': 'x' } };
+  const json = canonicalJson(pack);
+  const routes: Record<string, string> = { '/ok': json, '/pretty': JSON.stringify(pack, null, 2), '/huge': 'x'.repeat(4 * 1024 * 1024) };
+  const server = http.createServer((req, res) => {
+    const body = routes[req.url ?? ''];
+    if (body === undefined) return void res.writeHead(404).end();
+    res.writeHead(200).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    assert.deepEqual(await fetchPackFromUrl(`${base}/ok`, sha256Hex(json)), pack);
+    await rejectsWith(fetchPackFromUrl(`${base}/ok`, '0'.repeat(64)), 'pack_hash_mismatch');
+    await rejectsWith(fetchPackFromUrl(`${base}/pretty`, sha256Hex(routes['/pretty']!)), 'pack_invalid');
+    await rejectsWith(fetchPackFromUrl(`${base}/huge`, '0'.repeat(64)), 'pack_too_large');
+    await rejectsWith(fetchPackFromUrl(`${base}/missing`, '0'.repeat(64)), 'pack_not_found');
+    await rejectsWith(fetchPackFromUrl('file:///etc/passwd', '0'.repeat(64)), 'pack_invalid');
+  } finally {
+    server.close();
+  }
+});
