@@ -1,5 +1,7 @@
 // What activities need from the worker, constructed only in workers/ and passed in.
 import type Docker from 'dockerode';
+import type OpenAI from 'openai';
+import type { Allowlist } from '../models/allowlist.ts';
 import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
 
 export interface ActivityDependencies {
@@ -9,4 +11,14 @@ export interface ActivityDependencies {
   baseImageTag: string;
   /** Upper bound on the bytes of agent outputs copied out of one run. */
   maxAgentOutputBytes: number;
+  /** The model allowlist (config/models.json or TRL_MODELS_FILE). */
+  allowlist: Allowlist;
+  /** The OpenAI-compatible upstream: the sim fleet by default, Engy in production. */
+  upstream: OpenAI;
+  /** Image policies run in. */
+  policyImage: string;
+  /** Hard model budget of one scenario attempt, in USD. */
+  budgetCapUsd: number;
+  /** How long one agent request may wait for the policy. */
+  policyRequestTimeoutMs: number;
 }

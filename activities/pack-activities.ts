@@ -9,13 +9,17 @@ import { checkPackStructure } from '../packs/manifest.ts';
 import { writeArtifact } from '../artifacts/write-artifact.ts';
 import { packStoreDir } from '../common/paths.ts';
 import { PackError } from '../packs/pack-error.ts';
+import { bundlePack } from '../policy/bundle-pack.ts';
 
 export async function fetchPack(source: PackSource): Promise<PackRef> {
   const pack = source.kind === 'directory' ? await readPackDirectory(source.path) : await fetchPackFromUrl(source.url, source.sha256);
   const hash = packHash(pack);
   const canonical = await writeArtifact(path.join(packStoreDir, `${hash}.json`), canonicalJson(pack));
+  // Bundled once here; a pack that does not bundle is rejected (bundlePack throws PackError).
+  const bundled = await bundlePack(pack);
+  const bundle = await writeArtifact(path.join(packStoreDir, `${hash}.bundle.mjs`), bundled.code);
   const name = typeof pack.manifest.name === 'string' ? pack.manifest.name : undefined;
-  return { packHash: hash, canonical, fileCount: Object.keys(pack.files).length, name };
+  return { packHash: hash, canonical, fileCount: Object.keys(pack.files).length, name, bundle };
 }
 
 export async function preEval(pack: PackRef): Promise<PreEvalResult> {

@@ -5,8 +5,10 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../contracts/artifact.ts';
-import type { AgentName } from '../contracts/submission.ts';
-import type { AgentRunResult, PreparedScenario, ScenarioDescriptor, VerificationResult } from '../contracts/results.ts';
+import { policyDrivenAgents, type AgentName } from '../contracts/submission.ts';
+import type { AgentRunResult, PackRef, PreparedScenario, ScenarioDescriptor, VerificationResult } from '../contracts/results.ts';
+import { startPolicyRun, type PolicyRun, type PolicyRunSummary } from '../policy-host/policy-run.ts';
+import { ToolLoopAgent } from '../agents/tool-loop-agent.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
 import { imageExists } from '../sandbox/docker-client.ts';
@@ -61,26 +63,53 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     };
   }
 
-  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName }): Promise<AgentRunResult> {
+  async function readVerified(ref: ArtifactRef): Promise<Buffer> {
+    const bytes = await readFile(ref.path);
+    if (createHash('sha256').update(bytes).digest('hex') !== ref.sha256) {
+      throw ApplicationFailure.create({ type: failureTypes.artifactCorrupt, message: `${ref.path} does not match its recorded sha256`, nonRetryable: true });
+    }
+    return bytes;
+  }
+
+  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number }): Promise<AgentRunResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
-    const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'agent', info.attempt);
+    const workflowId = workflowIdOf(info);
+    const dir = scenarioAttemptDir(workflowId, scenario.name, 'agent', info.attempt);
     const folder = await loadScenario(scenario.dir);
-    const agent = createAgent(request.agent);
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
-    let transcript = '';
     const session = await ContainerSession.start(deps.docker, {
       image: scenario.imageTag,
       role: 'agent',
       scenario: scenario.name,
-      workflowId: workflowIdOf(info),
+      workflowId,
       cpus: scenario.cpus,
       memoryMb: scenario.memoryMb,
       owner: deps.owner,
     });
+    let policyRun: PolicyRun | undefined;
+    let policySummary: PolicyRunSummary | undefined;
     try {
+      if (policyDrivenAgents.includes(request.agent)) {
+        policyRun = await startPolicyRun({
+          docker: deps.docker,
+          owner: deps.owner,
+          workflowId,
+          scenario: scenario.name,
+          policyImage: deps.policyImage,
+          bundleCode: (await readVerified(request.pack.bundle)).toString('utf8'),
+          allowlist: deps.allowlist,
+          upstream: deps.upstream,
+          capUsd: deps.budgetCapUsd,
+          seed: request.seed,
+          dir,
+          bindHost: '127.0.0.1',
+          requestTimeoutMs: deps.policyRequestTimeoutMs,
+        });
+      }
+      const agent = createAgent(request.agent, policyRun?.endpoint.url);
       const record = await agent.run({
         session,
         task: { scenario: scenario.name, scenarioDir: scenario.dir, instruction: folder.instruction, workdir: '/app' },
@@ -88,13 +117,19 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         onTick: () => context.heartbeat(),
         signal: context.cancellationSignal,
       });
-      transcript = record.transcript;
       if (context.cancellationSignal.aborted) throw new CancelledFailure('runScenario cancelled');
       const wallMs = Math.round(performance.now() - started);
       // Partial outputs of an agent stopped at its deadline are still collected and verified.
       const collected = await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes);
       const outputs = await writeArtifact(path.join(dir, artifactNames.agentOutputs), collected.archive);
-      const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
+      const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), record.transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
+      const turnLog = agent instanceof ToolLoopAgent
+        ? await writeArtifact(path.join(dir, 'turns.jsonl'), agent.turns.map((t) => JSON.stringify(t)).join('\n') + '\n')
+        : undefined;
+      if (policyRun) {
+        policySummary = await policyRun.stop();
+        policyRun = undefined;
+      }
       return {
         outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
         exitCode: record.exitCode,
@@ -102,8 +137,19 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         outputs,
         agentLog,
         outputNotes: collected.notes,
+        policy: policySummary && {
+          costUsd: policySummary.costUsd,
+          calls: policySummary.calls,
+          agentRequests: policySummary.agentRequests,
+          budgetRefusals: policySummary.budgetRefusals,
+          faults: policySummary.faults.slice(0, 50),
+          callLog: policySummary.callLog,
+          policyLog: policySummary.policyLog,
+          turnLog,
+        },
       };
     } finally {
+      await policyRun?.stop().catch(() => undefined);
       await session.remove();
     }
   }
@@ -113,10 +159,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const { scenario } = request;
     const info = context.info;
     const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'verifier', info.attempt);
-    const archive = await readFile(request.outputs.path);
-    if (createHash('sha256').update(archive).digest('hex') !== request.outputs.sha256) {
-      throw ApplicationFailure.create({ type: failureTypes.artifactCorrupt, message: `${request.outputs.path} does not match its recorded sha256`, nonRetryable: true });
-    }
+    const archive = await readVerified(request.outputs);
     const session = await ContainerSession.start(deps.docker, {
       image: scenario.imageTag,
       role: 'verifier',

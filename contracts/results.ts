@@ -13,6 +13,8 @@ export const packRefSchema = z.object({
   canonical: artifactRefSchema,
   fileCount: z.number().int(),
   name: z.string().optional(),
+  /** The esbuild bundle run in the policy sandbox, built once when the pack is fetched. */
+  bundle: artifactRefSchema,
 });
 export type PackRef = z.infer<typeof packRefSchema>;
 
@@ -46,6 +48,17 @@ export interface AgentRunResult {
   agentLog: z.infer<typeof artifactRefSchema>;
   /** Reasons outputs were trimmed (unsafe paths, size), recorded rather than silently dropped. */
   outputNotes: string[];
+  /** Present when the agent went through the policy: spend, faults and the records of the run. */
+  policy?: {
+    costUsd: number;
+    calls: number;
+    agentRequests: number;
+    budgetRefusals: number;
+    faults: { kind: string; requestId?: string; message: string }[];
+    callLog: z.infer<typeof artifactRefSchema>;
+    policyLog: z.infer<typeof artifactRefSchema>;
+    turnLog?: z.infer<typeof artifactRefSchema>;
+  };
 }
 
 export interface VerificationResult {
@@ -72,6 +85,8 @@ export interface ScenarioResult {
   agentWallMs: number;
   verifierWallMs: number;
   error?: string;
+  /** What went wrong on the policy side (crash, hang, malformed answer, protocol abuse). */
+  policyFaults?: { kind: string; requestId?: string; message: string }[];
   artifacts: Record<string, z.infer<typeof artifactRefSchema>>;
 }
 

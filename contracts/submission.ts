@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const agentNames = ['oracle', 'null'] as const;
+/** Validator-side test agents (oracle, null) and LLM-driven ones that go through the policy (loop). */
+export const agentNames = ['oracle', 'null', 'loop'] as const;
+export const policyDrivenAgents: readonly string[] = ['loop'];
 export const agentNameSchema = z.enum(agentNames);
 export type AgentName = z.infer<typeof agentNameSchema>;
 

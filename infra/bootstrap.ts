@@ -2,11 +2,13 @@
 import type Docker from 'dockerode';
 import { ensureDockerEngine } from './docker-engine.ts';
 import { ensureBaseImage } from './base-image.ts';
+import { ensurePolicySandboxImage } from './policy-sandbox-image.ts';
 import { ensureTemporalServer, type TemporalEndpoint } from './temporal-server.ts';
 
 export interface BootstrapResult {
   temporal: TemporalEndpoint;
   baseImage: string;
+  policyImage: string;
 }
 
 export async function bootstrap(docker: Docker): Promise<BootstrapResult> {
@@ -14,5 +16,6 @@ export async function bootstrap(docker: Docker): Promise<BootstrapResult> {
   const temporal = await ensureTemporalServer();
   await ensureDockerEngine(docker);
   const baseImage = await ensureBaseImage(docker);
-  return { temporal, baseImage };
+  const policyImage = await ensurePolicySandboxImage(docker, baseImage);
+  return { temporal, baseImage, policyImage };
 }

@@ -2,35 +2,24 @@
 // SIGINT/SIGTERM. Started by `trl up`; also runnable directly (and killed mid-run by tests).
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { NativeConnection } from '@temporalio/worker';
 import { createDockerClient } from '../sandbox/docker-client.ts';
 import { bootstrap } from '../infra/bootstrap.ts';
 import { evaluationTaskQueue } from '../common/constants.ts';
 import { workerPidFile } from '../common/paths.ts';
-import { createEvaluationWorker } from './create-worker.ts';
-import { installQuietRuntime } from './quiet-runtime.ts';
+import { startHostedWorker } from './hosted-worker.ts';
 
-export async function runAllInOneWorker(options: { taskQueue?: string; pidFile?: string; onReady?: () => void } = {}): Promise<void> {
-  installQuietRuntime();
+export async function runAllInOneWorker(options: { taskQueue?: string; pidFile?: string; onReady?: (upstream: string) => void } = {}): Promise<void> {
   const docker = createDockerClient();
-  const { temporal, baseImage } = await bootstrap(docker);
-  const connection = await NativeConnection.connect({ address: temporal.address });
-  const worker = await createEvaluationWorker({
-    connection,
-    namespace: temporal.namespace,
-    taskQueue: options.taskQueue ?? evaluationTaskQueue,
-    docker,
-    baseImageTag: baseImage,
-  });
+  const stack = await bootstrap(docker);
+  const hosted = await startHostedWorker({ docker, stack, taskQueue: options.taskQueue ?? evaluationTaskQueue });
   const pidFile = options.pidFile ?? workerPidFile;
   mkdirSync(path.dirname(pidFile), { recursive: true });
   writeFileSync(pidFile, String(process.pid));
   try {
-    options.onReady?.();
-    await worker.run();
+    options.onReady?.(hosted.upstream.description);
+    await hosted.run();
   } finally {
     rmSync(pidFile, { force: true });
-    await connection.close();
   }
 }
 

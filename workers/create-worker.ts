@@ -7,6 +7,9 @@ import { repoRoot } from '../common/paths.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
 import { removeOrphanContainers } from '../sandbox/orphan-cleanup.ts';
 import { log } from '../common/log.ts';
+import { loadAllowlist } from '../models/allowlist.ts';
+import type { WorkerConfig } from './worker-config.ts';
+import type OpenAI from 'openai';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 
@@ -26,6 +29,9 @@ export interface EvaluationWorkerOptions {
   taskQueue: string;
   docker: Docker;
   baseImageTag: string;
+  policyImage: string;
+  upstream: OpenAI;
+  config: WorkerConfig;
   workflowBundle?: WorkflowBundleWithSourceMap;
   maxConcurrentActivities?: number;
 }
@@ -39,6 +45,11 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     owner,
     baseImageTag: options.baseImageTag,
     maxAgentOutputBytes: Number(process.env.TRL_MAX_AGENT_OUTPUT_BYTES ?? 64 * 1024 * 1024),
+    allowlist: loadAllowlist(),
+    upstream: options.upstream,
+    policyImage: options.policyImage,
+    budgetCapUsd: options.config.TRL_BUDGET_CAP_USD,
+    policyRequestTimeoutMs: options.config.TRL_POLICY_REQUEST_TIMEOUT_SEC * 1000,
   });
   return Worker.create({
     connection: options.connection,

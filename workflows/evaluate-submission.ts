@@ -11,7 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { Submission } from '../contracts/submission.ts';
-import type { EvaluationResult, PreparedScenario, Rejection, ScenarioDescriptor, ScenarioResult } from '../contracts/results.ts';
+import type { AgentRunResult, EvaluationResult, PreparedScenario, Rejection, ScenarioDescriptor, ScenarioResult } from '../contracts/results.ts';
 import { searchAttributes } from '../common/constants.ts';
 import { progressQuery, type EvaluationProgress, type ScenarioPhase } from './progress.ts';
 
@@ -43,6 +43,13 @@ function failureText(error: unknown): { type?: string; message: string } {
   const cause = error instanceof ActivityFailure ? error.cause : error;
   if (cause instanceof ApplicationFailure) return { type: cause.type ?? undefined, message: cause.message };
   return { message: error instanceof Error ? error.message : String(error) };
+}
+
+/** A policy fault outranks a spent budget, which outranks a timeout: each says who is to blame first. */
+function scenarioStatus(run: AgentRunResult): ScenarioResult['status'] {
+  if (run.policy?.faults.length) return 'policy_error';
+  if (run.policy?.budgetRefusals) return 'budget_exhausted';
+  return run.outcome === 'agent_timeout' ? 'agent_timeout' : 'completed';
 }
 
 export async function evaluateSubmission(submission: Submission): Promise<EvaluationResult> {
@@ -119,17 +126,23 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     let run;
     try {
       setPhase(scenario.name, 'agent');
-      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent });
+      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed });
     } catch (error) {
       return done({ ...described, error: `agent: ${failureText(error).message}` });
     }
-    const artifacts = { agentOutputs: run.outputs, agentLog: run.agentLog };
+    const policyArtifacts = run.policy
+      ? { modelCallLog: run.policy.callLog, policyLog: run.policy.policyLog, ...(run.policy.turnLog ? { turnLog: run.policy.turnLog } : {}) }
+      : {};
+    const artifacts = { agentOutputs: run.outputs, agentLog: run.agentLog, ...policyArtifacts };
+    const costUsd = run.policy?.costUsd ?? 0;
     try {
       setPhase(scenario.name, 'verifying');
       const verification = await sandbox.verifyScenario({ scenario: prepared, outputs: run.outputs });
       return done({
         ...described,
-        status: run.outcome === 'agent_timeout' ? 'agent_timeout' : 'completed',
+        status: scenarioStatus(run),
+        costUsd,
+        policyFaults: run.policy?.faults.length ? run.policy.faults : undefined,
         testsPassed: verification.testsPassed,
         testsTotal: verification.testsTotal,
         agentWallMs: run.wallMs,
@@ -137,7 +150,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         artifacts: { ...artifacts, verifierReport: verification.report, verifierLog: verification.verifierLog },
       });
     } catch (error) {
-      return done({ ...described, agentWallMs: run.wallMs, artifacts, error: `verifier: ${failureText(error).message}` });
+      return done({ ...described, costUsd, agentWallMs: run.wallMs, artifacts, error: `verifier: ${failureText(error).message}` });
     }
   };
 

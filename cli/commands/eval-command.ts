@@ -3,7 +3,6 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 import { evaluationTaskQueue } from '../../common/constants.ts';
@@ -12,8 +11,7 @@ import { agentNameSchema, type SubmissionInput } from '../../contracts/submissio
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { selectScenarios } from '../../catalog/list-scenarios.ts';
 import { startEvaluation, workflowUiUrl } from '../../client/start-evaluation.ts';
-import { createEvaluationWorker } from '../../workers/create-worker.ts';
-import { installQuietRuntime } from '../../workers/quiet-runtime.ts';
+import { startHostedWorker } from '../../workers/hosted-worker.ts';
 import { progressQuery } from '../../workflows/progress.ts';
 import { ProgressView } from '../progress-view.ts';
 import { renderEvaluation } from '../result-view.ts';
@@ -36,17 +34,16 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
   await selectScenarios(options.scenarios, options.scenariosDir);
 
   const docker = createDockerClient();
-  const { temporal, baseImage } = await bootstrap(docker);
+  const stack = await bootstrap(docker);
+  const { temporal } = stack;
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection, namespace: temporal.namespace });
 
   // A worker started by `trl up` serves the queue; otherwise this command hosts one for the run.
   let ownWorker: { shutdown: () => void; done: Promise<void> } | undefined;
   if (!liveWorkerPid(workerPidFile)) {
-    installQuietRuntime();
-    const workerConnection = await NativeConnection.connect({ address: temporal.address });
-    const worker = await createEvaluationWorker({ connection: workerConnection, namespace: temporal.namespace, taskQueue: evaluationTaskQueue, docker, baseImageTag: baseImage });
-    ownWorker = { shutdown: () => worker.shutdown(), done: worker.run().finally(() => workerConnection.close()) };
+    const hosted = await startHostedWorker({ docker, stack, taskQueue: evaluationTaskQueue });
+    ownWorker = { shutdown: () => hosted.shutdown(), done: hosted.run() };
   }
 
   const submissionId = `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;

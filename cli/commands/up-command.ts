@@ -5,11 +5,12 @@ import { evaluationTaskQueue } from '../../common/constants.ts';
 
 export async function upCommand(): Promise<number> {
   await runAllInOneWorker({
-    onReady: () => {
+    onReady: (upstream) => {
       const endpoint = temporalEndpoint();
       process.stderr.write(
         `trl: stack is up. Temporal ${endpoint.address}, Web UI ${endpoint.uiUrl}/namespaces/${endpoint.namespace}/workflows\n` +
-          `trl: worker polling ${evaluationTaskQueue}; Ctrl-C stops the worker (the Temporal server keeps running)\n`,
+          `trl: worker polling ${evaluationTaskQueue}; models from ${upstream}\n` +
+          `trl: Ctrl-C stops the worker (the Temporal server keeps running)\n`,
       );
     },
   });

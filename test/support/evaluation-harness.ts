@@ -2,11 +2,12 @@
 // a real worker on a task queue of its own, the workflow bundle built once per test file.
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type Docker from 'dockerode';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
-import { bundleWorkflows, createEvaluationWorker } from '../../workers/create-worker.ts';
+import { bundleWorkflows } from '../../workers/create-worker.ts';
+import { startHostedWorker, type HostedWorker } from '../../workers/hosted-worker.ts';
 import { installQuietRuntime } from '../../workers/quiet-runtime.ts';
 import { startEvaluation } from '../../client/start-evaluation.ts';
 import type { SubmissionInput } from '../../contracts/submission.ts';
@@ -34,18 +35,17 @@ export async function startHarness(options: { withWorker?: boolean } = {}): Prom
   // so it is installed only when this harness hosts a worker.
   if (options.withWorker !== false) installQuietRuntime();
   const docker = createDockerClient();
-  const { temporal, baseImage } = await bootstrap(docker);
+  const stack = await bootstrap(docker);
+  const { temporal, baseImage } = stack;
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection, namespace: temporal.namespace });
   const taskQueue = uniqueId('trl-test');
   const bundle = await bundleWorkflows();
-  let worker: Worker | undefined;
+  let hosted: HostedWorker | undefined;
   let running: Promise<void> | undefined;
-  let workerConnection: NativeConnection | undefined;
   if (options.withWorker !== false) {
-    workerConnection = await NativeConnection.connect({ address: temporal.address });
-    worker = await createEvaluationWorker({ connection: workerConnection, namespace: temporal.namespace, taskQueue, docker, baseImageTag: baseImage, workflowBundle: bundle });
-    running = worker.run();
+    hosted = await startHostedWorker({ docker, stack, taskQueue, workflowBundle: bundle });
+    running = hosted.run();
   }
   return {
     docker,
@@ -60,9 +60,8 @@ export async function startHarness(options: { withWorker?: boolean } = {}): Prom
       return handle.result();
     },
     async close() {
-      worker?.shutdown();
+      hosted?.shutdown();
       await running;
-      await workerConnection?.close();
       await connection.close();
     },
   };

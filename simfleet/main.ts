@@ -1,0 +1,54 @@
+// Runs the sim fleet as its own process:
+//   node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR]
+// Prints one line when ready and closes cleanly on SIGTERM / SIGINT.
+import { parseArgs } from 'node:util';
+import { startSimFleet } from './sim-fleet-server.ts';
+
+const usage = 'usage: node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR]';
+
+function fail(message: string): never {
+  process.stderr.write(`trl-sim-fleet: ${message}\n${usage}\n`);
+  process.exit(64);
+}
+
+function parseOptions(argv: string[]): { port: number; timeScale: number; scenariosDir?: string } {
+  let values: { port?: string; 'time-scale'?: string; 'scenarios-dir'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { port: { type: 'string' }, 'time-scale': { type: 'string' }, 'scenarios-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  const port = Number(values.port ?? '0');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, not ${values.port}`);
+  const timeScale = Number(values['time-scale'] ?? '1');
+  if (!Number.isFinite(timeScale) || timeScale < 0) fail(`--time-scale must be a non-negative number, not ${values['time-scale']}`);
+  return { port, timeScale, ...(values['scenarios-dir'] === undefined ? {} : { scenariosDir: values['scenarios-dir'] }) };
+}
+
+const options = parseOptions(process.argv.slice(2));
+let fleet: Awaited<ReturnType<typeof startSimFleet>>;
+try {
+  fleet = await startSimFleet(options);
+} catch (error) {
+  process.stderr.write(`trl-sim-fleet: cannot start: ${(error as Error).message}\n`);
+  process.exit(1);
+}
+process.stdout.write(`trl-sim-fleet listening on ${fleet.url} (simulated models, not real LLMs)\n`);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await fleet.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

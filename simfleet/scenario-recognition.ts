@@ -1,0 +1,84 @@
+// Which competition scenario a conversation is about: the scenario's instruction.md appears in a user
+// message (whitespace aside), or at least most of its opening does (an agent may wrap or trim it).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { listScenarioFolders } from '../catalog/list-scenarios.ts';
+import { loadScenario } from '../catalog/load-scenario.ts';
+import { contentText, type ChatMessage } from './request-schema.ts';
+
+export interface SimScenario {
+  name: string;
+  category: string;
+  difficulty: 'easy' | 'medium' | 'hard';
+  /** instruction.md with whitespace runs collapsed to one space. */
+  normalisedInstruction: string;
+  solveScript: string;
+  partialScript?: string;
+  /** task.toml agent_outputs: what the scenario's verifier reads. */
+  agentOutputs: string[];
+}
+
+const openingChars = 300;
+const shingleWords = 4;
+const minimumOverlap = 0.6;
+
+export function normaliseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  return readFile(file, 'utf8').catch(() => undefined);
+}
+
+/** Every scenario under dir that has a reference solution (without one there is nothing to simulate). */
+export async function loadSimScenarios(dir?: string): Promise<SimScenario[]> {
+  const scenarios: SimScenario[] = [];
+  for (const descriptor of await listScenarioFolders(dir)) {
+    const folder = await loadScenario(descriptor.dir);
+    const solveScript = await readOptional(path.join(folder.dir, 'solution', 'solve.sh'));
+    if (solveScript === undefined) continue;
+    const partialScript = await readOptional(path.join(folder.dir, 'solution', 'partial.sh'));
+    scenarios.push({
+      name: folder.name,
+      category: folder.config.metadata.category,
+      difficulty: folder.config.metadata.difficulty,
+      normalisedInstruction: normaliseWhitespace(folder.instruction),
+      solveScript,
+      ...(partialScript === undefined ? {} : { partialScript }),
+      agentOutputs: folder.config.agent_outputs,
+    });
+  }
+  return scenarios;
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+function shingles(wordList: readonly string[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i + shingleWords <= wordList.length; i++) found.push(wordList.slice(i, i + shingleWords).join(' '));
+  return found;
+}
+
+/** Share (0..1) of the instruction opening's 4-word shingles that the text contains. */
+export function openingOverlap(scenario: SimScenario, text: string): number {
+  const opening = shingles(words(scenario.normalisedInstruction.slice(0, openingChars)));
+  if (opening.length === 0) return 0;
+  const present = new Set(shingles(words(text)));
+  return opening.filter((s) => present.has(s)).length / opening.length;
+}
+
+export function recognizeScenario(messages: readonly ChatMessage[], scenarios: readonly SimScenario[]): SimScenario | undefined {
+  const userTexts = messages.filter((m) => m.role === 'user').map((m) => normaliseWhitespace(contentText(m.content)));
+  if (userTexts.length === 0) return undefined;
+  for (const scenario of scenarios) {
+    if (userTexts.some((text) => text.includes(scenario.normalisedInstruction))) return scenario;
+  }
+  let best: { scenario: SimScenario; overlap: number } | undefined;
+  for (const scenario of scenarios) {
+    const overlap = Math.max(...userTexts.map((text) => openingOverlap(scenario, text)));
+    if (overlap >= minimumOverlap && (!best || overlap > best.overlap)) best = { scenario, overlap };
+  }
+  return best?.scenario;
+}

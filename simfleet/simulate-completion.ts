@@ -1,0 +1,188 @@
+// The sim fleet's answer to one chat-completions request, as a pure function of the request body:
+// validation, model lookup, context length, injected faults, the reply, max_tokens and usage.
+// The HTTP server only adds the waiting and the wire format.
+import type { Allowlist, ModelEntry } from '../models/allowlist.ts';
+import { decideAgentTurn } from './agent-behaviour.ts';
+import { invalidRequest, SimApiError } from './api-error.ts';
+import { canonicalJson, DeterministicRandom, sha256Hex, unitFromParts } from './deterministic-random.ts';
+import { answerForJsonObject, answerForSchema } from './json-schema-answer.ts';
+import { parseChatRequest, requestedMaxTokens, type ChatRequest } from './request-schema.ts';
+import type { SimScenario } from './scenario-recognition.ts';
+import { countPromptTokens, countTokens, truncateToTokens } from './token-count.ts';
+
+export const simulatorName = 'trl-sim-fleet';
+/** Fixed so that equal requests give byte-identical responses (2026-01-01T00:00:00Z). */
+export const simulatedCreated = 1_767_225_600;
+
+export interface FleetContext {
+  allowlist: Allowlist;
+  scenarios: readonly SimScenario[];
+}
+
+export interface CompletionToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls';
+
+export interface CompletionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number };
+  completion_tokens_details: { reasoning_tokens: number };
+}
+
+export interface ChatCompletion {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  system_fingerprint: string;
+  choices: [
+    {
+      index: 0;
+      message: { role: 'assistant'; content: string | null; refusal: null; tool_calls?: CompletionToolCall[] };
+      logprobs: null;
+      finish_reason: FinishReason;
+    },
+  ];
+  usage: CompletionUsage;
+}
+
+export interface SimulatedCompletion {
+  completion: ChatCompletion;
+  stream: boolean;
+  includeUsage: boolean;
+  /** Time to first token, before the server's time scale. */
+  latencyMs: number;
+  /** Time to generate the completion tokens, before the server's time scale. */
+  generationMs: number;
+}
+
+export type SimulationResult = { ok: true; value: SimulatedCompletion } | { ok: false; error: SimApiError; delayMs: number };
+
+type Reply = { kind: 'text'; content: string } | { kind: 'tool_call'; toolName: string; argumentsText: string };
+
+function modelNotFound(id: string, allowlist: Allowlist): SimApiError {
+  const available = allowlist.models.map((m) => m.id).join(', ');
+  return new SimApiError(404, 'invalid_request_error', 'model_not_found', `The model "${id}" does not exist in the sim fleet; available: ${available}`, 'model');
+}
+
+/** Deterministic faults at the profile's rates, keyed by the whole request (seed included). */
+function injectedFault(model: ModelEntry, requestKey: string): SimApiError | undefined {
+  const roll = unitFromParts('fault', requestKey);
+  const { rateLimitRate, serverErrorRate } = model.sim;
+  if (roll < rateLimitRate) {
+    return new SimApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit reached for ${model.id} (simulated by ${simulatorName}).`);
+  }
+  if (roll < rateLimitRate + serverErrorRate) {
+    return unitFromParts('fault-status', requestKey) < 0.5
+      ? new SimApiError(500, 'server_error', 'server_error', `The model ${model.id} failed to answer (simulated by ${simulatorName}).`)
+      : new SimApiError(502, 'server_error', 'bad_gateway', `The upstream of ${model.id} returned a bad response (simulated by ${simulatorName}).`);
+  }
+  return undefined;
+}
+
+function structuredReply(request: ChatRequest, model: ModelEntry, random: DeterministicRandom): Reply | undefined {
+  const format = request.response_format;
+  if (!format || format.type === 'text') return undefined;
+  const value = format.type === 'json_schema' ? answerForSchema(format.json_schema.schema ?? {}, random) : answerForJsonObject(model.id, random);
+  return { kind: 'text', content: JSON.stringify(value) };
+}
+
+interface BoundedReply {
+  content: string | null;
+  toolCall?: { name: string; arguments: string };
+  completionTokens: number;
+  truncated: boolean;
+}
+
+/** Cuts the reply to the completion budget (a real model stops mid-text or mid-arguments). */
+function boundReply(reply: Reply, maxTokens: number): BoundedReply {
+  if (reply.kind === 'tool_call') {
+    const nameTokens = countTokens(reply.toolName);
+    const argumentsBudget = maxTokens - nameTokens;
+    if (argumentsBudget >= 1) {
+      const argumentsText = truncateToTokens(reply.argumentsText, argumentsBudget);
+      return {
+        content: null,
+        toolCall: { name: reply.toolName, arguments: argumentsText },
+        completionTokens: nameTokens + countTokens(argumentsText),
+        truncated: argumentsText !== reply.argumentsText,
+      };
+    }
+    // Not even the tool name fits: the model is cut off before it says anything.
+    return { content: '', completionTokens: 0, truncated: true };
+  }
+  const content = truncateToTokens(reply.content, maxTokens);
+  return { content, completionTokens: countTokens(content), truncated: content !== reply.content };
+}
+
+// How the answer is delivered and where it is cut off: not part of what the model "thinks", so streamed
+// and non-streamed, capped and uncapped requests get the same content.
+const deliveryFields = new Set(['stream', 'stream_options', 'max_tokens', 'max_completion_tokens']);
+
+/** The hash that fixes a request's outcome: the canonical body without delivery fields. */
+export function requestKeyOf(body: Record<string, unknown>): string {
+  return sha256Hex(canonicalJson(Object.fromEntries(Object.entries(body).filter(([key]) => !deliveryFields.has(key)))));
+}
+
+export function simulateChatCompletion(body: unknown, context: FleetContext): SimulationResult {
+  const parsed = parseChatRequest(body);
+  if (!parsed.ok) return { ok: false, error: parsed.error, delayMs: 0 };
+  const request = parsed.request;
+  const model = context.allowlist.models.find((m) => m.id === request.model);
+  if (!model) return { ok: false, error: modelNotFound(request.model, context.allowlist), delayMs: 0 };
+
+  const { promptTokens, cachedTokens } = countPromptTokens(request);
+  if (promptTokens > model.contextWindow) {
+    const error = invalidRequest(
+      `This model's maximum context length is ${model.contextWindow} tokens, but the messages are ${promptTokens} tokens. Shorten the messages.`,
+      'messages',
+      'context_length_exceeded',
+    );
+    return { ok: false, error, delayMs: 0 };
+  }
+
+  const requestKey = requestKeyOf(body as Record<string, unknown>);
+  const fault = injectedFault(model, requestKey);
+  if (fault) return { ok: false, error: fault, delayMs: fault.status >= 500 ? model.sim.latencyMs : 0 };
+
+  const random = new DeterministicRandom(requestKey);
+  const seed = request.seed ?? 0;
+  const reply: Reply = structuredReply(request, model, random.derive('json')) ?? decideAgentTurn({ request, model, scenarios: context.scenarios, seed, requestKey });
+  const maxTokens = Math.min(requestedMaxTokens(request) ?? model.maxOutputTokens, model.maxOutputTokens);
+  const bounded = boundReply(reply, maxTokens);
+
+  const message: ChatCompletion['choices'][0]['message'] = { role: 'assistant', content: bounded.content, refusal: null };
+  if (bounded.toolCall) message.tool_calls = [{ id: `call_${random.hex(24)}`, type: 'function', function: bounded.toolCall }];
+  const finishReason: FinishReason = bounded.truncated ? 'length' : bounded.toolCall ? 'tool_calls' : 'stop';
+  const completion: ChatCompletion = {
+    id: `chatcmpl-${requestKey.slice(0, 24)}`,
+    object: 'chat.completion',
+    created: simulatedCreated,
+    model: model.id,
+    system_fingerprint: simulatorName,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason }],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: bounded.completionTokens,
+      total_tokens: promptTokens + bounded.completionTokens,
+      prompt_tokens_details: { cached_tokens: cachedTokens },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    },
+  };
+  return {
+    ok: true,
+    value: {
+      completion,
+      stream: request.stream === true,
+      includeUsage: request.stream_options?.include_usage === true,
+      latencyMs: model.sim.latencyMs,
+      generationMs: (bounded.completionTokens / model.sim.tokensPerSecond) * 1000,
+    },
+  };
+}

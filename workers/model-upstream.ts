@@ -1,0 +1,54 @@
+// The model upstream the gateway calls: a configured OpenAI-compatible service (Engy in
+// production, its key only in the worker's environment), or else the sim fleet in its own process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { repoRoot } from '../common/paths.ts';
+import type { WorkerConfig } from './worker-config.ts';
+
+export interface ModelUpstream {
+  client: OpenAI;
+  description: string;
+  close(): Promise<void>;
+}
+
+export async function startModelUpstream(config: WorkerConfig): Promise<ModelUpstream> {
+  const timeout = config.TRL_UPSTREAM_TIMEOUT_SEC * 1000;
+  if (config.TRL_UPSTREAM_BASE_URL) {
+    const client = new OpenAI({ baseURL: config.TRL_UPSTREAM_BASE_URL, apiKey: config.TRL_UPSTREAM_API_KEY, maxRetries: 0, timeout });
+    return { client, description: config.TRL_UPSTREAM_BASE_URL, close: async () => undefined };
+  }
+  const { child, url } = await spawnSimFleet(config);
+  const client = new OpenAI({ baseURL: url, apiKey: 'sim-fleet-needs-no-key', maxRetries: 0, timeout });
+  return {
+    client,
+    description: `${url} (sim fleet, simulated models)`,
+    close: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+function spawnSimFleet(config: WorkerConfig): Promise<{ child: ChildProcess; url: string }> {
+  const args = ['--import', 'tsx', path.join(repoRoot, 'simfleet', 'main.ts'), '--port', '0', '--time-scale', String(config.TRL_SIM_TIME_SCALE)];
+  if (config.TRL_SIM_SCENARIOS_DIR) args.push('--scenarios-dir', config.TRL_SIM_SCENARIOS_DIR);
+  // Its own process, with none of the worker's secrets in its environment.
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`the sim fleet did not start in 30s: ${stderr}`)), 30_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]! });
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`the sim fleet exited with ${code}: ${stderr}`)); });
+  });
+}
