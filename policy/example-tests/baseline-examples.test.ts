@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withExample, responseBody } from '../testing/run-example.ts';
+import { rateLimited, textReply } from '../testing/completions.ts';
+import { conversation } from '../testing/conversations.ts';
+import type { CallMessage } from '../testing/fake-host.ts';
+
+const task = conversation('List the files in /data');
+
+test('single-model: every request goes to glm-5.2 unchanged', async () => {
+  await withExample('single-model', (call) => textReply(call.model, 'ok'), async (host) => {
+    assert.equal(responseBody(await host.request(task)).model, 'glm-5.2');
+    assert.deepEqual(host.calls[0]?.body, task);
+  });
+});
+
+test('cheapest-model: qwen3.6-35b-a3b answers, retried once after a 429, and a spent budget ends politely', async () => {
+  let first = true;
+  const busyOnce = (call: CallMessage) => (first ? ((first = false), rateLimited()) : textReply(call.model, 'ok'));
+  await withExample('cheapest-model', busyOnce, async (host) => {
+    assert.equal(responseBody(await host.request(task)).model, 'qwen3.6-35b-a3b');
+    assert.deepEqual(host.calls.map((call) => [call.model, call.options.branch]), [['qwen3.6-35b-a3b', undefined], ['qwen3.6-35b-a3b', 'retry']]);
+  });
+  await withExample('cheapest-model', (call) => textReply(call.model, 'ok'), async (host) => {
+    assert.match(responseBody(await host.request(task)).choices[0]?.message.content ?? '', /budget/);
+    assert.equal(host.calls.length, 0);
+  }, { capUsd: 1, spentUsd: 1, remainingUsd: 0 });
+});

@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
+
+function startMain(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  return { child, output: () => ({ stdout, stderr }) };
+}
+
+test('main prints one ready line, serves, and exits cleanly on SIGTERM', async () => {
+  const { child, output } = startMain(['--port', '0', '--time-scale', '0']);
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!output().stdout.includes('\n') && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    const { stdout, stderr } = output();
+    assert.match(stdout, /^trl-sim-fleet listening on http:\/\/127\.0\.0\.1:\d+\/v1 \(simulated models, not real LLMs\)\n$/, stderr);
+    const url = /(http:\/\/\S+)/.exec(stdout)![1]!;
+    const response = await fetch(`${url}/models`);
+    assert.equal(response.status, 200);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+    assert.equal(output().stdout.split('\n').filter(Boolean).length, 1, 'exactly one line on stdout');
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+test('bad arguments get a clear message and exit 64', async () => {
+  const { child, output } = startMain(['--time-scale', 'fast']);
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 64);
+  assert.match(output().stderr, /--time-scale must be a non-negative number/);
+});

@@ -1,0 +1,126 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { reassembleChunks } from './chunk-reassembly.ts';
+import { startSimFleet } from './sim-fleet-server.ts';
+import type { ChatCompletion } from './simulate-completion.ts';
+import type { ChatCompletionChunk } from './sse.ts';
+import { agentStart, hermesTools, scenario, withoutFaults } from './test-fixtures.ts';
+
+const fleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: withoutFaults() });
+after(() => fleet.close());
+
+async function post(body: unknown, base = fleet.url): Promise<Response> {
+  return fetch(`${base}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+function parseSse(text: string): { chunks: ChatCompletionChunk[]; done: boolean } {
+  const events = text.split('\n\n').filter(Boolean);
+  assert.ok(events.every((e) => e.startsWith('data: ')), 'every event is a data line');
+  const done = events[events.length - 1] === 'data: [DONE]';
+  return { chunks: events.filter((e) => e !== 'data: [DONE]').map((e) => JSON.parse(e.slice(6)) as ChatCompletionChunk), done };
+}
+
+test('the url is on loopback and /v1/models lists the eight simulated models', async () => {
+  assert.match(fleet.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  const response = await fetch(`${fleet.url}/models`);
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('x-trl-simulator'), 'trl-sim-fleet');
+  const list = (await response.json()) as { object: string; data: { id: string; object: string; created: number; owned_by: string }[] };
+  assert.equal(list.object, 'list');
+  assert.equal(list.data.length, 8);
+  assert.deepEqual(list.data[0], { id: 'qwen3.6-35b-a3b', object: 'model', created: 0, owned_by: 'trl-sim-fleet (simulated)' });
+  const one = await fetch(`${fleet.url}/models/glm-5.2`);
+  assert.equal(((await one.json()) as { id: string }).id, 'glm-5.2');
+});
+
+test('streamed answers reassemble to the non-streamed ones, usage last, then [DONE]', async () => {
+  const bodies = [
+    { model: 'glm-5.2', messages: agentStart(scenario('fix-inventory-bug')), tools: hermesTools, seed: 1 },
+    { model: 'qwen3.6-35b-a3b', messages: agentStart(scenario('csv-sales-report')), tools: hermesTools, seed: 4 },
+    { model: 'llama-5-70b', messages: [{ role: 'user', content: 'Say hello.' }] },
+  ];
+  let sawToolCall = false;
+  for (const body of bodies) {
+    const plain = (await (await post(body)).json()) as ChatCompletion;
+    const response = await post({ ...body, stream: true, stream_options: { include_usage: true } });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.equal(response.headers.get('x-trl-simulator'), 'trl-sim-fleet');
+    const { chunks, done } = parseSse(await response.text());
+    assert.ok(done);
+    assert.ok(chunks.every((c) => c.id === plain.id && c.object === 'chat.completion.chunk' && c.system_fingerprint === 'trl-sim-fleet'));
+    const folded = reassembleChunks(chunks);
+    const message = plain.choices[0].message;
+    assert.equal(folded.content ?? '', message.content ?? '');
+    assert.deepEqual(folded.toolCalls, message.tool_calls ?? []);
+    assert.equal(folded.finishReason, plain.choices[0].finish_reason);
+    assert.deepEqual(chunks[chunks.length - 1]!.usage, plain.usage);
+    assert.deepEqual(chunks[chunks.length - 1]!.choices, []);
+    if (message.tool_calls) sawToolCall = true;
+  }
+  assert.ok(sawToolCall);
+  const { chunks } = parseSse(await (await post({ ...bodies[2], stream: true })).text());
+  assert.ok(chunks.every((c) => !c.usage), 'no usage chunk unless asked');
+});
+
+test('equal requests get byte-identical bodies over HTTP', async () => {
+  const body = { model: 'minimax-m3', messages: agentStart(scenario('sqlite-orders-analytics')), tools: hermesTools, seed: 9 };
+  const first = await (await post(body)).text();
+  assert.equal(await (await post(body)).text(), first);
+});
+
+test('errors are OpenAI-shaped with the right status', async () => {
+  const cases: [unknown, number, string | null, string | null][] = [
+    [{ model: 'nope', messages: [{ role: 'user', content: 'x' }] }, 404, 'model_not_found', 'model'],
+    [{ model: 'glm-5.2', messages: [{ role: 'user', content: 'x' }], temperature: 9 }, 400, 'invalid_value', 'temperature'],
+    ['{not json', 400, 'invalid_json', null],
+  ];
+  for (const [body, status, code, param] of cases) {
+    const response = await post(body);
+    assert.equal(response.status, status);
+    assert.equal(response.headers.get('x-trl-simulator'), 'trl-sim-fleet');
+    const { error } = (await response.json()) as { error: { type: string; code: string | null; param: string | null; message: string } };
+    assert.deepEqual([error.code, error.param], [code, param]);
+    assert.equal(error.type, 'invalid_request_error');
+  }
+  const unknown = await fetch(`${fleet.url}/embeddings`, { method: 'POST', body: '{}' });
+  assert.equal(unknown.status, 404);
+  assert.equal((await fetch(`${fleet.url}/chat/completions`)).status, 405);
+});
+
+test('delays follow the profile times the time scale, and streaming spreads the chunks', async () => {
+  const slow = await startSimFleet({ timeScale: 0.02, allowlist: withoutFaults() });
+  try {
+    const body = { model: 'glm-5.2', messages: agentStart(scenario('csv-sales-report')), tools: hermesTools, seed: 2 };
+    const started = performance.now();
+    const completion = (await (await post(body, slow.url)).json()) as ChatCompletion;
+    const elapsed = performance.now() - started;
+    const expected = (600 + (completion.usage.completion_tokens / 60) * 1000) * 0.02;
+    assert.ok(elapsed >= expected - 5, `took ${elapsed} ms, expected at least ${expected}`);
+    const response = await post({ ...body, stream: true }, slow.url);
+    const reader = response.body!.getReader();
+    const arrivals: number[] = [];
+    const streamStart = performance.now();
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) break;
+      arrivals.push(performance.now() - streamStart);
+    }
+    assert.ok(arrivals.length > 2);
+    assert.ok(arrivals[0]! >= 600 * 0.02 - 5, 'first token after the latency');
+    assert.ok(arrivals[arrivals.length - 1]! - arrivals[0]! > expected * 0.3, 'chunks spread over the generation time');
+  } finally {
+    await slow.close();
+  }
+});
+
+test('closing the fleet ends pending requests at once, and only loopback is allowed', async () => {
+  const slow = await startSimFleet({ timeScale: 100, allowlist: withoutFaults() });
+  const pending = post({ model: 'glm-5.2', messages: [{ role: 'user', content: 'x' }] }, slow.url).catch((error: unknown) => error);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = performance.now();
+  await slow.close();
+  assert.ok(performance.now() - started < 1000);
+  assert.ok((await pending) instanceof Error, 'the pending request was cut off');
+  await assert.rejects(startSimFleet({ host: '0.0.0.0' as '127.0.0.1' }), /127\.0\.0\.1 only/);
+});
