@@ -104,9 +104,11 @@ function packPlugin(pack: CanonicalPack): esbuild.Plugin {
 }
 
 function describe(message: esbuild.Message): string {
-  const where = message.location ? `${message.location.file.replace(/^(pack|sdk):/, '')}:${message.location.line}: ` : '';
-  // Our own refusals already name the importing file; esbuild's syntax errors need the location.
-  return message.pluginName === 'trl-pack' ? `${message.text}${message.location ? ` (line ${message.location.line})` : ''}` : `${where}${message.text}`;
+  if (!message.location) return message.text;
+  const file = message.location.file.replace(/^(pack|sdk):/, '');
+  const where = `${file}:${message.location.line}`;
+  // Our refusals start with the importing file; put the line right after it.
+  return message.text.startsWith(`${file} `) ? `${where}${message.text.slice(file.length)}` : `${where}: ${message.text}`;
 }
 
 /** Bundles the pack's entry and everything it imports into one ESM module whose default export is the policy. */
