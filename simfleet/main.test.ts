@@ -41,3 +41,11 @@ test('bad arguments get a clear message and exit 64', async () => {
   assert.equal(code, 64);
   assert.match(output().stderr, /--time-scale must be a non-negative number/);
 });
+
+test('a scenarios directory that does not exist stops the start with a clear message', async () => {
+  const { child, output } = startMain(['--scenarios-dir', '/nonexistent/scenarios']);
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 1);
+  assert.match(output().stderr, /cannot start: .*does not exist/);
+  assert.equal(output().stdout, '');
+});

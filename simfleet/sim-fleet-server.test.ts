@@ -4,7 +4,8 @@ import { reassembleChunks } from './chunk-reassembly.ts';
 import { startSimFleet } from './sim-fleet-server.ts';
 import type { ChatCompletion } from './simulate-completion.ts';
 import type { ChatCompletionChunk } from './sse.ts';
-import { agentStart, hermesTools, scenario, withoutFaults } from './test-fixtures.ts';
+import { afterToolCall, agentStart, hermesTools, scenario, withoutFaults } from './test-fixtures.ts';
+import type { ChatMessage } from './request-schema.ts';
 
 const fleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: withoutFaults() });
 after(() => fleet.close());
@@ -61,6 +62,30 @@ test('streamed answers reassemble to the non-streamed ones, usage last, then [DO
   assert.ok(sawToolCall);
   const { chunks } = parseSse(await (await post({ ...bodies[2], stream: true })).text());
   assert.ok(chunks.every((c) => !c.usage), 'no usage chunk unless asked');
+});
+
+test('an agent loop over HTTP: one tool call, then a final answer', async () => {
+  for (const target of ['csv-sales-report', 'fix-inventory-bug', 'sqlite-orders-analytics']) {
+    for (const modelId of ['glm-5.2', 'gemma-4-27b']) {
+      const messages: ChatMessage[] = agentStart(scenario(target));
+      let turns = 0;
+      let finish: string | undefined;
+      while (turns < 5) {
+        turns++;
+        const completion = (await (await post({ model: modelId, messages, tools: hermesTools, seed: 11 })).json()) as ChatCompletion;
+        const choice = completion.choices[0];
+        finish = choice.finish_reason;
+        if (finish !== 'tool_calls') {
+          assert.match(choice.message.content ?? '', /^(The task is complete|I could not verify)/);
+          break;
+        }
+        const call = choice.message.tool_calls![0]!;
+        messages.push(...afterToolCall([], call));
+      }
+      assert.equal(finish, 'stop');
+      assert.equal(turns, 2, `${modelId} on ${target}`);
+    }
+  }
 });
 
 test('equal requests get byte-identical bodies over HTTP', async () => {

@@ -95,6 +95,7 @@ export default definePolicy({ async complete(request, ctx) {
   console.error('bad', { nested: true });
   process.stdout.write('raw write\\n');
   ctx.log('x'.repeat(5000));
+  console.count('n'); console.time('t'); console.timeEnd('t'); console.group('g'); console.groupEnd(); console.table([{ a: 1 }]); console.dir({ a: 1 }); console.assert(false, 'nope');
   for (let i = 0; i < 500; i++) console.log('spam', i);
   return textCompletion('done');
 } });`;
@@ -160,4 +161,33 @@ test('a bundle without a policy or that throws while loading is fatal', async ()
     assert.equal(outcome.t, 'error');
     assert.equal(await host.close(), 0);
   }
+});
+
+test('calls made after the response are refused, and closing stdin ends the runner even with calls pending', async () => {
+  const source = `import { definePolicy, textCompletion } from 'trl-policy-sdk';
+let late;
+export default definePolicy({ async complete(request, ctx) {
+  if (request.mode === 'leak') { setTimeout(() => { late = ctx.call('glm-5.2', request).catch((e) => console.log('late call:', e.type)); }, 5); return textCompletion('early'); }
+  if (request.mode === 'pending') { await ctx.call('glm-5.2', request); }
+  return textCompletion('never');
+} });`;
+  const host = startHost(() => new Promise(() => undefined)); // the host never answers calls
+  assert.deepEqual(await host.init(await bundleSource(source)), { t: 'ready' });
+  assert.equal((await host.request({ ...request, mode: 'leak' }, 'leak')).t, 'response');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(host.callsFor('leak').length, 0, 'no call after the answer');
+  assert.ok(host.logs.some((log) => log.message === 'late call: invalid_request'));
+  void host.request({ ...request, mode: 'pending' }, 'pending');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(host.callsFor('pending').length, 1);
+  assert.equal(await host.close(), 0);
+  assert.deepEqual(host.invalidLines, []);
+});
+
+test('a request before init is answered with an error', async () => {
+  const host = startHost((call) => textReply(call.model, 'unused'));
+  const outcome = await host.request(request, 'early');
+  assert.equal(outcome.t, 'error');
+  assert.match((outcome as { message: string }).message, /before init/);
+  assert.equal(await host.close(), 0);
 });
