@@ -21,8 +21,10 @@ function fakeScenario(root: string): SimScenario {
   };
 }
 
-function run(command: string): string {
-  return execFileSync('bash', ['-c', command], { encoding: 'utf8' });
+/** Runs a command with its /tmp scratch files (temp scripts, undo copies) moved under the test's root. */
+function run(command: string, root: string): string {
+  mkdirSync(path.join(root, 'scratch'), { recursive: true });
+  return execFileSync('bash', ['-c', command.replaceAll('/tmp/trl-sim-', `${root}/scratch/trl-sim-`)], { encoding: 'utf8' });
 }
 
 test('markers are found in commands and JSON-escaped arguments', () => {
@@ -35,7 +37,7 @@ test('markers are found in commands and JSON-escaped arguments', () => {
 });
 
 test('the solve command runs the reference script verbatim and ends with its marker', () => {
-  const root = mkdtempSync(path.join(tmpdir(), 'trl-sim-test-'));
+  const root = mkdtempSync(path.join(tmpdir(), 'simfleet-test-'));
   try {
     const scenario = fakeScenario(root);
     mkdirSync(path.join(root, 'pkg'));
@@ -43,7 +45,7 @@ test('the solve command runs the reference script verbatim and ends with its mar
     const command = attemptCommand({ scenario, model: 'glm-5.2', attempt: 'solve', afterFailedAttempt: false });
     assert.ok(command.endsWith(attemptMarker('glm-5.2', 'solve')));
     assert.deepEqual(findAttemptMarks(command), [{ model: 'glm-5.2', attempt: 'solve' }]);
-    run(command);
+    run(command, root);
     assert.equal(readFileSync(path.join(root, 'pkg', 'code.txt'), 'utf8'), 'fixed\n');
     assert.deepEqual(JSON.parse(readFileSync(path.join(root, 'out.json'), 'utf8')), { done: true, literal: '$HOME' }, 'no expansion inside the quoted heredoc');
   } finally {
@@ -52,40 +54,38 @@ test('the solve command runs the reference script verbatim and ends with its mar
 });
 
 test('a solve after a partial attempt starts again from the original outputs', () => {
-  const root = mkdtempSync(path.join(tmpdir(), 'trl-sim-test-'));
+  const root = mkdtempSync(path.join(tmpdir(), 'simfleet-test-'));
   try {
     const scenario = fakeScenario(root);
     mkdirSync(path.join(root, 'pkg'));
     writeFileSync(path.join(root, 'pkg', 'code.txt'), 'bug\n');
-    run(attemptCommand({ scenario, model: 'gemma-4-27b', attempt: 'partial', afterFailedAttempt: false }));
+    run(attemptCommand({ scenario, model: 'gemma-4-27b', attempt: 'partial', afterFailedAttempt: false }), root);
     assert.equal(readFileSync(path.join(root, 'pkg', 'code.txt'), 'utf8'), 'half-fixed\n');
-    run(attemptCommand({ scenario, model: 'glm-5.2', attempt: 'solve', afterFailedAttempt: true }));
+    run(attemptCommand({ scenario, model: 'glm-5.2', attempt: 'solve', afterFailedAttempt: true }), root);
     assert.equal(readFileSync(path.join(root, 'pkg', 'code.txt'), 'utf8'), 'fixed\n');
   } finally {
     rmSync(root, { recursive: true, force: true });
-    rmSync(`/tmp/trl-sim-undo${root}`, { recursive: true, force: true });
   }
 });
 
 test('a wrong attempt looks around and writes an incomplete output without touching existing files', () => {
-  const root = mkdtempSync(path.join(tmpdir(), 'trl-sim-test-'));
+  const root = mkdtempSync(path.join(tmpdir(), 'simfleet-test-'));
   try {
     const scenario = fakeScenario(root);
     mkdirSync(path.join(root, 'pkg'));
     writeFileSync(path.join(root, 'pkg', 'code.txt'), 'bug\n');
     const command = attemptCommand({ scenario, model: 'llama-5-70b', attempt: 'wrong', afterFailedAttempt: false });
     assert.deepEqual(findAttemptMarks(command), [{ model: 'llama-5-70b', attempt: 'wrong' }]);
-    const output = run(command);
+    const output = run(command, root);
     assert.match(output, /code\.txt/);
     assert.equal(readFileSync(path.join(root, 'pkg', 'code.txt'), 'utf8'), 'bug\n');
     assert.deepEqual(JSON.parse(readFileSync(path.join(root, 'out.json'), 'utf8')), {});
     // No partial script: a partial request falls back to the wrong attempt's shape.
     const noPartial = { ...scenario, partialScript: undefined };
     assert.match(attemptCommand({ scenario: noPartial, model: 'x', attempt: 'partial', afterFailedAttempt: false }), /head -n 40/);
-    assert.ok(existsSync(`/tmp/trl-sim-undo${root}/pkg/code.txt`));
+    assert.ok(existsSync(`${root}/scratch/trl-sim-undo${root}/pkg/code.txt`));
   } finally {
     rmSync(root, { recursive: true, force: true });
-    rmSync(`/tmp/trl-sim-undo${root}`, { recursive: true, force: true });
   }
 });
 
@@ -93,6 +93,11 @@ test('a script containing the heredoc delimiter gets another one', () => {
   const scenario: SimScenario = { ...fakeScenario('/nowhere'), solveScript: 'echo TRL_SIM_EOF\ncat <<TRL_SIM_EOF\nx\nTRL_SIM_EOF\n' };
   const command = attemptCommand({ scenario, model: 'm', attempt: 'solve', afterFailedAttempt: false });
   assert.match(command, /<<'TRL_SIM_EOF_2'/);
-  assert.equal(run(command.replace(/bash "\$script" .*$/, 'bash "$script"')), 'TRL_SIM_EOF\nx\n');
+  const root = mkdtempSync(path.join(tmpdir(), 'simfleet-test-'));
+  try {
+    assert.equal(run(command.replace(/bash "\$script" .*$/, 'bash "$script"'), root), 'TRL_SIM_EOF\nx\n');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
   assert.equal(shellQuote("it's"), `'it'\\''s'`);
 });
