@@ -7,8 +7,8 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../contracts/artifact.ts';
 import { policyDrivenAgents, type AgentName } from '../contracts/submission.ts';
 import type { AgentRunResult, PackRef, PreparedScenario, ScenarioDescriptor, VerificationResult } from '../contracts/results.ts';
-import { startPolicyRun, type PolicyRun, type PolicyRunSummary } from '../policy-host/policy-run.ts';
-import { ToolLoopAgent } from '../agents/tool-loop-agent.ts';
+import { HermesAgent } from '../agents/hermes-agent.ts';
+import { startAgentEnvironment } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
 import { imageExists } from '../sandbox/docker-client.ts';
@@ -56,6 +56,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       category: config.metadata.category,
       difficulty: config.metadata.difficulty,
       agentTimeoutSec: config.agent.timeout_sec,
+      agentMaxTurns: config.agent.max_turns,
       verifierTimeoutSec: config.verifier.timeout_sec,
       cpus: config.environment.cpus,
       memoryMb: config.environment.memory_mb,
@@ -80,36 +81,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const folder = await loadScenario(scenario.dir);
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
-    const session = await ContainerSession.start(deps.docker, {
-      image: scenario.imageTag,
-      role: 'agent',
-      scenario: scenario.name,
-      workflowId,
-      cpus: scenario.cpus,
-      memoryMb: scenario.memoryMb,
-      owner: deps.owner,
-    });
-    let policyRun: PolicyRun | undefined;
-    let policySummary: PolicyRunSummary | undefined;
+    const bundleCode = policyDrivenAgents.includes(request.agent) ? (await readVerified(request.pack.bundle)).toString('utf8') : undefined;
+    const environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, bundleCode, seed: request.seed, workflowId, dir, deadlineMs });
     try {
-      if (policyDrivenAgents.includes(request.agent)) {
-        policyRun = await startPolicyRun({
-          docker: deps.docker,
-          owner: deps.owner,
-          workflowId,
-          scenario: scenario.name,
-          policyImage: deps.policyImage,
-          bundleCode: (await readVerified(request.pack.bundle)).toString('utf8'),
-          allowlist: deps.allowlist,
-          upstream: deps.upstream,
-          capUsd: deps.budgetCapUsd,
-          seed: request.seed,
-          dir,
-          bindHost: '127.0.0.1',
-          requestTimeoutMs: deps.policyRequestTimeoutMs,
-        });
-      }
-      const agent = createAgent(request.agent, policyRun?.endpoint.url);
+      const { agent, session } = environment;
       const record = await agent.run({
         session,
         task: { scenario: scenario.name, scenarioDir: scenario.dir, instruction: folder.instruction, workdir: '/app' },
@@ -123,34 +98,29 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       const collected = await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes);
       const outputs = await writeArtifact(path.join(dir, artifactNames.agentOutputs), collected.archive);
       const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), record.transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
-      const turnLog = agent instanceof ToolLoopAgent
-        ? await writeArtifact(path.join(dir, 'turns.jsonl'), agent.turns.map((t) => JSON.stringify(t)).join('\n') + '\n')
-        : undefined;
-      if (policyRun) {
-        policySummary = await policyRun.stop();
-        policyRun = undefined;
-      }
+      const agentRecords = agent instanceof HermesAgent && agent.records ? await writeArtifact(path.join(dir, 'hermes-records.tar'), agent.records) : undefined;
+      const summary = await environment.close();
       return {
         outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
         exitCode: record.exitCode,
         wallMs,
         outputs,
         agentLog,
+        agentRecords,
         outputNotes: collected.notes,
-        policy: policySummary && {
-          costUsd: policySummary.costUsd,
-          calls: policySummary.calls,
-          agentRequests: policySummary.agentRequests,
-          budgetRefusals: policySummary.budgetRefusals,
-          faults: policySummary.faults.slice(0, 50),
-          callLog: policySummary.callLog,
-          policyLog: policySummary.policyLog,
-          turnLog,
+        policy: summary && {
+          costUsd: summary.costUsd,
+          calls: summary.calls,
+          agentRequests: summary.agentRequests,
+          budgetRefusals: summary.budgetRefusals,
+          faults: summary.faults.slice(0, 50),
+          callLog: summary.callLog,
+          policyLog: summary.policyLog,
+          turnLog: summary.turnLog,
         },
       };
     } finally {
-      await policyRun?.stop().catch(() => undefined);
-      await session.remove();
+      await environment.close();
     }
   }
 

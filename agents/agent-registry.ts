@@ -1,18 +1,29 @@
 import type { AgentName } from '../contracts/submission.ts';
+import { HermesAgent } from './hermes-agent.ts';
 import { NullAgent } from './null-agent.ts';
 import { OracleAgent } from './oracle-agent.ts';
 import { ToolLoopAgent } from './tool-loop-agent.ts';
 import type { ScenarioAgent } from './scenario-agent.ts';
 
-/** The agent of a run; policy-driven agents need the policy endpoint of that run. */
-export function createAgent(name: AgentName, policyEndpointUrl?: string): ScenarioAgent {
+export interface AgentWiring {
+  /** The policy endpoint as this agent reaches it; policy-driven agents only. */
+  policyEndpointUrl?: string;
+  maxTurns: number;
+}
+
+export function createAgent(name: AgentName, wiring: AgentWiring): ScenarioAgent {
+  const endpoint = () => {
+    if (!wiring.policyEndpointUrl) throw new Error(`the ${name} agent needs a policy endpoint`);
+    return wiring.policyEndpointUrl;
+  };
   switch (name) {
     case 'oracle':
       return new OracleAgent();
     case 'null':
       return new NullAgent();
     case 'loop':
-      if (!policyEndpointUrl) throw new Error('the loop agent needs a policy endpoint');
-      return new ToolLoopAgent({ endpointUrl: policyEndpointUrl });
+      return new ToolLoopAgent({ endpointUrl: endpoint(), maxTurns: wiring.maxTurns });
+    case 'hermes':
+      return new HermesAgent({ endpointUrl: endpoint(), maxTurns: wiring.maxTurns });
   }
 }

@@ -15,7 +15,9 @@ const usage = `usage: trl <command> [options]
   eval <pack>                evaluate a policy pack directory on the active scenarios
       --scenario NAME          only this scenario (repeatable)
       --scenarios-dir DIR      scenario folders in the standard layout from another directory
-      --agent oracle|null      validator-side test agent (default oracle)
+      --agent NAME             hermes (default: the competition agent, through the policy),
+                               loop (a small built-in agent, through the policy),
+                               oracle or null (validator-side test agents, no policy)
       --seed N                 seed recorded with the run (default 0)
       --json                   print the evaluation result as JSON
   scenarios [--json]         list the active scenarios with category, difficulty and test count
@@ -33,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
         options: {
           scenario: { type: 'string', multiple: true, default: [] },
           'scenarios-dir': { type: 'string' },
-          agent: { type: 'string', default: 'oracle' },
+          agent: { type: 'string', default: 'hermes' },
           seed: { type: 'string', default: '0' },
           json: { type: 'boolean', default: false },
         },

@@ -32,6 +32,7 @@ export interface PreparedScenario {
   category: string;
   difficulty: string;
   agentTimeoutSec: number;
+  agentMaxTurns: number;
   verifierTimeoutSec: number;
   cpus: number;
   memoryMb: number;
@@ -46,6 +47,8 @@ export interface AgentRunResult {
   wallMs: number;
   outputs: z.infer<typeof artifactRefSchema>;
   agentLog: z.infer<typeof artifactRefSchema>;
+  /** The agent's own records (Hermes sessions and log), when it keeps any. */
+  agentRecords?: z.infer<typeof artifactRefSchema>;
   /** Reasons outputs were trimmed (unsafe paths, size), recorded rather than silently dropped. */
   outputNotes: string[];
   /** Present when the agent went through the policy: spend, faults and the records of the run. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /** Validator-side test agents (oracle, null) and LLM-driven ones that go through the policy (loop). */
-export const agentNames = ['oracle', 'null', 'loop'] as const;
-export const policyDrivenAgents: readonly string[] = ['loop'];
+export const agentNames = ['hermes', 'oracle', 'null', 'loop'] as const;
+export const policyDrivenAgents: readonly string[] = ['hermes', 'loop'];
 export const agentNameSchema = z.enum(agentNames);
 export type AgentName = z.infer<typeof agentNameSchema>;
 
@@ -20,7 +20,7 @@ export type PackSource = z.infer<typeof packSourceSchema>;
 export const submissionSchema = z.object({
   submissionId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'submissionId: letters, digits, dot, dash, underscore; at most 128'),
   pack: packSourceSchema,
-  agent: agentNameSchema.default('oracle'),
+  agent: agentNameSchema.default('hermes'),
   /** Scenario names to run; empty means the whole active set. */
   scenarios: z.array(z.string()).default([]),
   /** Folder of scenario folders in the standard layout; defaults to the project's scenarios/. */

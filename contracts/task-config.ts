@@ -14,6 +14,8 @@ export const taskConfigSchema = z.object({
   }),
   agent: z.object({
     timeout_sec: z.number().positive().max(7200),
+    /** Most model turns the agent may take; enforced outside the agent by the policy host. */
+    max_turns: z.number().int().positive().max(500).default(40),
   }),
   verifier: z.object({
     timeout_sec: z.number().positive().max(3600),

@@ -11,6 +11,7 @@ import { imageExists } from '../sandbox/docker-client.ts';
 import { buildImage } from '../sandbox/image-build.ts';
 import { ensureDebianPackages, configuredDebianMirror } from './debian-packages.ts';
 import { runCommand } from './run-command.ts';
+import { ensureHermesWheelhouse, readHermesLock } from './hermes-wheelhouse.ts';
 
 export const baseImageRepository = 'trl-sandbox-base';
 export const debianSuite = 'bookworm';
@@ -20,6 +21,7 @@ export interface BaseImageRecipe {
   packages: string[];
   dockerfile: string;
   ctrfPlugin: string;
+  hermesLock: string;
   hash: string;
 }
 
@@ -28,11 +30,12 @@ export async function readBaseImageRecipe(): Promise<BaseImageRecipe> {
   const packages = packageText.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
   const dockerfile = await readFile(path.join(baseImageDir, 'Dockerfile'), 'utf8');
   const ctrfPlugin = await readFile(ctrfPluginFile, 'utf8');
+  const { lock: hermesLock } = await readHermesLock();
   const hash = createHash('sha256')
-    .update(JSON.stringify({ suite: debianSuite, variant: 'minbase', packages, dockerfile, ctrfPlugin }))
+    .update(JSON.stringify({ suite: debianSuite, variant: 'minbase', packages, dockerfile, ctrfPlugin, hermesLock }))
     .digest('hex')
     .slice(0, 12);
-  return { packages, dockerfile, ctrfPlugin, hash };
+  return { packages, dockerfile, ctrfPlugin, hermesLock, hash };
 }
 
 export function baseImageTag(recipe: BaseImageRecipe): string {
@@ -73,11 +76,16 @@ async function buildBaseImage(docker: Docker, recipe: BaseImageRecipe, tag: stri
   } finally {
     await rm(rootfsDir, { recursive: true, force: true });
   }
+  const wheelhouse = await ensureHermesWheelhouse();
+  const wheels = await Promise.all(wheelhouse.wheels.map(async (name) => ({ name: `hermes-wheelhouse/${name}`, content: await readFile(path.join(wheelhouse.dir, name)) })));
+  say(`installing Hermes ${wheelhouse.hermesVersion} into the image from ${wheels.length} wheels`);
   await buildImage(docker, {
     tag,
     files: [
       { name: 'Dockerfile', content: Buffer.from(recipe.dockerfile) },
       { name: 'trl_ctrf.py', content: Buffer.from(recipe.ctrfPlugin) },
+      { name: 'hermes-wheelhouse/requirements.lock', content: Buffer.from(recipe.hermesLock) },
+      ...wheels,
     ],
     buildArgs: { ROOTFS: rootfsTag },
   });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { readJsonBody, sendError, sendJson, HttpError } from '../openai-http/json-body.ts';
 import { completionToChunks, endSse, startSse, writeSse } from '../openai-http/sse.ts';
-import { PolicyRequestError, type PolicyHost } from './policy-host.ts';
+import { PolicyRequestError, TurnLimitError, type PolicyHost } from './policy-host.ts';
 
 const agentRequestSchema = z.looseObject({
   messages: z.array(z.unknown()).min(1, 'messages must be a non-empty array'),
@@ -16,6 +16,7 @@ const agentRequestSchema = z.looseObject({
 export interface AgentEndpoint {
   /** Base URL for an OpenAI client, ending in /v1. */
   url: string;
+  port: number;
   requests: number;
   close(): Promise<void>;
 }
@@ -36,13 +37,14 @@ export async function serveAgentEndpoint(host: PolicyHost, options: { host: stri
       }
       state.requests += 1;
       const { stream, stream_options: streamOptions, ...body } = parsed.data;
-      const completion = await host.complete(body);
+      const completion = await host.complete(body as { messages: unknown[] } & Record<string, unknown>);
       if (!stream) return sendJson(response, 200, completion);
       startSse(response);
       for (const chunk of completionToChunks(completion, streamOptions?.include_usage === true)) writeSse(response, chunk);
       endSse(response);
     } catch (error) {
       if (error instanceof PolicyRequestError) return sendError(response, error.status, 'policy_error', error.message, error.fault.kind);
+      if (error instanceof TurnLimitError) return sendError(response, 400, 'turn_limit_reached', error.message);
       if (error instanceof HttpError) return sendError(response, error.status, error.type, error.message);
       sendError(response, 500, 'internal_error', 'the policy host failed');
     }
@@ -51,6 +53,7 @@ export async function serveAgentEndpoint(host: PolicyHost, options: { host: stri
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${options.host}:${port}/v1`,
+    port,
     get requests() {
       return state.requests;
     },

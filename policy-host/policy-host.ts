@@ -7,6 +7,7 @@ import { runnerMessageSchema, type ModelInfo } from '../policy/runtime/protocol.
 import { bundlePathInSandbox, PolicySandbox, type PolicySandboxSpec } from './policy-sandbox.ts';
 import { checkPolicyCompletion, type PolicyCompletion } from './completion-schema.ts';
 import type Docker from 'dockerode';
+import type { TurnLog } from './turn-log.ts';
 
 export type PolicyFaultKind = 'start_failed' | 'crash' | 'timeout' | 'malformed_response' | 'policy_exception' | 'protocol_violation';
 
@@ -14,6 +15,23 @@ export interface PolicyFault {
   kind: PolicyFaultKind;
   requestId?: string;
   message: string;
+}
+
+/** The agent asked for more turns than its limit: the agent's budget, not the policy's fault. */
+export class TurnLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`the agent reached its limit of ${limit} model requests`);
+    this.name = 'TurnLimitError';
+  }
+}
+
+export interface PolicyHostOptions {
+  requestTimeoutMs: number;
+  startTimeoutMs?: number;
+  /** The agent's deadline on performance.now()'s clock: no request waits past it. */
+  deadlineMs?: number;
+  maxAgentRequests?: number;
+  turnLog?: TurnLog;
 }
 
 export class PolicyRequestError extends Error {
@@ -42,10 +60,10 @@ export class PolicyHost {
   private readyWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   private stopping = false;
 
-  private constructor(private readonly gateway: ModelGateway, private readonly requestTimeoutMs: number) {}
+  private constructor(private readonly gateway: ModelGateway, private readonly options: PolicyHostOptions) {}
 
-  static async start(docker: Docker, spec: PolicySandboxSpec, gateway: ModelGateway, options: { requestTimeoutMs: number; startTimeoutMs?: number }): Promise<PolicyHost> {
-    const host = new PolicyHost(gateway, options.requestTimeoutMs);
+  static async start(docker: Docker, spec: PolicySandboxSpec, gateway: ModelGateway, options: PolicyHostOptions): Promise<PolicyHost> {
+    const host = new PolicyHost(gateway, options);
     host.sandbox = await PolicySandbox.start(docker, spec, (line) => host.onLine(line), () => host.fault({ kind: 'protocol_violation', message: 'the policy wrote a line longer than the protocol allows' }));
     host.sandbox.onExit((exit) => host.onSandboxExit(exit.reason));
     const ready = new Promise<void>((resolve, reject) => { host.readyWaiter = { resolve, reject }; });
@@ -162,19 +180,48 @@ export class PolicyHost {
   }
 
   /** One agent request through the policy; rejects with PolicyRequestError on any policy fault. */
-  complete(body: unknown): Promise<PolicyCompletion> {
+  async complete(body: { messages: unknown[] } & Record<string, unknown>): Promise<PolicyCompletion> {
+    const { maxAgentRequests, turnLog } = this.options;
+    if (maxAgentRequests !== undefined && this.nextRequest > maxAgentRequests) throw new TurnLimitError(maxAgentRequests);
+    const id = `req-${this.nextRequest++}`;
+    const started = performance.now();
+    const newMessages = turnLog?.newMessagesOf(body.messages) ?? [];
+    const record = (outcome: { response?: PolicyCompletion; error?: PolicyFault }) =>
+      turnLog?.append({
+        requestId: id,
+        startedAtMs: Math.round(started),
+        latencyMs: Math.round(performance.now() - started),
+        messageCount: body.messages.length,
+        newMessages,
+        toolCount: Array.isArray(body.tools) ? body.tools.length : 0,
+        response: outcome.response?.choices[0]?.message,
+        error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message },
+      });
+    try {
+      const completion = await this.forward(id, body);
+      record({ response: completion });
+      return completion;
+    } catch (error) {
+      if (error instanceof PolicyRequestError) record({ error: error.fault });
+      throw error;
+    }
+  }
+
+  private forward(id: string, body: unknown): Promise<PolicyCompletion> {
     const sandbox = this.sandbox;
     if (!sandbox || !this.healthy) {
-      return Promise.reject(new PolicyRequestError(503, { kind: 'crash', message: 'the policy is not running' }));
+      return Promise.reject(new PolicyRequestError(503, { kind: 'crash', requestId: id, message: 'the policy is not running' }));
     }
-    const id = `req-${this.nextRequest++}`;
+    // A request never waits past the agent's own deadline: a silent policy ends the run on time.
+    const untilDeadline = this.options.deadlineMs === undefined ? Infinity : this.options.deadlineMs - performance.now();
+    const timeoutMs = Math.max(1, Math.floor(Math.min(this.options.requestTimeoutMs, untilDeadline)));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const fault: PolicyFault = { kind: 'timeout', requestId: id, message: `the policy did not answer within ${this.requestTimeoutMs / 1000}s` };
+        const fault: PolicyFault = { kind: 'timeout', requestId: id, message: `the policy did not answer within ${(timeoutMs / 1000).toFixed(1)}s` };
         this.fault(fault);
         reject(new PolicyRequestError(504, fault));
-      }, this.requestTimeoutMs);
+      }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       sandbox.send({ t: 'request', id, body, budget: this.gateway.ledger.view() });
     });

@@ -13,6 +13,7 @@ import { writeArtifact } from '../artifacts/write-artifact.ts';
 import { PolicyHost, type PolicyFault } from './policy-host.ts';
 import { serveAgentEndpoint, type AgentEndpoint } from './agent-endpoint.ts';
 import { readFile } from 'node:fs/promises';
+import { TurnLog } from './turn-log.ts';
 
 export interface PolicyRunOptions {
   docker: Docker;
@@ -30,6 +31,10 @@ export interface PolicyRunOptions {
   /** Address the agent endpoint binds: loopback, or the bridge address of the run's network. */
   bindHost: string;
   requestTimeoutMs: number;
+  /** The agent's deadline (performance.now() clock): no policy request waits past it. */
+  deadlineMs?: number;
+  /** Most model requests the agent may make (its turn limit), enforced here, outside the agent. */
+  maxAgentRequests?: number;
 }
 
 export interface PolicyRunSummary {
@@ -40,6 +45,7 @@ export interface PolicyRunSummary {
   faults: PolicyFault[];
   callLog: ArtifactRef;
   policyLog: ArtifactRef;
+  turnLog: ArtifactRef;
 }
 
 export interface PolicyRun {
@@ -49,7 +55,7 @@ export interface PolicyRun {
   stop(): Promise<PolicyRunSummary>;
 }
 
-export const policyRecordNames = { callLog: 'model-calls.jsonl', policyLog: 'policy.log', bundleDir: 'policy' } as const;
+export const policyRecordNames = { callLog: 'model-calls.jsonl', policyLog: 'policy.log', turnLog: 'turns.jsonl', bundleDir: 'policy' } as const;
 
 export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyRun> {
   const bundleDir = path.join(options.dir, policyRecordNames.bundleDir);
@@ -58,12 +64,14 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
   await writeFile(bundleFile, options.bundleCode, { mode: 0o644 });
   const callLogFile = path.join(options.dir, policyRecordNames.callLog);
   const callLog = new CallLog(callLogFile);
+  const turnLogFile = path.join(options.dir, policyRecordNames.turnLog);
+  const turnLog = new TurnLog(turnLogFile);
   const gateway = new ModelGateway({ allowlist: options.allowlist, upstream: options.upstream, capUsd: options.capUsd, callLog, seed: options.seed });
   const host = await PolicyHost.start(
     options.docker,
     { image: options.policyImage, bundleFile, owner: options.owner, workflowId: options.workflowId, scenario: options.scenario },
     gateway,
-    { requestTimeoutMs: options.requestTimeoutMs },
+    { requestTimeoutMs: options.requestTimeoutMs, deadlineMs: options.deadlineMs, maxAgentRequests: options.maxAgentRequests, turnLog },
   );
   let endpoint: AgentEndpoint;
   try {
@@ -80,7 +88,9 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
       await endpoint.close();
       await host.stop();
       await callLog.close();
+      await turnLog.close();
       const callLogBytes = await readFile(callLogFile).catch(() => Buffer.alloc(0));
+      const turnLogBytes = await readFile(turnLogFile).catch(() => Buffer.alloc(0));
       return {
         costUsd: gateway.ledger.spentUsd,
         calls: callLog.entries.length,
@@ -89,6 +99,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
         faults: [...host.faults],
         callLog: await writeArtifact(callLogFile, callLogBytes),
         policyLog: await writeArtifact(path.join(options.dir, policyRecordNames.policyLog), host.logLines.join('\n') + '\n'),
+        turnLog: await writeArtifact(turnLogFile, turnLogBytes),
       };
     },
   };

@@ -13,6 +13,13 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** True when labels name a worker on this host whose process is gone. */
+export function ownedByDeadWorker(labels: Record<string, string>, self: WorkerIdentity): boolean {
+  if (labels[containerLabels.workerHost] !== self.host) return false;
+  const pid = Number(labels[containerLabels.workerPid]);
+  return pid !== self.pid && !(Number.isInteger(pid) && pid > 0 && processAlive(pid));
+}
+
 export async function removeOrphanContainers(docker: Docker, self: WorkerIdentity): Promise<string[]> {
   const containers = await docker.listContainers({
     all: true,
@@ -21,7 +28,7 @@ export async function removeOrphanContainers(docker: Docker, self: WorkerIdentit
   const removed: string[] = [];
   for (const info of containers) {
     const pid = Number(info.Labels[containerLabels.workerPid]);
-    if (pid === self.pid || (Number.isInteger(pid) && pid > 0 && processAlive(pid))) continue;
+    if (!ownedByDeadWorker(info.Labels, self)) continue;
     try {
       await docker.getContainer(info.Id).remove({ force: true });
       removed.push(info.Id);

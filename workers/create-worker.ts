@@ -5,7 +5,8 @@ import type Docker from 'dockerode';
 import { createActivities } from '../activities/index.ts';
 import { repoRoot } from '../common/paths.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
-import { removeOrphanContainers } from '../sandbox/orphan-cleanup.ts';
+import { ownedByDeadWorker, removeOrphanContainers } from '../sandbox/orphan-cleanup.ts';
+import { removeOrphanNetworks } from '../sandbox/run-network.ts';
 import { log } from '../common/log.ts';
 import { loadAllowlist } from '../models/allowlist.ts';
 import type { WorkerConfig } from './worker-config.ts';
@@ -40,6 +41,8 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
   const owner = currentWorkerIdentity();
   const removed = await removeOrphanContainers(options.docker, owner);
   if (removed.length > 0) log.warn('orphan_containers_removed', { count: removed.length });
+  const networks = await removeOrphanNetworks(options.docker, (labels) => ownedByDeadWorker(labels, owner));
+  if (networks > 0) log.warn('orphan_networks_removed', { count: networks });
   const activities = createActivities({
     docker: options.docker,
     owner,

@@ -133,7 +133,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     const policyArtifacts = run.policy
       ? { modelCallLog: run.policy.callLog, policyLog: run.policy.policyLog, ...(run.policy.turnLog ? { turnLog: run.policy.turnLog } : {}) }
       : {};
-    const artifacts = { agentOutputs: run.outputs, agentLog: run.agentLog, ...policyArtifacts };
+    const artifacts = { agentOutputs: run.outputs, agentLog: run.agentLog, ...(run.agentRecords ? { agentRecords: run.agentRecords } : {}), ...policyArtifacts };
     const costUsd = run.policy?.costUsd ?? 0;
     try {
       setPhase(scenario.name, 'verifying');

@@ -24,6 +24,7 @@ describe('failure modes', () => {
       submissionId,
       pack: { kind: 'directory', path: examplePackDir },
       scenariosDir: fixtures,
+      agent: 'oracle',
       scenarios: ['sleepy-agent', 'crashing-verifier', 'hanging-verifier', 'hostile-outputs'],
     });
   });

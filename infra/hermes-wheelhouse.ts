@@ -1,0 +1,48 @@
+// The Hermes wheelhouse: every wheel of infra/hermes/requirements.lock, fetched once through pip
+// for the sandbox's Python (Debian bookworm: CPython 3.11, x86_64), so the image installs Hermes
+// with --no-index and nothing is downloaded when a container runs.
+import { createHash } from 'node:crypto';
+import { access, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { cacheDir, repoRoot } from '../common/paths.ts';
+import { say } from '../common/log.ts';
+import { runCommand } from './run-command.ts';
+
+export const hermesLockFile = path.join(repoRoot, 'infra', 'hermes', 'requirements.lock');
+const completeMarker = '.complete';
+
+export interface HermesWheelhouse {
+  dir: string;
+  lock: string;
+  lockHash: string;
+  hermesVersion: string;
+  wheels: string[];
+}
+
+export async function readHermesLock(): Promise<{ lock: string; lockHash: string; hermesVersion: string }> {
+  const lock = await readFile(hermesLockFile, 'utf8');
+  const version = /^hermes-agent==(\S+)$/m.exec(lock)?.[1];
+  if (!version) throw new Error(`${hermesLockFile} must pin hermes-agent==<version>`);
+  return { lock, lockHash: createHash('sha256').update(lock).digest('hex').slice(0, 12), hermesVersion: version };
+}
+
+export async function ensureHermesWheelhouse(): Promise<HermesWheelhouse> {
+  const { lock, lockHash, hermesVersion } = await readHermesLock();
+  const dir = path.join(cacheDir, 'wheelhouse', `hermes-${lockHash}`);
+  const done = await access(path.join(dir, completeMarker)).then(() => true, () => false);
+  if (!done) {
+    say(`downloading the Hermes ${hermesVersion} wheelhouse from PyPI into ${dir}`);
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    await runCommand('python3', [
+      '-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:',
+      '--python-version', '3.11', '--implementation', 'cp', '--abi', 'cp311', '--abi', 'abi3', '--abi', 'none',
+      '--platform', 'manylinux2014_x86_64', '--platform', 'manylinux_2_17_x86_64', '--platform', 'manylinux_2_28_x86_64',
+      '--platform', 'manylinux1_x86_64', '--platform', 'manylinux2010_x86_64', '--platform', 'any',
+      '-r', hermesLockFile, '-d', dir,
+    ]);
+    await writeFile(path.join(dir, completeMarker), `${lockHash}\n`);
+  }
+  const wheels = (await readdir(dir)).filter((name) => name.endsWith('.whl')).sort();
+  return { dir, lock, lockHash, hermesVersion, wheels };
+}

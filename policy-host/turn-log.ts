@@ -1,0 +1,52 @@
+// The agent's turns as the policy host saw them: for each request, the messages new since the
+// previous one (tool results, user turns), the answer, and timings. Written line by line as turns
+// happen, so it survives an agent killed at its deadline. Joined to the model-call log by requestId.
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+
+export interface TurnEntry {
+  requestId: string;
+  turn: number;
+  startedAtMs: number;
+  latencyMs: number;
+  messageCount: number;
+  newMessages: unknown[];
+  toolCount: number;
+  response?: unknown;
+  error?: { kind: string; message: string };
+}
+
+const maxEntryChars = 512 * 1024;
+
+export class TurnLog {
+  private stream: WriteStream | undefined;
+  private previousCount = 0;
+  turns = 0;
+
+  constructor(readonly file?: string) {
+    if (file) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      this.stream = createWriteStream(file, { flags: 'a' });
+    }
+  }
+
+  /** Messages this request adds to the conversation (an agent may also restart it: then all). */
+  newMessagesOf(messages: unknown[]): unknown[] {
+    const fresh = messages.length >= this.previousCount ? messages.slice(this.previousCount) : messages;
+    this.previousCount = messages.length;
+    return fresh;
+  }
+
+  append(entry: Omit<TurnEntry, 'turn'>): void {
+    this.turns += 1;
+    let line = JSON.stringify({ turn: this.turns, ...entry });
+    if (line.length > maxEntryChars) line = JSON.stringify({ turn: this.turns, ...entry, newMessages: `[${entry.newMessages.length} messages, ${line.length} chars: too large to log]` });
+    this.stream?.write(line + '\n');
+  }
+
+  async close(): Promise<void> {
+    const stream = this.stream;
+    this.stream = undefined;
+    if (stream) await new Promise<void>((resolve) => stream.end(resolve));
+  }
+}

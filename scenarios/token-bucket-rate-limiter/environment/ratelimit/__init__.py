@@ -1,0 +1,4 @@
+"""Per-key token-bucket rate limiting."""
+from .limiter import RateLimiter
+
+__all__ = ["RateLimiter"]
