@@ -11,12 +11,9 @@ import { HermesAgent } from '../agents/hermes-agent.ts';
 import { startAgentEnvironment } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
-import { imageExists } from '../sandbox/docker-client.ts';
-import { buildImage } from '../sandbox/image-build.ts';
-import { readDirectoryAsFiles } from '../sandbox/tar-archive.ts';
+import { ensureScenarioImage } from '../sandbox/scenario-image.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
 import { collectAgentOutputs } from '../sandbox/agent-outputs.ts';
-import { createAgent } from '../agents/agent-registry.ts';
 import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
 import { writeArtifact } from '../artifacts/write-artifact.ts';
 import { artifactNames, scenarioAttemptDir } from '../artifacts/layout.ts';
@@ -33,21 +30,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
 
   async function prepareScenario(scenario: ScenarioDescriptor): Promise<PreparedScenario> {
     const folder = await loadScenario(scenario.dir);
-    const files = await readDirectoryAsFiles(path.join(scenario.dir, 'environment'));
-    const base = await deps.docker.getImage(deps.baseImageTag).inspect();
-    const hash = createHash('sha256').update(base.Id);
-    for (const file of files) hash.update(file.name).update('\0').update(file.content).update('\0');
-    const imageTag = `trl-scenario-${scenario.name}:${hash.digest('hex').slice(0, 12)}`;
-    if (!(await imageExists(deps.docker, imageTag))) {
-      const context = Context.current();
-      await buildImage(deps.docker, {
-        tag: imageTag,
-        files,
-        buildArgs: { BASE_IMAGE: deps.baseImageTag },
-        labels: { 'trl.scenario': scenario.name },
-        onProgress: () => context.heartbeat(),
-      });
-    }
+    const context = Context.current();
+    const imageTag = await ensureScenarioImage(deps.docker, deps.baseImageTag, scenario, () => context.heartbeat());
     const { config } = folder;
     return {
       name: scenario.name,

@@ -33,6 +33,8 @@ export function runCommand(
       if (result.exitCode !== 0 && !options.allowFailure) reject(new CommandFailedError([file, ...args].join(' '), result));
       else resolve(result);
     });
+    // A command that exits without reading its input closes the pipe: not an error of ours.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

@@ -27,11 +27,13 @@ async function iptables(args: string[]): Promise<void> {
 }
 
 async function deleteRulesTagged(tag: string): Promise<void> {
-  const listed = await runCommand('iptables', ['-w', '5', '-S', 'INPUT'], { allowFailure: true });
-  for (const line of listed.stdout.split('\n')) {
-    if (!line.startsWith('-A INPUT') || !line.includes(`--comment ${tag}`)) continue;
-    const spec = line.replace(/^-A INPUT\s+/, '').match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
-    await runCommand('iptables', ['-w', '5', '-D', 'INPUT', ...spec.map((part) => part.replace(/^"|"$/g, ''))], { allowFailure: true });
+  for (const chain of ['INPUT', 'FORWARD']) {
+    const listed = await runCommand('iptables', ['-w', '5', '-S', chain], { allowFailure: true });
+    for (const line of listed.stdout.split('\n')) {
+      if (!line.startsWith(`-A ${chain} `) || !line.includes(`--comment ${tag}`)) continue;
+      const spec = line.replace(new RegExp(`^-A ${chain}\\s+`), '').match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
+      await runCommand('iptables', ['-w', '5', '-D', chain, ...spec.map((part) => part.replace(/^"|"$/g, ''))], { allowFailure: true });
+    }
   }
 }
 
@@ -54,9 +56,13 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
     throw new Error(`docker network ${name} has no gateway address`);
   }
   try {
-    // Default deny from this bridge to the host, inserted before anything else in INPUT.
+    // Default deny from this bridge to the host, inserted before anything else in INPUT; and no
+    // forwarding anywhere off the subnet (Docker's internal-network rules already drop it; this
+    // holds even if those change).
     await iptables(['-I', 'INPUT', '1', '-i', bridgeInterface, '-m', 'comment', '--comment', name, '-j', 'DROP']);
+    await iptables(['-I', 'FORWARD', '1', '-i', bridgeInterface, '!', '-d', subnet, '-m', 'comment', '--comment', name, '-j', 'DROP']);
   } catch (error) {
+    await deleteRulesTagged(name);
     await network.remove().catch(() => undefined);
     throw new Error(`cannot firewall the run network (iptables): ${(error as Error).message}`);
   }

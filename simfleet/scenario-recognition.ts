@@ -34,7 +34,10 @@ async function readOptional(file: string): Promise<string | undefined> {
 export async function loadSimScenarios(dir?: string): Promise<SimScenario[]> {
   const scenarios: SimScenario[] = [];
   for (const descriptor of await listScenarioFolders(dir)) {
-    const folder = await loadScenario(descriptor.dir);
+    // A folder that does not load (being written, or broken) is one scenario the fleet cannot
+    // recognise, never a fleet that cannot start.
+    const folder = await loadScenario(descriptor.dir).catch(() => undefined);
+    if (!folder) continue;
     const solveScript = await readOptional(path.join(folder.dir, 'solution', 'solve.sh'));
     if (solveScript === undefined) continue;
     const partialScript = await readOptional(path.join(folder.dir, 'solution', 'partial.sh'));

@@ -262,6 +262,8 @@ def test_extra_keys_are_preserved_and_existing_output_dir_is_reused():
 
 
 def test_missing_input_directory_exits_with_status_two():
+    assert os.path.isfile(TOOL), f"{TOOL} is missing"
     root = tempfile.mkdtemp(prefix="migrate-missing-")
     proc = run_tool(os.path.join(root, "nope"), os.path.join(root, "out"), os.path.join(root, "r.json"))
     assert proc.returncode == 2
+    assert not os.path.exists(os.path.join(root, "out", "nope.json"))
