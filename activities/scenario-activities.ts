@@ -11,6 +11,8 @@ import { HermesAgent } from '../agents/hermes-agent.ts';
 import { startAgentEnvironment } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
+import { readRegistry } from '../catalog/registry.ts';
+import { scenariosDir } from '../common/paths.ts';
 import { ensureScenarioImage } from '../sandbox/scenario-image.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
 import { collectAgentOutputs } from '../sandbox/agent-outputs.ts';
@@ -21,11 +23,12 @@ import type { ActivityDependencies } from './activity-context.ts';
 import { failureTypes } from './failures.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
-  async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<ScenarioDescriptor[]> {
+  async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
     const selected = await selectScenarios(request.names, request.scenariosDir);
     // Load each now so a malformed task.toml fails the evaluation before any sandbox starts.
     for (const scenario of selected) await loadScenario(scenario.dir);
-    return selected;
+    const registry = await readRegistry(path.resolve(request.scenariosDir ?? scenariosDir));
+    return { spec: request.names.length === 0 ? registry?.spec ?? null : null, scenarios: selected };
   }
 
   async function prepareScenario(scenario: ScenarioDescriptor): Promise<PreparedScenario> {

@@ -100,6 +100,7 @@ export interface EvaluationResult {
   workflowId: string;
   status: EvaluationStatus;
   packHash?: string;
+  scenarioSpec?: number | null;
   agent: string;
   testsPassed: number;
   testsTotal: number;

@@ -6,6 +6,8 @@ export interface SummaryInput {
   workflowId: string;
   agent: string;
   packHash?: string;
+  /** The registry spec of the scenario set (null for a named subset or another directory). */
+  scenarioSpec?: number | null;
   rejection?: Rejection[];
   perScenario: ScenarioResult[];
 }
@@ -22,6 +24,7 @@ export function summarizeEvaluation(input: SummaryInput): EvaluationResult {
     workflowId: input.workflowId,
     status,
     packHash: input.packHash,
+    scenarioSpec: input.scenarioSpec ?? null,
     agent: input.agent,
     testsPassed: sum((s) => s.testsPassed),
     testsTotal: sum((s) => s.testsTotal),

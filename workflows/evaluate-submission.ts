@@ -61,7 +61,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     { key: searchAttributes.status, value: 'running' },
   ]);
 
-  const finish = async (input: { packHash?: string; rejection?: Rejection[]; perScenario: ScenarioResult[] }) => {
+  const finish = async (input: { packHash?: string; scenarioSpec?: number | null; rejection?: Rejection[]; perScenario: ScenarioResult[] }) => {
     progress.stage = 'aggregating';
     const result = await quick.aggregate({ submissionId: submission.submissionId, workflowId, agent: submission.agent, ...input });
     upsertSearchAttributes([
@@ -100,7 +100,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   const verdict = await quick.preEval(pack);
   if (verdict.verdict === 'reject') return finish({ packHash: pack.packHash, rejection: verdict.reasons, perScenario: [] });
 
-  const scenarios = await quick.resolveScenarios({ names: submission.scenarios, scenariosDir: submission.scenariosDir });
+  const { spec: scenarioSpec, scenarios } = await quick.resolveScenarios({ names: submission.scenarios, scenariosDir: submission.scenariosDir });
   progress.stage = 'scenarios';
   progress.scenarios = scenarios.map((s) => ({ name: s.name, phase: 'queued' as ScenarioPhase }));
   const setPhase = (name: string, phase: ScenarioPhase, extra: Partial<EvaluationProgress['scenarios'][number]> = {}) => {
@@ -155,5 +155,5 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   };
 
   const perScenario = await Promise.all(scenarios.map(evaluateScenario));
-  return finish({ packHash: pack.packHash, perScenario });
+  return finish({ packHash: pack.packHash, scenarioSpec, perScenario });
 }

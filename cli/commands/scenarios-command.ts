@@ -4,9 +4,16 @@ import path from 'node:path';
 import { listScenarioFolders } from '../../catalog/list-scenarios.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { renderTable } from '../render-table.ts';
+import { runCommand } from '../../infra/run-command.ts';
+import { readRegistry } from '../../catalog/registry.ts';
+import { scenariosDir as defaultScenariosDir } from '../../common/paths.ts';
 
+/** Test count by pytest's own collection (parametrised cases included); a static count if that fails. */
 async function countTests(scenarioDir: string): Promise<number> {
   const testsDir = path.join(scenarioDir, 'tests');
+  const collected = await runCommand('python3', ['-m', 'pytest', '--collect-only', '-q', '-p', 'no:cacheprovider', testsDir], { allowFailure: true, cwd: testsDir });
+  const summary = /^(\d+) tests? collected/m.exec(collected.stdout);
+  if (collected.exitCode === 0 && summary) return Number(summary[1]);
   let count = 0;
   for (const file of await readdir(testsDir)) {
     if (!file.endsWith('.py')) continue;
@@ -22,10 +29,12 @@ export async function scenariosCommand(options: { scenariosDir?: string; json: b
     const scenario = await loadScenario(descriptor.dir);
     rows.push({ name: scenario.name, category: scenario.config.metadata.category, difficulty: scenario.config.metadata.difficulty, tests: await countTests(descriptor.dir) });
   }
+  const registry = await readRegistry(path.resolve(options.scenariosDir ?? defaultScenariosDir));
   if (options.json) {
-    process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ spec: registry?.spec ?? null, scenarios: rows }, null, 2) + '\n');
     return 0;
   }
+  process.stdout.write(registry ? `active scenario set, spec ${registry.spec}\n\n` : `all scenario folders (no registry.json)\n\n`);
   const total = { name: `${rows.length} scenarios`, category: '', difficulty: '', tests: rows.reduce((t, r) => t + r.tests, 0) };
   process.stdout.write(
     renderTable(
