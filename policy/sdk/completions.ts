@@ -14,6 +14,9 @@ const givingUpPatterns: RegExp[] = [
   /\bI(?:'m| am) sorry,? but\b/i,
   /\bunable to (?:complete|solve|proceed|finish)\b/i,
   /\bI (?:don't|do not) know how to\b/i,
+  // Uncertainty about its own result is a weaker surrender, but still worth a second opinion.
+  /\bI (?:can(?:no|')t|could(?:n't| not)) (?:verify|confirm|be sure)\b/i,
+  /\bmay (?:have missed|not (?:be|have been) (?:correct|complete))\b/i,
   /\bas an AI\b/i,
 ];
 
