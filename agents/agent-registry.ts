@@ -19,6 +19,8 @@ export function createAgent(name: AgentName, wiring: AgentWiring): ScenarioAgent
   switch (name) {
     case 'oracle':
       return new OracleAgent();
+    case 'partial':
+      return new OracleAgent('partial.sh', 'partial');
     case 'null':
       return new NullAgent();
     case 'loop':

@@ -7,9 +7,7 @@ import { agentUid } from '../sandbox/agent-outputs.ts';
 import { agentUser, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
 
 export class OracleAgent implements ScenarioAgent {
-  readonly name = 'oracle';
-
-  constructor(private readonly script = 'solve.sh') {}
+  constructor(private readonly script = 'solve.sh', readonly name = 'oracle') {}
 
   async run({ session, task, deadlineMs, onTick, signal }: AgentRunRequest): Promise<AgentRunRecord> {
     const solutionDir = path.join(task.scenarioDir, 'solution');

@@ -17,7 +17,8 @@ const usage = `usage: trl <command> [options]
       --scenarios-dir DIR      scenario folders in the standard layout from another directory
       --agent NAME             hermes (default: the competition agent, through the policy),
                                loop (a small built-in agent, through the policy),
-                               oracle or null (validator-side test agents, no policy)
+                               oracle, partial or null (validator-side test agents, no policy:
+                               solution/solve.sh, solution/partial.sh, nothing)
       --seed N                 seed recorded with the run (default 0)
       --json                   print the evaluation result as JSON
   scenarios [--json]         list the active scenarios with category, difficulty and test count

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** Validator-side test agents (oracle, null) and LLM-driven ones that go through the policy (loop). */
-export const agentNames = ['hermes', 'oracle', 'null', 'loop'] as const;
+/**
+ * LLM-driven agents that go through the policy (hermes, loop) and validator-side test agents that
+ * prove scenarios: oracle (solution/solve.sh), partial (solution/partial.sh), null (nothing).
+ */
+export const agentNames = ['hermes', 'oracle', 'partial', 'null', 'loop'] as const;
 export const policyDrivenAgents: readonly string[] = ['hermes', 'loop'];
 export const agentNameSchema = z.enum(agentNames);
 export type AgentName = z.infer<typeof agentNameSchema>;
