@@ -29,6 +29,8 @@ export const submissionSchema = z.object({
   /** Folder of scenario folders in the standard layout; defaults to the project's scenarios/. */
   scenariosDir: z.string().optional(),
   seed: z.number().int().nonnegative().default(0),
+  /** The miner's hotkey (ss58) when the pack came from a chain commitment; local runs have none. */
+  hotkey: z.string().min(1).max(64).optional(),
 });
 export type Submission = z.infer<typeof submissionSchema>;
 export type SubmissionInput = z.input<typeof submissionSchema>;

@@ -1,7 +1,7 @@
 // The gateway's OpenAI-compatible HTTP face, for clients that call it over the network (a policy
 // sandbox on its own network, tests, tools). Per-run bearer token; loopback or one bridge address.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../openai-http/listen.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { readJsonBody, sendError, sendJson, HttpError } from '../openai-http/json-body.ts';
@@ -56,10 +56,5 @@ export async function serveGateway(gateway: ModelGateway, options: { host: strin
       sendError(response, 500, 'internal_error', 'the gateway failed; see the worker log');
     }
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host, resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${options.host}:${port}/v1`,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  return listenOn(server, options.host, options.port);
 }

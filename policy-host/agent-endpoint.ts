@@ -1,7 +1,7 @@
 // The OpenAI-compatible endpoint the agent calls: one model, "auto", answered by the policy.
 // Streaming requests get the policy's single answer re-cut into chunks (tool-call deltas included).
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOn } from '../openai-http/listen.ts';
 import { z } from 'zod';
 import { readJsonBody, sendError, sendJson, HttpError } from '../openai-http/json-body.ts';
 import { completionToChunks, endSse, startSse, writeSse } from '../openai-http/sse.ts';
@@ -49,14 +49,11 @@ export async function serveAgentEndpoint(host: PolicyHost, options: { host: stri
       sendError(response, 500, 'internal_error', 'the policy host failed');
     }
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host, resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOn(server, options.host, options.port);
   return {
-    url: `http://${options.host}:${port}/v1`,
-    port,
+    ...listening,
     get requests() {
       return state.requests;
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
