@@ -6,6 +6,7 @@ import { decideAgentTurn } from './agent-behaviour.ts';
 import { invalidRequest, SimApiError } from './api-error.ts';
 import { canonicalJson, DeterministicRandom, sha256Hex, unitFromParts } from './deterministic-random.ts';
 import { answerForJsonObject, answerForSchema } from './json-schema-answer.ts';
+import { isJudgeRequest, simulatedJudgement } from './judge-mode.ts';
 import { parseChatRequest, requestedMaxTokens, type ChatRequest } from './request-schema.ts';
 import type { SimScenario } from './scenario-recognition.ts';
 import { countPromptTokens, countTokens, truncateToTokens } from './token-count.ts';
@@ -86,9 +87,11 @@ function injectedFault(model: ModelEntry, requestKey: string): SimApiError | und
   return undefined;
 }
 
-function structuredReply(request: ChatRequest, model: ModelEntry, random: DeterministicRandom): Reply | undefined {
+function structuredReply(request: ChatRequest, model: ModelEntry, random: DeterministicRandom, scenarios: readonly SimScenario[]): Reply | undefined {
   const format = request.response_format;
   if (!format || format.type === 'text') return undefined;
+  // The pre-evaluation judge gets a judge's answer, not generic schema-valid JSON.
+  if (isJudgeRequest(request)) return { kind: 'text', content: JSON.stringify(simulatedJudgement(request, scenarios, simulatorName)) };
   const value = format.type === 'json_schema' ? answerForSchema(format.json_schema.schema ?? {}, random) : answerForJsonObject(model.id, random);
   return { kind: 'text', content: JSON.stringify(value) };
 }
@@ -153,7 +156,7 @@ export function simulateChatCompletion(body: unknown, context: FleetContext): Si
 
   const random = new DeterministicRandom(requestKey);
   const seed = request.seed ?? 0;
-  const reply: Reply = structuredReply(request, model, random.derive('json')) ?? decideAgentTurn({ request, model, scenarios: context.scenarios, seed, requestKey });
+  const reply: Reply = structuredReply(request, model, random.derive('json'), context.scenarios) ?? decideAgentTurn({ request, model, scenarios: context.scenarios, seed, requestKey });
   const maxTokens = Math.min(requestedMaxTokens(request) ?? model.maxOutputTokens, model.maxOutputTokens);
   const bounded = boundReply(reply, maxTokens);
 
