@@ -1,15 +1,16 @@
 // All activities, built by one factory so only the worker creates clients (Docker) and passes them in.
 import type { ActivityDependencies } from './activity-context.ts';
-import { fetchPack, preEval } from './pack-activities.ts';
+import { createPackActivities } from './pack-activities.ts';
 import { aggregate } from './aggregate-activity.ts';
 import { createScenarioActivities } from './scenario-activities.ts';
 import { classified } from './failures.ts';
 
 export function createActivities(deps: ActivityDependencies) {
   const scenario = createScenarioActivities(deps);
+  const pack = createPackActivities(deps);
   return {
-    fetchPack: classified(fetchPack),
-    preEval: classified(preEval),
+    fetchPack: classified(pack.fetchPack),
+    preEval: classified(pack.preEval),
     resolveScenarios: classified(scenario.resolveScenarios),
     prepareScenario: classified(scenario.prepareScenario),
     runScenario: classified(scenario.runScenario),

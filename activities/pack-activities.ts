@@ -1,15 +1,23 @@
-// fetchPack and preEval: a verified, canonical pack in the content-addressed store, then its checks.
-import { readFile } from 'node:fs/promises';
+// fetchPack and preEval: a verified, canonical, bundled pack in the content-addressed store, then
+// pre-evaluation (structure, ownership, static scan, similarity, LLM judge) with its report.
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { PackSource } from '../contracts/submission.ts';
 import type { PackRef, PreEvalResult } from '../contracts/results.ts';
 import { readPackDirectory, fetchPackFromUrl } from '../packs/read-pack.ts';
-import { canonicalJson, canonicalPackSchema, packHash, sha256Hex } from '../packs/canonical-pack.ts';
-import { checkPackStructure } from '../packs/manifest.ts';
+import { canonicalJson, canonicalPackSchema, packHash, sha256Hex, type CanonicalPack } from '../packs/canonical-pack.ts';
 import { writeArtifact } from '../artifacts/write-artifact.ts';
-import { packStoreDir } from '../common/paths.ts';
+import { runDir } from '../artifacts/layout.ts';
+import { dataDir, packStoreDir, scenariosDir } from '../common/paths.ts';
 import { PackError } from '../packs/pack-error.ts';
 import { bundlePack } from '../policy/bundle-pack.ts';
+import { Context } from '@temporalio/activity';
+import { PackOwners } from '../preeval/pack-owners.ts';
+import { loadPreEvalConfig } from '../preeval/preeval-config.ts';
+import { buildScenarioFingerprints, type ScenarioFingerprints } from '../preeval/scenario-fingerprints.ts';
+import { FileJudgeCache } from '../preeval/judge-cache.ts';
+import { runPreEval } from '../preeval/run-preeval.ts';
+import type { ActivityDependencies } from './activity-context.ts';
 
 export async function fetchPack(source: PackSource): Promise<PackRef> {
   const pack = source.kind === 'directory' ? await readPackDirectory(source.path) : await fetchPackFromUrl(source.url, source.sha256);
@@ -22,12 +30,64 @@ export async function fetchPack(source: PackSource): Promise<PackRef> {
   return { packHash: hash, canonical, fileCount: Object.keys(pack.files).length, name, bundle };
 }
 
-export async function preEval(pack: PackRef): Promise<PreEvalResult> {
-  const text = await readFile(pack.canonical.path, 'utf8');
-  if (sha256Hex(text) !== pack.packHash) {
-    throw new PackError('pack_invalid', `the stored pack ${pack.canonical.path} no longer matches its hash ${pack.packHash}`);
+async function readStoredPack(file: string): Promise<CanonicalPack | undefined> {
+  try {
+    return canonicalPackSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+  } catch {
+    return undefined;
   }
-  const parsed = canonicalPackSchema.parse(JSON.parse(text));
-  const reasons = checkPackStructure(parsed);
-  return reasons.length === 0 ? { verdict: 'pass' } : { verdict: 'reject', reasons };
+}
+
+export function createPackActivities(deps: ActivityDependencies) {
+  const owners = new PackOwners(path.join(packStoreDir, 'owners'));
+  const judgeCache = new FileJudgeCache(path.join(dataDir, 'judge-cache'));
+  // Fingerprints change only with the scenarios: built once per worker and directory.
+  const fingerprintCache = new Map<string, Promise<ScenarioFingerprints>>();
+  const fingerprintsOf = (dir: string) => {
+    let cached = fingerprintCache.get(dir);
+    if (!cached) {
+      cached = buildScenarioFingerprints(dir);
+      fingerprintCache.set(dir, cached);
+      cached.catch(() => fingerprintCache.delete(dir));
+    }
+    return cached;
+  };
+
+  async function preEval(request: { pack: PackRef; hotkey?: string; scenariosDir?: string }): Promise<PreEvalResult> {
+    const { pack: ref } = request;
+    const text = await readFile(ref.canonical.path, 'utf8');
+    if (sha256Hex(text) !== ref.packHash) {
+      throw new PackError('pack_invalid', `the stored pack ${ref.canonical.path} no longer matches its hash ${ref.packHash}`);
+    }
+    const pack = canonicalPackSchema.parse(JSON.parse(text));
+    const bundleCode = await readFile(ref.bundle.path, 'utf8');
+    const dirs = [...new Set([scenariosDir, ...(request.scenariosDir ? [path.resolve(request.scenariosDir)] : [])])];
+    const info = Context.current().info;
+    const report = await runPreEval(
+      { pack, packHash: ref.packHash, bundleCode, owner: request.hotkey ?? 'local', claimedAt: new Date().toISOString() },
+      {
+        config: loadPreEvalConfig(),
+        owners,
+        async fingerprints() {
+          const all = await Promise.all(dirs.map(fingerprintsOf));
+          return { ...all[0]!, scenarios: all.flatMap((f) => f.scenarios), skipped: all.flatMap((f) => f.skipped), fingerprints: all.flatMap((f) => f.fingerprints) };
+        },
+        async earlierPacks() {
+          const files = (await readdir(packStoreDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
+          const packs = [];
+          for (const file of files) {
+            const stored = await readStoredPack(path.join(packStoreDir, file));
+            const hash = file.slice(0, 64);
+            if (stored) packs.push({ packHash: hash, owner: (await owners.ownerOf(hash))?.hotkey, pack: stored });
+          }
+          return packs;
+        },
+        judge: { client: deps.upstream, cache: judgeCache },
+      },
+    );
+    const reportRef = await writeArtifact(path.join(runDir(info.workflowExecution?.workflowId ?? 'standalone'), 'preeval.json'), JSON.stringify(report, null, 2) + '\n');
+    return report.verdict === 'pass' ? { verdict: 'pass', report: reportRef } : { verdict: 'reject', reasons: report.reasons, report: reportRef };
+  }
+
+  return { fetchPack, preEval };
 }

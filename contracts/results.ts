@@ -18,7 +18,10 @@ export const packRefSchema = z.object({
 });
 export type PackRef = z.infer<typeof packRefSchema>;
 
-export type PreEvalResult = { verdict: 'pass' } | { verdict: 'reject'; reasons: Rejection[] };
+/** Pre-evaluation's verdict; the full report (scan evidence, similarity, judge flags) is an artifact. */
+export type PreEvalResult =
+  | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema> }
+  | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema> };
 
 export interface ScenarioDescriptor {
   name: string;

@@ -24,6 +24,12 @@ const quick = proxyActivities<Activities>({
   retry: { maximumAttempts: 5, initialInterval: '1 second', nonRetryableErrorTypes },
 });
 
+/** Pre-evaluation may wait on the LLM judge (which retries on its own, then fails closed). */
+const screening = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { maximumAttempts: 2, initialInterval: '5 seconds', nonRetryableErrorTypes },
+});
+
 const builds = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '2 minutes',
@@ -97,7 +103,8 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   upsertMemo({ pack: { hash: pack.packHash, name: pack.name, files: pack.fileCount }, agent: submission.agent });
 
   progress.stage = 'pre-eval';
-  const verdict = await quick.preEval(pack);
+  const verdict = await screening.preEval({ pack, hotkey: submission.hotkey, scenariosDir: submission.scenariosDir });
+  upsertMemo({ preEval: { verdict: verdict.verdict, report: verdict.report.path } });
   if (verdict.verdict === 'reject') return finish({ packHash: pack.packHash, rejection: verdict.reasons, perScenario: [] });
 
   const { spec: scenarioSpec, scenarios } = await quick.resolveScenarios({ names: submission.scenarios, scenariosDir: submission.scenariosDir });

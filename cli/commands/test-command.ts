@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { repoRoot } from '../../common/paths.ts';
+import { dataDir, repoRoot } from '../../common/paths.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 
@@ -28,7 +28,8 @@ export async function testCommand(options: { filter: string[] }): Promise<number
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
     cwd: repoRoot,
     stdio: 'inherit',
-    env: { ...process.env, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
+    // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
+    env: { ...process.env, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? path.join(dataDir, 'test'), TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
   });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }

@@ -1,0 +1,255 @@
+// The strings a source file holds, as a reader of the code would see them at run time where that can
+// be seen statically: literals (escapes resolved), concatenations and `[...].join()`, templates of
+// literal pieces, `String.fromCharCode` and arrays of character codes, reversals, and base64 or hex
+// payloads decoded. A policy hiding scenario text behind such tricks is caught by what it decodes to.
+import { tokenize, type Token } from './js-tokens.ts';
+
+export type Encoding = 'plain' | 'base64' | 'hex' | 'joined' | 'char-codes' | 'reversed';
+export type DecodedString = { text: string; line: number; encoding: Encoding };
+
+/** Bounds that keep hostile input cheap: long chains and huge values are cut, not followed. */
+const maxValueChars = 200_000;
+const maxArrayItems = 20_000;
+const minDecodedChars = 6;
+
+type Flags = { joined: boolean; charCodes: boolean; reversed: boolean };
+type Value = { kind: 'string'; text: string } | { kind: 'number'; value: number } | { kind: 'array'; items: Value[] };
+type Evaluated = { value: Value; end: number; flags: Flags };
+
+const noFlags = (): Flags => ({ joined: false, charCodes: false, reversed: false });
+const merge = (a: Flags, b: Flags): Flags => ({ joined: a.joined || b.joined, charCodes: a.charCodes || b.charCodes, reversed: a.reversed || b.reversed });
+const asText = (value: Value): string | undefined => (value.kind === 'string' ? value.text : value.kind === 'number' ? String(value.value) : undefined);
+
+function numberOf(raw: string): number | undefined {
+  const cleaned = raw.replace(/_/g, '').replace(/n$/, '');
+  const value = /^0[bBoOxX]/.test(cleaned) ? Number(cleaned) : Number.parseFloat(cleaned);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** Printable text: no replacement characters, few control characters. */
+function printable(text: string): boolean {
+  if (text.length < minDecodedChars || text.includes('\ufffd')) return false;
+  let control = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (code < 32 && code !== 9 && code !== 10 && code !== 13) control += 1;
+  }
+  return control / text.length < 0.05;
+}
+
+function charCodesText(items: Value[]): string | undefined {
+  if (items.length < 4 || !items.every((item) => item.kind === 'number' && Number.isInteger(item.value) && item.value >= 9 && item.value <= 0x10ffff)) return undefined;
+  const text = String.fromCodePoint(...items.map((item) => (item as { value: number }).value));
+  return printable(text) ? text : undefined;
+}
+
+/** A tiny evaluator of constant string expressions over the token stream. */
+class ConstantEvaluator {
+  readonly constants = new Map<string, { value: Value; flags: Flags }>();
+  constructor(private readonly tokens: Token[]) {}
+
+  private at(index: number): Token | undefined {
+    return this.tokens[index];
+  }
+  private is(index: number, raw: string): boolean {
+    const token = this.tokens[index];
+    return token !== undefined && (token.type === 'punct' || token.type === 'identifier' || token.type === 'keyword') && token.raw === raw;
+  }
+
+  /** expression := term ('+' term)* */
+  expression(index: number, depth = 0): Evaluated | undefined {
+    if (depth > 20) return undefined;
+    let left = this.term(index, depth);
+    while (left && this.is(left.end, '+')) {
+      const right = this.term(left.end + 1, depth);
+      if (!right) return undefined;
+      const a = asText(left.value);
+      const b = asText(right.value);
+      if (a === undefined || b === undefined) return undefined;
+      left = { value: { kind: 'string', text: (a + b).slice(0, maxValueChars) }, end: right.end, flags: { ...merge(left.flags, right.flags), joined: true } };
+    }
+    return left;
+  }
+
+  private arguments(index: number, depth: number): { values: { value: Value; flags: Flags }[]; end: number } | undefined {
+    if (!this.is(index, '(')) return undefined;
+    const values: { value: Value; flags: Flags }[] = [];
+    let cursor = index + 1;
+    while (!this.is(cursor, ')')) {
+      const spread = this.is(cursor, '...');
+      const item = this.expression(spread ? cursor + 1 : cursor, depth + 1);
+      if (!item) return undefined;
+      if (spread && item.value.kind === 'array') values.push(...item.value.items.map((value) => ({ value, flags: item.flags })));
+      else values.push({ value: item.value, flags: item.flags });
+      cursor = item.end;
+      if (this.is(cursor, ',')) cursor += 1;
+      else if (!this.is(cursor, ')')) return undefined;
+    }
+    return { values, end: cursor + 1 };
+  }
+
+  private primary(index: number, depth: number): Evaluated | undefined {
+    const token = this.at(index);
+    if (!token) return undefined;
+    if (token.type === 'string' || (token.type === 'template' && token.templatePart === 'full')) return { value: { kind: 'string', text: token.value ?? '' }, end: index + 1, flags: noFlags() };
+    if (token.type === 'number') {
+      const value = numberOf(token.raw);
+      return value === undefined ? undefined : { value: { kind: 'number', value }, end: index + 1, flags: noFlags() };
+    }
+    if (token.type === 'punct' && token.raw === '-' && this.at(index + 1)?.type === 'number') {
+      const value = numberOf(this.at(index + 1)!.raw);
+      return value === undefined ? undefined : { value: { kind: 'number', value: -value }, end: index + 2, flags: noFlags() };
+    }
+    if (token.type === 'template' && token.templatePart === 'head') {
+      // `a${'b'}c`: joined only when every substitution is itself constant.
+      let text = token.value ?? '';
+      let flags: Flags = { ...noFlags(), joined: true };
+      let cursor = index + 1;
+      for (;;) {
+        const inner = this.expression(cursor, depth + 1);
+        const piece = inner && asText(inner.value);
+        const next = inner && this.at(inner.end);
+        if (!inner || piece === undefined || next?.type !== 'template') return undefined;
+        text += piece + (next.value ?? '');
+        flags = merge(flags, inner.flags);
+        cursor = inner.end + 1;
+        if (next.templatePart === 'tail') return { value: { kind: 'string', text: text.slice(0, maxValueChars) }, end: cursor, flags };
+      }
+    }
+    if (token.raw === '(' && token.type === 'punct') {
+      const inner = this.expression(index + 1, depth + 1);
+      return inner && this.is(inner.end, ')') ? { ...inner, end: inner.end + 1 } : undefined;
+    }
+    if (token.raw === '[' && token.type === 'punct') {
+      const items: Value[] = [];
+      let flags = noFlags();
+      let cursor = index + 1;
+      while (!this.is(cursor, ']')) {
+        if (items.length >= maxArrayItems) return undefined;
+        const item = this.expression(cursor, depth + 1);
+        if (!item) return undefined;
+        items.push(item.value);
+        flags = merge(flags, item.flags);
+        cursor = item.end;
+        if (this.is(cursor, ',')) cursor += 1;
+        else if (!this.is(cursor, ']')) return undefined;
+      }
+      return { value: { kind: 'array', items }, end: cursor + 1, flags };
+    }
+    if (token.type === 'identifier' && token.raw === 'String' && this.is(index + 1, '.') && this.is(index + 2, 'fromCharCode')) {
+      const args = this.arguments(index + 3, depth);
+      const text = args && charCodesText(args.values.map((arg) => arg.value));
+      return args && text !== undefined ? { value: { kind: 'string', text }, end: args.end, flags: { ...noFlags(), charCodes: true } } : undefined;
+    }
+    if (token.type === 'identifier' && !this.is(index - 1, '.')) {
+      const known = this.constants.get(token.raw);
+      return known ? { value: known.value, end: index + 1, flags: known.flags } : undefined;
+    }
+    return undefined;
+  }
+
+  /** term := primary ('.' method '(' args ')')* for the few methods that keep a value constant. */
+  private term(index: number, depth: number): Evaluated | undefined {
+    let current = this.primary(index, depth);
+    while (current && this.is(current.end, '.') && this.at(current.end + 1)?.type === 'identifier') {
+      const method = this.at(current.end + 1)!.raw;
+      const args = this.arguments(current.end + 2, depth);
+      if (!args) return current;
+      const value = current.value;
+      const first = args.values[0] && asText(args.values[0].value);
+      let next: Value | undefined;
+      let flags = current.flags;
+      if (method === 'join' && value.kind === 'array') {
+        const parts = value.items.map(asText);
+        if (parts.some((part) => part === undefined)) return undefined;
+        next = { kind: 'string', text: parts.join(args.values.length === 0 ? ',' : first ?? ',').slice(0, maxValueChars) };
+        flags = { ...flags, joined: true };
+      } else if (method === 'reverse' && value.kind === 'array') {
+        next = { kind: 'array', items: [...value.items].reverse() };
+        flags = { ...flags, reversed: true };
+      } else if (method === 'split' && value.kind === 'string' && first === '') {
+        next = { kind: 'array', items: [...value.text].map((text) => ({ kind: 'string', text }) as Value) };
+      } else if (method === 'concat' && value.kind === 'string') {
+        const rest = args.values.map((arg) => asText(arg.value));
+        if (rest.some((part) => part === undefined)) return undefined;
+        next = { kind: 'string', text: (value.text + rest.join('')).slice(0, maxValueChars) };
+        flags = { ...flags, joined: true };
+      } else if (['toLowerCase', 'toUpperCase', 'trim'].includes(method) && value.kind === 'string' && args.values.length === 0) {
+        next = { kind: 'string', text: method === 'trim' ? value.text.trim() : method === 'toLowerCase' ? value.text.toLowerCase() : value.text.toUpperCase() };
+      } else return current;
+      current = { value: next, end: args.end, flags };
+    }
+    return current;
+  }
+}
+
+function encodingOf(flags: Flags): Encoding | undefined {
+  if (flags.charCodes) return 'char-codes';
+  if (flags.reversed) return 'reversed';
+  if (flags.joined) return 'joined';
+  return undefined;
+}
+
+function base64Decoded(text: string): string | undefined {
+  const compact = text.trim();
+  if (compact.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact) || !/[0-9+/=_-]|[a-z].*[A-Z]|[A-Z].*[a-z]/.test(compact)) return undefined;
+  const decoded = Buffer.from(compact, 'base64').toString('utf8');
+  return printable(decoded) ? decoded : undefined;
+}
+
+function hexDecoded(text: string): string | undefined {
+  const compact = text.trim().replace(/\\x|0x/gi, '').replace(/[\s,:]+/g, '');
+  if (compact.length < 12 || compact.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(compact)) return undefined;
+  const decoded = Buffer.from(compact, 'hex').toString('utf8');
+  return printable(decoded) ? decoded : undefined;
+}
+
+/** Every string `code` holds, plain and decoded, with the line where its expression starts. */
+export function decodedStrings(code: string, tokens: Token[] = tokenize(code)): DecodedString[] {
+  const significant = tokens.filter((token) => token.type !== 'comment');
+  const evaluator = new ConstantEvaluator(significant);
+  const found: DecodedString[] = [];
+  const emit = (text: string, line: number, encoding: Encoding) => {
+    if (text.trim() === '') return;
+    found.push({ text, line, encoding });
+    if (text.length >= minDecodedChars) {
+      const fromBase64 = base64Decoded(text);
+      if (fromBase64 !== undefined) found.push({ text: fromBase64, line, encoding: 'base64' });
+      const fromHex = hexDecoded(text);
+      if (fromHex !== undefined) found.push({ text: fromHex, line, encoding: 'hex' });
+      if (encoding === 'plain' || encoding === 'joined') found.push({ text: [...text].reverse().join(''), line, encoding: 'reversed' });
+    }
+  };
+
+  significant.forEach((token, index) => {
+    const previous = significant[index - 1];
+    // Declarations first, so later uses of the name evaluate to the value.
+    if (token.type === 'identifier' && previous?.type === 'keyword' && ['const', 'let', 'var'].includes(previous.raw) && significant[index + 1]?.raw === '=') {
+      const value = evaluator.expression(index + 2);
+      if (value && !evaluator.constants.has(token.raw)) evaluator.constants.set(token.raw, { value: value.value, flags: value.flags });
+    }
+    if (token.type === 'string' || token.type === 'template') {
+      // \x and \u escapes are a hex encoding of the text, not a plain literal.
+      const escaped = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F{])/.test(token.raw);
+      emit(token.value ?? '', token.line, escaped ? 'hex' : 'plain');
+    }
+    // Composed values start where a chain starts, not in its middle.
+    if (previous && ['+', '.'].includes(previous.raw) && previous.type === 'punct') return;
+    if (!(token.type === 'string' || token.type === 'template' || token.raw === '[' || token.raw === '(' || token.raw === 'String' || evaluator.constants.has(token.raw))) return;
+    const result = evaluator.expression(index);
+    // A constant's name alone is its declaration again, already seen.
+    if (!result || (token.type === 'identifier' && result.end === index + 1)) return;
+    const encoding = encodingOf(result.flags);
+    if (result.value.kind === 'string' && encoding) emit(result.value.text, token.line, encoding);
+    if (result.value.kind === 'array') {
+      const codes = charCodesText(result.value.items);
+      if (codes !== undefined) emit(codes, token.line, 'char-codes');
+      const parts = result.value.items.map(asText).filter((part): part is string => part !== undefined && !/^-?\d/.test(part));
+      if (parts.length >= 2) {
+        emit(parts.join(''), token.line, encoding === 'reversed' ? 'reversed' : 'joined');
+        emit(parts.join(' '), token.line, 'joined');
+      }
+    }
+  });
+  return found;
+}

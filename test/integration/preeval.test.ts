@@ -1,0 +1,76 @@
+// Pre-evaluation in the workflow, on the corpus of test packs: honest policies are evaluated,
+// gaming ones end as `rejected` with machine-readable reasons and evidence, before any scenario
+// runs and without model money other than the judge's.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { repoRoot } from '../../common/paths.ts';
+import { evaluationWorkflowId, searchAttributes } from '../../common/constants.ts';
+import type { EvaluationResult } from '../../contracts/results.ts';
+import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
+
+const corpus = path.join(repoRoot, 'test', 'fixtures', 'packs');
+const expectedCodes: Record<string, string> = {
+  'keyed-answers': 'scenario_specific_content',
+  'test-string-stuffing': 'scenario_specific_content',
+  'encoded-answers': 'scenario_specific_content',
+  'fetches-answers': 'scenario_specific_content',
+  'judge-injection': 'judge_flagged',
+  'renamed-copy': 'near_copy',
+};
+
+describe('pre-evaluation on the pack corpus', async () => {
+  const honest = (await readdir(path.join(corpus, 'honest'))).sort();
+  const gaming = (await readdir(path.join(corpus, 'gaming'))).sort();
+  let harness: Harness;
+  const results = new Map<string, EvaluationResult>();
+  const ids = new Map<string, string>();
+
+  before(async () => {
+    harness = await startHarness();
+    // The original of renamed-copy must be known first: similarity compares against earlier packs.
+    await harness.evaluate({ pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', 'cost-cascade') }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: '5CostCascadeAuthor' });
+    const runs = [...honest.map((n) => ['honest', n]), ...gaming.map((n) => ['gaming', n])];
+    await Promise.all(runs.map(async ([kind, name]) => {
+      const submissionId = uniqueId(name!);
+      ids.set(name!, submissionId);
+      results.set(name!, await harness.evaluate({ submissionId, pack: { kind: 'directory', path: path.join(corpus, kind!, name!) }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${name}` }));
+    }));
+  });
+  after(async () => harness?.close());
+
+  test('the corpus holds honest and gaming packs of every kind', () => {
+    assert.ok(honest.length >= 4);
+    assert.deepEqual(gaming, Object.keys(expectedCodes).sort());
+  });
+
+  test('every honest pack passes pre-evaluation and is evaluated', () => {
+    for (const name of honest) {
+      const result = results.get(name)!;
+      assert.equal(result.status, 'completed', `${name}: ${JSON.stringify(result.rejection)}`);
+      assert.equal(result.perScenario.length, 1);
+    }
+  });
+
+  for (const [name, code] of Object.entries(expectedCodes)) {
+    test(`gaming pack ${name} is rejected as ${code}, with evidence, before any scenario or spend`, async () => {
+      const result = results.get(name)!;
+      assert.equal(result.status, 'rejected');
+      assert.equal(result.rejection?.[0]?.code, code, JSON.stringify(result.rejection));
+      assert.ok((result.rejection?.[0]?.message.length ?? 0) > 40, 'the reason must say what was found');
+      assert.deepEqual(result.perScenario, []);
+      assert.equal(result.costUsd, 0);
+      const description = await harness.client.workflow.getHandle(evaluationWorkflowId(ids.get(name)!)).describe();
+      assert.equal(description.typedSearchAttributes.get(searchAttributes.status), 'rejected');
+    });
+  }
+
+  test('the same pack hash from another hotkey is rejected; its first committer keeps it', async () => {
+    const pack = { kind: 'directory' as const, path: path.join(corpus, 'honest', honest[0]!) };
+    const thief = await harness.evaluate({ pack, agent: 'null', scenarios: ['csv-sales-report'], hotkey: '5SomeoneElse' });
+    assert.equal(thief.rejection?.[0]?.code, 'pack_hash_owned');
+    const owner = await harness.evaluate({ pack, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${honest[0]}` });
+    assert.equal(owner.status, 'completed');
+  });
+});
