@@ -56,19 +56,37 @@ class ConstantEvaluator {
     return token !== undefined && (token.type === 'punct' || token.type === 'identifier' || token.type === 'keyword') && token.raw === raw;
   }
 
-  /** expression := term ('+' term)* */
+  /** expression := term ('+' term)*; chains start once, so results at depth 0 are remembered. */
   expression(index: number, depth = 0): Evaluated | undefined {
-    if (depth > 20) return undefined;
-    let left = this.term(index, depth);
-    while (left && this.is(left.end, '+')) {
-      const right = this.term(left.end + 1, depth);
-      if (!right) return undefined;
-      const a = asText(left.value);
-      const b = asText(right.value);
-      if (a === undefined || b === undefined) return undefined;
-      left = { value: { kind: 'string', text: (a + b).slice(0, maxValueChars) }, end: right.end, flags: { ...merge(left.flags, right.flags), joined: true } };
+    if (depth === 0 && this.memo.has(index)) return this.memo.get(index);
+    const result = depth > 20 ? undefined : this.sum(index, depth);
+    if (depth === 0) this.memo.set(index, result);
+    return result;
+  }
+  private readonly memo = new Map<number, Evaluated | undefined>();
+
+  private sum(index: number, depth: number): Evaluated | undefined {
+    const first = this.term(index, depth);
+    if (!first || !this.is(first.end, '+')) return first;
+    // Pieces are collected and joined once: a chain of 50,000 literals must stay linear.
+    const parts: string[] = [];
+    let length = 0;
+    let flags: Flags = { ...first.flags, joined: true };
+    let current: Evaluated = first;
+    for (;;) {
+      const text = asText(current.value);
+      if (text === undefined) return undefined;
+      if (length < maxValueChars) {
+        parts.push(text);
+        length += text.length;
+      }
+      if (!this.is(current.end, '+')) break;
+      const next = this.term(current.end + 1, depth);
+      if (!next) return undefined;
+      flags = merge(flags, next.flags);
+      current = next;
     }
-    return left;
+    return { value: { kind: 'string', text: parts.join('').slice(0, maxValueChars) }, end: current.end, flags };
   }
 
   private arguments(index: number, depth: number): { values: { value: Value; flags: Flags }[]; end: number } | undefined {
@@ -229,8 +247,8 @@ export function decodedStrings(code: string, tokens: Token[] = tokenize(code)): 
       if (value && !evaluator.constants.has(token.raw)) evaluator.constants.set(token.raw, { value: value.value, flags: value.flags });
     }
     if (token.type === 'string' || token.type === 'template') {
-      // \x and \u escapes are a hex encoding of the text, not a plain literal.
-      const escaped = /\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F{])/.test(token.raw);
+      // Printable ASCII written as \x or \u escapes is hidden text (esbuild escapes only non-ASCII).
+      const escaped = /\\(?:x|u00|u\{)(?:[2-6][0-9a-f]|7[0-9a-e])/i.test(token.raw);
       emit(token.value ?? '', token.line, escaped ? 'hex' : 'plain');
     }
     // Composed values start where a chain starts, not in its middle.

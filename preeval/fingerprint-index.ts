@@ -3,7 +3,8 @@
 // Cost grows with the text and the depth of partial matches, not with the number of fingerprints.
 import type { Fingerprint, ScenarioFingerprints } from './scenario-fingerprints.ts';
 
-export type FingerprintIndex = { byText: Map<string, Fingerprint>; prefixes: Set<string> };
+/** A text may stand for a few scenarios at once (a path two of them share): one entry each. */
+export type FingerprintIndex = { byText: Map<string, Fingerprint[]>; prefixes: Set<string> };
 export type FingerprintHit = { fingerprint: Fingerprint; start: number; length: number };
 
 const cache = new WeakMap<ScenarioFingerprints, FingerprintIndex>();
@@ -11,10 +12,15 @@ const cache = new WeakMap<ScenarioFingerprints, FingerprintIndex>();
 export function indexFingerprints(fingerprints: ScenarioFingerprints): FingerprintIndex {
   const cached = cache.get(fingerprints);
   if (cached) return cached;
-  const byText = new Map<string, Fingerprint>();
+  const byText = new Map<string, Fingerprint[]>();
   const prefixes = new Set<string>();
   for (const fingerprint of fingerprints.fingerprints) {
-    if (!byText.has(fingerprint.text)) byText.set(fingerprint.text, fingerprint);
+    const same = byText.get(fingerprint.text);
+    if (same) {
+      same.push(fingerprint);
+      continue;
+    }
+    byText.set(fingerprint.text, [fingerprint]);
     const words = fingerprint.text.split(' ');
     let prefix = '';
     for (const word of words) {
@@ -35,8 +41,7 @@ export function findFingerprints(index: FingerprintIndex, words: readonly string
     for (let end = start; end < words.length; end++) {
       phrase = end === start ? words[start]! : `${phrase} ${words[end]}`;
       if (!index.prefixes.has(phrase)) break;
-      const fingerprint = index.byText.get(phrase);
-      if (fingerprint) hits.push({ fingerprint, start, length: end - start + 1 });
+      for (const fingerprint of index.byText.get(phrase) ?? []) hits.push({ fingerprint, start, length: end - start + 1 });
     }
   }
   return hits;

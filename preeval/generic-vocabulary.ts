@@ -52,7 +52,7 @@ export function distinctiveWordCount(words: readonly string[]): number {
 
 /** Numbers that recur in any program (round numbers, powers of two, common limits), never fingerprints. */
 export function isCommonNumber(digits: string): boolean {
-  if (/^\d+0{3,}$/.test(digits)) return true;
+  if (/^\d+0{2,}$/.test(digits)) return true;
   const value = Number(digits);
   if (Number.isInteger(Math.log2(value))) return true;
   return [65535, 86400, 31536000, 99999, 11111, 12345, 123456, 1234567, 3600000].includes(value);

@@ -27,7 +27,7 @@ test('the fingerprints of a scenario are what a gaming policy would embed', () =
   assert.ok(has('test-name', 'test_top_product_is_trimmed_name_with_highest_revenue'));
   assert.ok(has('test-string', 'Office Chair'));
   assert.ok(has('expected-value', '3579620'));
-  assert.ok(has('file-path', '/app/report.json'));
+  assert.ok(has('file-path', '/app/data/sales.csv'));
   assert.ok(has('instruction-title', 'Sales report from a messy CSV export'));
   assert.ok(has('solution-line', 'top = sorted(by_product.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]'));
   assert.ok(csv.some((fingerprint) => fingerprint.kind === 'fixture-value' && /^ORD-\d{5}$/.test(fingerprint.display)));
@@ -51,7 +51,7 @@ test('text that two scenarios share is boilerplate; what only one has is kept', 
   const shared = 'Write the tool in Python 3 using only the standard library and keep the command line interface unchanged for every caller we have.';
   const source = (name: string, own: string): ScenarioSources => ({
     name,
-    instruction: `# ${own}\n\n${shared}\n\n${own} must reconcile the quarterly ledger of harbour freight invoices against warehouse manifests.`,
+    instruction: `# ${own}\n\n${shared}\n\n${own} must reconcile the quarterly ledger of harbour freight invoices against warehouse manifests into \`/app/ledger/report.json\`.`,
     tests: [{ path: 'test_outputs.py', text: `def test_${name}_ledger_is_reconciled():\n    assert value == "Shared Expected Value"\n` }],
     solutions: [],
     environment: [],
@@ -62,6 +62,8 @@ test('text that two scenarios share is boilerplate; what only one has is kept', 
   assert.ok(!texts.has('shared expected value'));
   assert.ok(texts.has('test alpha ledger is reconciled'));
   assert.ok(texts.has('alpha must reconcile the quarterly ledger of harbour'));
+  // A path the two share is still theirs: a fingerprint of each.
+  assert.deepEqual(set.fingerprints.filter((fingerprint) => fingerprint.display === '/app/ledger/report.json').map((fingerprint) => fingerprint.scenario), ['alpha', 'beta']);
 });
 
 test('fixture values are sampled, bounded and deterministic', () => {
@@ -73,11 +75,11 @@ test('fixture values are sampled, bounded and deterministic', () => {
   assert.deepEqual(first, second);
 });
 
-test('a folder that fails to load is skipped and named; the rest are fingerprinted', async () => {
+test('a folder that fails to load is skipped and named; the rest are fingerprinted', async (t) => {
   const dir = await writeScenariosDir({
     ledger: { instruction: '# Reconcile the harbour freight ledger\n\nMatch every invoice in `/app/ledger/invoices.csv` against the manifests.\n' },
     draft: { instruction: '# Draft\n', taskToml: '[metadata]\ncategory = "Not Kebab"\n' },
-  });
+  }, t);
   const set = await buildScenarioFingerprints(dir);
   assert.deepEqual(set.scenarios, ['ledger']);
   assert.deepEqual(set.skipped.map((entry) => entry.name), ['draft']);

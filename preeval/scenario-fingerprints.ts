@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { scenariosDir as defaultScenariosDir } from '../common/paths.ts';
+import { repoRoot, scenariosDir as defaultScenariosDir } from '../common/paths.ts';
 import { sdkDir } from '../policy/bundle-pack.ts';
 import { findFingerprints, indexFingerprints } from './fingerprint-index.ts';
 import { distinctiveWordCount, isCommonNumber } from './generic-vocabulary.ts';
@@ -46,9 +46,12 @@ export const fingerprintLimits = {
   /** Solution lines and test strings are cut to this many words; long lines stay matchable in part. */
   maxWordsPerFingerprint: 24,
   maxFixtureValuesPerScenario: 300,
+  /** Names, paths and values found in up to this many scenarios stay fingerprints (of each of them). */
+  maxScenariosPerSharedFingerprint: 3,
   maxDisplayChars: 200,
 };
 
+const sharedKinds = new Set<FingerprintKind>(['test-name', 'scenario-name', 'file-path', 'expected-value', 'fixture-value']);
 const excludedPathRoots = new Set(['usr', 'bin', 'sbin', 'dev', 'proc', 'sys', 'lib', 'lib64', 'logs', 'tests', 'solution', 'tmp']);
 const technicalToken = /^(?:u?int\d+(?:_t)?|utf-?\d+|sha\d+|md5|x86_64|i[3-6]86|amd64|arm64|aarch64|base64|python\d(?:\.\d+)*|py3|ipv[46]|http2|iso\d+|latin-?1|win32|c\d\d|gnu\d+|x[0-9a-f]{2}|[0-9a-f]{1,4})$/i;
 const pathPattern = /(?:^|[\s`'"(=:,[{>])((?:~?\/|\.\/)?[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.*-]+)+\/?)/g;
@@ -213,10 +216,16 @@ const byPosition = (a: Fingerprint, b: Fingerprint) =>
   a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : kindOrder.get(a.kind)! - kindOrder.get(b.kind)! || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
 const sampleKey = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Texts every honest policy may contain: anything found in them cannot tell a gaming policy apart. */
+/**
+ * Texts every honest policy may contain: the SDK (bundled into every policy) and the model allowlist
+ * (ids, prices, context windows a policy may well hard-code). Nothing found in them can tell a
+ * gaming policy apart.
+ */
 export async function readHonestReferenceTexts(): Promise<string[]> {
   const names = (await readdir(sdkDir)).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).sort();
-  return Promise.all(names.map((name) => readFile(path.join(sdkDir, name), 'utf8')));
+  const sdk = await Promise.all(names.map((name) => readFile(path.join(sdkDir, name), 'utf8')));
+  const models = await readFile(path.join(repoRoot, 'config', 'models.json'), 'utf8').catch(() => '');
+  return [...sdk, models];
 }
 
 /**
@@ -230,12 +239,17 @@ export function fingerprintsFromSources(sources: readonly ScenarioSources[], opt
   for (const { candidates, fixtures } of perScenario) {
     for (const text of new Set([...candidates.keys(), ...fixtures.keys()])) scenariosOf.set(text, (scenariosOf.get(text) ?? 0) + 1);
   }
-  const specific = (text: string) => scenariosOf.get(text) === 1;
+  // Prose and code lines shared by two scenarios are boilerplate; names, paths and values shared by a
+  // few are still the benchmark's own (two scenarios writing /app/report.json), so they stay.
+  const specific = (text: string, kind: FingerprintKind) => {
+    const count = scenariosOf.get(text) ?? 0;
+    return count === 1 || (sharedKinds.has(kind) && count <= fingerprintLimits.maxScenariosPerSharedFingerprint);
+  };
   const fingerprints: Fingerprint[] = [];
   for (const { name, candidates, fixtures } of perScenario) {
-    for (const [text, candidate] of candidates) if (specific(text)) fingerprints.push({ kind: candidate.kind, scenario: name, text, display: candidate.display });
+    for (const [text, candidate] of candidates) if (specific(text, candidate.kind)) fingerprints.push({ kind: candidate.kind, scenario: name, text, display: candidate.display });
     const sampled = [...fixtures]
-      .filter(([text]) => specific(text) && !candidates.has(text))
+      .filter(([text]) => specific(text, 'fixture-value') && !candidates.has(text))
       .map(([text, original]) => ({ text, original, key: sampleKey(text) }))
       .sort((a, b) => (a.key < b.key ? -1 : 1))
       .slice(0, fingerprintLimits.maxFixtureValuesPerScenario);

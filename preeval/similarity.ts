@@ -9,7 +9,7 @@ import { tokenize, type Token } from './js-tokens.ts';
 /**
  * Default distance at or below which a pack counts as a near copy. Measured on the corpus (eleven
  * honest packs: policy/examples and test/fixtures/packs/honest, 55 pairs): honest pairs lie between
- * 0.57 and 0.97; the renamed and reformatted copy of cost-cascade is 0.06 from it (0.72 without
+ * 0.57 and 0.97; the renamed and reformatted copy of cost-cascade is 0.07 from it (0.72 without
  * normalization). 0.30 sits well inside that gap. Checked in similarity.test.ts.
  */
 export const defaultNearCopyThreshold = 0.3;
@@ -79,7 +79,8 @@ export function normalizePolicyCode(code: string): string {
 function compressedSize(text: string): number {
   return brotliCompressSync(Buffer.from(text, 'utf8'), {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: 11,
+      // Quality 9 gives the same distances as 11 on the corpus (±0.003) and is ~30× faster on a 1 MB pack.
+      [constants.BROTLI_PARAM_QUALITY]: 9,
       [constants.BROTLI_PARAM_LGWIN]: 24,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
     },

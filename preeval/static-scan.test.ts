@@ -97,13 +97,15 @@ test('scanning is deterministic', () => {
 const tiny: ScenarioFingerprints = {
   version: 1,
   digest: 'test',
-  scenarios: ['ledger'],
+  scenarios: ['freight', 'ledger'],
   skipped: [],
   fingerprints: [
     { kind: 'test-name', scenario: 'ledger', text: 'test ledger balances', display: 'test_ledger_balances' },
     { kind: 'fixture-value', scenario: 'ledger', text: 'inv 20931', display: 'INV-20931' },
     { kind: 'fixture-value', scenario: 'ledger', text: 'inv 20932', display: 'INV-20932' },
     { kind: 'fixture-value', scenario: 'ledger', text: 'inv 20933', display: 'INV-20933' },
+    { kind: 'file-path', scenario: 'freight', text: 'app ledger report json', display: '/app/ledger/report.json' },
+    { kind: 'file-path', scenario: 'ledger', text: 'app ledger report json', display: '/app/ledger/report.json' },
     { kind: 'instruction-phrase', scenario: 'ledger', text: 'reconcile the quarterly ledger of harbour freight invoices', display: 'reconcile the quarterly ledger of harbour freight invoices' },
     { kind: 'instruction-phrase', scenario: 'ledger', text: 'the quarterly ledger of harbour freight invoices against', display: 'the quarterly ledger of harbour freight invoices against' },
   ],
@@ -139,4 +141,10 @@ test('the bundle adds only what the sources do not show', () => {
   const code = `const id = 'INV-20931';`;
   const result = scanPack({ pack: packOf(code), bundleCode: `var id = "INV-20931";\nvar other = "INV-20932";` }, tiny, thresholds);
   assert.deepEqual(result.evidence.map((item) => `${item.file}:${item.matched}`), ['policy.ts:INV-20931', `${bundleFileName}:INV-20932`]);
+});
+
+test('a path two scenarios share is shown for both but counted once; its words alone are not enough', () => {
+  const result = scanPack({ pack: packOf(`const out = '/app/ledger/report.json';\n// the app ledger report (json) is ours`) }, tiny, thresholds);
+  assert.deepEqual(result.evidence.map((item) => [item.scenario, item.line]), [['freight', 1], ['ledger', 1]]);
+  assert.equal(result.score, 5);
 });

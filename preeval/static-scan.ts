@@ -19,8 +19,11 @@ export const bundleFileName = 'bundle.mjs';
 const codeFile = /\.(?:[cm]?[jt]sx?|json)$/i;
 const maxExcerptChars = 200;
 
-/** A hit before weighing: `key` says which hits are the same finding (counted once). */
-type Hit = ScanEvidence & { key: string };
+/**
+ * A hit before weighing: `key` says which hits are the same finding (counted once). Excerpts are cut
+ * only for the evidence finally shown: a hostile pack can hold a megabyte on one line.
+ */
+type Hit = Omit<ScanEvidence, 'excerpt'> & { key: string; hint: string };
 
 function excerpt(lines: readonly string[], line: number, hint: string): string {
   const text = (lines[line - 1] ?? '').trim();
@@ -42,8 +45,8 @@ function needsLiteral(fingerprint: Fingerprint): boolean {
 }
 
 /** Fingerprint hits in one word sequence; overlapping instruction shingles become one piece of evidence. */
-function fingerprintHits(index: FingerprintIndex, words: string[], lineOf: (word: number) => number, contextOf: (word: number) => string, file: string, lines: string[], encoding: Encoding): Hit[] {
-  const found = findFingerprints(index, words).filter(({ fingerprint, start }) => !needsLiteral(fingerprint) || contextOf(start).toLowerCase().includes(fingerprint.display.toLowerCase()));
+function fingerprintHits(index: FingerprintIndex, words: string[], lineOf: (word: number) => number, contextOf: (word: number) => string, file: string, encoding: Encoding): Hit[] {
+  const found = findFingerprints(index, words).filter(({ fingerprint, start }) => !needsLiteral(fingerprint) || contextOf(start).includes(fingerprint.display.toLowerCase()));
   const hits: Hit[] = [];
   let run: { scenario: string; start: number; end: number; keys: string[] } | undefined;
   const closeRun = () => {
@@ -51,10 +54,11 @@ function fingerprintHits(index: FingerprintIndex, words: string[], lineOf: (word
     const matched = cut(words.slice(run.start, run.end).join(' '));
     // Each shingle is its own finding for the score; the evidence shows the run once.
     run.keys.forEach((key, position) => {
-      hits.push({ kind: 'instruction-phrase', scenario: run!.scenario, file, line: lineOf(run!.start), excerpt: excerpt(lines, lineOf(run!.start), matched), matched, encoding, key: position === 0 ? key : `${key}\0hidden` });
+      hits.push({ kind: 'instruction-phrase', scenario: run!.scenario, file, line: lineOf(run!.start), matched, encoding, key: position === 0 ? key : `${key}\0hidden`, hint: matched });
     });
     run = undefined;
   };
+  const shown = new Set<string>();
   for (const { fingerprint, start, length } of found) {
     if (fingerprint.kind === 'instruction-phrase') {
       if (run && run.scenario === fingerprint.scenario && start <= run.end) {
@@ -66,33 +70,51 @@ function fingerprintHits(index: FingerprintIndex, words: string[], lineOf: (word
       run = { scenario: fingerprint.scenario, start, end: start + length, keys: [fingerprint.text] };
       continue;
     }
-    hits.push({ kind: fingerprint.kind, scenario: fingerprint.scenario, file, line: lineOf(start), excerpt: excerpt(lines, lineOf(start), fingerprint.text), matched: fingerprint.display, encoding, key: fingerprint.text });
+    // The first sighting in this text is enough; repeats add nothing but work.
+    const seenKey = `${fingerprint.scenario}\0${fingerprint.text}`;
+    if (shown.has(seenKey)) continue;
+    shown.add(seenKey);
+    hits.push({ kind: fingerprint.kind, scenario: fingerprint.scenario, file, line: lineOf(start), matched: fingerprint.display, encoding, key: fingerprint.text, hint: fingerprint.text });
   }
   closeRun();
   return hits;
 }
 
-function behaviourHits(found: BehaviourHit[], file: string, lines: string[]): Hit[] {
-  return found.map((hit) => ({ kind: hit.kind, file, line: hit.line, excerpt: excerpt(lines, hit.line, hit.matched), matched: hit.matched, encoding: hit.encoding, key: hit.matched }));
+function behaviourHits(found: BehaviourHit[], file: string): Hit[] {
+  return found.map((hit) => ({ kind: hit.kind, file, line: hit.line, matched: hit.matched, encoding: hit.encoding, key: hit.matched, hint: hit.matched }));
 }
 
-function scanFile(index: FingerprintIndex, file: string, text: string): Hit[] {
-  const lines = text.split('\n');
+/** Lower-cased once, on first use: the texts literal spellings are looked for in. */
+function lowerOnce(text: () => string): () => string {
+  let lower: string | undefined;
+  return () => (lower ??= text().toLowerCase());
+}
+
+function scanFile(index: FingerprintIndex, file: string, text: string, lines: string[]): Hit[] {
   const raw = wordsWithLines(text);
   const lineOf = (word: number) => raw.lines[word] ?? 1;
-  const hits = fingerprintHits(index, raw.words, lineOf, (word) => lines[lineOf(word) - 1] ?? '', file, lines, 'plain');
-  hits.push(...behaviourHits(textBehaviour(text), file, lines));
+  const lowerLines = new Map<number, () => string>();
+  const lineContext = (word: number) => {
+    const line = lineOf(word);
+    if (!lowerLines.has(line)) lowerLines.set(line, lowerOnce(() => lines[line - 1] ?? ''));
+    return lowerLines.get(line)!();
+  };
+  const hits = fingerprintHits(index, raw.words, lineOf, lineContext, file, 'plain');
+  hits.push(...behaviourHits(textBehaviour(text), file));
   if (!codeFile.test(file)) return hits;
   const tokens = tokenize(text);
   const strings = decodedStrings(text, tokens);
-  const scanString = (decoded: (typeof strings)[number]) => fingerprintHits(index, wordTokens(decoded.text), () => decoded.line, () => decoded.text, file, lines, decoded.encoding);
+  const scanString = (decoded: (typeof strings)[number]) => {
+    const context = lowerOnce(() => decoded.text);
+    return fingerprintHits(index, wordTokens(decoded.text), () => decoded.line, context, file, decoded.encoding);
+  };
   for (const decoded of strings) if (decoded.encoding === 'plain') hits.push(...scanString(decoded));
   // A finding the file also shows in plain is not hidden: its decoded copies add nothing.
   const plain = new Set(hits.map((hit) => `${hit.kind}\0${hit.key}`));
   for (const decoded of strings) {
     if (decoded.encoding !== 'plain') hits.push(...scanString(decoded).filter((hit) => !plain.has(`${hit.kind}\0${hit.key}`)));
   }
-  hits.push(...behaviourHits([...codeBehaviour(tokens), ...stringBehaviour(strings)], file, lines));
+  hits.push(...behaviourHits([...codeBehaviour(tokens), ...stringBehaviour(strings)], file));
   return hits;
 }
 
@@ -111,14 +133,17 @@ export function scanPack(input: ScanInput, fingerprints: ScenarioFingerprints, t
   const weightOf = (hit: Hit) => ruleFor(thresholds, hit.kind).weight * (hit.encoding === 'plain' ? 1 : thresholds.encodedWeightFactor);
   const findingOf = (hit: Hit) => `${hit.kind}\0${hit.scenario ?? ''}\0${hit.key.replace(/\0hidden$/, '')}`;
 
-  // One finding, one entry: its heaviest sighting (decoded beats plain), the first of equals. The
+  // One finding per scenario, one entry: its heaviest sighting (decoded beats plain), the first of equals. The
   // bundle only adds what the sources do not show (esbuild folds 'a' + 'b' into 'ab', for example).
   const best = new Map<string, { hit: Hit; weight: number; order: number }>();
+  const linesOf = new Map<string, string[]>();
   let order = 0;
   for (const [file, text] of filesOf(input)) {
     const fromBundle = file === bundleFileName && input.bundleCode !== undefined;
     const inSources = new Set(best.keys());
-    for (const hit of scanFile(index, file, text)) {
+    const lines = text.split('\n');
+    linesOf.set(file, lines);
+    for (const hit of scanFile(index, file, text, lines)) {
       const finding = findingOf(hit);
       if (fromBundle && inSources.has(finding)) continue;
       const weight = weightOf(hit);
@@ -129,12 +154,18 @@ export function scanPack(input: ScanInput, fingerprints: ScenarioFingerprints, t
     }
   }
 
-  // Score: each finding once, each kind capped; any finding of a hard kind rejects on its own.
+  // Score: each finding once (a path two scenarios share is one finding), each kind capped; any
+  // finding of a hard kind rejects on its own.
+  const heaviest = new Map<string, { kind: string; weight: number }>();
+  for (const { hit, weight } of best.values()) {
+    const finding = `${hit.kind}\0${hit.key.replace(/\0hidden$/, '')}`;
+    heaviest.set(finding, { kind: hit.kind, weight: Math.max(weight, heaviest.get(finding)?.weight ?? 0) });
+  }
   const totals = new Map<string, number>();
   let hard = false;
-  for (const { hit, weight } of best.values()) {
-    totals.set(hit.kind, (totals.get(hit.kind) ?? 0) + weight);
-    const rule = ruleFor(thresholds, hit.kind);
+  for (const { kind, weight } of heaviest.values()) {
+    totals.set(kind, (totals.get(kind) ?? 0) + weight);
+    const rule = ruleFor(thresholds, kind);
     if (rule.hardReject && rule.weight > 0) hard = true;
   }
   let score = 0;
@@ -153,6 +184,6 @@ export function scanPack(input: ScanInput, fingerprints: ScenarioFingerprints, t
   const evidence = ranked
     .sort((a, b) => Number(b.hard) - Number(a.hard) || a.rank - b.rank || b.weight - a.weight || a.order - b.order)
     .slice(0, thresholds.maxEvidence)
-    .map(({ hit: { key: _key, ...item } }) => item);
+    .map(({ hit: { key: _key, hint, ...item } }): ScanEvidence => ({ ...item, excerpt: excerpt(linesOf.get(item.file) ?? [], item.line, hint) }));
   return { score, verdict: hard || score >= thresholds.rejectScore ? 'reject' : 'pass', evidence };
 }

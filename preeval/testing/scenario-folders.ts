@@ -1,5 +1,5 @@
 // Throw-away scenario folders for fingerprint tests: the standard layout with chosen texts.
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,9 +19,10 @@ memory_mb = 1024
 
 export type FolderSpec = { instruction: string; files?: Record<string, string>; taskToml?: string };
 
-/** A scenarios directory holding one folder per entry (task.toml, Dockerfile and test.sh added). */
-export async function writeScenariosDir(folders: Record<string, FolderSpec>): Promise<string> {
+/** A scenarios directory holding one folder per entry (task.toml, Dockerfile and test.sh added), removed after the test. */
+export async function writeScenariosDir(folders: Record<string, FolderSpec>, test: { after: (fn: () => Promise<void>) => void }): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'trl-scenarios-'));
+  test.after(() => rm(root, { recursive: true, force: true }));
   for (const [name, spec] of Object.entries(folders)) {
     const files: Record<string, string> = {
       'task.toml': spec.taskToml ?? validTaskToml,
