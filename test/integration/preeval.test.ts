@@ -30,7 +30,7 @@ describe('pre-evaluation on the pack corpus', async () => {
   before(async () => {
     harness = await startHarness();
     // The original of renamed-copy must be known first: similarity compares against earlier packs.
-    await harness.evaluate({ pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', 'cost-cascade') }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: '5CostCascadeAuthor' });
+    await harness.evaluate({ pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', 'cost-cascade') }, agent: 'null', scenarios: ['csv-sales-report'] });
     const runs = [...honest.map((n) => ['honest', n]), ...gaming.map((n) => ['gaming', n])];
     await Promise.all(runs.map(async ([kind, name]) => {
       const submissionId = uniqueId(name!);
