@@ -78,7 +78,8 @@ export function createPackActivities(deps: ActivityDependencies) {
           for (const file of files) {
             const stored = await readStoredPack(path.join(packStoreDir, file));
             const hash = file.slice(0, 64);
-            if (stored) packs.push({ packHash: hash, owner: (await owners.ownerOf(hash))?.hotkey, pack: stored });
+            const owner = await owners.ownerOf(hash);
+            if (stored) packs.push({ packHash: hash, owner: owner?.hotkey, claimedAt: owner?.claimedAt, pack: stored });
           }
           return packs;
         },

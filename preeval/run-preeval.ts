@@ -27,7 +27,7 @@ export interface PreEvalDependencies {
   owners: PackOwners;
   fingerprints: () => Promise<ScenarioFingerprints>;
   /** Earlier packs kept by hash, with their owners, for the similarity check. */
-  earlierPacks: () => Promise<{ packHash: string; owner?: string; pack: CanonicalPack }[]>;
+  earlierPacks: () => Promise<{ packHash: string; owner?: string; claimedAt?: string; pack: CanonicalPack }[]>;
   judge: { client: OpenAI; cache: JudgeCache };
 }
 
@@ -64,7 +64,12 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
   }
 
   if (deps.config.similarity.enabled) {
-    const others = (await deps.earlierPacks()).filter((p) => p.packHash !== input.packHash && p.owner !== input.owner);
+    // Earlier *submissions* of other owners: a pack that never got past the structure checks has
+    // no owner and is not a submission; one's own packs are not copies; and only packs claimed
+    // before this one's first claim count, so an original is never a "copy" of a later copy.
+    const others = (await deps.earlierPacks()).filter(
+      (p) => p.packHash !== input.packHash && p.owner !== undefined && p.owner !== input.owner && p.claimedAt !== undefined && p.claimedAt < owner.claimedAt,
+    );
     report.nearCopies = findNearCopies(input.pack, others, deps.config.similarity.maxDistance);
     const closest = report.nearCopies[0];
     if (closest) {
