@@ -30,12 +30,14 @@ describe('example policies on the sim fleet', async () => {
   });
 
   for (const name of ['single-model', 'cheapest-model', 'cost-cascade', 'parallel-pick', 'fallback-chain', 'category-router']) {
-    test(`${name} runs a scenario end to end without policy faults, and its spend is logged`, () => {
+    test(`${name} runs a scenario end to end (faults only from injected upstream errors), and its spend is logged`, () => {
       const result = results.get(name);
       assert.ok(result, `${name} did not run`);
       assert.equal(result.status, 'completed', JSON.stringify(result.rejection ?? result.perScenario[0]?.error));
       const scenario = result.perScenario[0]!;
-      assert.notEqual(scenario.status, 'policy_error', JSON.stringify(scenario.policyFaults));
+      // Policies without a fallback may meet an injected 429/5xx of the sim fleet; nothing else is allowed.
+      const upstreamOnly = (scenario.policyFaults ?? []).every((f) => /rate limited|failed upstream|did not answer in time/.test(f.message));
+      assert.ok(scenario.status !== 'policy_error' || upstreamOnly, JSON.stringify(scenario.policyFaults));
       assert.ok(scenario.costUsd > 0 && scenario.costUsd <= 1, `cost ${scenario.costUsd}`);
       assert.ok(scenario.artifacts.modelCallLog && scenario.artifacts.modelCallLog.sizeBytes > 0);
       assert.ok(scenario.artifacts.turnLog);
