@@ -17,18 +17,8 @@ const systemPrompt = 'You are an autonomous agent working in a Linux terminal. C
 interface ToolCall { id: string; function: { name: string; arguments: string } }
 interface AssistantMessage { role: 'assistant'; content?: string | null; tool_calls?: ToolCall[] }
 
-export interface TurnRecord {
-  turn: number;
-  startedMs: number;
-  requestMs: number;
-  assistant?: AssistantMessage;
-  error?: string;
-  tools: { id: string; command?: string; exitCode: number | null; outputChars: number; ms: number; error?: string }[];
-}
-
 export class ToolLoopAgent implements ScenarioAgent {
   readonly name = 'loop';
-  readonly turns: TurnRecord[] = [];
 
   constructor(private readonly options: { endpointUrl: string; maxTurns?: number; commandTimeoutSec?: number; maxToolOutputChars?: number }) {}
 
@@ -36,15 +26,12 @@ export class ToolLoopAgent implements ScenarioAgent {
     const messages: unknown[] = [{ role: 'system', content: systemPrompt }, { role: 'user', content: task.instruction }];
     const transcript: string[] = [];
     const maxTurns = this.options.maxTurns ?? 30;
-    const began = performance.now();
     let timedOut = false;
     for (let turn = 1; turn <= maxTurns; turn++) {
       if (signal?.aborted) break;
       const remainingMs = deadlineMs - performance.now();
       if (remainingMs <= 0) { timedOut = true; break; }
       onTick();
-      const record: TurnRecord = { turn, startedMs: Math.round(performance.now() - began), requestMs: 0, tools: [] };
-      this.turns.push(record);
       const requestStart = performance.now();
       let assistant: AssistantMessage;
       try {
@@ -58,22 +45,18 @@ export class ToolLoopAgent implements ScenarioAgent {
         if (!response.ok || !body.choices?.[0]?.message) throw new Error(body.error?.message ?? `HTTP ${response.status}`);
         assistant = body.choices[0].message;
       } catch (error) {
-        record.error = (error as Error).message;
-        record.requestMs = Math.round(performance.now() - requestStart);
         if ((error as Error).name === 'TimeoutError') timedOut = true;
-        transcript.push(`[turn ${turn}] model request failed: ${record.error}`);
+        transcript.push(`[turn ${turn}] model request failed after ${Math.round(performance.now() - requestStart)} ms: ${(error as Error).message}`);
         break;
       }
-      record.requestMs = Math.round(performance.now() - requestStart);
-      record.assistant = assistant;
       messages.push({ role: 'assistant', content: assistant.content ?? null, ...(assistant.tool_calls?.length ? { tool_calls: assistant.tool_calls } : {}) });
       if (assistant.content) transcript.push(`[turn ${turn}] assistant: ${assistant.content}`);
       if (!assistant.tool_calls?.length) break;
       for (const call of assistant.tool_calls) {
         const toolStart = performance.now();
         const result = await this.runTool(call, session, deadlineMs, onTick, signal);
-        record.tools.push({ id: call.id, command: result.command, exitCode: result.exitCode, outputChars: result.output.length, ms: Math.round(performance.now() - toolStart), error: result.error });
-        transcript.push(`[turn ${turn}] $ ${result.command ?? call.function.arguments.slice(0, 200)}\n${result.output.slice(0, 2000)}`);
+        // Turns and timings of the conversation are in the policy host's turn log; this is the agent's side.
+        transcript.push(`[turn ${turn}] $ ${result.command ?? call.function.arguments.slice(0, 200)} (${Math.round(performance.now() - toolStart)} ms)\n${result.output.slice(0, 2000)}`);
         messages.push({ role: 'tool', tool_call_id: call.id, content: result.output });
         if (result.timedOut) { timedOut = true; break; }
       }

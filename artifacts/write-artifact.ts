@@ -1,6 +1,6 @@
 // Writes an artifact file and returns its reference (path, sha256, size).
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactRef } from '../contracts/artifact.ts';
 
@@ -11,5 +11,11 @@ export async function writeArtifact(file: string, content: Buffer | string): Pro
   const temporary = `${file}.${process.pid}.partial`;
   await writeFile(temporary, bytes);
   await rename(temporary, file);
+  return { path: file, sha256: createHash('sha256').update(bytes).digest('hex'), sizeBytes: bytes.length };
+}
+
+/** The reference of a file already written in place (a log appended to as it happened). */
+export async function describeArtifact(file: string): Promise<ArtifactRef> {
+  const bytes = await readFile(file).catch(() => Buffer.alloc(0));
   return { path: file, sha256: createHash('sha256').update(bytes).digest('hex'), sizeBytes: bytes.length };
 }

@@ -9,10 +9,9 @@ import type { ArtifactRef } from '../contracts/artifact.ts';
 import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
 import { ModelGateway } from '../gateway/model-gateway.ts';
 import { CallLog } from '../gateway/call-log.ts';
-import { writeArtifact } from '../artifacts/write-artifact.ts';
+import { describeArtifact, writeArtifact } from '../artifacts/write-artifact.ts';
 import { PolicyHost, type PolicyFault } from './policy-host.ts';
 import { serveAgentEndpoint, type AgentEndpoint } from './agent-endpoint.ts';
-import { readFile } from 'node:fs/promises';
 import { TurnLog } from './turn-log.ts';
 
 export interface PolicyRunOptions {
@@ -89,17 +88,15 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
       await host.stop();
       await callLog.close();
       await turnLog.close();
-      const callLogBytes = await readFile(callLogFile).catch(() => Buffer.alloc(0));
-      const turnLogBytes = await readFile(turnLogFile).catch(() => Buffer.alloc(0));
       return {
         costUsd: gateway.ledger.spentUsd,
         calls: callLog.entries.length,
         budgetRefusals: gateway.budgetRefusals,
         agentRequests: endpoint.requests,
         faults: [...host.faults],
-        callLog: await writeArtifact(callLogFile, callLogBytes),
+        callLog: await describeArtifact(callLogFile),
         policyLog: await writeArtifact(path.join(options.dir, policyRecordNames.policyLog), host.logLines.join('\n') + '\n'),
-        turnLog: await writeArtifact(turnLogFile, turnLogBytes),
+        turnLog: await describeArtifact(turnLogFile),
       };
     },
   };

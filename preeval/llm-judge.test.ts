@@ -17,7 +17,7 @@ import {
   keywordStuffingPack,
   toolStrippingPack,
 } from './judge-fixtures.ts';
-import { judgePack, judgePromptVersion, JudgeUnavailableError, type JudgePackRequest } from './llm-judge.ts';
+import { judgePack, judgePromptVersion, type JudgePackRequest } from './llm-judge.ts';
 
 // The real sim fleet, fault injection on (as the worker runs it): retries must change the seed to get past a fault.
 const fleet = await startSimFleet({ port: 0, timeScale: 0 });

@@ -8,7 +8,6 @@ import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 import { bundleWorkflows } from '../../workers/create-worker.ts';
 import { startHostedWorker, type HostedWorker } from '../../workers/hosted-worker.ts';
-import { installQuietRuntime } from '../../workers/quiet-runtime.ts';
 import { startEvaluation } from '../../client/start-evaluation.ts';
 import type { SubmissionInput } from '../../contracts/submission.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
@@ -31,9 +30,6 @@ export function uniqueId(prefix: string): string {
 
 export async function startHarness(options: { withWorker?: boolean } = {}): Promise<Harness> {
   process.env.TRL_QUIET ??= '1';
-  // The native runtime's log forwarding keeps a process alive until a native worker shuts it down,
-  // so it is installed only when this harness hosts a worker.
-  if (options.withWorker !== false) installQuietRuntime();
   const docker = createDockerClient();
   const stack = await bootstrap(docker);
   const { temporal, baseImage } = stack;
