@@ -53,5 +53,9 @@ export interface Decision {
   requiredTotal: number;
   passedMargin: boolean;
   perScenario: { scenario: string; incumbent: number; challenger: number; difference: number }[];
+  /** Repeats per side that were averaged (set by decideChallenge; optional for older records). */
+  repeats?: number;
+  /** Scenarios left out because some evaluation lacked them (set by decideChallenge). */
+  excludedScenarios?: string[];
   bootstrap: { resamples: number; seed: string; confidence: number; meanDifference: number; lowerBound: number; passed: boolean };
 }
