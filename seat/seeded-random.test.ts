@@ -54,6 +54,8 @@ test('nextFloat stays in [0, 1) and nextInt in [0, bound) with every value reach
   for (const count of counts) assert.ok(count > 840 && count < 1160, `bucket count ${count}`);
   assert.throws(() => random.nextInt(0), RangeError);
   assert.throws(() => random.nextInt(2.5), RangeError);
+  assert.throws(() => random.nextInt(2 ** 21 + 1), RangeError);
+  assert.equal(random.nextInt(1), 0);
 });
 
 test('nextGaussian has mean about 0 and variance about 1', () => {
