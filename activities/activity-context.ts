@@ -3,6 +3,7 @@ import type Docker from 'dockerode';
 import type OpenAI from 'openai';
 import type { Allowlist } from '../models/allowlist.ts';
 import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
+import type { SeatActivityDependencies } from './seat-activities.ts';
 
 export interface ActivityDependencies {
   docker: Docker;
@@ -21,4 +22,6 @@ export interface ActivityDependencies {
   budgetCapUsd: number;
   /** How long one agent request may wait for the policy. */
   policyRequestTimeoutMs: number;
+  /** The chain and a Temporal client for the seat's cycle; absent on sandbox-only workers. */
+  seat?: SeatActivityDependencies;
 }

@@ -4,10 +4,12 @@ import { createPackActivities } from './pack-activities.ts';
 import { aggregate } from './aggregate-activity.ts';
 import { createScenarioActivities } from './scenario-activities.ts';
 import { classified } from './failures.ts';
+import { createSeatActivities } from './seat-activities.ts';
 
 export function createActivities(deps: ActivityDependencies) {
   const scenario = createScenarioActivities(deps);
   const pack = createPackActivities(deps);
+  const seat = createSeatActivities(deps.seat);
   return {
     fetchPack: classified(pack.fetchPack),
     preEval: classified(pack.preEval),
@@ -16,6 +18,10 @@ export function createActivities(deps: ActivityDependencies) {
     runScenario: classified(scenario.runScenario),
     verifyScenario: classified(scenario.verifyScenario),
     aggregate: classified(aggregate),
+    recordSeatDecision: seat.recordSeatDecision,
+    readChallengers: seat.readChallengers,
+    offerChallenges: seat.offerChallenges,
+    setSeatWeights: seat.setSeatWeights,
   };
 }
 

@@ -16,11 +16,23 @@ import { PackOwners } from '../preeval/pack-owners.ts';
 import { loadPreEvalConfig } from '../preeval/preeval-config.ts';
 import { buildScenarioFingerprints, type ScenarioFingerprints } from '../preeval/scenario-fingerprints.ts';
 import { FileJudgeCache } from '../preeval/judge-cache.ts';
-import { runPreEval } from '../preeval/run-preeval.ts';
+import { localOwner, runPreEval } from '../preeval/run-preeval.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 
+/**
+ * A pack already in the content-addressed store is not downloaded again: the store is checked
+ * against the hash first (`trl submit` on the local chain puts packs there; a re-evaluated
+ * incumbent is found there).
+ */
+async function fromStoreOrUrl(url: string, sha256: string): Promise<CanonicalPack> {
+  const stored = path.join(packStoreDir, `${sha256}.json`);
+  const text = await readFile(stored, 'utf8').catch(() => undefined);
+  if (text !== undefined && sha256Hex(text) === sha256) return canonicalPackSchema.parse(JSON.parse(text));
+  return fetchPackFromUrl(url, sha256);
+}
+
 export async function fetchPack(source: PackSource): Promise<PackRef> {
-  const pack = source.kind === 'directory' ? await readPackDirectory(source.path) : await fetchPackFromUrl(source.url, source.sha256);
+  const pack = source.kind === 'directory' ? await readPackDirectory(source.path) : await fromStoreOrUrl(source.url, source.sha256);
   const hash = packHash(pack);
   const canonical = await writeArtifact(path.join(packStoreDir, `${hash}.json`), canonicalJson(pack));
   // Bundled once here; a pack that does not bundle is rejected (bundlePack throws PackError).
@@ -64,7 +76,7 @@ export function createPackActivities(deps: ActivityDependencies) {
     const dirs = [...new Set([scenariosDir, ...(request.scenariosDir ? [path.resolve(request.scenariosDir)] : [])])];
     const info = Context.current().info;
     const report = await runPreEval(
-      { pack, packHash: ref.packHash, bundleCode, owner: request.hotkey ?? 'local', claimedAt: new Date().toISOString() },
+      { pack, packHash: ref.packHash, bundleCode, owner: request.hotkey ?? localOwner, claimedAt: new Date().toISOString() },
       {
         config: loadPreEvalConfig(),
         owners,

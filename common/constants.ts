@@ -20,6 +20,16 @@ export function evaluationWorkflowId(submissionId: string): string {
   return `evaluate-${submissionId}`;
 }
 
+/** One seat workflow per subnet: it holds the incumbent and takes challenges one at a time. */
+export function seatWorkflowId(netuid: number): string {
+  return `seat-${netuid}`;
+}
+
+/** The Schedule that runs the chain cycle (commitments → challenges → weights) for a subnet. */
+export function seatCycleScheduleId(netuid: number): string {
+  return `seat-cycle-${netuid}`;
+}
+
 /** Labels put on every container the project creates, so orphans can be found and removed. */
 export const containerLabels = {
   managed: 'trl.managed',

@@ -59,3 +59,93 @@ export interface Decision {
   excludedScenarios?: string[];
   bootstrap: { resamples: number; seed: string; confidence: number; meanDifference: number; lowerBound: number; passed: boolean };
 }
+
+/** How the seat evaluates: the same for incumbent and challenger. */
+export const seatConfigSchema = z.object({
+  netuid: z.number().int().min(0).max(65535),
+  agent: z.enum(['hermes', 'loop', 'oracle', 'partial', 'null']).default('hermes'),
+  /** Scenario names; empty = the active set. */
+  scenarios: z.array(z.string()).default([]),
+  scenariosDir: z.string().optional(),
+  /** Evaluations per side per challenge; repeat r of both sides shares seed `seed + r`. */
+  repeats: z.number().int().min(1).max(10).default(1),
+  bootstrapResamples: z.number().int().min(10_000).default(10_000),
+  seed: z.number().int().nonnegative().default(0),
+  /** Continue-as-new past this many history events (Temporal suggests it near 4,096 anyway). */
+  maxHistoryEvents: z.number().int().min(20).default(2_000),
+});
+export type SeatConfig = z.infer<typeof seatConfigSchema>;
+export type SeatConfigInput = z.input<typeof seatConfigSchema>;
+
+/** A pack offered to the seat: the first commitment of its hash on chain. */
+export const challengeSchema = z.object({
+  packHash: z.string().regex(/^[0-9a-f]{64}$/),
+  url: z.string().url(),
+  hotkey: z.string().min(1).max(64),
+  /** Block of the commitment: earlier commitments are taken first. */
+  commitBlock: z.number().int().nonnegative(),
+});
+export type Challenge = z.infer<typeof challengeSchema>;
+
+export interface Incumbent {
+  packHash: string;
+  url: string;
+  hotkey: string;
+  /** Tests passed (mean over repeats) in the evaluation that won the seat, and the maximum. */
+  seatedTestsPassed: number;
+  seatedTestsTotal: number;
+  seatedAt: string;
+  /** The latest re-evaluation beside a challenger. */
+  lastTestsPassed?: number;
+}
+
+export interface SeatRecord {
+  /** 1, 2, 3… over the seat's whole life (carried across continue-as-new). */
+  number: number;
+  packHash: string;
+  hotkey: string;
+  outcome: DecisionOutcome;
+  reason: string;
+  incumbentPackHash?: string;
+  incumbentTotal?: number;
+  challengerTotal?: number;
+  /** Tests in the scenarios scored. */
+  testsTotal?: number;
+  decidedAt: string;
+  evaluations: string[];
+  /** The full Decision with per-scenario evidence, as a file. */
+  evidence?: { path: string; sha256: string };
+}
+
+export interface ChallengeOffer {
+  packHash: string;
+  accepted: boolean;
+  reason: string;
+}
+
+export interface SeatView {
+  netuid: number;
+  incumbent: Incumbent | null;
+  current: Challenge | null;
+  queue: Challenge[];
+  history: SeatRecord[];
+  decisions: number;
+  config: SeatConfig;
+}
+
+/** Everything the seat workflow carries across continue-as-new. */
+export interface SeatState {
+  config: SeatConfig;
+  incumbent: Incumbent | null;
+  queue: Challenge[];
+  /** A challenge being decided; after a continue-as-new it is taken first. */
+  current: Challenge | null;
+  history: SeatRecord[];
+  /** Hashes already decided, so a pack is evaluated once (the newest few thousand). */
+  decided: string[];
+  decisions: number;
+}
+
+export function newSeatState(config: SeatConfig): SeatState {
+  return { config, incumbent: null, queue: [], current: null, history: [], decided: [], decisions: 0 };
+}

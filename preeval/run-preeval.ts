@@ -42,13 +42,19 @@ export interface PreEvalReport {
 
 const evidenceLines = 12;
 
+/** The owner name of runs without a hotkey (`trl eval`). */
+export const localOwner = 'local';
+
 export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies): Promise<PreEvalReport> {
   const reasons: Rejection[] = checkPackStructure(input.pack);
   const report: PreEvalReport = { verdict: 'pass', reasons };
   const done = () => ({ ...report, verdict: reasons.length ? ('reject' as const) : ('pass' as const) });
   if (reasons.length) return done();
 
-  const owner = await deps.owners.claim(input.packHash, input.owner, input.claimedAt);
+  // Ownership comes from chain commitments: a local run (no hotkey) claims nothing and is nobody's
+  // earlier submission, so a miner can evaluate a pack at home and then commit it.
+  const localRun = input.owner === localOwner;
+  const owner = localRun ? { hotkey: localOwner, claimedAt: input.claimedAt } : await deps.owners.claim(input.packHash, input.owner, input.claimedAt);
   if (owner.hotkey !== input.owner) {
     reasons.push({ code: 'pack_hash_owned', message: `pack ${input.packHash.slice(0, 12)}… was first committed by ${owner.hotkey} at ${owner.claimedAt}; a pack hash belongs to its first committer` });
     return done();
@@ -68,7 +74,7 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
     // no owner and is not a submission; one's own packs are not copies; and only packs claimed
     // before this one's first claim count, so an original is never a "copy" of a later copy.
     const others = (await deps.earlierPacks()).filter(
-      (p) => p.packHash !== input.packHash && p.owner !== undefined && p.owner !== input.owner && p.claimedAt !== undefined && p.claimedAt < owner.claimedAt,
+      (p) => p.packHash !== input.packHash && p.owner !== undefined && p.owner !== localOwner && p.owner !== input.owner && p.claimedAt !== undefined && p.claimedAt < owner.claimedAt,
     );
     report.nearCopies = findNearCopies(input.pack, others, deps.config.similarity.maxDistance);
     const closest = report.nearCopies[0];

@@ -11,6 +11,7 @@ import { log } from '../common/log.ts';
 import { loadAllowlist } from '../models/allowlist.ts';
 import type { WorkerConfig } from './worker-config.ts';
 import type OpenAI from 'openai';
+import type { SeatActivityDependencies } from '../activities/seat-activities.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 
@@ -35,6 +36,7 @@ export interface EvaluationWorkerOptions {
   config: WorkerConfig;
   workflowBundle?: WorkflowBundleWithSourceMap;
   maxConcurrentActivities?: number;
+  seat?: SeatActivityDependencies;
 }
 
 export async function createEvaluationWorker(options: EvaluationWorkerOptions): Promise<Worker> {
@@ -53,6 +55,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     policyImage: options.policyImage,
     budgetCapUsd: options.config.TRL_BUDGET_CAP_USD,
     policyRequestTimeoutMs: options.config.TRL_POLICY_REQUEST_TIMEOUT_SEC * 1000,
+    seat: options.seat,
   });
   return Worker.create({
     connection: options.connection,

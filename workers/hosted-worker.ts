@@ -1,6 +1,10 @@
 // A ready-to-run evaluation worker with everything it owns: its Temporal connection and its model
 // upstream (the sim fleet process by default). Used by `trl up`, `trl eval` and the tests.
 import { NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Client, Connection } from '@temporalio/client';
+import type { ChainClient } from '../chain/chain-client.ts';
+import { readChainConfig, type ChainConfig } from '../chain/chain-config.ts';
+import { openChain } from '../chain/open-chain.ts';
 import type Docker from 'dockerode';
 import type { BootstrapResult } from '../infra/bootstrap.ts';
 import { createEvaluationWorker } from './create-worker.ts';
@@ -16,11 +20,37 @@ export interface HostedWorker {
   shutdown(): void;
 }
 
-export async function startHostedWorker(options: { docker: Docker; stack: BootstrapResult; taskQueue: string; workflowBundle?: WorkflowBundleWithSourceMap }): Promise<HostedWorker> {
+export interface HostedWorkerOptions {
+  docker: Docker;
+  stack: BootstrapResult;
+  taskQueue: string;
+  workflowBundle?: WorkflowBundleWithSourceMap;
+  /** The chain the seat's cycle reads and writes; from the environment unless given. */
+  chain?: ChainConfig;
+}
+
+export async function startHostedWorker(options: HostedWorkerOptions): Promise<HostedWorker> {
   installQuietRuntime();
   const config = readWorkerConfig();
+  const chainConfig = options.chain ?? readChainConfig();
   const upstream = await startModelUpstream(config);
   const connection = await NativeConnection.connect({ address: options.stack.temporal.address });
+  // The seat's activities start and update workflows, so the worker also holds a client.
+  const clientConnection = await Connection.connect({ address: options.stack.temporal.address });
+  const client = new Client({ connection: clientConnection, namespace: options.stack.temporal.namespace });
+  // Opened on first use and kept: a Subtensor connection is worth reusing across cycles.
+  let chain: Promise<ChainClient> | undefined;
+  const openSharedChain = (): Promise<ChainClient> => {
+    if (!chain) {
+      const opening = openChain(chainConfig);
+      // A failed open is tried again next time instead of being remembered.
+      opening.catch(() => {
+        if (chain === opening) chain = undefined;
+      });
+      chain = opening;
+    }
+    return chain;
+  };
   let worker: Worker;
   try {
     worker = await createEvaluationWorker({
@@ -33,8 +63,10 @@ export async function startHostedWorker(options: { docker: Docker; stack: Bootst
       upstream: upstream.client,
       config,
       workflowBundle: options.workflowBundle,
+      seat: { chain: openSharedChain, temporal: { client, taskQueue: options.taskQueue } },
     });
   } catch (error) {
+    await clientConnection.close();
     await connection.close();
     await upstream.close();
     throw error;
@@ -47,6 +79,8 @@ export async function startHostedWorker(options: { docker: Docker; stack: Bootst
       try {
         await worker.run();
       } finally {
+        await chain?.then((c) => c.close(), () => undefined);
+        await clientConnection.close();
         await connection.close();
         await upstream.close();
       }

@@ -1,1 +1,3 @@
 export { evaluateSubmission } from './evaluate-submission.ts';
+export { seat } from './seat-workflow.ts';
+export { seatCycle } from './seat-cycle.ts';

@@ -11,6 +11,7 @@ import { startHostedWorker, type HostedWorker } from '../../workers/hosted-worke
 import { startEvaluation } from '../../client/start-evaluation.ts';
 import type { SubmissionInput } from '../../contracts/submission.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
+import type { ChainConfig } from '../../chain/chain-config.ts';
 
 export interface Harness {
   docker: Docker;
@@ -28,7 +29,7 @@ export function uniqueId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
-export async function startHarness(options: { withWorker?: boolean } = {}): Promise<Harness> {
+export async function startHarness(options: { withWorker?: boolean; chain?: ChainConfig } = {}): Promise<Harness> {
   process.env.TRL_QUIET ??= '1';
   const docker = createDockerClient();
   const stack = await bootstrap(docker);
@@ -40,7 +41,7 @@ export async function startHarness(options: { withWorker?: boolean } = {}): Prom
   let hosted: HostedWorker | undefined;
   let running: Promise<void> | undefined;
   if (options.withWorker !== false) {
-    hosted = await startHostedWorker({ docker, stack, taskQueue, workflowBundle: bundle });
+    hosted = await startHostedWorker({ docker, stack, taskQueue, workflowBundle: bundle, chain: options.chain });
     running = hosted.run();
   }
   return {

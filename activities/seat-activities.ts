@@ -1,0 +1,123 @@
+// Side effects of the seat and its cycle: decision records on disk, commitments read from the
+// chain, challenges offered to the seat workflow, weights set for the seated winner.
+import path from 'node:path';
+import { ApplicationFailure } from '@temporalio/activity';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { dataDir } from '../common/paths.ts';
+import { seatWorkflowId } from '../common/constants.ts';
+import { writeArtifact } from '../artifacts/write-artifact.ts';
+import { newSeatState, type Challenge, type ChallengeOffer, type Decision, type Incumbent, type ScoredEvaluation, type SeatConfig, type SeatRecord } from '../contracts/seat.ts';
+import type { ChainClient, SkippedCommitment } from '../chain/chain-client.ts';
+import { ChainError } from '../chain/chain-error.ts';
+import { maxWeight } from '../chain/chain-client.ts';
+import { challengeUpdate, seatQuery } from '../workflows/seat-signals.ts';
+import { log } from '../common/log.ts';
+
+export interface SeatActivityDependencies {
+  /** The chain, opened once by the worker and shared. */
+  chain: () => Promise<ChainClient>;
+  temporal: { client: Client; taskQueue: string };
+}
+
+export interface ChallengersRead {
+  block: number;
+  challenges: Challenge[];
+  skipped: SkippedCommitment[];
+}
+
+export type WeightsOutcome =
+  | { status: 'set'; block: number; uid: number; hotkey: string; mode: string; transaction: string; revealed: number }
+  | { status: 'skipped'; reason: string; code: string; retryAtBlock?: number; revealed: number };
+
+/** Chain refusals our own checks can explain are outcomes, not failures; anything retryable is retried by Temporal. */
+function asOutcome(error: unknown, revealed: number): WeightsOutcome {
+  if (error instanceof ChainError && !error.retryable) return { status: 'skipped', code: error.code, reason: error.message, revealed };
+  if (error instanceof ChainError && error.code === 'rate_limited') return { status: 'skipped', code: error.code, reason: error.message, retryAtBlock: error.retryAtBlock, revealed };
+  throw error;
+}
+
+function chainFailure(error: unknown): never {
+  if (error instanceof ChainError) throw ApplicationFailure.create({ type: `chain_${error.kind}`, message: `${error.code}: ${error.message}`, nonRetryable: !error.retryable });
+  throw error;
+}
+
+export function createSeatActivities(configured?: SeatActivityDependencies) {
+  // A worker started without a chain (some tests) still records decisions; chain work says why not.
+  const need = (): SeatActivityDependencies => {
+    if (!configured) throw ApplicationFailure.create({ type: 'seat_not_configured', message: 'this worker has no chain and no Temporal client for the seat; start it with trl up', nonRetryable: true });
+    return configured;
+  };
+  async function recordSeatDecision(input: { netuid: number; record: SeatRecord; challenge: Challenge; decision: Decision | null; evaluations: ScoredEvaluation[] }) {
+    const file = path.join(dataDir, 'seat', String(input.netuid), `decision-${String(input.record.number).padStart(5, '0')}-${input.challenge.packHash.slice(0, 12)}.json`);
+    const ref = await writeArtifact(file, JSON.stringify(input, null, 2) + '\n');
+    return { path: ref.path, sha256: ref.sha256 };
+  }
+
+  /** Valid commitments of registered hotkeys; a hash belongs to its first committer. */
+  async function readChallengers(input: { netuid: number }): Promise<ChallengersRead> {
+    try {
+      const chain = await need().chain();
+      const [read, metagraph] = await Promise.all([chain.commitments(input.netuid), chain.metagraph(input.netuid)]);
+      const registered = new Set(metagraph.neurons.map((n) => n.hotkey));
+      const skipped = [...read.skipped];
+      const firstByHash = new Map<string, Challenge>();
+      // Same block: the lower hotkey wins, so every validator picks the same owner.
+      const ordered = [...read.commitments].sort((a, b) => a.block - b.block || a.hotkey.localeCompare(b.hotkey));
+      for (const c of ordered) {
+        if (!registered.has(c.hotkey)) {
+          skipped.push({ hotkey: c.hotkey, block: c.block, reason: 'the hotkey is no longer registered on the subnet', raw: `${c.packHash}|${c.url}` });
+          continue;
+        }
+        const owner = firstByHash.get(c.packHash);
+        if (owner) {
+          skipped.push({ hotkey: c.hotkey, block: c.block, reason: `pack ${c.packHash.slice(0, 12)} was committed first by ${owner.hotkey} at block ${owner.commitBlock}`, raw: `${c.packHash}|${c.url}` });
+          continue;
+        }
+        firstByHash.set(c.packHash, { packHash: c.packHash, url: c.url, hotkey: c.hotkey, commitBlock: c.block });
+      }
+      for (const s of skipped) log.info('commitment_skipped', { hotkey: s.hotkey, block: s.block, reason: s.reason });
+      return { block: read.block, challenges: [...firstByHash.values()], skipped };
+    } catch (error) {
+      chainFailure(error);
+    }
+  }
+
+  /** Starts the seat workflow if it is not running, offers the challenges, returns the incumbent. */
+  async function offerChallenges(input: { seat: SeatConfig; challenges: Challenge[] }): Promise<{ offers: ChallengeOffer[]; incumbent: Incumbent | null }> {
+    const { client, taskQueue } = need().temporal;
+    const workflowId = seatWorkflowId(input.seat.netuid);
+    const offers = await client.workflow.executeUpdateWithStart(challengeUpdate, {
+      args: [input.challenges],
+      startWorkflowOperation: new WithStartWorkflowOperation('seat', {
+        workflowId,
+        taskQueue,
+        args: [newSeatState(input.seat)],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      }),
+    });
+    const view = await client.workflow.getHandle(workflowId).query(seatQuery);
+    return { offers, incumbent: view.incumbent };
+  }
+
+  /** Winner-take-all weights for the seated hotkey, after sending any reveal that is due. */
+  async function setSeatWeights(input: { netuid: number; hotkey: string }): Promise<WeightsOutcome> {
+    let revealed = 0;
+    try {
+      const chain = await need().chain();
+      revealed = (await chain.revealDueWeights(input.netuid)).length;
+      const neuron = (await chain.metagraph(input.netuid)).neurons.find((n) => n.hotkey === input.hotkey);
+      if (!neuron) return { status: 'skipped', code: 'winner_not_registered', reason: `the seated hotkey ${input.hotkey} is not registered on subnet ${input.netuid}`, revealed };
+      const sent = await chain.setWeights(input.netuid, [neuron.uid], [maxWeight]);
+      log.info('weights_set', { netuid: input.netuid, uid: neuron.uid, block: sent.block, mode: sent.mode });
+      return { status: 'set', block: sent.block, uid: neuron.uid, hotkey: input.hotkey, mode: sent.mode, transaction: sent.transaction, revealed };
+    } catch (error) {
+      try {
+        return asOutcome(error, revealed);
+      } catch (rethrown) {
+        chainFailure(rethrown);
+      }
+    }
+  }
+
+  return { recordSeatDecision, readChallengers, offerChallenges, setSeatWeights };
+}

@@ -1,0 +1,31 @@
+// The Schedule that drives the seat's chain cycle: created when missing, updated when the interval
+// or the seat's configuration changed, so `trl up` can be run again safely.
+import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { seatCycleScheduleId } from '../common/constants.ts';
+import type { SeatConfig } from '../contracts/seat.ts';
+import type { seatCycle } from '../workflows/seat-cycle.ts';
+
+export async function ensureSeatSchedule(client: Client, input: { seat: SeatConfig; intervalSec: number; taskQueue: string }): Promise<{ scheduleId: string; created: boolean }> {
+  const scheduleId = seatCycleScheduleId(input.seat.netuid);
+  const action = {
+    type: 'startWorkflow' as const,
+    workflowType: 'seatCycle',
+    taskQueue: input.taskQueue,
+    workflowId: `seat-cycle-run-${input.seat.netuid}`,
+    args: [{ seat: input.seat }] as Parameters<typeof seatCycle>,
+    // One turn is short; a stuck one is cut so the next can start.
+    workflowExecutionTimeout: `${Math.max(input.intervalSec * 3, 600)} seconds`,
+  };
+  const spec = { intervals: [{ every: `${input.intervalSec} seconds` }] };
+  const policies = { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute', pauseOnFailure: false };
+  const handle = client.schedule.getHandle(scheduleId);
+  try {
+    await handle.describe();
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+    await client.schedule.create({ scheduleId, spec, action, policies, memo: { netuid: input.seat.netuid } });
+    return { scheduleId, created: true };
+  }
+  await handle.update((previous) => ({ ...previous, spec, action, policies }));
+  return { scheduleId, created: false };
+}

@@ -1,0 +1,213 @@
+// seat: one long-lived workflow per subnet. It holds the incumbent, takes challenges (an update)
+// into a queue, and processes them one at a time: evaluate the challenger and re-evaluate the
+// incumbent beside it (child evaluateSubmission workflows, paired by seed), apply the decision
+// rule, record the decision with its evidence. Continues-as-new between challenges.
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  executeChild,
+  proxyActivities,
+  setHandler,
+  upsertMemo,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { Challenge, ChallengeOffer, Decision, ScoredEvaluation, SeatRecord, SeatState, SeatView } from '../contracts/seat.ts';
+import type { EvaluationResult } from '../contracts/results.ts';
+import type { Submission } from '../contracts/submission.ts';
+import { evaluationWorkflowId } from '../common/constants.ts';
+import { decideChallenge } from '../seat/decision-rule.ts';
+import { challengeUpdate, seatQuery } from './seat-signals.ts';
+import type { evaluateSubmission } from './evaluate-submission.ts';
+
+const historyKept = 50;
+const decidedKept = 5_000;
+const maxQueue = 500;
+
+const records = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 5, initialInterval: '1 second' },
+});
+
+function short(hash: string): string {
+  return hash.slice(0, 12);
+}
+
+function toScored(result: EvaluationResult): ScoredEvaluation {
+  return {
+    packHash: result.packHash ?? '',
+    workflowId: result.workflowId,
+    status: result.status,
+    testsPassed: result.testsPassed,
+    testsTotal: result.testsTotal,
+    // A scenario with an infrastructure error makes the evaluation incomplete already; the rule
+    // sees every scenario either way.
+    perScenario: result.perScenario.map((s) => ({ scenario: s.name, testsPassed: s.testsPassed, testsTotal: s.testsTotal })),
+  };
+}
+
+export async function seat(state: SeatState): Promise<never> {
+  const { config } = state;
+  const now = () => new Date().toISOString(); // workflow time: deterministic on replay
+
+  const view = (): SeatView => ({
+    netuid: config.netuid,
+    incumbent: state.incumbent,
+    current: state.current,
+    queue: state.queue,
+    history: state.history,
+    decisions: state.decisions,
+    config,
+  });
+  setHandler(seatQuery, view);
+
+  const offer = (challenge: Challenge): ChallengeOffer => {
+    const { packHash } = challenge;
+    if (state.incumbent?.packHash === packHash) return { packHash, accepted: false, reason: 'already seated' };
+    if (state.current?.packHash === packHash) return { packHash, accepted: false, reason: 'being evaluated now' };
+    if (state.queue.some((c) => c.packHash === packHash)) return { packHash, accepted: false, reason: 'already queued' };
+    if (state.decided.includes(packHash)) return { packHash, accepted: false, reason: 'already decided' };
+    if (state.queue.length >= maxQueue) return { packHash, accepted: false, reason: `the queue is full (${maxQueue}); offer it again later` };
+    // Earlier commitments go first; a stable insert keeps offers of the same block in order.
+    const at = state.queue.findIndex((c) => c.commitBlock > challenge.commitBlock);
+    state.queue.splice(at < 0 ? state.queue.length : at, 0, challenge);
+    return { packHash, accepted: true, reason: `queued at position ${(at < 0 ? state.queue.length : at + 1)}` };
+  };
+  setHandler(challengeUpdate, (challenges) => challenges.map(offer), {
+    validator(challenges) {
+      if (!Array.isArray(challenges) || challenges.length > maxQueue) throw new Error(`challenges must be an array of at most ${maxQueue}`);
+      for (const c of challenges) {
+        if (!/^[0-9a-f]{64}$/.test(c?.packHash ?? '')) throw new Error('challenge.packHash must be 64 lowercase hex characters');
+        if (typeof c.url !== 'string' || !c.url.startsWith('https://')) throw new Error('challenge.url must be an https URL');
+        if (typeof c.hotkey !== 'string' || !c.hotkey || c.hotkey.length > 64) throw new Error('challenge.hotkey must be a non-empty string of at most 64 characters');
+        if (!Number.isInteger(c.commitBlock) || c.commitBlock < 0) throw new Error('challenge.commitBlock must be a non-negative integer');
+      }
+    },
+  });
+
+  const publish = () =>
+    upsertMemo({
+      seat: state.incumbent
+        ? { packHash: state.incumbent.packHash, hotkey: state.incumbent.hotkey, testsPassed: state.incumbent.seatedTestsPassed, since: state.incumbent.seatedAt }
+        : null,
+      queued: state.queue.length,
+      decisions: state.decisions,
+    });
+  publish();
+
+  const evaluate = async (challenge: { packHash: string; url: string; hotkey: string }, role: 'challenger' | 'incumbent', number: number, repeat: number): Promise<ScoredEvaluation> => {
+    const submission: Submission = {
+      submissionId: `seat-${config.netuid}-${number}-${role}-${short(challenge.packHash)}-r${repeat}`,
+      pack: { kind: 'url', url: challenge.url, sha256: challenge.packHash },
+      agent: config.agent,
+      scenarios: config.scenarios,
+      scenariosDir: config.scenariosDir,
+      seed: config.seed + repeat,
+      hotkey: challenge.hotkey,
+    };
+    try {
+      const result = await executeChild<typeof evaluateSubmission>('evaluateSubmission', {
+        workflowId: evaluationWorkflowId(submission.submissionId),
+        args: [submission],
+      });
+      return toScored(result);
+    } catch (error) {
+      // A failed child is an infrastructure problem: the evaluation is incomplete, never a score.
+      return { packHash: challenge.packHash, workflowId: evaluationWorkflowId(submission.submissionId), status: 'incomplete', testsPassed: 0, testsTotal: 0, perScenario: [] };
+    }
+  };
+
+  const decide = async (challenge: Challenge): Promise<{ record: SeatRecord; decision?: Decision; scored: ScoredEvaluation[] }> => {
+    const number = state.decisions + 1;
+    const repeats = Array.from({ length: config.repeats }, (_, r) => r);
+    // The challenger's first evaluation goes alone: a rejected pack costs no incumbent run.
+    const first = await evaluate(challenge, 'challenger', number, 0);
+    const base = { number, packHash: challenge.packHash, hotkey: challenge.hotkey, decidedAt: '', evaluations: [first.workflowId] };
+    if (first.status !== 'completed') {
+      const reason = first.status === 'rejected' ? 'the challenger was rejected by pre-evaluation' : `the challenger's evaluation is ${first.status}`;
+      return { record: { ...base, outcome: 'no_decision', reason, incumbentPackHash: state.incumbent?.packHash }, scored: [first] };
+    }
+    const incumbent = state.incumbent;
+    const [challengerRest, incumbentRuns] = await Promise.all([
+      Promise.all(repeats.slice(1).map((r) => evaluate(challenge, 'challenger', number, r))),
+      incumbent ? Promise.all(repeats.map((r) => evaluate(incumbent, 'incumbent', number, r))) : Promise.resolve([]),
+    ]);
+    const challengerRuns = [first, ...challengerRest];
+    const evaluations = [...challengerRuns, ...incumbentRuns].map((e) => e.workflowId);
+    const challengerMean = challengerRuns.reduce((sum, e) => sum + e.testsPassed, 0) / challengerRuns.length;
+
+    if (!incumbent) {
+      const complete = challengerRuns.every((e) => e.status === 'completed');
+      return {
+        record: {
+          ...base,
+          evaluations,
+          outcome: complete ? 'challenger_takes_seat' : 'no_decision',
+          reason: complete ? `the seat was empty: seated with ${challengerMean} of ${first.testsTotal} tests passed` : 'a repeat of the challenger is incomplete',
+          challengerTotal: challengerMean,
+          testsTotal: first.testsTotal,
+        },
+        scored: challengerRuns,
+      };
+    }
+    const decision: Decision = decideChallenge({
+      incumbentPackHash: incumbent.packHash,
+      challengerPackHash: challenge.packHash,
+      incumbent: incumbentRuns,
+      challenger: challengerRuns,
+      bootstrapResamples: config.bootstrapResamples,
+    });
+    return {
+      record: {
+        ...base,
+        evaluations,
+        outcome: decision.outcome,
+        reason: decision.reason,
+        incumbentPackHash: incumbent.packHash,
+        incumbentTotal: decision.incumbentTotal,
+        challengerTotal: decision.challengerTotal,
+        testsTotal: decision.maxTotal,
+      },
+      decision,
+      scored: [...challengerRuns, ...incumbentRuns],
+    };
+  };
+
+  const apply = (challenge: Challenge, record: SeatRecord) => {
+    state.decisions = record.number;
+    state.history = [...state.history, record].slice(-historyKept);
+    state.decided = [...state.decided.filter((h) => h !== challenge.packHash), challenge.packHash].slice(-decidedKept);
+    if (state.incumbent && record.incumbentTotal !== undefined) state.incumbent.lastTestsPassed = record.incumbentTotal;
+    if (record.outcome === 'challenger_takes_seat') {
+      state.incumbent = {
+        packHash: challenge.packHash,
+        url: challenge.url,
+        hotkey: challenge.hotkey,
+        seatedTestsPassed: record.challengerTotal ?? 0,
+        seatedTestsTotal: record.testsTotal ?? 0,
+        seatedAt: record.decidedAt,
+      };
+    }
+    state.current = null;
+    publish();
+  };
+
+  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > config.maxHistoryEvents;
+
+  for (;;) {
+    await condition(() => state.current !== null || state.queue.length > 0 || shouldContinueAsNew());
+    if (state.current === null && shouldContinueAsNew()) {
+      // Let in-flight updates finish so no offer is lost, then carry everything forward.
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof seat>(state);
+    }
+    const challenge = state.current ?? state.queue.shift()!;
+    state.current = challenge;
+    const { record, decision, scored } = await decide(challenge);
+    record.decidedAt = now();
+    // Every decision, the seat-moving and the not, is kept with its evidence as a file.
+    record.evidence = await records.recordSeatDecision({ netuid: config.netuid, record, challenge, decision: decision ?? null, evaluations: scored });
+    apply(challenge, record);
+  }
+}
