@@ -3,6 +3,7 @@ import type Docker from 'dockerode';
 import type OpenAI from 'openai';
 import type { Allowlist } from '../models/allowlist.ts';
 import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
+import type { SpendLedger } from '../spend/spend-ledger.ts';
 import type { SeatActivityDependencies } from './seat-activities.ts';
 
 export interface ActivityDependencies {
@@ -22,6 +23,8 @@ export interface ActivityDependencies {
   budgetCapUsd: number;
   /** How long one agent request may wait for the policy. */
   policyRequestTimeoutMs: number;
+  /** The worker host's money ledger across attempts, with the submission and daily ceilings. */
+  spendLedger: SpendLedger;
   /** The chain and a Temporal client for the seat's cycle; absent on sandbox-only workers. */
   seat?: SeatActivityDependencies;
 }

@@ -1,11 +1,16 @@
-// aggregate: totals computed by the pure summary, written once as the run's result.json.
+// aggregate: totals computed by the pure summary, with the submission's spend from the ledger
+// (retried attempts included), written once as the run's result.json.
 import type { EvaluationResult } from '../contracts/results.ts';
 import { summarizeEvaluation, type SummaryInput } from '../scoring/evaluation-summary.ts';
 import { writeArtifact } from '../artifacts/write-artifact.ts';
 import { evaluationResultFile } from '../artifacts/layout.ts';
+import type { ActivityDependencies } from './activity-context.ts';
 
-export async function aggregate(input: SummaryInput): Promise<EvaluationResult> {
-  const result = summarizeEvaluation(input);
-  const resultFile = await writeArtifact(evaluationResultFile(input.workflowId), JSON.stringify(result, null, 2) + '\n');
-  return { ...result, resultFile };
+export function createAggregate(deps: Pick<ActivityDependencies, 'spendLedger'>) {
+  return async function aggregate(input: SummaryInput): Promise<EvaluationResult> {
+    const spend = await deps.spendLedger.totals({ submissionId: input.submissionId });
+    const result = { ...summarizeEvaluation(input), ledgerCostUsd: Math.round(spend.settledUsd * 1e6) / 1e6 };
+    const resultFile = await writeArtifact(evaluationResultFile(input.workflowId), JSON.stringify(result, null, 2) + '\n');
+    return { ...result, resultFile };
+  };
 }

@@ -10,13 +10,15 @@ export const failureTypes = {
   scenarioInvalid: 'scenario_invalid',
   imageBuildFailed: 'image_build_failed',
   artifactCorrupt: 'artifact_corrupt',
+  /** A spend ceiling (per submission or per day) would be passed: no paid work starts (spend/). */
+  spendCeilingReached: 'spend_ceiling_reached',
 } as const;
 
 /** Pack failure types that mean "the pack is bad", ending the evaluation as rejected. */
 export const packRejectionTypes = ['pack_not_found', 'pack_too_large', 'pack_hash_mismatch', 'pack_invalid'];
 
 /** Types never retried: retrying cannot change the outcome. */
-export const nonRetryableTypes = [...packRejectionTypes, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt];
+export const nonRetryableTypes = [...packRejectionTypes, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt, failureTypes.spendCeilingReached];
 
 export function classifyError(error: unknown): unknown {
   if (error instanceof ApplicationFailure) return error;

@@ -1,7 +1,7 @@
 // All activities, built by one factory so only the worker creates clients (Docker) and passes them in.
 import type { ActivityDependencies } from './activity-context.ts';
 import { createPackActivities } from './pack-activities.ts';
-import { aggregate } from './aggregate-activity.ts';
+import { createAggregate } from './aggregate-activity.ts';
 import { createScenarioActivities } from './scenario-activities.ts';
 import { classified } from './failures.ts';
 import { createSeatActivities } from './seat-activities.ts';
@@ -17,7 +17,7 @@ export function createActivities(deps: ActivityDependencies) {
     prepareScenario: classified(scenario.prepareScenario),
     runScenario: classified(scenario.runScenario),
     verifyScenario: classified(scenario.verifyScenario),
-    aggregate: classified(aggregate),
+    aggregate: classified(createAggregate(deps)),
     recordSeatDecision: seat.recordSeatDecision,
     readChallengers: seat.readChallengers,
     offerChallenges: seat.offerChallenges,

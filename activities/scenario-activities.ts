@@ -8,7 +8,7 @@ import type { ArtifactRef } from '../contracts/artifact.ts';
 import { policyDrivenAgents, type AgentName } from '../contracts/submission.ts';
 import type { AgentRunResult, PackRef, PreparedScenario, ScenarioDescriptor, VerificationResult } from '../contracts/results.ts';
 import { HermesAgent } from '../agents/hermes-agent.ts';
-import { startAgentEnvironment } from './agent-environment.ts';
+import { startAgentEnvironment, type AgentEnvironment } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
 import { readRegistry } from '../catalog/registry.ts';
@@ -21,6 +21,8 @@ import { writeArtifact } from '../artifacts/write-artifact.ts';
 import { artifactNames, scenarioAttemptDir } from '../artifacts/layout.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 import { failureTypes } from './failures.ts';
+import { gatewaySpendUsd, reserveAttemptSpend } from '../spend/attempt-spend.ts';
+import { policyRecordNames } from '../policy-host/policy-run.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -59,17 +61,36 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     return bytes;
   }
 
-  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number }): Promise<AgentRunResult> {
+  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string }): Promise<AgentRunResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
     const workflowId = workflowIdOf(info);
     const dir = scenarioAttemptDir(workflowId, scenario.name, 'agent', info.attempt);
     const folder = await loadScenario(scenario.dir);
+    const paid = policyDrivenAgents.includes(request.agent);
+    const bundleCode = paid ? (await readVerified(request.pack.bundle)).toString('utf8') : undefined;
+    // Paid work (the policy's gateway) starts only once the spend ledger holds the scenario cap for
+    // this attempt; past a ceiling this throws a non-retryable spend_ceiling_reached.
+    const spend = paid
+      ? await reserveAttemptSpend(deps.spendLedger, {
+          attempt: { workflowId, runId: info.workflowExecution?.runId ?? '', activityId: info.activityId, attempt: info.attempt },
+          submissionId: request.submissionId ?? workflowId,
+          scenario: scenario.name,
+          capUsd: deps.budgetCapUsd,
+          owner: { host: deps.owner.host, pid: deps.owner.pid },
+          callLogFile: path.join(dir, policyRecordNames.callLog),
+        })
+      : undefined;
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
-    const bundleCode = policyDrivenAgents.includes(request.agent) ? (await readVerified(request.pack.bundle)).toString('utf8') : undefined;
-    const environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, bundleCode, seed: request.seed, workflowId, dir, deadlineMs });
+    let environment: AgentEnvironment;
+    try {
+      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, bundleCode, seed: request.seed, workflowId, dir, deadlineMs });
+    } catch (error) {
+      await spend?.release('the agent environment did not start');
+      throw error;
+    }
     try {
       const { agent, session } = environment;
       const record = await agent.run({
@@ -107,7 +128,12 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         },
       };
     } finally {
-      await environment.close();
+      try {
+        await environment.close();
+      } finally {
+        // Success, failure or cancellation: the attempt's spend goes into the ledger.
+        await spend?.settle(environment.policyRun ? gatewaySpendUsd(environment.policyRun.gateway.ledger) : 0);
+      }
     }
   }
 

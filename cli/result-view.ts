@@ -36,5 +36,10 @@ export function renderEvaluation(result: EvaluationResult): string {
     totals,
   );
   const errors = result.perScenario.filter((s) => s.error).map((s) => `  ${s.name}: ${s.error}`);
-  return [table, ...(errors.length ? ['', 'errors:', ...errors] : [])].join('\n');
+  // The table's costs are each scenario's final attempt; the ledger also counts retried attempts.
+  const ledger = result.ledgerCostUsd !== undefined && result.ledgerCostUsd.toFixed(4) !== result.costUsd.toFixed(4)
+    ? [`spent including retried attempts: $${result.ledgerCostUsd.toFixed(4)} (spend ledger)`]
+    : [];
+  const stopped = result.stoppedReason ? [`stopped: ${result.stoppedReason}`] : [];
+  return [table, ...ledger, ...stopped, ...(errors.length ? ['', 'errors:', ...errors] : [])].join('\n');
 }

@@ -14,6 +14,8 @@ export const scenariosDir = path.join(repoRoot, 'scenarios');
 export const baseImageDir = path.join(repoRoot, 'infra', 'base-image');
 export const artifactsRoot = path.join(dataDir, 'artifacts');
 export const packStoreDir = path.join(dataDir, 'packs');
+/** The money ledger across scenario attempts: one JSON-lines file per UTC day (spend/spend-ledger.ts). */
+export const spendDir = path.join(dataDir, 'spend');
 export const temporalDbFile = path.join(dataDir, 'temporal', 'temporal.db');
 export const temporalLogFile = path.join(dataDir, 'temporal', 'server.log');
 export const temporalPidFile = path.join(dataDir, 'temporal', 'server.pid');

@@ -77,7 +77,11 @@ export interface VerificationResult {
   wallMs: number;
 }
 
-export const scenarioStatuses = ['completed', 'agent_timeout', 'policy_error', 'budget_exhausted', 'infra_error'] as const;
+/**
+ * `ceiling_reached`: not run (or refused before paid work) because a spend ceiling was reached —
+ * neither a policy failure nor scored; like `infra_error` it makes the evaluation incomplete.
+ */
+export const scenarioStatuses = ['completed', 'agent_timeout', 'policy_error', 'budget_exhausted', 'infra_error', 'ceiling_reached'] as const;
 export type ScenarioStatus = (typeof scenarioStatuses)[number];
 
 export interface ScenarioResult {
@@ -108,6 +112,10 @@ export interface EvaluationResult {
   testsPassed: number;
   testsTotal: number;
   costUsd: number;
+  /** Settled spend of every attempt of this submission in the spend ledger, retried attempts included. */
+  ledgerCostUsd?: number;
+  /** Why the evaluation stopped starting paid scenarios (a spend ceiling), when it did. */
+  stoppedReason?: string;
   rejection?: Rejection[];
   perScenario: ScenarioResult[];
   resultFile?: z.infer<typeof artifactRefSchema>;

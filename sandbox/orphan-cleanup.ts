@@ -4,7 +4,8 @@ import { containerLabels } from '../common/constants.ts';
 import { log } from '../common/log.ts';
 import type { WorkerIdentity } from './worker-identity.ts';
 
-function processAlive(pid: number): boolean {
+/** True when a process with this pid exists on this host (EPERM: it exists, owned by another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

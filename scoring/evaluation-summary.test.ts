@@ -24,3 +24,13 @@ test('a rejection wins over everything', () => {
   assert.equal(result.status, 'rejected');
   assert.equal(result.testsPassed, 0);
 });
+
+test('a scenario a spend ceiling kept from running makes the evaluation incomplete, with the reason', () => {
+  const result = summarizeEvaluation({
+    submissionId: 's', workflowId: 'w', agent: 'loop', stoppedReason: 'per-submission spend ceiling reached',
+    perScenario: [scenario('a'), scenario('b', { status: 'ceiling_reached', testsPassed: 0, testsTotal: 0, costUsd: 0 })],
+  });
+  assert.equal(result.status, 'incomplete');
+  assert.equal(result.stoppedReason, 'per-submission spend ceiling reached');
+  assert.equal(summarizeEvaluation({ submissionId: 's', workflowId: 'w', agent: 'x', perScenario: [scenario('a')] }).stoppedReason, undefined);
+});

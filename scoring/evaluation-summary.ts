@@ -10,14 +10,20 @@ export interface SummaryInput {
   scenarioSpec?: number | null;
   rejection?: Rejection[];
   perScenario: ScenarioResult[];
+  /** Why the workflow stopped starting paid scenarios (a spend ceiling). */
+  stoppedReason?: string;
 }
+
+/** Statuses that leave a scenario unresolved: the evaluation cannot be used to move the seat. */
+const unresolvedStatuses: readonly ScenarioResult['status'][] = ['infra_error', 'ceiling_reached'];
 
 export function summarizeEvaluation(input: SummaryInput): EvaluationResult {
   const perScenario = [...input.perScenario].sort((a, b) => a.name.localeCompare(b.name));
   let status: EvaluationStatus = 'completed';
   if (input.rejection && input.rejection.length > 0) status = 'rejected';
-  // Unresolved infrastructure errors make the whole evaluation unusable for moving the seat.
-  else if (perScenario.some((s) => s.status === 'infra_error')) status = 'incomplete';
+  // Unresolved infrastructure errors (or scenarios a spend ceiling kept from running) make the
+  // whole evaluation unusable for moving the seat.
+  else if (input.stoppedReason || perScenario.some((s) => unresolvedStatuses.includes(s.status))) status = 'incomplete';
   const sum = (pick: (s: ScenarioResult) => number) => perScenario.reduce((total, s) => total + pick(s), 0);
   return {
     submissionId: input.submissionId,
@@ -29,6 +35,7 @@ export function summarizeEvaluation(input: SummaryInput): EvaluationResult {
     testsPassed: sum((s) => s.testsPassed),
     testsTotal: sum((s) => s.testsTotal),
     costUsd: Math.round(sum((s) => s.costUsd) * 1e6) / 1e6,
+    ...(input.stoppedReason ? { stoppedReason: input.stoppedReason } : {}),
     rejection: input.rejection,
     perScenario,
   };

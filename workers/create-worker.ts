@@ -9,6 +9,7 @@ import { ownedByDeadWorker, removeOrphanContainers } from '../sandbox/orphan-cle
 import { removeOrphanNetworks } from '../sandbox/run-network.ts';
 import { log } from '../common/log.ts';
 import { loadAllowlist } from '../models/allowlist.ts';
+import { openWorkerSpendLedger } from '../spend/worker-spend-ledger.ts';
 import type { WorkerConfig } from './worker-config.ts';
 import type OpenAI from 'openai';
 import type { SeatActivityDependencies } from '../activities/seat-activities.ts';
@@ -55,6 +56,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     policyImage: options.policyImage,
     budgetCapUsd: options.config.TRL_BUDGET_CAP_USD,
     policyRequestTimeoutMs: options.config.TRL_POLICY_REQUEST_TIMEOUT_SEC * 1000,
+    spendLedger: await openWorkerSpendLedger({ submissionCeilingUsd: options.config.TRL_SUBMISSION_CEILING_USD, dailyCeilingUsd: options.config.TRL_DAILY_CEILING_USD }),
     seat: options.seat,
   });
   return Worker.create({

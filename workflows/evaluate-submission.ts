@@ -17,7 +17,8 @@ import { progressQuery, type EvaluationProgress, type ScenarioPhase } from './pr
 
 // Kept in step with activities/failures.ts (workflow code may not import activity modules).
 const packRejectionTypes = ['pack_not_found', 'pack_too_large', 'pack_hash_mismatch', 'pack_invalid'];
-const nonRetryableErrorTypes = [...packRejectionTypes, 'scenario_invalid', 'artifact_corrupt'];
+const spendCeilingReached = 'spend_ceiling_reached';
+const nonRetryableErrorTypes = [...packRejectionTypes, 'scenario_invalid', 'artifact_corrupt', spendCeilingReached];
 
 const quick = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -67,9 +68,12 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     { key: searchAttributes.status, value: 'running' },
   ]);
 
+  // Set when a spend ceiling refused a scenario's paid run: no further paid scenario is started.
+  let stoppedReason: string | undefined;
+
   const finish = async (input: { packHash?: string; scenarioSpec?: number | null; rejection?: Rejection[]; perScenario: ScenarioResult[] }) => {
     progress.stage = 'aggregating';
-    const result = await quick.aggregate({ submissionId: submission.submissionId, workflowId, agent: submission.agent, ...input });
+    const result = await quick.aggregate({ submissionId: submission.submissionId, workflowId, agent: submission.agent, ...input, ...(stoppedReason ? { stoppedReason } : {}) });
     upsertSearchAttributes([
       { key: searchAttributes.status, value: result.status },
       { key: searchAttributes.testsPassed, value: result.testsPassed },
@@ -80,6 +84,8 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         testsPassed: result.testsPassed,
         testsTotal: result.testsTotal,
         costUsd: result.costUsd,
+        ledgerCostUsd: result.ledgerCostUsd,
+        stoppedReason: result.stoppedReason,
         rejection: result.rejection,
         resultFile: result.resultFile?.path,
       },
@@ -121,6 +127,8 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
       setPhase(scenario.name, 'done', { status: result.status, testsPassed: result.testsPassed, testsTotal: result.testsTotal });
       return result;
     };
+    const notRun = (from: ScenarioResult): ScenarioResult => ({ ...from, status: 'ceiling_reached', error: `not run: ${stoppedReason}` });
+    if (stoppedReason) return done(notRun(base));
     let prepared: PreparedScenario;
     try {
       setPhase(scenario.name, 'building');
@@ -130,12 +138,19 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     }
     const described = { ...base, category: prepared.category, difficulty: prepared.difficulty };
     const sandbox = sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec));
+    if (stoppedReason) return done(notRun(described));
     let run;
     try {
       setPhase(scenario.name, 'agent');
-      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed });
+      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed, submissionId: submission.submissionId });
     } catch (error) {
-      return done({ ...described, error: `agent: ${failureText(error).message}` });
+      const failure = failureText(error);
+      // Not the policy's fault and not retried: the evaluation is incomplete, never scored on it.
+      if (failure.type === spendCeilingReached) {
+        stoppedReason ??= failure.message;
+        return done({ ...described, status: 'ceiling_reached', error: `agent: ${failure.message}` });
+      }
+      return done({ ...described, error: `agent: ${failure.message}` });
     }
     const policyArtifacts = run.policy
       ? { modelCallLog: run.policy.callLog, policyLog: run.policy.policyLog, ...(run.policy.turnLog ? { turnLog: run.policy.turnLog } : {}) }

@@ -19,6 +19,7 @@ import { ensureScenarioImage } from '../../sandbox/scenario-image.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { startAgentEnvironment, type AgentEnvironment } from '../../activities/agent-environment.ts';
 import type { ActivityDependencies } from '../../activities/activity-context.ts';
+import { SpendLedger } from '../../spend/spend-ledger.ts';
 import type { PreparedScenario } from '../../contracts/results.ts';
 import { runCommand } from '../../infra/run-command.ts';
 import { startSimFleet, type SimFleet } from '../../simfleet/sim-fleet-server.ts';
@@ -56,6 +57,7 @@ describe('Hermes sandbox', () => {
       // The upstream credential is a canary: it must never show up anywhere the agent can look.
       upstream: new OpenAI({ baseURL: fleet.url, apiKey: canary, maxRetries: 0 }),
       policyImage: stack.policyImage, budgetCapUsd: 1, policyRequestTimeoutMs: 60_000,
+      spendLedger: await SpendLedger.open({ dir: await mkdtemp(path.join(os.tmpdir(), 'trl-spend-')), ceilings: { submissionUsd: 30, dailyUsd: 500 } }),
     };
     process.env.TRL_TEST_CANARY = canary;
     const bundle = await bundlePack(await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'single-model')));
