@@ -5,13 +5,17 @@ import { upCommand } from './commands/up-command.ts';
 import { scenariosCommand } from './commands/scenarios-command.ts';
 import { packCommand } from './commands/pack-command.ts';
 import { testCommand } from './commands/test-command.ts';
+import { submitCommand } from './commands/submit-command.ts';
+import { seatCommand } from './commands/seat-command.ts';
+import { consensusCommand } from './commands/consensus-command.ts';
 import { UsageError } from './usage-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { PackError } from '../packs/pack-error.ts';
 
 const usage = `usage: trl <command> [options]
 
-  up                         start the embedded stack (Temporal dev server + Web UI, worker) and keep it running
+  up                         start the embedded stack (Temporal dev server + Web UI, worker, sim fleet,
+                             local chain, the seat's cycle Schedule) and keep it running
   eval <pack>                evaluate a policy pack directory on the active scenarios
       --scenario NAME          only this scenario (repeatable)
       --scenarios-dir DIR      scenario folders in the standard layout from another directory
@@ -23,6 +27,12 @@ const usage = `usage: trl <command> [options]
       --json                   print the evaluation result as JSON
   scenarios [--json]         list the active scenarios with category, difficulty and test count
   pack <dir> [--out FILE]    print a pack's hash; --out writes its canonical JSON
+  submit <pack>              commit a pack: on the local chain (default) store it and commit it for a
+                             miner hotkey; on Subtensor print the commitment to make
+      --hotkey URI             local chain: the miner's dev key (default //TrlMiner), registered if new
+      --url URL                where validators download the pack (required on Subtensor)
+  seat [--json]              the seat: incumbent, challenge in progress, queue, recent decisions
+  consensus [--json]         Yuma consensus preview from all validators' weights and stakes
   test [FILTER...]           bootstrap and run the test suite (files whose path contains FILTER)
 `;
 
@@ -56,6 +66,19 @@ async function main(argv: string[]): Promise<number> {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
       if (positionals.length !== 1) throw new UsageError('trl pack needs exactly one pack directory');
       return packCommand({ dir: positionals[0]!, out: values.out });
+    }
+    case 'submit': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { hotkey: { type: 'string' }, url: { type: 'string' }, json: { type: 'boolean', default: false } } });
+      if (positionals.length !== 1) throw new UsageError('trl submit needs exactly one pack directory, e.g. trl submit policy/examples/cost-cascade');
+      return submitCommand({ pack: positionals[0]!, hotkey: values.hotkey, url: values.url, json: values.json! });
+    }
+    case 'seat': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
+      return seatCommand({ json: values.json! });
+    }
+    case 'consensus': {
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
+      return consensusCommand({ json: values.json! });
     }
     case 'test':
       return testCommand({ filter: rest });

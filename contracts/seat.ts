@@ -111,6 +111,8 @@ export interface SeatRecord {
   challengerTotal?: number;
   /** Tests in the scenarios scored. */
   testsTotal?: number;
+  /** No decision because an evaluation could not finish: the pack may be offered again. */
+  incomplete?: boolean;
   decidedAt: string;
   evaluations: string[];
   /** The full Decision with per-scenario evidence, as a file. */
@@ -143,9 +145,11 @@ export interface SeatState {
   history: SeatRecord[];
   /** Hashes already decided, so a pack is evaluated once (the newest few thousand). */
   decided: string[];
+  /** Packs whose evaluation could not finish, with how often that happened. */
+  incompleteAttempts: Record<string, number>;
   decisions: number;
 }
 
 export function newSeatState(config: SeatConfig): SeatState {
-  return { config, incumbent: null, queue: [], current: null, history: [], decided: [], decisions: 0 };
+  return { config, incumbent: null, queue: [], current: null, history: [], decided: [], incompleteAttempts: {}, decisions: 0 };
 }

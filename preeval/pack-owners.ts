@@ -1,6 +1,6 @@
 // Who first committed a pack hash. The first committer owns it; the same hash from another hotkey
 // is rejected. One file per hash, created exclusively, so concurrent claims cannot both win.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -22,18 +22,25 @@ export class PackOwners {
     }
   }
 
-  /** Claims the hash for hotkey unless someone already owns it; returns the owner either way. */
-  async claim(packHash: string, hotkey: string, claimedAt: string): Promise<PackOwner> {
+  /**
+   * Claims the hash for hotkey unless someone already owns it; returns the owner either way.
+   * A claim by one of `supersedable` (owners that never were chain commitments) gives way once.
+   */
+  async claim(packHash: string, hotkey: string, claimedAt: string, options: { supersedable?: string[] } = {}): Promise<PackOwner> {
     await mkdir(this.dir, { recursive: true });
     const record: PackOwner = { packHash, hotkey, claimedAt };
-    try {
-      await writeFile(this.file(packHash), JSON.stringify(record), { flag: 'wx' });
-      return record;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const existing = await this.ownerOf(packHash);
-      if (!existing) throw new Error(`the owner record of ${packHash} is unreadable`);
-      return existing;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await writeFile(this.file(packHash), JSON.stringify(record), { flag: 'wx' });
+        return record;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const existing = await this.ownerOf(packHash);
+        if (!existing) throw new Error(`the owner record of ${packHash} is unreadable`);
+        if (attempt > 0 || existing.hotkey === hotkey || !options.supersedable?.includes(existing.hotkey)) return existing;
+        // Removed, then claimed exclusively again: of two racing hotkeys only one can win.
+        await rm(this.file(packHash), { force: true });
+      }
     }
   }
 }

@@ -54,7 +54,7 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
   // Ownership comes from chain commitments: a local run (no hotkey) claims nothing and is nobody's
   // earlier submission, so a miner can evaluate a pack at home and then commit it.
   const localRun = input.owner === localOwner;
-  const owner = localRun ? { hotkey: localOwner, claimedAt: input.claimedAt } : await deps.owners.claim(input.packHash, input.owner, input.claimedAt);
+  const owner = localRun ? { hotkey: localOwner, claimedAt: input.claimedAt } : await deps.owners.claim(input.packHash, input.owner, input.claimedAt, { supersedable: [localOwner] });
   if (owner.hotkey !== input.owner) {
     reasons.push({ code: 'pack_hash_owned', message: `pack ${input.packHash.slice(0, 12)}… was first committed by ${owner.hotkey} at ${owner.claimedAt}; a pack hash belongs to its first committer` });
     return done();

@@ -7,16 +7,41 @@ import { bootstrap } from '../infra/bootstrap.ts';
 import { evaluationTaskQueue } from '../common/constants.ts';
 import { workerPidFile } from '../common/paths.ts';
 import { startHostedWorker } from './hosted-worker.ts';
+import { Client, Connection } from '@temporalio/client';
+import { readChainConfig, seatConfigFrom } from '../chain/chain-config.ts';
+import { ensureSeatSchedule } from '../client/seat-schedule.ts';
 
-export async function runAllInOneWorker(options: { taskQueue?: string; pidFile?: string; onReady?: (upstream: string) => void } = {}): Promise<void> {
+export interface AllInOneOptions {
+  taskQueue?: string;
+  pidFile?: string;
+  /** Create (or update) the Schedule that runs the seat's chain cycle: `trl up` does. */
+  seatSchedule?: boolean;
+  onReady?: (ready: { upstream: string; seat?: { scheduleId: string; intervalSec: number; netuid: number; chain: string } }) => void;
+}
+
+export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<void> {
   const docker = createDockerClient();
   const stack = await bootstrap(docker);
-  const hosted = await startHostedWorker({ docker, stack, taskQueue: options.taskQueue ?? evaluationTaskQueue });
+  const taskQueue = options.taskQueue ?? evaluationTaskQueue;
+  const chainConfig = readChainConfig();
+  const hosted = await startHostedWorker({ docker, stack, taskQueue, chain: chainConfig });
+  let seat: { scheduleId: string; intervalSec: number; netuid: number; chain: string } | undefined;
+  if (options.seatSchedule) {
+    const connection = await Connection.connect({ address: stack.temporal.address });
+    try {
+      const client = new Client({ connection, namespace: stack.temporal.namespace });
+      const { scheduleId } = await ensureSeatSchedule(client, { seat: seatConfigFrom(chainConfig), intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, taskQueue });
+      const chain = chainConfig.TRL_CHAIN === 'local' ? `local chain ${chainConfig.TRL_LOCAL_CHAIN_FILE}` : `Subtensor ${chainConfig.TRL_CHAIN_ENDPOINT}`;
+      seat = { scheduleId, intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, netuid: chainConfig.TRL_NETUID, chain };
+    } finally {
+      await connection.close();
+    }
+  }
   const pidFile = options.pidFile ?? workerPidFile;
   mkdirSync(path.dirname(pidFile), { recursive: true });
   writeFileSync(pidFile, String(process.pid));
   try {
-    options.onReady?.(hosted.upstream.description);
+    options.onReady?.({ upstream: hosted.upstream.description, seat });
     await hosted.run();
   } finally {
     rmSync(pidFile, { force: true });

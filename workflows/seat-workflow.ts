@@ -24,6 +24,7 @@ import type { evaluateSubmission } from './evaluate-submission.ts';
 const historyKept = 50;
 const decidedKept = 5_000;
 const maxQueue = 500;
+const maxIncompleteAttempts = 3;
 
 const records = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -49,6 +50,7 @@ function toScored(result: EvaluationResult): ScoredEvaluation {
 
 export async function seat(state: SeatState): Promise<never> {
   const { config } = state;
+  state.incompleteAttempts ??= {}; // states carried from before the field existed
   const now = () => new Date().toISOString(); // workflow time: deterministic on replay
 
   const view = (): SeatView => ({
@@ -125,8 +127,9 @@ export async function seat(state: SeatState): Promise<never> {
     const first = await evaluate(challenge, 'challenger', number, 0);
     const base = { number, packHash: challenge.packHash, hotkey: challenge.hotkey, decidedAt: '', evaluations: [first.workflowId] };
     if (first.status !== 'completed') {
-      const reason = first.status === 'rejected' ? 'the challenger was rejected by pre-evaluation' : `the challenger's evaluation is ${first.status}`;
-      return { record: { ...base, outcome: 'no_decision', reason, incumbentPackHash: state.incumbent?.packHash }, scored: [first] };
+      const rejected = first.status === 'rejected';
+      const reason = rejected ? 'the challenger was rejected by pre-evaluation' : `the challenger's evaluation is ${first.status}`;
+      return { record: { ...base, outcome: 'no_decision', reason, incomplete: !rejected, incumbentPackHash: state.incumbent?.packHash }, scored: [first] };
     }
     const incumbent = state.incumbent;
     const [challengerRest, incumbentRuns] = await Promise.all([
@@ -145,6 +148,7 @@ export async function seat(state: SeatState): Promise<never> {
           evaluations,
           outcome: complete ? 'challenger_takes_seat' : 'no_decision',
           reason: complete ? `the seat was empty: seated with ${challengerMean} of ${first.testsTotal} tests passed` : 'a repeat of the challenger is incomplete',
+          incomplete: !complete,
           challengerTotal: challengerMean,
           testsTotal: first.testsTotal,
         },
@@ -164,6 +168,7 @@ export async function seat(state: SeatState): Promise<never> {
         evaluations,
         outcome: decision.outcome,
         reason: decision.reason,
+        incomplete: [...challengerRuns, ...incumbentRuns].some((e) => e.status === 'incomplete'),
         incumbentPackHash: incumbent.packHash,
         incumbentTotal: decision.incumbentTotal,
         challengerTotal: decision.challengerTotal,
@@ -177,7 +182,15 @@ export async function seat(state: SeatState): Promise<never> {
   const apply = (challenge: Challenge, record: SeatRecord) => {
     state.decisions = record.number;
     state.history = [...state.history, record].slice(-historyKept);
-    state.decided = [...state.decided.filter((h) => h !== challenge.packHash), challenge.packHash].slice(-decidedKept);
+    // An evaluation that could not finish (infrastructure) is the validator's fault, not the
+    // miner's: the pack may be offered again by a later cycle, a few times.
+    const attempts = (state.incompleteAttempts[challenge.packHash] ?? 0) + 1;
+    const retryable = record.outcome === 'no_decision' && record.incomplete === true && attempts < maxIncompleteAttempts;
+    if (retryable) state.incompleteAttempts[challenge.packHash] = attempts;
+    else {
+      delete state.incompleteAttempts[challenge.packHash];
+      state.decided = [...state.decided.filter((h) => h !== challenge.packHash), challenge.packHash].slice(-decidedKept);
+    }
     if (state.incumbent && record.incumbentTotal !== undefined) state.incumbent.lastTestsPassed = record.incumbentTotal;
     if (record.outcome === 'challenger_takes_seat') {
       state.incumbent = {

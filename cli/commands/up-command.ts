@@ -5,11 +5,13 @@ import { evaluationTaskQueue } from '../../common/constants.ts';
 
 export async function upCommand(): Promise<number> {
   await runAllInOneWorker({
-    onReady: (upstream) => {
+    seatSchedule: true,
+    onReady: ({ upstream, seat }) => {
       const endpoint = temporalEndpoint();
       process.stderr.write(
         `trl: stack is up. Temporal ${endpoint.address}, Web UI ${endpoint.uiUrl}/namespaces/${endpoint.namespace}/workflows\n` +
           `trl: worker polling ${evaluationTaskQueue}; models from ${upstream}\n` +
+          (seat ? `trl: seat of subnet ${seat.netuid}: cycle every ${seat.intervalSec} s (Schedule ${seat.scheduleId}) on the ${seat.chain}\n` : '') +
           `trl: Ctrl-C stops the worker (the Temporal server keeps running)\n`,
       );
     },

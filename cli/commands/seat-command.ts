@@ -1,0 +1,78 @@
+// `trl seat`: who holds the seat, what is being evaluated, what is queued, the recent decisions,
+// and when the next cycle runs.
+import { Client, Connection, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
+import { readChainConfig } from '../../chain/chain-config.ts';
+import { temporalEndpoint } from '../../infra/temporal-server.ts';
+import { seatCycleScheduleId, seatWorkflowId } from '../../common/constants.ts';
+import { seatQuery } from '../../workflows/seat-signals.ts';
+import type { SeatRecord, SeatView } from '../../contracts/seat.ts';
+import { renderTable } from '../render-table.ts';
+import { shortHash, shortHotkey } from '../chain-view.ts';
+import { UsageError } from '../usage-error.ts';
+
+async function connect(): Promise<{ client: Client; connection: Connection }> {
+  const endpoint = temporalEndpoint();
+  try {
+    const connection = await Connection.connect({ address: endpoint.address, connectTimeout: 2000 });
+    return { connection, client: new Client({ connection, namespace: endpoint.namespace }) };
+  } catch {
+    throw new UsageError(`Temporal does not answer at ${endpoint.address}; start the stack with \`trl up\``);
+  }
+}
+
+function describeSeat(view: SeatView): string {
+  const lines: string[] = [];
+  const seated = view.incumbent;
+  lines.push(
+    seated
+      ? `subnet ${view.netuid}: seat held by ${seated.hotkey}\n  pack ${seated.packHash}\n  since ${seated.seatedAt}, ${seated.seatedTestsPassed}/${seated.seatedTestsTotal} tests when seated${seated.lastTestsPassed !== undefined ? `, ${seated.lastTestsPassed} at its latest re-evaluation` : ''}`
+      : `subnet ${view.netuid}: the seat is empty`,
+  );
+  lines.push(view.current ? `evaluating now: ${shortHash(view.current.packHash)} from ${shortHotkey(view.current.hotkey)}` : 'evaluating now: nothing');
+  lines.push(`queued: ${view.queue.length}${view.queue.length ? ` (${view.queue.slice(0, 5).map((c) => shortHash(c.packHash)).join(', ')}${view.queue.length > 5 ? ', …' : ''})` : ''}`);
+  lines.push(`agent ${view.config.agent}, ${view.config.scenarios.length || 'all active'} scenarios, ${view.config.repeats} repeat(s) per side, ${view.config.bootstrapResamples} bootstrap resamples`);
+  if (view.history.length) {
+    lines.push('', renderTable<SeatRecord>([
+      { header: '#', value: (r) => r.number, align: 'right' },
+      { header: 'decided', value: (r) => r.decidedAt.replace(/\.\d+Z$/, 'Z') },
+      { header: 'challenger', value: (r) => shortHash(r.packHash) },
+      { header: 'hotkey', value: (r) => shortHotkey(r.hotkey) },
+      { header: 'C', value: (r) => r.challengerTotal ?? '—', align: 'right' },
+      { header: 'I', value: (r) => r.incumbentTotal ?? '—', align: 'right' },
+      { header: 'outcome', value: (r) => r.outcome },
+      { header: 'reason', value: (r) => (r.reason.length > 90 ? `${r.reason.slice(0, 89)}…` : r.reason) },
+    ], view.history.slice(-10)));
+    const last = view.history.at(-1);
+    if (last?.evidence) lines.push(`evidence of #${last.number}: ${last.evidence.path}`);
+  }
+  return lines.join('\n');
+}
+
+export async function seatCommand(options: { json: boolean }): Promise<number> {
+  const config = readChainConfig();
+  const { client, connection } = await connect();
+  try {
+    let view: SeatView;
+    try {
+      view = await client.workflow.getHandle(seatWorkflowId(config.TRL_NETUID)).query(seatQuery);
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) {
+        process.stderr.write(`trl: no seat yet on subnet ${config.TRL_NETUID}; the first cycle of \`trl up\` creates it\n`);
+        return 1;
+      }
+      throw error;
+    }
+    let nextCycle: string | undefined;
+    try {
+      const schedule = await client.schedule.getHandle(seatCycleScheduleId(config.TRL_NETUID)).describe();
+      nextCycle = schedule.info.nextActionTimes[0]?.toISOString();
+    } catch (error) {
+      if (!(error instanceof ScheduleNotFoundError)) throw error;
+    }
+    if (options.json) process.stdout.write(JSON.stringify({ ...view, nextCycle }, null, 2) + '\n');
+    else process.stdout.write(`${describeSeat(view)}\nnext cycle: ${nextCycle ?? 'no schedule (start `trl up`)'}\n`);
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
