@@ -56,12 +56,17 @@ export async function submitAndWaitForInclusion(
       }
     };
 
-    extrinsic
-      .signAndSend(signer, { nonce: -1 }, onStatus)
-      .then((stop) => {
-        unsubscribe = stop;
-        if (settled) stop();
-      })
-      .catch((error: unknown) => finish({ error: classifySubmissionError(error) }));
+    try {
+      extrinsic
+        .signAndSend(signer, { nonce: -1 }, onStatus)
+        .then((stop) => {
+          unsubscribe = stop;
+          if (settled) stop();
+        })
+        .catch((error: unknown) => finish({ error: classifySubmissionError(error) }));
+    } catch (error) {
+      // Signing can throw before any promise exists (an argument that does not encode).
+      finish({ error: classifySubmissionError(error) });
+    }
   });
 }

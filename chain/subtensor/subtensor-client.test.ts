@@ -24,6 +24,8 @@ const option = (value: unknown) => (value === undefined ? { isSome: false } : { 
 
 interface FakeChain {
   block: number;
+  /** Makes the post-commit read of WeightCommits fail, as a dropped connection would. */
+  failWeightCommits?: boolean;
   epoch: number;
   nextEpochStart: number;
   commitRevealVersion: number;
@@ -46,7 +48,10 @@ function fakeApi(chain: FakeChain, signer: string): ApiPromise {
         commitRevealWeightsEnabled: storage(() => flag(true)),
         commitRevealWeightsVersion: storage(() => number(chain.commitRevealVersion)),
         subnetEpochIndex: storage(() => number(chain.epoch)),
-        weightCommits: storage(() => option(chain.commits.map((commit) => [{ toHex: () => commit.hash }, number(commit.epoch), number(0), number(0)]))),
+        weightCommits: storage(() => {
+          if (chain.failWeightCommits) throw new Error('WebSocket is not connected');
+          return option(chain.commits.map((commit) => [{ toHex: () => commit.hash }, number(commit.epoch), number(0), number(0)]));
+        }),
       },
     },
     call: {
@@ -128,6 +133,15 @@ test('the commit epoch is read back from WeightCommits when the runtime tagged i
     await client.setWeights(netuid, [1], [65535]);
     const [pending] = await loadPendingReveals(file);
     assert.deepEqual([pending?.commitEpoch, pending?.revealEpoch], [6, 8]);
+  }));
+
+test('a commit whose epoch cannot be read back is still kept, with the epoch counter read before sending', () =>
+  setUp(async ({ chain, client, file }) => {
+    chain.failWeightCommits = true;
+    const submission = await client.setWeights(netuid, [1], [65535]);
+    assert.equal(submission.mode, 'commit');
+    const [pending] = await loadPendingReveals(file);
+    assert.deepEqual([pending?.commitEpoch, pending?.revealEpoch, pending?.epochSource, pending?.salt.length], [5, 7, 'counter', 8]);
   }));
 
 test('expired commits are dropped without sending; other hotkeys and subnets are left alone', () =>

@@ -193,10 +193,10 @@ export class SubtensorClient implements ChainClient {
       const mine = all.filter((reveal) => reveal.netuid === netuid && reveal.hotkey === signer);
       if (mine.length === 0) return [];
       const keep = all.filter((reveal) => !mine.includes(reveal));
-      const { view, block } = await this.#snapshot();
-      const settings = await readWeightSettings(view, netuid, block);
-      const counter = storageItem(view, 'subtensorModule', 'subnetEpochIndex');
-      const counterEpoch = counter ? codecNumber(await counter(netuid)) : undefined;
+      const { block, settings, counterEpoch } = await this.#read(`the epoch of subnet ${netuid}`, async () => {
+        const { view, block } = await this.#snapshot();
+        return { block, settings: await readWeightSettings(view, netuid, block), counterEpoch: await readEpochCounter(view, netuid) };
+      });
       const submissions: WeightsSubmission[] = [];
       let failure: ChainError | undefined;
       for (const reveal of mine) {
@@ -236,8 +236,15 @@ export class SubtensorClient implements ChainClient {
     const salt = randomSalt();
     const versionKey = settings.weightsVersionKey;
     const hash = commitHash({ hotkey: signer, netuidIndex: netuidIndex(netuid), uids, values, salt, versionKey });
+    const counterBefore = await this.#read(`the epoch of subnet ${netuid}`, async () => readEpochCounter((await this.#snapshot()).view, netuid));
     const inclusion = await this.#send(commitWeightsCall(netuid, hash));
-    const { window, epochSource } = await this.#revealWindowAfterCommit(signer, netuid, hash, inclusion, settings);
+    const { tempo, revealPeriodEpochs } = settings;
+    // The commit is on chain now: whatever happens, its salt must reach the file. If reading the
+    // exact epoch fails, the counter read just before sending is the estimate.
+    const { window, epochSource } = await this.#revealWindowAfterCommit(signer, netuid, hash, inclusion, settings).catch(() =>
+      counterBefore !== undefined
+        ? { window: revealWindow(counterBefore, netuid, tempo, revealPeriodEpochs), epochSource: 'counter' as const }
+        : { window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs), epochSource: 'tempo' as const });
     const pending: PendingReveal = {
       netuid, hotkey: signer, uids, values, salt, versionKey, commitHash: hash,
       commitBlock: inclusion.block, ...window, epochSource, transaction: inclusion.transaction,
@@ -254,9 +261,9 @@ export class SubtensorClient implements ChainClient {
   async #revealWindowAfterCommit(signer: string, netuid: number, hash: string, inclusion: Inclusion, settings: WeightSettings): Promise<{ window: RevealWindow; epochSource: 'counter' | 'tempo' }> {
     const { tempo, revealPeriodEpochs } = settings;
     const view = await this.#api.at(inclusion.blockHash);
-    const counter = storageItem(view, 'subtensorModule', 'subnetEpochIndex');
-    if (!counter) return { window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs), epochSource: 'tempo' };
-    let commitEpoch = codecNumber(await counter(netuid));
+    const counterEpoch = await readEpochCounter(view, netuid);
+    if (counterEpoch === undefined) return { window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs), epochSource: 'tempo' };
+    let commitEpoch = counterEpoch;
     const commits = storageItem(view, 'subtensorModule', 'weightCommits');
     if (commits) {
       const ours = optionalArray<[{ toHex(): string }, unknown]>(await commits(netuidIndex(netuid), signer)).find(([commit]) => commit.toHex() === hash);
@@ -309,6 +316,12 @@ export class SubtensorClient implements ChainClient {
     this.#fileQueue = next.catch(() => undefined);
     return next;
   }
+}
+
+/** `SubnetEpochIndex(netuid)` where the runtime keeps an epoch counter (spec 424), else undefined. */
+async function readEpochCounter(view: BlockView, netuid: number): Promise<number | undefined> {
+  const counter = storageItem(view, 'subtensorModule', 'subnetEpochIndex');
+  return counter ? codecNumber(await counter(netuid)) : undefined;
 }
 
 function optionalArray<T>(value: unknown): T[] {
