@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { dataDir } from '../common/paths.ts';
+import { ConfigError } from '../common/config-error.ts';
 import { agentNames } from '../contracts/submission.ts';
 import { seatConfigSchema, type SeatConfig } from '../contracts/seat.ts';
 
@@ -26,7 +27,7 @@ export type ChainConfig = z.infer<typeof chainConfigSchema>;
 
 export function readChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConfig {
   const parsed = chainConfigSchema.safeParse(env);
-  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
   return parsed.data;
 }
 

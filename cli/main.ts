@@ -9,6 +9,8 @@ import { submitCommand } from './commands/submit-command.ts';
 import { seatCommand } from './commands/seat-command.ts';
 import { consensusCommand } from './commands/consensus-command.ts';
 import { UsageError } from './usage-error.ts';
+import { ConfigError } from '../common/config-error.ts';
+import { ChainError } from '../chain/chain-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { PackError } from '../packs/pack-error.ts';
 
@@ -96,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof PackError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof ChainError || (error as Error).name === 'HotkeyError' || error instanceof ScenarioError || error instanceof PackError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       process.stderr.write(`trl: ${(error as Error).message}\n`);
       process.exit(64);
     }

@@ -26,6 +26,6 @@ export async function ensureSeatSchedule(client: Client, input: { seat: SeatConf
     await client.schedule.create({ scheduleId, spec, action, policies, memo: { netuid: input.seat.netuid } });
     return { scheduleId, created: true };
   }
-  await handle.update((previous) => ({ ...previous, spec, action, policies }));
+  await handle.update((previous) => ({ ...previous, spec, action, policies, state: { ...previous.state, paused: false, note: 'resumed' } }));
   return { scheduleId, created: false };
 }

@@ -26,16 +26,18 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
   const chainConfig = readChainConfig();
   const hosted = await startHostedWorker({ docker, stack, taskQueue, chain: chainConfig });
   let seat: { scheduleId: string; intervalSec: number; netuid: number; chain: string } | undefined;
+  let pauseSchedule: (() => Promise<void>) | undefined;
   if (options.seatSchedule) {
     const connection = await Connection.connect({ address: stack.temporal.address });
-    try {
-      const client = new Client({ connection, namespace: stack.temporal.namespace });
-      const { scheduleId } = await ensureSeatSchedule(client, { seat: seatConfigFrom(chainConfig), intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, taskQueue });
-      const chain = chainConfig.TRL_CHAIN === 'local' ? `local chain ${chainConfig.TRL_LOCAL_CHAIN_FILE}` : `Subtensor ${chainConfig.TRL_CHAIN_ENDPOINT}`;
-      seat = { scheduleId, intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, netuid: chainConfig.TRL_NETUID, chain };
-    } finally {
+    const client = new Client({ connection, namespace: stack.temporal.namespace });
+    const { scheduleId } = await ensureSeatSchedule(client, { seat: seatConfigFrom(chainConfig), intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, taskQueue });
+    const chain = chainConfig.TRL_CHAIN === 'local' ? `local chain ${chainConfig.TRL_LOCAL_CHAIN_FILE}` : `Subtensor ${chainConfig.TRL_CHAIN_ENDPOINT}`;
+    seat = { scheduleId, intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, netuid: chainConfig.TRL_NETUID, chain };
+    // No worker, no cycles: paused when this worker stops, resumed by the next `trl up`.
+    pauseSchedule = async () => {
+      await client.schedule.getHandle(scheduleId).pause('trl up stopped').catch(() => undefined);
       await connection.close();
-    }
+    };
   }
   const pidFile = options.pidFile ?? workerPidFile;
   mkdirSync(path.dirname(pidFile), { recursive: true });
@@ -44,6 +46,7 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
     options.onReady?.({ upstream: hosted.upstream.description, seat });
     await hosted.run();
   } finally {
+    await pauseSchedule?.();
     rmSync(pidFile, { force: true });
   }
 }

@@ -1,6 +1,7 @@
 // The worker's configuration from its environment, checked with zod; each bad value names the
 // variable and what it expects.
 import { z } from 'zod';
+import { ConfigError } from '../common/config-error.ts';
 
 const configSchema = z.object({
   TRL_UPSTREAM_BASE_URL: z.string().url('TRL_UPSTREAM_BASE_URL must be an http(s) URL such as https://…/v1').optional(),
@@ -23,7 +24,7 @@ export type WorkerConfig = z.infer<typeof configSchema>;
 export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
   }
   return parsed.data;
 }

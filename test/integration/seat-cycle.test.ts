@@ -159,8 +159,11 @@ describe('the seat on the local chain', () => {
   test('a Schedule drives the cycle', async () => {
     const { scheduleId, created } = await ensureSeatSchedule(harness.client, { seat, intervalSec: 2, taskQueue: harness.taskQueue });
     assert.equal(created, true);
-    assert.equal((await ensureSeatSchedule(harness.client, { seat, intervalSec: 2, taskQueue: harness.taskQueue })).created, false);
     const handle = harness.client.schedule.getHandle(scheduleId);
+    // `trl up` pauses the schedule when it stops; the next start resumes it.
+    await handle.pause('worker stopped');
+    assert.equal((await ensureSeatSchedule(harness.client, { seat, intervalSec: 2, taskQueue: harness.taskQueue })).created, false);
+    assert.equal((await handle.describe()).state.paused, false);
     const deadline = Date.now() + 60_000;
     let description = await handle.describe();
     while (description.info.recentActions.length === 0 && Date.now() < deadline) {
