@@ -1,6 +1,6 @@
 // A pure preview of Yuma Consensus: given validators' stake and weight rows, which miners would the
-// chain's epoch pay, and how much of each validator's weight would survive clipping? Used by
-// `trl consensus` to show operators what the chain will do before it does it.
+// chain's epoch pay, and how much of each validator's weight would survive clipping? Meant for
+// `trl consensus`, to show operators what the chain will do before it does it.
 //
 // It follows the consensus half of Subtensor's epoch (pallets/subtensor/src/epoch/run_epoch.rs,
 // `epoch_mechanism`): stake of permitted, voting validators normalised to 1; rows normalised to 1

@@ -1,0 +1,165 @@
+// Simulated policies for the seat calibration bench: the active scenarios (category, difficulty,
+// hidden-test count) and a draw of one evaluation of a policy, built on the sim fleet's profiles.
+//
+// Outcome model (one cycle = one incumbent/challenger comparison):
+//   p_j    = the sim fleet's solve probability of the policy's model on scenario j
+//            (base × byDifficulty × byCategory, simfleet/agent-behaviour.ts), plus the challenger's
+//            advantage in percentage points, clamped to [0.005, 0.995];
+//   ε_j    ~ N(0, sharedSd²) once per cycle and scenario, shared by both sides and all repeats:
+//            this cycle's scenario is harder or easier than the profile says, for everyone;
+//   η_rj   ~ N(0, runSd²) per evaluation r and scenario: run-to-run luck of one agent trajectory.
+//            A large runSd pushes a run towards all-or-nothing, as in the sim fleet, where a run
+//            either solves (every test passes) or leaves a partial or wrong answer;
+//   passed ~ Binomial(tests_j, logistic(logit(p_j) + ε_j + η_rj)).
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ScoredEvaluation } from '../contracts/seat.ts';
+import { loadScenario } from '../catalog/load-scenario.ts';
+import { readRegistry } from '../catalog/registry.ts';
+import type { ModelEntry } from '../models/allowlist.ts';
+import { solveProbability } from '../simfleet/agent-behaviour.ts';
+import type { SeededRandom } from '../seat/seeded-random.ts';
+
+export interface ScenarioProfile {
+  name: string;
+  category: string;
+  difficulty: 'easy' | 'medium' | 'hard';
+  testsTotal: number;
+}
+
+export interface NoiseModel {
+  sharedSd: number;
+  runSd: number;
+}
+
+/**
+ * The arguments of a call starting at `open` (the index of its "("), split at top-level commas;
+ * strings and nested brackets respected. Good enough for decorator arguments, not a Python parser.
+ */
+function callArguments(source: string, open: number): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let current = '';
+  for (let index = open + 1; index < source.length; index++) {
+    const character = source[index]!;
+    if (quote !== undefined) {
+      if (character === '\\') {
+        current += character + (source[index + 1] ?? '');
+        index++;
+        continue;
+      }
+      if (character === quote) quote = undefined;
+    } else if (character === '"' || character === "'") quote = character;
+    else if ('([{'.includes(character)) depth++;
+    else if (')]}'.includes(character)) {
+      if (depth === 0) break;
+      depth--;
+    } else if (character === ',' && depth === 0) {
+      parts.push(current.trim());
+      current = '';
+      continue;
+    }
+    current += character;
+  }
+  if (current.trim() !== '') parts.push(current.trim());
+  return parts;
+}
+
+/** Cases of one parametrize decorator: the length of its list (or tuple) of argument values. */
+function parametrizeCases(source: string, open: number): number {
+  const values = callArguments(source, open)[1];
+  if (values === undefined || !/^[[(]/.test(values)) return 1;
+  return Math.max(1, callArguments(values, 0).length);
+}
+
+/**
+ * Tests as pytest would collect them, read statically: each `def test_…` counts once, times the
+ * length of each `@pytest.mark.parametrize(names, [...])` list above it. The registry does not list
+ * test counts, and running pytest 26 times takes seconds; on the current set this equals pytest's
+ * own count (checked with `pytest --collect-only` when this was written).
+ */
+export function countPythonTests(source: string): number {
+  const definitions = [...source.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+test_\w*/gm)];
+  let count = 0;
+  let previousEnd = 0;
+  for (const definition of definitions) {
+    const decorators = source.slice(previousEnd, definition.index);
+    let cases = 1;
+    for (const parametrize of decorators.matchAll(/@pytest\.mark\.parametrize\(/g)) {
+      cases *= parametrizeCases(decorators, parametrize.index + parametrize[0].length - 1);
+    }
+    count += cases;
+    previousEnd = definition.index + definition[0].length;
+  }
+  return count;
+}
+
+async function testsInFolder(testsDir: string): Promise<number> {
+  let count = 0;
+  for (const file of (await readdir(testsDir)).sort()) {
+    if (file.endsWith('.py')) count += countPythonTests(await readFile(path.join(testsDir, file), 'utf8'));
+  }
+  return count;
+}
+
+/** The active scenario set (registry.json), each with its category, difficulty and test count. */
+export async function loadScenarioProfiles(scenariosDir: string): Promise<{ spec: number; scenarios: ScenarioProfile[] }> {
+  const registry = await readRegistry(scenariosDir);
+  if (!registry) throw new Error(`${scenariosDir} has no registry.json`);
+  const scenarios: ScenarioProfile[] = [];
+  for (const name of registry.active) {
+    const dir = path.join(scenariosDir, name);
+    const { config } = await loadScenario(dir);
+    scenarios.push({ name, category: config.metadata.category, difficulty: config.metadata.difficulty, testsTotal: await testsInFolder(path.join(dir, 'tests')) });
+  }
+  return { spec: registry.spec, scenarios };
+}
+
+const probabilityFloor = 0.005;
+const clamp = (p: number) => Math.min(1 - probabilityFloor, Math.max(probabilityFloor, p));
+const logit = (p: number) => Math.log(p / (1 - p));
+const logistic = (x: number) => 1 / (1 + Math.exp(-x));
+
+/** Per-scenario logits of a policy that routes everything to `model`, raised by `advantage` (a probability). */
+export function policyLogits(model: ModelEntry, scenarios: readonly ScenarioProfile[], advantage = 0): Float64Array {
+  return Float64Array.from(scenarios, (scenario) => logit(clamp(solveProbability(model, scenario) + advantage)));
+}
+
+/** Expected tests passed without noise: Σ tests_j · p_j. */
+export function expectedTestsPassed(logits: Float64Array, scenarios: readonly ScenarioProfile[]): number {
+  return scenarios.reduce((sum, scenario, j) => sum + scenario.testsTotal * logistic(logits[j]!), 0);
+}
+
+export function drawSharedDifficulty(random: SeededRandom, scenarioCount: number, noise: NoiseModel): Float64Array {
+  return Float64Array.from({ length: scenarioCount }, () => noise.sharedSd * random.nextGaussian());
+}
+
+/** One evaluation of one policy in one cycle. */
+export function drawEvaluation(
+  random: SeededRandom,
+  scenarios: readonly ScenarioProfile[],
+  logits: Float64Array,
+  sharedDifficulty: Float64Array,
+  noise: NoiseModel,
+  identity: { packHash: string; workflowId: string },
+): ScoredEvaluation {
+  const perScenario = scenarios.map((scenario, j) => {
+    const p = logistic(logits[j]! + sharedDifficulty[j]! + noise.runSd * random.nextGaussian());
+    let testsPassed = 0;
+    for (let test = 0; test < scenario.testsTotal; test++) if (random.nextFloat() < p) testsPassed++;
+    return { scenario: scenario.name, testsPassed, testsTotal: scenario.testsTotal };
+  });
+  return {
+    ...identity,
+    status: 'completed',
+    testsPassed: perScenario.reduce((sum, score) => sum + score.testsPassed, 0),
+    testsTotal: perScenario.reduce((sum, score) => sum + score.testsTotal, 0),
+    perScenario,
+  };
+}
+
+/** A 64-hex-digit stand-in for a pack's sha256, different every call. */
+export function randomPackHash(random: SeededRandom): string {
+  return Array.from({ length: 8 }, () => random.nextUint32().toString(16).padStart(8, '0')).join('');
+}
