@@ -1,6 +1,6 @@
 // Calibration of the seat's decision rule by simulation (a script, not a test):
 //   node --import tsx bench/seat-calibration.ts [--cycles 1000] [--repeats 1] [--incumbent glm-5.2]
-//        [--shared-sd 0.5] [--run-sd 1.0] [--confidence 0.95] [--no-sensitivity]
+//        [--shared-sd 0.5] [--run-sd 1.0] [--confidence 0.99 (the seat's default)] [--no-sensitivity]
 // (a) identical policies: how often does a challenger take the seat by luck? (target ≤ 1%)
 // (b) a truly better challenger: at what advantage does it win 80% of cycles?
 // (c) the curve of win rate against true advantage, as a table and an ASCII plot.
@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { decideChallenge } from '../seat/decision-rule.ts';
+import { seatConfigSchema } from '../contracts/seat.ts';
 import { SeededRandom } from '../seat/seeded-random.ts';
 import { loadAllowlist, type ModelEntry } from '../models/allowlist.ts';
 import { scenariosDir } from '../common/paths.ts';
@@ -25,7 +26,7 @@ const { values: options } = parseArgs({
     incumbent: { type: 'string', default: 'glm-5.2' },
     'shared-sd': { type: 'string', default: '0.5' },
     'run-sd': { type: 'string', default: '1.0' },
-    confidence: { type: 'string', default: '0.95' },
+    confidence: { type: 'string', default: String(seatConfigSchema.shape.confidence.parse(undefined)) },
     'no-sensitivity': { type: 'boolean', default: false },
   },
 });

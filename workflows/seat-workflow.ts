@@ -161,6 +161,8 @@ export async function seat(state: SeatState): Promise<never> {
       incumbent: incumbentRuns,
       challenger: challengerRuns,
       bootstrapResamples: config.bootstrapResamples,
+      // States carried from before the setting existed used the 95% level.
+      confidence: config.confidence ?? 0.95,
     });
     return {
       record: {
