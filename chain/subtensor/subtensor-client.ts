@@ -5,12 +5,9 @@
 // - no NeuronInfoRuntimeApi in metadata: the metagraph is read from storage;
 // - no mechanisms: `set_weights` instead of `set_mechanism_weights`;
 // - no commit-reveal storage: commit-reveal counts as off.
-// Commit-reveal version 4 (drand timelocked commits, `commit_timelocked_weights`) is refused
-// with 'commit_reveal_v4_unsupported': Subtensor decrypts a `TLECiphertext<TinyBLS381>` made by
-// ideal-lab5/timelock (`tle`, AES-GCM, ark-serialize compressed) for a drand quicknet round.
-// npm has tlock-js (drand's age format, a different ciphertext) and @ideallabs/timelock.js 1.0.1
-// (a WASM build of ideal-lab5/timelock) — the latter is the only candidate, but it is not a
-// dependency here and nothing has checked its output against the runtime.
+// Commit-reveal version 4 sends `commit_timelocked_weights` (weights encrypted to a drand quicknet
+// round, see timelock-commit.ts); the chain reveals them itself. A runtime that reports version 4
+// without that call is refused with 'commit_reveal_v4_unsupported'.
 import type { ApiPromise } from '@polkadot/api';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import type { ChainClient, CommitmentReceipt, CommitmentsRead, Metagraph, PackCommitment, SkippedCommitment, WeightRow, WeightSettings, WeightsSubmission } from '../chain-client.ts';
@@ -24,6 +21,7 @@ import { hasNeuronRuntimeApi, readHotkeysByUid, readNeurons } from './neuron-rea
 import { loadPendingReveals, savePendingReveals, type PendingReveal } from './pending-reveals-store.ts';
 import { buildCall, commitWeightsCall, hasCall, revealWeightsCall, setCommitmentCall, setMechanismWeightsCall, setWeightsCall, type CallBuilders, type CallPlan } from './subtensor-calls.ts';
 import { openApi } from './subtensor-connection.ts';
+import { prepareTimelockedCommit } from './timelock-commit-plan.ts';
 import { classifySubmissionError } from './transaction-errors.ts';
 import { readWeightSettings } from './weight-settings-reading.ts';
 
@@ -175,8 +173,17 @@ export class SubtensorClient implements ChainClient {
     }
     const version = settings.commitRevealVersion;
     if (version === 4) {
-      throw new ChainError('preflight', 'commit_reveal_v4_unsupported',
-        `subnet ${netuid} uses commit-reveal v4 (drand timelocked weights, commit_timelocked_weights); this client cannot build the timelock ciphertext Subtensor expects. Set weights with a v4-capable client (the bittensor SDK), or ask the subnet owner to disable commit-reveal.`);
+      if (!hasCall(this.#api.tx as unknown as CallBuilders<unknown>, 'subtensorModule', 'commitTimelockedWeights')) {
+        throw new ChainError('preflight', 'commit_reveal_v4_unsupported',
+          `subnet ${netuid} uses commit-reveal v4 (drand timelocked weights), but the runtime has no commit_timelocked_weights call to send them with`);
+      }
+      const prepared = await this.#read(`the timelock schedule of subnet ${netuid}`, async () => {
+        const { view, block } = await this.#snapshot();
+        return prepareTimelockedCommit({ view, block, signer, netuid, uids, values, settings, nowMs: Date.now() });
+      });
+      // The chain decrypts and applies the weights in the reveal epoch: nothing to keep.
+      const inclusion = await this.#send(prepared.plan);
+      return { mode: 'timelocked', block: inclusion.block, uids, values, transaction: inclusion.transaction, revealFromBlock: prepared.revealFromBlock };
     }
     if (version !== undefined && version !== 2) {
       throw new ChainError('preflight', `commit_reveal_v${version}_unsupported`, `subnet ${netuid} uses commit-reveal version ${version}; this client supports version 2 (hash commit + reveal) only`);
