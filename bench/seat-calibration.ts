@@ -1,6 +1,6 @@
 // Calibration of the seat's decision rule by simulation (a script, not a test):
 //   node --import tsx bench/seat-calibration.ts [--cycles 1000] [--repeats 1] [--incumbent glm-5.2]
-//        [--shared-sd 0.5] [--run-sd 1.0] [--confidence 0.99 (the seat's default)] [--no-sensitivity]
+//        [--shared-sd 0.5] [--run-sd 1.0] [--confidence C (default: the seat's, 0.995)] [--no-sensitivity]
 // (a) identical policies: how often does a challenger take the seat by luck? (target ≤ 1%)
 // (b) a truly better challenger: at what advantage does it win 80% of cycles?
 // (c) the curve of win rate against true advantage, as a table and an ASCII plot.

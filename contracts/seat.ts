@@ -71,11 +71,12 @@ export const seatConfigSchema = z.object({
   repeats: z.number().int().min(1).max(10).default(1),
   bootstrapResamples: z.number().int().min(10_000).default(10_000),
   /**
-   * One-sided level of the bootstrap lower bound. 0.99, not 0.95: at 0.95 the bound alone is a 5%
-   * test, and identical policies took the seat in 5.2% of simulated cycles (the δ margin, 3–4
-   * tests, adds nothing against that noise); at 0.99 it is 0.7% (bench/seat-calibration.ts).
+   * One-sided level of the bootstrap lower bound. 0.995, not 0.95: at 0.95 the bound alone is a 5%
+   * test, and identical policies took the seat in 4.7–6.5% of simulated cycles (the δ margin, a few
+   * tests, adds nothing against that noise); the percentile bootstrap over 26 scenarios is also a
+   * little liberal, so 0.99 still gave 0.7–1.6%; 0.995 gives 0.5–0.8% (bench/seat-calibration.ts).
    */
-  confidence: z.number().min(0.5).lt(1).default(0.99),
+  confidence: z.number().min(0.5).lt(1).default(0.995),
   seed: z.number().int().nonnegative().default(0),
   /** Continue-as-new past this many history events (Temporal suggests it near 4,096 anyway). */
   maxHistoryEvents: z.number().int().min(20).default(2_000),
