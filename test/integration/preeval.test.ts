@@ -4,10 +4,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { repoRoot } from '../../common/paths.ts';
 import { evaluationWorkflowId, searchAttributes } from '../../common/constants.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
+import { writePack, validPackFiles } from '../support/fixture-packs.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 
 const corpus = path.join(repoRoot, 'test', 'fixtures', 'packs');
@@ -29,8 +31,9 @@ describe('pre-evaluation on the pack corpus', async () => {
 
   before(async () => {
     harness = await startHarness();
-    // The original of renamed-copy must be known first: similarity compares against earlier packs.
-    await harness.evaluate({ pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', 'cost-cascade') }, agent: 'null', scenarios: ['csv-sales-report'] });
+    // The original of renamed-copy must be known first: similarity compares against earlier
+    // submissions, which come from chain commitments (a hotkey); local runs are nobody's.
+    await harness.evaluate({ pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', 'cost-cascade') }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: '5Miner-cost-cascade-original' });
     const runs = [...honest.map((n) => ['honest', n]), ...gaming.map((n) => ['gaming', n])];
     await Promise.all(runs.map(async ([kind, name]) => {
       const submissionId = uniqueId(name!);
@@ -72,5 +75,14 @@ describe('pre-evaluation on the pack corpus', async () => {
     assert.equal(thief.rejection?.[0]?.code, 'pack_hash_owned');
     const owner = await harness.evaluate({ pack, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${honest[0]}` });
     assert.equal(owner.status, 'completed');
+  });
+
+  test('a local run (no hotkey) claims nothing: a miner may evaluate at home, then commit', async () => {
+    // Random bytes in a comment keep this pack far from every other in the store (similarity).
+    const dir = await writePack({ ...validPackFiles(), 'policy.ts': `// ${randomBytes(300).toString('hex')}\n${validPackFiles()['policy.ts']}` });
+    const atHome = await harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'null', scenarios: ['csv-sales-report'] });
+    assert.equal(atHome.status, 'completed', JSON.stringify(atHome.rejection));
+    const committed = await harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${uniqueId('home')}` });
+    assert.equal(committed.status, 'completed', JSON.stringify(committed.rejection));
   });
 });

@@ -13,14 +13,22 @@ import { startEvaluation } from '../../client/start-evaluation.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 import { examplePackDir } from '../support/fixture-packs.ts';
+import { readChainConfig } from '../../chain/chain-config.ts';
+import { openLocalChain } from '../../chain/open-chain.ts';
+import { addressFromUri } from '../../chain/local/dev-keys.ts';
+import { localPackUrl, preparePackSubmission } from '../../client/submit-pack.ts';
+import { seatConfigSchema } from '../../contracts/seat.ts';
+import { seatWorkflowId } from '../../common/constants.ts';
+import { seatQuery } from '../../workflows/seat-signals.ts';
+import type { seatCycle } from '../../workflows/seat-cycle.ts';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'scenarios');
 
-function startWorkerProcess(taskQueue: string): Promise<ChildProcess> {
+function startWorkerProcess(taskQueue: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-worker-')), 'worker.pid');
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'workers', 'all-in-one.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, TRL_TASK_QUEUE: taskQueue, TRL_WORKER_PID_FILE: pidFile, TRL_QUIET: '1' },
+    env: { ...process.env, TRL_TASK_QUEUE: taskQueue, TRL_WORKER_PID_FILE: pidFile, TRL_QUIET: '1', ...extraEnv },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -58,7 +66,7 @@ describe('worker crash mid-evaluation', () => {
     harness = await startHarness({ withWorker: false });
   });
   after(async () => {
-    for (const worker of workers) worker.kill('SIGKILL');
+    for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
     await harness?.close();
   });
 
@@ -95,6 +103,44 @@ describe('worker crash mid-evaluation', () => {
     const history = await handle.fetchHistory();
     const attempts = history.events?.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt) ?? [];
     assert.ok(attempts.some((a) => a !== null && a !== undefined && a > 1), 'runScenario should have been retried after the crash');
+    second.kill('SIGTERM');
+  });
+
+  test('the seat survives a worker killed in the middle of a challenge', async () => {
+    const netuid = 1000 + Math.floor(Math.random() * 60_000);
+    const chainEnv = { TRL_LOCAL_CHAIN_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-crash-chain-')), 'chain.json'), TRL_NETUID: String(netuid), TRL_LOCAL_CHAIN_BLOCK_MS: '200' };
+    const chain = await openLocalChain(readChainConfig(chainEnv));
+    const miner = await addressFromUri('//CrashTestMiner');
+    await chain.register(netuid, { hotkey: miner });
+    const prepared = await preparePackSubmission(examplePackDir, localPackUrl);
+    await chain.as(miner).setCommitment(netuid, prepared.text);
+    const seat = seatConfigSchema.parse({ netuid, agent: 'oracle', scenarios: ['slow-writer'], scenariosDir: fixtures });
+
+    const first = await startWorkerProcess(harness.taskQueue, chainEnv);
+    workers.push(first);
+    const cycle = await harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId('crash-cycle'), args: [{ seat }] });
+    assert.deepEqual(cycle.accepted.map((o) => o.packHash), [prepared.packHash]);
+
+    // Kill the worker while the seat's child evaluation has its agent in the sandbox.
+    const childPrefix = evaluationWorkflowId(`seat-${netuid}-1-challenger`);
+    await waitFor(async () => {
+      const containers = await listManagedContainers(harness.docker, [`${containerLabels.role}=agent`]);
+      return containers.find((c) => c.State === 'running' && (c.Labels[containerLabels.workflowId] ?? '').startsWith(childPrefix));
+    }, 90_000, 'the seat evaluation\'s agent container');
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+
+    const second = await startWorkerProcess(harness.taskQueue, chainEnv);
+    workers.push(second);
+    const view = await waitFor(async () => {
+      const current = await harness.client.workflow.getHandle(seatWorkflowId(netuid)).query(seatQuery);
+      return current.decisions >= 1 ? current : undefined;
+    }, 180_000, 'the seat\'s decision after the crash');
+    assert.equal(view.incumbent?.packHash, prepared.packHash, JSON.stringify(view.history));
+    assert.equal(view.history.length, 1);
+    assert.equal(view.history[0]!.outcome, 'challenger_takes_seat');
+    assert.equal(view.incumbent?.seatedTestsPassed, 2);
+    await harness.client.workflow.getHandle(seatWorkflowId(netuid)).terminate('test finished');
     second.kill('SIGTERM');
   });
 });
