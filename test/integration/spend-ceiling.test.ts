@@ -4,10 +4,8 @@
 // the next worker, and the retried attempt's spend is counted beside it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
@@ -20,6 +18,7 @@ import type { Activities } from '../../activities/index.ts';
 import { summarizeEvaluation } from '../../scoring/evaluation-summary.ts';
 import { parseSpendLines, type SpendEvent } from '../../spend/spend-events.ts';
 import { readCallLogCost } from '../../spend/call-log-cost.ts';
+import { startWorkerProcess, waitFor } from '../support/worker-process.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 import { writePack } from '../support/fixture-packs.ts';
 
@@ -32,31 +31,6 @@ async function ledgerEvents(submissionId: string): Promise<SpendEvent[]> {
   const events: SpendEvent[] = [];
   for (const file of files) events.push(...parseSpendLines(await readFile(path.join(spendDir, file), 'utf8')).events);
   return events.filter((e) => e.submissionId === submissionId);
-}
-
-function startWorkerProcess(taskQueue: string): Promise<ChildProcess> {
-  const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-worker-')), 'worker.pid');
-  const env: NodeJS.ProcessEnv = { ...process.env, TRL_TASK_QUEUE: taskQueue, TRL_WORKER_PID_FILE: pidFile, TRL_QUIET: '1' };
-  delete env.TRL_SUBMISSION_CEILING_USD;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'workers', 'all-in-one.ts')], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes('worker polling')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
-  });
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('spend ledger and ceilings', () => {
@@ -131,7 +105,7 @@ describe('spend ledger and ceilings', () => {
       ].join('\n'),
     });
     const taskQueue = uniqueId('trl-test-spend');
-    const first = await startWorkerProcess(taskQueue);
+    const first = await startWorkerProcess(taskQueue, { TRL_SUBMISSION_CEILING_USD: undefined });
     workers.push(first);
     const submissionId = uniqueId('spend-retry');
     const workflowId = evaluationWorkflowId(submissionId);
@@ -148,7 +122,7 @@ describe('spend ledger and ceilings', () => {
     const open = await ledgerEvents(submissionId);
     assert.deepEqual(open.map((e) => e.kind), ['reserve'], 'the killed attempt is still reserved at the cap');
 
-    const second = await startWorkerProcess(taskQueue);
+    const second = await startWorkerProcess(taskQueue, { TRL_SUBMISSION_CEILING_USD: undefined });
     workers.push(second);
     const result: EvaluationResult = await handle.result();
     second.kill('SIGTERM');

@@ -2,7 +2,7 @@
 // result, and no container of the run is left behind.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { containerLabels, evaluationWorkflowId } from '../../common/constants.ts
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startEvaluation } from '../../client/start-evaluation.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
+import { startWorkerProcess, waitFor } from '../support/worker-process.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 import { examplePackDir } from '../support/fixture-packs.ts';
 import { readChainConfig } from '../../chain/chain-config.ts';
@@ -23,33 +24,6 @@ import { seatQuery } from '../../workflows/seat-signals.ts';
 import type { seatCycle } from '../../workflows/seat-cycle.ts';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'scenarios');
-
-function startWorkerProcess(taskQueue: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
-  const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-worker-')), 'worker.pid');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'workers', 'all-in-one.ts')], {
-    cwd: repoRoot,
-    env: { ...process.env, TRL_TASK_QUEUE: taskQueue, TRL_WORKER_PID_FILE: pidFile, TRL_QUIET: '1', ...extraEnv },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes('worker polling')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
-  });
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const outcome = (result: EvaluationResult) => ({
   status: result.status,
