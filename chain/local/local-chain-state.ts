@@ -26,6 +26,8 @@ const subnetSchema = z.object({
   commitments: z.record(z.string(), z.object({ text: z.string(), block: z.number().int().nonnegative() })),
   /** Weight rows by validator uid. */
   weights: z.record(z.string(), z.array(z.object({ uid: z.number().int(), value: z.number().int().min(0).max(65535) }))),
+  /** Commit-reveal v2: the hashes each hotkey committed, waiting for their reveal. */
+  weightCommits: z.record(z.string(), z.array(z.object({ hash: z.string(), commitBlock: z.number().int(), commitEpoch: z.number().int() }))).default({}),
 });
 export type LocalSubnet = z.infer<typeof subnetSchema>;
 
@@ -53,6 +55,7 @@ export function newSubnet(overrides: Partial<LocalSubnet> = {}): LocalSubnet {
     neurons: [],
     commitments: {},
     weights: {},
+    weightCommits: {},
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LocalChain } from './local-chain.ts';
 import { ChainError } from '../chain-error.ts';
+import { addressFromUri } from './dev-keys.ts';
 
 async function freshChain() {
   let now = 1_000_000;
@@ -66,4 +67,33 @@ test('concurrent writers do not lose each other’s changes', async () => {
   await Promise.all(Array.from({ length: 20 }, (_, i) => chain.register(11, { hotkey: `miner-${i}` })));
   const uids = (await chain.metagraph(11)).neurons.map((n) => n.uid).sort((a, b) => a - b);
   assert.deepEqual(uids, Array.from({ length: 21 }, (_, i) => i));
+});
+
+test('commit-reveal v2: a commit hides the weights until its reveal epoch, then the reveal sets them', async () => {
+  let now = 0;
+  const dir = await mkdtemp(path.join(tmpdir(), 'trl-local-cr-'));
+  const validator = await addressFromUri('//LocalCrValidator');
+  const chain = new LocalChain({ file: path.join(dir, 'chain.json'), signer: validator, blockMs: 1000, now: () => now });
+  // netuid 11, tempo 9: epoch = floor((block + 12) / 10), so epoch 2 starts at block 8, epoch 3 at 18.
+  await chain.ensureSubnet(11, { tempo: 9, weightsRateLimit: 0, commitRevealEnabled: true, revealPeriodEpochs: 1 });
+  await chain.register(11, { hotkey: validator, stakeTao: 1000, validatorPermit: true });
+  const miner = await chain.register(11, { hotkey: await addressFromUri('//LocalCrMiner') });
+  now = 9_000;
+  const commit = await chain.setWeights(11, [miner], [65535]);
+  assert.equal(commit.mode, 'commit');
+  assert.equal(commit.revealFromBlock, 18);
+  assert.deepEqual(await chain.weights(11), [], 'nothing is visible before the reveal');
+  assert.deepEqual(await chain.revealDueWeights(11), [], 'too early');
+  now = 18_000;
+  const revealed = await chain.revealDueWeights(11);
+  assert.deepEqual(revealed.map((r) => [r.mode, r.block, r.uids]), [['reveal', 18, [miner]]]);
+  assert.deepEqual((await chain.weights(11))[0]!.weights, [{ uid: miner, value: 65535 }]);
+  assert.deepEqual(await chain.revealDueWeights(11), [], 'revealed once');
+
+  // A commit left past its reveal epoch expires and never counts.
+  now = 19_000;
+  await chain.setWeights(11, [miner], [1]);
+  now = 40_000;
+  assert.deepEqual(await chain.revealDueWeights(11), []);
+  assert.deepEqual((await chain.weights(11))[0]!.weights, [{ uid: miner, value: 65535 }]);
 });

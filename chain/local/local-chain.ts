@@ -8,10 +8,14 @@ import { displayRaw, parsePackCommitment } from '../pack-commitment.ts';
 import { checkWeightsPreflight } from '../weights-preflight.ts';
 import { StateFile } from './state-file.ts';
 import { localChainStateSchema, newSubnet, type LocalChainState, type LocalSubnet } from './local-chain-state.ts';
+import { commitHash, epochIndex, netuidIndex, randomSalt, revealState, revealWindow } from '../subtensor/commit-reveal.ts';
+import { loadPendingReveals, savePendingReveals, type PendingReveal } from '../subtensor/pending-reveals-store.ts';
 
 /** Field 0 is a `Data::Raw` of at most 128 bytes on Subtensor; the local chain keeps the same bound. */
 const maxCommitmentBytes = 128;
 const maxNeurons = 256;
+/** Subtensor keeps at most this many unrevealed commits per hotkey. */
+const maxOpenCommits = 10;
 
 export interface LocalChainOptions {
   file: string;
@@ -19,6 +23,8 @@ export interface LocalChainOptions {
   signer?: string;
   /** Only used when the file is created. */
   blockMs?: number;
+  /** The signer's commit-reveal secrets (salts, weights); `<file>.pending-reveals.json` by default. */
+  pendingRevealsFile?: string;
   now?: () => number;
 }
 
@@ -27,9 +33,11 @@ export class LocalChain implements ChainClient {
   readonly signer?: string;
   private readonly state: StateFile<LocalChainState>;
   private readonly now: () => number;
+  private readonly pendingRevealsFile: string;
 
   constructor(options: LocalChainOptions) {
     this.signer = options.signer;
+    this.pendingRevealsFile = options.pendingRevealsFile ?? `${options.file}.pending-reveals.json`;
     this.now = options.now ?? Date.now;
     const blockMs = options.blockMs ?? 12_000;
     this.state = new StateFile(options.file, (value) => localChainStateSchema.parse(value), () => ({
@@ -47,7 +55,7 @@ export class LocalChain implements ChainClient {
 
   /** A copy of this client that signs with another key (same file). */
   as(signer: string): LocalChain {
-    return new LocalChain({ file: this.state.file, signer, now: this.now });
+    return new LocalChain({ file: this.state.file, signer, now: this.now, pendingRevealsFile: this.pendingRevealsFile });
   }
 
   private blockOf(state: LocalChainState): number {
@@ -126,7 +134,7 @@ export class LocalChain implements ChainClient {
 
   async weightSettings(netuid: number): Promise<WeightSettings> {
     const state = await this.state.read();
-    const { neurons: _n, commitments: _c, weights: _w, ...settings } = this.subnetOf(state, netuid);
+    const { neurons: _n, commitments: _c, weights: _w, weightCommits: _wc, ...settings } = this.subnetOf(state, netuid);
     return { block: this.blockOf(state), ...settings, commitRevealVersion: settings.commitRevealEnabled ? 2 : undefined };
   }
 
@@ -159,10 +167,11 @@ export class LocalChain implements ChainClient {
 
   async setWeights(netuid: number, uids: number[], values: number[]): Promise<WeightsSubmission> {
     const signer = this.requireSigner();
+    const pending: PendingReveal[] = [];
     return this.state.update((state) => {
       const subnet = this.subnetOf(state, netuid);
       const block = this.blockOf(state);
-      const { neurons, commitments: _c, weights: _w, ...settings } = subnet;
+      const { neurons, commitments: _c, weights: _w, weightCommits: _wc, ...settings } = subnet;
       const self = checkWeightsPreflight({
         signer,
         metagraph: { netuid, block, neurons: neurons.map((n) => ({ ...n, active: true })) },
@@ -170,18 +179,68 @@ export class LocalChain implements ChainClient {
         uids,
         values,
       });
-      if (subnet.commitRevealEnabled) {
-        throw new ChainError('preflight', 'commit_reveal_unsupported', 'the local chain sets weights directly only; set commitRevealEnabled to false in its file');
-      }
-      subnet.weights[String(self.uid)] = uids.map((uid, i) => ({ uid, value: values[i]! }));
       neurons.find((n) => n.uid === self.uid)!.lastUpdate = block;
       state.transactions += 1;
-      return { mode: 'direct' as const, block, uids, values, transaction: `local-${randomUUID()}` };
+      const transaction = `local-${randomUUID()}`;
+      if (!subnet.commitRevealEnabled) {
+        subnet.weights[String(self.uid)] = uids.map((uid, i) => ({ uid, value: values[i]! }));
+        return { mode: 'direct' as const, block, uids, values, transaction };
+      }
+      // Commit-reveal v2, as Subtensor does it: only the hash goes on chain now; the weights, the
+      // salt and the version key stay with the validator until the reveal epoch.
+      const commits = (subnet.weightCommits[signer] ??= []);
+      if (commits.length >= maxOpenCommits) throw new ChainError('dispatch', 'SubtensorModule.TooManyUnrevealedCommits', `hotkey ${signer} already has ${maxOpenCommits} unrevealed commits`);
+      const salt = randomSalt();
+      const versionKey = subnet.weightsVersionKey;
+      const hash = commitHash({ hotkey: signer, netuidIndex: netuidIndex(netuid), uids, values, salt, versionKey });
+      const commitEpoch = epochIndex(block, netuid, subnet.tempo);
+      const window = revealWindow(commitEpoch, netuid, subnet.tempo, subnet.revealPeriodEpochs);
+      commits.push({ hash, commitBlock: block, commitEpoch });
+      pending.push({ netuid, hotkey: signer, uids, values, salt, versionKey, commitHash: hash, commitBlock: block, ...window, epochSource: 'tempo', transaction });
+      return { mode: 'commit' as const, block, uids, values, transaction, revealFromBlock: window.revealFromBlock };
+    }).then(async (submission) => {
+      if (submission.mode === 'commit') await savePendingReveals(this.pendingRevealsFile, [...(await loadPendingReveals(this.pendingRevealsFile)), ...pending]);
+      return submission;
     });
   }
 
-  async revealDueWeights(): Promise<WeightsSubmission[]> {
-    return [];
+  /** Reveals this signer's commits whose epoch has come; drops the ones that expired unrevealed. */
+  async revealDueWeights(netuid: number): Promise<WeightsSubmission[]> {
+    const signer = this.requireSigner();
+    const all = await loadPendingReveals(this.pendingRevealsFile);
+    const mine = all.filter((r) => r.netuid === netuid && r.hotkey === signer);
+    if (mine.length === 0) return [];
+    const { revealed, kept } = await this.state.update((state) => {
+      const subnet = this.subnetOf(state, netuid);
+      const block = this.blockOf(state);
+      const currentEpoch = epochIndex(block, netuid, subnet.tempo);
+      const commits = subnet.weightCommits[signer] ?? [];
+      const revealed: WeightsSubmission[] = [];
+      const kept: PendingReveal[] = [];
+      for (const reveal of mine) {
+        const when = revealState(currentEpoch, reveal.revealEpoch);
+        if (when === 'early') {
+          kept.push(reveal);
+          continue;
+        }
+        const index = commits.findIndex((c) => c.hash === reveal.commitHash);
+        if (index >= 0) commits.splice(index, 1);
+        if (when === 'expired' || index < 0) continue;
+        // The runtime recomputes the hash from what is revealed; a wrong salt or vector fails.
+        const recomputed = commitHash({ hotkey: signer, netuidIndex: netuidIndex(netuid), uids: reveal.uids, values: reveal.values, salt: reveal.salt, versionKey: reveal.versionKey });
+        if (recomputed !== reveal.commitHash) throw new ChainError('dispatch', 'SubtensorModule.InvalidRevealCommitHashNotMatch', 'the revealed weights do not match the committed hash');
+        const self = subnet.neurons.find((n) => n.hotkey === signer);
+        if (!self) continue;
+        subnet.weights[String(self.uid)] = reveal.uids.map((uid, i) => ({ uid, value: reveal.values[i]! }));
+        self.lastUpdate = block;
+        state.transactions += 1;
+        revealed.push({ mode: 'reveal', block, uids: reveal.uids, values: reveal.values, transaction: `local-${randomUUID()}` });
+      }
+      return { revealed, kept };
+    });
+    const others = all.filter((r) => !(r.netuid === netuid && r.hotkey === signer));
+    await savePendingReveals(this.pendingRevealsFile, [...others, ...kept]);
+    return revealed;
   }
 
   async close(): Promise<void> {}
