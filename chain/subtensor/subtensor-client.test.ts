@@ -158,7 +158,7 @@ test('expired commits are dropped without sending; other hotkeys and subnets are
     assert.deepEqual((await loadPendingReveals(file)).map((reveal) => [reveal.hotkey, reveal.netuid]), [[miner, 11], [signer, 12]]);
   }));
 
-test('commit-reveal v4 is refused with a clear code before anything is sent; so is a v2 commit with nowhere to keep the reveal', async () => {
+test('a v4 runtime without commit_timelocked_weights is refused before anything is sent; so is a v2 commit with nowhere to keep the reveal', async () => {
   await setUp(async ({ chain, client }) => {
     chain.commitRevealVersion = 4;
     const error = await client.setWeights(netuid, [1], [65535]).then(() => undefined, (caught: unknown) => caught);
