@@ -10,7 +10,8 @@ import { newSeatState, type Challenge, type ChallengeOffer, type Decision, type 
 import type { ChainClient, SkippedCommitment } from '../chain/chain-client.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { maxWeight } from '../chain/chain-client.ts';
-import { challengeUpdate, seatQuery } from '../workflows/seat-signals.ts';
+import { challengeUpdate, configureUpdate, seatQuery } from '../workflows/seat-signals.ts';
+import { canonicalJson } from '../packs/canonical-pack.ts';
 import { log } from '../common/log.ts';
 
 export interface SeatActivityDependencies {
@@ -95,7 +96,14 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
         workflowIdConflictPolicy: 'USE_EXISTING',
       }),
     });
-    const view = await client.workflow.getHandle(workflowId).query(seatQuery);
+    const handle = client.workflow.getHandle(workflowId);
+    const view = await handle.query(seatQuery);
+    // The validator's settings (TRL_SEAT_*) may have changed since the seat started.
+    const wanted = canonicalJson(input.seat);
+    if (canonicalJson(view.pendingConfig ?? view.config) !== wanted) {
+      await handle.executeUpdate(configureUpdate, { args: [input.seat] });
+      log.info('seat_reconfigured', { netuid: input.seat.netuid });
+    }
     return { offers, incumbent: view.incumbent };
   }
 

@@ -140,6 +140,8 @@ export interface SeatView {
   history: SeatRecord[];
   decisions: number;
   config: SeatConfig;
+  /** Settings that take effect before the next challenge. */
+  pendingConfig: SeatConfig | null;
 }
 
 /** Everything the seat workflow carries across continue-as-new. */
@@ -154,6 +156,8 @@ export interface SeatState {
   decided: string[];
   /** Packs whose evaluation could not finish, with how often that happened. */
   incompleteAttempts: Record<string, number>;
+  /** Settings received while a challenge ran; applied before the next. */
+  pendingConfig?: SeatConfig | null;
   decisions: number;
 }
 

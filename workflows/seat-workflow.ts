@@ -18,7 +18,7 @@ import type { EvaluationResult } from '../contracts/results.ts';
 import type { Submission } from '../contracts/submission.ts';
 import { evaluationWorkflowId } from '../common/constants.ts';
 import { decideChallenge } from '../seat/decision-rule.ts';
-import { challengeUpdate, seatQuery } from './seat-signals.ts';
+import { challengeUpdate, configureUpdate, seatQuery } from './seat-signals.ts';
 import type { evaluateSubmission } from './evaluate-submission.ts';
 
 const historyKept = 50;
@@ -49,7 +49,8 @@ function toScored(result: EvaluationResult): ScoredEvaluation {
 }
 
 export async function seat(state: SeatState): Promise<never> {
-  const { config } = state;
+  // Settings change only between challenges, so both sides of a pairing run alike.
+  let config = state.config;
   state.incompleteAttempts ??= {}; // states carried from before the field existed
   const now = () => new Date().toISOString(); // workflow time: deterministic on replay
 
@@ -61,8 +62,21 @@ export async function seat(state: SeatState): Promise<never> {
     history: state.history,
     decisions: state.decisions,
     config,
+    pendingConfig: state.pendingConfig ?? null,
   });
   setHandler(seatQuery, view);
+
+  setHandler(configureUpdate, (next) => {
+    state.pendingConfig = next;
+    return next;
+  }, {
+    validator(next) {
+      if (next?.netuid !== config.netuid) throw new Error(`this seat is subnet ${config.netuid}; a configuration for subnet ${next?.netuid} belongs to another seat`);
+      if (!Number.isInteger(next.repeats) || next.repeats < 1 || next.repeats > 10) throw new Error('repeats must be an integer in 1..10');
+      if (!Number.isInteger(next.bootstrapResamples) || next.bootstrapResamples < 10_000) throw new Error('bootstrapResamples must be at least 10,000');
+      if (!(next.confidence >= 0.5 && next.confidence < 1)) throw new Error('confidence must be in [0.5, 1)');
+    },
+  });
 
   const offer = (challenge: Challenge): ChallengeOffer => {
     const { packHash } = challenge;
@@ -216,6 +230,10 @@ export async function seat(state: SeatState): Promise<never> {
       // Let in-flight updates finish so no offer is lost, then carry everything forward.
       await condition(allHandlersFinished);
       await continueAsNew<typeof seat>(state);
+    }
+    if (state.current === null && state.pendingConfig) {
+      state.config = config = state.pendingConfig;
+      state.pendingConfig = null;
     }
     const challenge = state.current ?? state.queue.shift()!;
     state.current = challenge;

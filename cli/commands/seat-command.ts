@@ -31,6 +31,10 @@ function describeSeat(view: SeatView): string {
   lines.push(view.current ? `evaluating now: ${shortHash(view.current.packHash)} from ${shortHotkey(view.current.hotkey)}` : 'evaluating now: nothing');
   lines.push(`queued: ${view.queue.length}${view.queue.length ? ` (${view.queue.slice(0, 5).map((c) => shortHash(c.packHash)).join(', ')}${view.queue.length > 5 ? ', …' : ''})` : ''}`);
   lines.push(`agent ${view.config.agent}, ${view.config.scenarios.length || 'all active'} scenarios, ${view.config.repeats} repeat(s) per side, ${view.config.bootstrapResamples} bootstrap resamples, ${Number(((view.config.confidence ?? 0.95) * 100).toFixed(2))}% lower bound`);
+  if (view.pendingConfig) {
+    const next = view.pendingConfig;
+    lines.push(`new settings from the next challenge: agent ${next.agent}, ${next.scenarios.length || 'all active'} scenarios, ${next.repeats} repeat(s), ${Number((next.confidence * 100).toFixed(2))}% lower bound`);
+  }
   if (view.history.length) {
     lines.push('', renderTable<SeatRecord>([
       { header: '#', value: (r) => r.number, align: 'right' },

@@ -156,6 +156,13 @@ describe('the seat on the local chain', () => {
     }
   });
 
+  test('changed seat settings reach the running seat, to take effect before its next challenge', async () => {
+    await harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId(`cycle-${netuid}`), args: [{ seat: { ...seat, repeats: 2 } }] });
+    const view = await seatView();
+    assert.equal(view.pendingConfig?.repeats, 2);
+    assert.equal(view.config.repeats, 1, 'the settings in effect change only between challenges');
+  });
+
   test('a Schedule drives the cycle', async () => {
     const { scheduleId, created } = await ensureSeatSchedule(harness.client, { seat, intervalSec: 2, taskQueue: harness.taskQueue });
     assert.equal(created, true);
