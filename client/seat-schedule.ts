@@ -1,11 +1,28 @@
 // The Schedule that drives the seat's chain cycle: created when missing, updated when the interval
 // or the seat's configuration changed, so `trl up` can be run again safely.
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import { seatCycleScheduleId } from '../common/constants.ts';
+import { seatCycleScheduleId, seatCycleSchedulePrefix } from '../common/constants.ts';
 import type { SeatConfig } from '../contracts/seat.ts';
 import type { seatCycle } from '../workflows/seat-cycle.ts';
 
-export async function ensureSeatSchedule(client: Client, input: { seat: SeatConfig; intervalSec: number; taskQueue: string }): Promise<{ scheduleId: string; created: boolean }> {
+/**
+ * A worker serves one subnet (its chain config names it): cycles of another subnet's Schedule on
+ * the same task queue would fail on every run, so those are paused with a note saying why.
+ */
+async function pauseOtherSubnets(client: Client, scheduleId: string, taskQueue: string, netuid: number): Promise<string[]> {
+  const paused: string[] = [];
+  for await (const summary of client.schedule.list()) {
+    if (!summary.scheduleId.startsWith(seatCycleSchedulePrefix) || summary.scheduleId === scheduleId) continue;
+    const handle = client.schedule.getHandle(summary.scheduleId);
+    const description = await handle.describe();
+    if (description.action.taskQueue !== taskQueue || description.state.paused) continue;
+    await handle.pause(`this validator's worker now serves subnet ${netuid}`);
+    paused.push(summary.scheduleId);
+  }
+  return paused;
+}
+
+export async function ensureSeatSchedule(client: Client, input: { seat: SeatConfig; intervalSec: number; taskQueue: string }): Promise<{ scheduleId: string; created: boolean; pausedOthers: string[] }> {
   const scheduleId = seatCycleScheduleId(input.seat.netuid);
   const action = {
     type: 'startWorkflow' as const,
@@ -24,8 +41,8 @@ export async function ensureSeatSchedule(client: Client, input: { seat: SeatConf
   } catch (error) {
     if (!(error instanceof ScheduleNotFoundError)) throw error;
     await client.schedule.create({ scheduleId, spec, action, policies, memo: { netuid: input.seat.netuid } });
-    return { scheduleId, created: true };
+    return { scheduleId, created: true, pausedOthers: await pauseOtherSubnets(client, scheduleId, input.taskQueue, input.seat.netuid) };
   }
   await handle.update((previous) => ({ ...previous, spec, action, policies, state: { ...previous.state, paused: false, note: 'resumed' } }));
-  return { scheduleId, created: false };
+  return { scheduleId, created: false, pausedOthers: await pauseOtherSubnets(client, scheduleId, input.taskQueue, input.seat.netuid) };
 }

@@ -26,8 +26,10 @@ export function seatWorkflowId(netuid: number): string {
 }
 
 /** The Schedule that runs the chain cycle (commitments → challenges → weights) for a subnet. */
+export const seatCycleSchedulePrefix = 'seat-cycle-';
+
 export function seatCycleScheduleId(netuid: number): string {
-  return `seat-cycle-${netuid}`;
+  return `${seatCycleSchedulePrefix}${netuid}`;
 }
 
 /** Labels put on every container the project creates, so orphans can be found and removed. */

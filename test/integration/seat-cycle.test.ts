@@ -73,7 +73,7 @@ describe('the seat on the local chain', () => {
 
   after(async () => {
     await harness?.client.workflow.getHandle(seatWorkflowId(netuid)).terminate('test finished').catch(() => undefined);
-    await harness?.client.schedule.getHandle(seatCycleScheduleId(netuid)).delete().catch(() => undefined);
+    for (const id of [netuid, netuid + 1]) await harness?.client.schedule.getHandle(seatCycleScheduleId(id)).delete().catch(() => undefined);
     await harness?.close();
   });
 
@@ -181,5 +181,10 @@ describe('the seat on the local chain', () => {
     assert.ok(started, 'the schedule started no cycle within a minute');
     const report = await harness.client.workflow.getHandle(started.action.workflow.workflowId, started.action.workflow.firstExecutionRunId).result();
     assert.equal(report.seatedHotkey, miners.strong.address);
+
+    // The worker now serves another subnet: this subnet's cycles on its queue would only fail.
+    const moved = await ensureSeatSchedule(harness.client, { seat: { ...seat, netuid: netuid + 1 }, intervalSec: 60, taskQueue: harness.taskQueue });
+    assert.deepEqual(moved.pausedOthers, [scheduleId]);
+    assert.equal((await handle.describe()).state.paused, true);
   });
 });
