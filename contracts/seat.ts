@@ -17,6 +17,8 @@ export const scoredEvaluationSchema = z.object({
   testsPassed: z.number().int().nonnegative(),
   testsTotal: z.number().int().nonnegative(),
   perScenario: z.array(scenarioScoreSchema),
+  /** Codes of a rejection (pre-evaluation or pack), when rejected. */
+  rejectionCodes: z.array(z.string()).optional(),
 });
 export type ScoredEvaluation = z.infer<typeof scoredEvaluationSchema>;
 

@@ -45,8 +45,12 @@ function toScored(result: EvaluationResult): ScoredEvaluation {
     // A scenario with an infrastructure error makes the evaluation incomplete already; the rule
     // sees every scenario either way.
     perScenario: result.perScenario.map((s) => ({ scenario: s.name, testsPassed: s.testsPassed, testsTotal: s.testsTotal })),
+    rejectionCodes: result.rejection?.map((r) => r.code),
   };
 }
+
+/** Rejections that say nothing about the pack (the judge was unreachable): the pack may come again. */
+const transientRejections = ['judge_unavailable'];
 
 export async function seat(state: SeatState): Promise<never> {
   // Settings change only between challenges, so both sides of a pairing run alike.
@@ -65,6 +69,18 @@ export async function seat(state: SeatState): Promise<never> {
     pendingConfig: state.pendingConfig ?? null,
   });
   setHandler(seatQuery, view);
+
+  // Defined before the update handlers: an update that came with the start runs as soon as its
+  // handler is set.
+  const publish = () =>
+    upsertMemo({
+      seat: state.incumbent
+        ? { packHash: state.incumbent.packHash, hotkey: state.incumbent.hotkey, testsPassed: state.incumbent.seatedTestsPassed, since: state.incumbent.seatedAt }
+        : null,
+      queued: state.queue.length,
+      decisions: state.decisions,
+    });
+  publish();
 
   setHandler(configureUpdate, (next) => {
     state.pendingConfig = next;
@@ -90,7 +106,11 @@ export async function seat(state: SeatState): Promise<never> {
     state.queue.splice(at < 0 ? state.queue.length : at, 0, challenge);
     return { packHash, accepted: true, reason: `queued at position ${(at < 0 ? state.queue.length : at + 1)}` };
   };
-  setHandler(challengeUpdate, (challenges) => challenges.map(offer), {
+  setHandler(challengeUpdate, (challenges) => {
+    const offers = challenges.map(offer);
+    publish();
+    return offers;
+  }, {
     validator(challenges) {
       if (!Array.isArray(challenges) || challenges.length > maxQueue) throw new Error(`challenges must be an array of at most ${maxQueue}`);
       for (const c of challenges) {
@@ -102,15 +122,6 @@ export async function seat(state: SeatState): Promise<never> {
     },
   });
 
-  const publish = () =>
-    upsertMemo({
-      seat: state.incumbent
-        ? { packHash: state.incumbent.packHash, hotkey: state.incumbent.hotkey, testsPassed: state.incumbent.seatedTestsPassed, since: state.incumbent.seatedAt }
-        : null,
-      queued: state.queue.length,
-      decisions: state.decisions,
-    });
-  publish();
 
   const evaluate = async (challenge: { packHash: string; url: string; hotkey: string }, role: 'challenger' | 'incumbent', number: number, repeat: number): Promise<ScoredEvaluation> => {
     const submission: Submission = {
@@ -141,8 +152,9 @@ export async function seat(state: SeatState): Promise<never> {
     const first = await evaluate(challenge, 'challenger', number, 0);
     const base = { number, packHash: challenge.packHash, hotkey: challenge.hotkey, decidedAt: '', evaluations: [first.workflowId] };
     if (first.status !== 'completed') {
-      const rejected = first.status === 'rejected';
-      const reason = rejected ? 'the challenger was rejected by pre-evaluation' : `the challenger's evaluation is ${first.status}`;
+      const codes = first.rejectionCodes ?? [];
+      const rejected = first.status === 'rejected' && !(codes.length > 0 && codes.every((code) => transientRejections.includes(code)));
+      const reason = first.status === 'rejected' ? `the challenger was rejected (${codes.join(', ') || 'no reason given'})` : `the challenger's evaluation is ${first.status}`;
       return { record: { ...base, outcome: 'no_decision', reason, incomplete: !rejected, incumbentPackHash: state.incumbent?.packHash }, scored: [first] };
     }
     const incumbent = state.incumbent;
