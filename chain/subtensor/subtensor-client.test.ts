@@ -10,6 +10,7 @@ import type { ApiPromise } from '@polkadot/api';
 import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { ChainError } from '../chain-error.ts';
+import { commitRevealSettingsStorage, number, flag, text, option } from './stand-in-codecs.ts';
 import { commitHash } from './commit-reveal.ts';
 import { loadPendingReveals, savePendingReveals } from './pending-reveals-store.ts';
 import { SubtensorClient } from './subtensor-client.ts';
@@ -17,10 +18,6 @@ import { SubtensorClient } from './subtensor-client.ts';
 const netuid = 11;
 const miner = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 
-const number = (value: number) => ({ toBigInt: () => BigInt(value), toNumber: () => value, toString: () => String(value) });
-const flag = (value: boolean) => ({ isTrue: value });
-const text = (value: string) => ({ toString: () => value });
-const option = (value: unknown) => (value === undefined ? { isSome: false } : { isSome: true, unwrap: () => value });
 
 interface FakeChain {
   block: number;
@@ -38,15 +35,7 @@ function fakeApi(chain: FakeChain, signer: string): ApiPromise {
   const view = {
     query: {
       subtensorModule: {
-        tempo: storage(() => number(360)),
-        weightsSetRateLimit: storage(() => number(0)),
-        weightsVersionKey: storage(() => number(7)),
-        minAllowedWeights: storage(() => number(1)),
-        maxWeightsLimit: storage(() => number(65535)),
-        revealPeriodEpochs: storage(() => number(2)),
-        kappa: storage(() => number(32767)),
-        commitRevealWeightsEnabled: storage(() => flag(true)),
-        commitRevealWeightsVersion: storage(() => number(chain.commitRevealVersion)),
+        ...commitRevealSettingsStorage({ revealPeriodEpochs: 2, commitRevealVersion: () => chain.commitRevealVersion }),
         subnetEpochIndex: storage(() => number(chain.epoch)),
         weightCommits: storage(() => {
           if (chain.failWeightCommits) throw new Error('WebSocket is not connected');

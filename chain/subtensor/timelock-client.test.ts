@@ -9,6 +9,7 @@ import { Keyring } from '@polkadot/keyring';
 import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { ChainError } from '../chain-error.ts';
+import { commitRevealSettingsStorage, number, flag, text } from './stand-in-codecs.ts';
 import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
 import { loadOfflineRuntime } from './offline-metadata.ts';
 import { SubtensorClient } from './subtensor-client.ts';
@@ -20,9 +21,6 @@ const netuid = 11;
 const miner = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 const beacon = localBeacon(0xfeed_beef_0123_4567_89ab_cdefn);
 
-const number = (value: number) => ({ toBigInt: () => BigInt(value), toNumber: () => value, toString: () => String(value) });
-const flag = (value: boolean) => ({ isTrue: value });
-const text = (value: string) => ({ toString: () => value });
 
 interface FakeChain {
   block: number;
@@ -38,15 +36,7 @@ function fakeApi(chain: FakeChain, signer: string): ApiPromise {
   const view = {
     query: {
       subtensorModule: {
-        tempo: storage(() => number(360)),
-        weightsSetRateLimit: storage(() => number(0)),
-        weightsVersionKey: storage(() => number(7)),
-        minAllowedWeights: storage(() => number(1)),
-        maxWeightsLimit: storage(() => number(65535)),
-        revealPeriodEpochs: storage(() => number(1)),
-        kappa: storage(() => number(32767)),
-        commitRevealWeightsEnabled: storage(() => flag(true)),
-        commitRevealWeightsVersion: storage(() => number(4)),
+        ...commitRevealSettingsStorage({ revealPeriodEpochs: 1, commitRevealVersion: () => 4 }),
       },
       timestamp: chain.timestampMs === undefined ? undefined : { now: storage(() => number(chain.timestampMs!)) },
       drand: {
