@@ -1,6 +1,6 @@
 // Calibration of the seat's decision rule by simulation (a script, not a test):
 //   node --import tsx bench/seat-calibration.ts [--cycles 1000] [--repeats 1] [--incumbent glm-5.2]
-//        [--shared-sd 0.5] [--run-sd 1.0] [--confidence C (default: the seat's, 0.995)] [--no-sensitivity]
+//        [--shared-sd 0.5] [--run-sd 1.0] [--confidence C (default: the seat's, 0.998)] [--no-sensitivity]
 // (a) identical policies: how often does a challenger take the seat by luck? (target ≤ 1%)
 // (b) a truly better challenger: at what advantage does it win 80% of cycles?
 // (c) the curve of win rate against true advantage, as a table and an ASCII plot.
@@ -214,7 +214,7 @@ if (!options['no-sensitivity']) {
 
   // The bound's level, not δ, sets the false-seat rate: δ·I is a few tests, the noise in C − I many more.
   console.log(`\nSensitivity to the bootstrap confidence (incumbent ${incumbentModel.id}, default noise):\n`);
-  const levelRows = [0.95, 0.99, 0.995].map((level) => {
+  const levelRows = [0.95, 0.99, 0.995, 0.998].map((level) => {
     const identical = simulate(scenarios, incumbentModel, 0, noise, level, 'identical');
     const curve = curveFor(scenarios, incumbentModel, noise, level, false);
     return [`${level * 100}%`, `${percent(identical.wins)} (≤ ${(100 * wilsonUpper(identical.wins, cycles)).toFixed(1)}%)`, crossing(curve)];

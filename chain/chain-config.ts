@@ -21,7 +21,7 @@ const chainConfigSchema = z.object({
   TRL_SEAT_SCENARIOS_DIR: z.string().optional(),
   TRL_SEAT_REPEATS: z.coerce.number().int().min(1).max(10).default(1),
   TRL_SEAT_BOOTSTRAP_RESAMPLES: z.coerce.number().int().min(10_000).default(10_000),
-  TRL_SEAT_CONFIDENCE: z.coerce.number().min(0.5, 'TRL_SEAT_CONFIDENCE is a level such as 0.99').lt(1, 'TRL_SEAT_CONFIDENCE must be below 1').default(0.995),
+  TRL_SEAT_CONFIDENCE: z.coerce.number().min(0.5, 'TRL_SEAT_CONFIDENCE is a level such as 0.99').lt(1, 'TRL_SEAT_CONFIDENCE must be below 1').default(0.998),
 }).refine((c) => c.TRL_CHAIN !== 'subtensor' || c.TRL_CHAIN_ENDPOINT, { message: 'TRL_CHAIN_ENDPOINT is required with TRL_CHAIN=subtensor', path: ['TRL_CHAIN_ENDPOINT'] });
 
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
