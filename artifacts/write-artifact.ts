@@ -1,16 +1,12 @@
 // Writes an artifact file and returns its reference (path, sha256, size).
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../common/atomic-write.ts';
 import type { ArtifactRef } from '../contracts/artifact.ts';
 
 export async function writeArtifact(file: string, content: Buffer | string): Promise<ArtifactRef> {
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-  await mkdir(path.dirname(file), { recursive: true });
-  // Write then rename, so a reader never sees half a file after a crash.
-  const temporary = `${file}.${process.pid}.partial`;
-  await writeFile(temporary, bytes);
-  await rename(temporary, file);
+  await writeFileAtomic(file, bytes);
   return { path: file, sha256: createHash('sha256').update(bytes).digest('hex'), sizeBytes: bytes.length };
 }
 

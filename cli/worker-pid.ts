@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { processAlive } from '../common/process-alive.ts';
 
 /** The pid in a worker's pid file if that process is alive, else undefined. */
 export function liveWorkerPid(pidFile: string): number | undefined {
@@ -8,11 +9,5 @@ export function liveWorkerPid(pidFile: string): number | undefined {
   } catch {
     return undefined;
   }
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return undefined;
-  }
+  return processAlive(pid) ? pid : undefined;
 }

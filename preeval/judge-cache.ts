@@ -1,8 +1,8 @@
 // Judge verdicts by (pack hash, model, prompt version): the same pack is never paid for twice. A file
 // per key, written atomically (temp file + rename), so a crash leaves either the old entry or the new
 // one; an unreadable or mismatched entry is a miss, never a wrong verdict.
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../common/atomic-write.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { sha256Hex } from '../packs/canonical-pack.ts';
@@ -66,16 +66,7 @@ export class FileJudgeCache implements JudgeCache {
   }
 
   async set(key: JudgeCacheKey, verdict: CachedVerdict): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    const file = path.join(this.dir, judgeCacheFileName(key));
-    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await writeFile(temporary, `${JSON.stringify({ key, verdict }, null, 2)}\n`, { flag: 'wx' });
-      await rename(temporary, file);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(path.join(this.dir, judgeCacheFileName(key)), `${JSON.stringify({ key, verdict }, null, 2)}\n`);
   }
 }
 

@@ -3,17 +3,9 @@ import type Docker from 'dockerode';
 import { containerLabels } from '../common/constants.ts';
 import { log } from '../common/log.ts';
 import type { WorkerIdentity } from './worker-identity.ts';
+import { processAlive } from '../common/process-alive.ts';
 
 /** True when a process with this pid exists on this host (EPERM: it exists, owned by another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** True when labels name a worker on this host whose process is gone. */
 export function ownedByDeadWorker(labels: Record<string, string>, self: WorkerIdentity): boolean {
   if (labels[containerLabels.workerHost] !== self.host) return false;

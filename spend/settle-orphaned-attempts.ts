@@ -4,7 +4,7 @@
 // reservation, counted at the cap: conservative. Calls in flight at the moment of death have no
 // call-log line (the gateway writes a call's line when it ends), so they are not in this figure.
 import os from 'node:os';
-import { processAlive } from '../sandbox/orphan-cleanup.ts';
+import { processAlive } from '../common/process-alive.ts';
 import type { AttemptRecord } from './spend-book.ts';
 import type { SpendLedger } from './spend-ledger.ts';
 import { readCallLogCost } from './call-log-cost.ts';

@@ -17,7 +17,7 @@
 // (settle-orphaned-attempts.ts) — conservative: a crash can only make the ledger count more.
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { withFileLock } from './file-lock.ts';
+import { withFileLock } from '../common/file-lock.ts';
 import { parseSpendLines, utcDay, type ReleaseEvent, type ReserveEvent, type SettleEvent, type SpendEvent } from './spend-events.ts';
 import { SpendBook, type AttemptRecord, type CeilingRefusal, type Ceilings, type SpendTotals } from './spend-book.ts';
 

@@ -1,8 +1,7 @@
 // Weight commits waiting for their reveal, kept on disk: a validator that restarts between
 // commit and reveal must still reveal, or the commit is lost and its weights never count.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../common/atomic-write.ts';
 import { z } from 'zod';
 
 const u16 = z.number().int().min(0).max(65535);
@@ -43,10 +42,7 @@ export async function loadPendingReveals(path: string): Promise<PendingReveal[]>
   return parsed.data.reveals;
 }
 
-/** Writes a temporary file beside the target and renames it over: a crash leaves the old or the new file, never half of one. */
 export async function savePendingReveals(path: string, reveals: PendingReveal[]): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ version: 1, reveals }, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, path);
+  // Salts are secrets until the reveal: readable by this user only.
+  await writeFileAtomic(path, `${JSON.stringify({ version: 1, reveals }, null, 2)}\n`, { mode: 0o600 });
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { processAlive } from '../sandbox/orphan-cleanup.ts';
+import { processAlive } from './process-alive.ts';
 
 export interface FileLockOptions {
   /** A lock older than this is broken whoever holds it. */
