@@ -30,11 +30,15 @@ export type WeightsOutcome =
   | { status: 'set'; block: number; uid: number; hotkey: string; mode: string; transaction: string; revealed: number }
   | { status: 'skipped'; reason: string; code: string; retryAtBlock?: number; revealed: number };
 
-/** Chain refusals our own checks can explain are outcomes, not failures; anything retryable is retried by Temporal. */
+/**
+ * Refusals a retry cannot fix, and the rate limit (the next cycle comes anyway), are outcomes the
+ * cycle records; anything else is a failure Temporal retries.
+ */
 function asOutcome(error: unknown, revealed: number): WeightsOutcome {
-  if (error instanceof ChainError && !error.retryable) return { status: 'skipped', code: error.code, reason: error.message, revealed };
-  if (error instanceof ChainError && error.code === 'rate_limited') return { status: 'skipped', code: error.code, reason: error.message, retryAtBlock: error.retryAtBlock, revealed };
-  throw error;
+  if (error instanceof ChainError && (!error.retryable || error.code === 'rate_limited')) {
+    return { status: 'skipped', code: error.code, reason: error.message, retryAtBlock: error.retryAtBlock, revealed };
+  }
+  chainFailure(error);
 }
 
 function chainFailure(error: unknown): never {
@@ -119,11 +123,7 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
       log.info('weights_set', { netuid: input.netuid, uid: neuron.uid, block: sent.block, mode: sent.mode });
       return { status: 'set', block: sent.block, uid: neuron.uid, hotkey: input.hotkey, mode: sent.mode, transaction: sent.transaction, revealed };
     } catch (error) {
-      try {
-        return asOutcome(error, revealed);
-      } catch (rethrown) {
-        chainFailure(rethrown);
-      }
+      return asOutcome(error, revealed);
     }
   }
 

@@ -90,7 +90,7 @@ export type SeatConfigInput = z.input<typeof seatConfigSchema>;
 /** A pack offered to the seat: the first commitment of its hash on chain. */
 export const challengeSchema = z.object({
   packHash: z.string().regex(/^[0-9a-f]{64}$/),
-  url: z.string().url(),
+  url: z.string().url().startsWith('https://', 'the pack URL must use https'),
   hotkey: z.string().min(1).max(64),
   /** Block of the commitment: earlier commitments are taken first. */
   commitBlock: z.number().int().nonnegative(),

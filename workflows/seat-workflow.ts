@@ -13,7 +13,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { Challenge, ChallengeOffer, Decision, ScoredEvaluation, SeatRecord, SeatState, SeatView } from '../contracts/seat.ts';
+import { z } from 'zod';
+import { challengeSchema, seatConfigSchema, type Challenge, type ChallengeOffer, type Decision, type ScoredEvaluation, type SeatRecord, type SeatState, type SeatView } from '../contracts/seat.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import type { Submission } from '../contracts/submission.ts';
 import { evaluationWorkflowId } from '../common/constants.ts';
@@ -87,10 +88,8 @@ export async function seat(state: SeatState): Promise<never> {
     return next;
   }, {
     validator(next) {
-      if (next?.netuid !== config.netuid) throw new Error(`this seat is subnet ${config.netuid}; a configuration for subnet ${next?.netuid} belongs to another seat`);
-      if (!Number.isInteger(next.repeats) || next.repeats < 1 || next.repeats > 10) throw new Error('repeats must be an integer in 1..10');
-      if (!Number.isInteger(next.bootstrapResamples) || next.bootstrapResamples < 10_000) throw new Error('bootstrapResamples must be at least 10,000');
-      if (!(next.confidence >= 0.5 && next.confidence < 1)) throw new Error('confidence must be in [0.5, 1)');
+      const parsed = seatConfigSchema.parse(next);
+      if (parsed.netuid !== config.netuid) throw new Error(`this seat is subnet ${config.netuid}; a configuration for subnet ${parsed.netuid} belongs to another seat`);
     },
   });
 
@@ -112,13 +111,7 @@ export async function seat(state: SeatState): Promise<never> {
     return offers;
   }, {
     validator(challenges) {
-      if (!Array.isArray(challenges) || challenges.length > maxQueue) throw new Error(`challenges must be an array of at most ${maxQueue}`);
-      for (const c of challenges) {
-        if (!/^[0-9a-f]{64}$/.test(c?.packHash ?? '')) throw new Error('challenge.packHash must be 64 lowercase hex characters');
-        if (typeof c.url !== 'string' || !c.url.startsWith('https://')) throw new Error('challenge.url must be an https URL');
-        if (typeof c.hotkey !== 'string' || !c.hotkey || c.hotkey.length > 64) throw new Error('challenge.hotkey must be a non-empty string of at most 64 characters');
-        if (!Number.isInteger(c.commitBlock) || c.commitBlock < 0) throw new Error('challenge.commitBlock must be a non-negative integer');
-      }
+      z.array(challengeSchema).max(maxQueue).parse(challenges);
     },
   });
 
