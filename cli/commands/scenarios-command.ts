@@ -1,11 +1,11 @@
 // `trl scenarios`: the active scenarios with category, difficulty and hidden-test count.
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listScenarioFolders } from '../../catalog/list-scenarios.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { renderTable } from '../render-table.ts';
 import { runCommand } from '../../infra/run-command.ts';
 import { readRegistry } from '../../catalog/registry.ts';
+import { testsInFolder } from '../../catalog/count-tests.ts';
 import { scenariosDir as defaultScenariosDir } from '../../common/paths.ts';
 
 /** Test count by pytest's own collection (parametrised cases included); a static count if that fails. */
@@ -14,13 +14,7 @@ async function countTests(scenarioDir: string): Promise<number> {
   const collected = await runCommand('python3', ['-m', 'pytest', '--collect-only', '-q', '-p', 'no:cacheprovider', testsDir], { allowFailure: true, cwd: testsDir });
   const summary = /^(\d+) tests? collected/m.exec(collected.stdout);
   if (collected.exitCode === 0 && summary) return Number(summary[1]);
-  let count = 0;
-  for (const file of await readdir(testsDir)) {
-    if (!file.endsWith('.py')) continue;
-    const text = await readFile(path.join(testsDir, file), 'utf8');
-    count += (text.match(/^\s*def test_\w+/gm) ?? []).length;
-  }
-  return count;
+  return testsInFolder(testsDir);
 }
 
 export async function scenariosCommand(options: { scenariosDir?: string; json: boolean }): Promise<number> {
