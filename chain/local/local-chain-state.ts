@@ -1,15 +1,9 @@
 // The local chain's file: one subnet per netuid with the storage the validator reads and writes.
 import { z } from 'zod';
+import { neuronSchema } from '../chain-client.ts';
 
-const neuronRecordSchema = z.object({
-  uid: z.number().int().min(0).max(65534),
-  hotkey: z.string().min(1),
-  coldkey: z.string().optional(),
-  stakeTao: z.number().nonnegative(),
-  validatorPermit: z.boolean(),
-  lastUpdate: z.number().int().nonnegative(),
-  registeredAt: z.number().int().nonnegative(),
-});
+/** A neuron as the chain stores it: the metagraph's fields (activity is derived) and when it registered. */
+const neuronRecordSchema = neuronSchema.omit({ active: true }).extend({ registeredAt: z.number().int().nonnegative() });
 
 const subnetSchema = z.object({
   tempo: z.number().int().positive(),
