@@ -1,9 +1,9 @@
 // What activities need from the worker, constructed only in workers/ and passed in.
 import type Docker from 'dockerode';
 import type OpenAI from 'openai';
-import type { Allowlist } from '../models/allowlist.ts';
+import type { Allowlist } from '../gateway/catalog/allowlist.ts';
 import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
-import type { SpendLedger } from '../spend/spend-ledger.ts';
+import type { SpendLedger } from '../gateway/spend/spend-ledger.ts';
 import type { SeatActivityDependencies } from './seat-activities.ts';
 
 export interface ActivityDependencies {
@@ -13,7 +13,7 @@ export interface ActivityDependencies {
   baseImageTag: string;
   /** Upper bound on the bytes of agent outputs copied out of one run. */
   maxAgentOutputBytes: number;
-  /** The model allowlist (config/models.json or TRL_MODELS_FILE). */
+  /** The model allowlist (gateway/catalog/models.json or TRL_MODELS_FILE). */
   allowlist: Allowlist;
   /** The OpenAI-compatible upstream: the sim fleet by default, Engy in production. */
   upstream: OpenAI;

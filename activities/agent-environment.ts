@@ -1,12 +1,11 @@
 // Everything an agent attempt runs in, started in order and torn down in reverse, whatever fails:
 // the run network (Hermes), the policy run (gateway + sandboxed policy + endpoint), the scenario
 // container, and the agent wired to them.
-import type { AgentName } from '../contracts/submission.ts';
-import { policyDrivenAgents } from '../contracts/submission.ts';
+import { isPolicyDriven, needsRunNetwork, type AgentName } from '../contracts/agent-kinds.ts';
 import type { PreparedScenario } from '../contracts/results.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
 import { createRunNetwork, type RunNetwork } from '../sandbox/run-network.ts';
-import { startPolicyRun, type PolicyRun, type PolicyRunSummary } from '../policy-host/policy-run.ts';
+import { startPolicyRun, type PolicyRun, type PolicyRunSummary } from '../policy/host/policy-run.ts';
 import { createAgent } from '../agents/agent-registry.ts';
 import type { ScenarioAgent } from '../agents/scenario-agent.ts';
 import type { ActivityDependencies } from './activity-context.ts';
@@ -37,10 +36,10 @@ export async function startAgentEnvironment(
   };
   let policyRun: PolicyRun | undefined;
   try {
-    const needsPolicy = policyDrivenAgents.includes(request.agent);
+    const needsPolicy = isPolicyDriven(request.agent);
     // Hermes runs inside the container and must reach the policy over a network of its own;
     // the loop agent runs in the worker and needs none.
-    const network = request.agent === 'hermes' ? await createRunNetwork(deps.docker, deps.owner, request.workflowId) : undefined;
+    const network = needsRunNetwork(request.agent) ? await createRunNetwork(deps.docker, deps.owner, request.workflowId) : undefined;
     if (network) cleanups.push(() => network.remove());
     if (needsPolicy) {
       if (!request.bundleCode) throw new Error('a policy-driven agent needs the pack bundle');

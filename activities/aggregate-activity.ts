@@ -2,8 +2,8 @@
 // (retried attempts included), written once as the run's result.json.
 import type { EvaluationResult } from '../contracts/results.ts';
 import { summarizeEvaluation, type SummaryInput } from '../scoring/evaluation-summary.ts';
-import { writeArtifact } from '../artifacts/write-artifact.ts';
-import { evaluationResultFile } from '../artifacts/layout.ts';
+import { writeArtifact } from '../common/write-artifact.ts';
+import { evaluationResultFile } from '../common/data-layout.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 
 export function createAggregate(deps: Pick<ActivityDependencies, 'spendLedger'>) {

@@ -1,24 +1,12 @@
-// Classifies errors where they happen: each becomes an ApplicationFailure with a stable type and
-// the right retry behaviour. Workflow code matches on these types, never on messages.
+// Classifies errors where they happen: each becomes an ApplicationFailure with a stable type (from
+// contracts/failure-types.ts) and the right retry behaviour. Workflow code matches on these types,
+// never on messages.
 import { ApplicationFailure } from '@temporalio/common';
 import { PackError } from '../packs/pack-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { VerifierFailure } from '../verifiers/run-verifier.ts';
 import { ImageBuildError } from '../sandbox/image-build.ts';
-
-export const failureTypes = {
-  scenarioInvalid: 'scenario_invalid',
-  imageBuildFailed: 'image_build_failed',
-  artifactCorrupt: 'artifact_corrupt',
-  /** A spend ceiling (per submission or per day) would be passed: no paid work starts (spend/). */
-  spendCeilingReached: 'spend_ceiling_reached',
-} as const;
-
-/** Pack failure types that mean "the pack is bad", ending the evaluation as rejected. */
-export const packRejectionTypes = ['pack_not_found', 'pack_too_large', 'pack_hash_mismatch', 'pack_invalid'];
-
-/** Types never retried: retrying cannot change the outcome. */
-export const nonRetryableTypes = [...packRejectionTypes, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt, failureTypes.spendCeilingReached];
+import { failureTypes } from '../contracts/failure-types.ts';
 
 export function classifyError(error: unknown): unknown {
   if (error instanceof ApplicationFailure) return error;

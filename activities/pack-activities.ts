@@ -6,17 +6,16 @@ import type { PackSource } from '../contracts/submission.ts';
 import type { PackRef, PreEvalResult } from '../contracts/results.ts';
 import { readPackDirectory, fetchPackFromUrl } from '../packs/read-pack.ts';
 import { canonicalJson, canonicalPackSchema, packHash, sha256Hex, type CanonicalPack } from '../packs/canonical-pack.ts';
-import { writeArtifact } from '../artifacts/write-artifact.ts';
-import { runDir } from '../artifacts/layout.ts';
-import { dataDir, packStoreDir, scenariosDir } from '../common/paths.ts';
+import { writeArtifact } from '../common/write-artifact.ts';
+import { artifactNames, judgeCacheDir, packBundleFile, packFile, packOwnersDir, packStoreDir, runDir, scenariosDir } from '../common/data-layout.ts';
 import { PackError } from '../packs/pack-error.ts';
-import { bundlePack } from '../policy/bundle-pack.ts';
+import { bundlePack } from '../packs/bundle-pack.ts';
 import { Context } from '@temporalio/activity';
-import { PackOwners } from '../preeval/pack-owners.ts';
-import { loadPreEvalConfig } from '../preeval/preeval-config.ts';
-import { buildScenarioFingerprints, type ScenarioFingerprints } from '../preeval/scenario-fingerprints.ts';
-import { FileJudgeCache } from '../preeval/judge-cache.ts';
-import { localOwner, runPreEval } from '../preeval/run-preeval.ts';
+import { PackOwners } from '../packs/preeval/pack-owners.ts';
+import { loadPreEvalConfig } from '../packs/preeval/preeval-config.ts';
+import { buildScenarioFingerprints, type ScenarioFingerprints } from '../packs/preeval/scenario-fingerprints.ts';
+import { FileJudgeCache } from '../packs/preeval/judge-cache.ts';
+import { localOwner, runPreEval } from '../packs/preeval/run-preeval.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 
 /**
@@ -25,7 +24,7 @@ import type { ActivityDependencies } from './activity-context.ts';
  * incumbent is found there).
  */
 async function fromStoreOrUrl(url: string, sha256: string): Promise<CanonicalPack> {
-  const stored = path.join(packStoreDir, `${sha256}.json`);
+  const stored = packFile(sha256);
   const text = await readFile(stored, 'utf8').catch(() => undefined);
   if (text !== undefined && sha256Hex(text) === sha256) return canonicalPackSchema.parse(JSON.parse(text));
   return fetchPackFromUrl(url, sha256);
@@ -34,10 +33,10 @@ async function fromStoreOrUrl(url: string, sha256: string): Promise<CanonicalPac
 export async function fetchPack(source: PackSource): Promise<PackRef> {
   const pack = source.kind === 'directory' ? await readPackDirectory(source.path) : await fromStoreOrUrl(source.url, source.sha256);
   const hash = packHash(pack);
-  const canonical = await writeArtifact(path.join(packStoreDir, `${hash}.json`), canonicalJson(pack));
+  const canonical = await writeArtifact(packFile(hash), canonicalJson(pack));
   // Bundled once here; a pack that does not bundle is rejected (bundlePack throws PackError).
   const bundled = await bundlePack(pack);
-  const bundle = await writeArtifact(path.join(packStoreDir, `${hash}.bundle.mjs`), bundled.code);
+  const bundle = await writeArtifact(packBundleFile(hash), bundled.code);
   const name = typeof pack.manifest.name === 'string' ? pack.manifest.name : undefined;
   return { packHash: hash, canonical, fileCount: Object.keys(pack.files).length, name, bundle };
 }
@@ -51,8 +50,8 @@ async function readStoredPack(file: string): Promise<CanonicalPack | undefined> 
 }
 
 export function createPackActivities(deps: ActivityDependencies) {
-  const owners = new PackOwners(path.join(packStoreDir, 'owners'));
-  const judgeCache = new FileJudgeCache(path.join(dataDir, 'judge-cache'));
+  const owners = new PackOwners(packOwnersDir);
+  const judgeCache = new FileJudgeCache(judgeCacheDir);
   // Fingerprints change only with the scenarios: built once per worker and directory.
   const fingerprintCache = new Map<string, Promise<ScenarioFingerprints>>();
   const fingerprintsOf = (dir: string) => {
@@ -88,8 +87,8 @@ export function createPackActivities(deps: ActivityDependencies) {
           const files = (await readdir(packStoreDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
           const packs = [];
           for (const file of files) {
-            const stored = await readStoredPack(path.join(packStoreDir, file));
             const hash = file.slice(0, 64);
+            const stored = await readStoredPack(packFile(hash));
             const owner = await owners.ownerOf(hash);
             if (stored) packs.push({ packHash: hash, owner: owner?.hotkey, claimedAt: owner?.claimedAt, pack: stored });
           }
@@ -98,7 +97,7 @@ export function createPackActivities(deps: ActivityDependencies) {
         judge: { client: deps.upstream, cache: judgeCache },
       },
     );
-    const reportRef = await writeArtifact(path.join(runDir(info.workflowExecution?.workflowId ?? 'standalone'), 'preeval.json'), JSON.stringify(report, null, 2) + '\n');
+    const reportRef = await writeArtifact(path.join(runDir(info.workflowExecution?.workflowId ?? 'standalone'), artifactNames.preEvalReport), JSON.stringify(report, null, 2) + '\n');
     return report.verdict === 'pass' ? { verdict: 'pass', report: reportRef } : { verdict: 'reject', reasons: report.reasons, report: reportRef };
   }
 

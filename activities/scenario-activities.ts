@@ -5,24 +5,22 @@ import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../contracts/artifact.ts';
-import { policyDrivenAgents, type AgentName } from '../contracts/submission.ts';
+import { isPolicyDriven, type AgentName } from '../contracts/agent-kinds.ts';
 import type { AgentRunResult, PackRef, PreparedScenario, ScenarioDescriptor, VerificationResult } from '../contracts/results.ts';
-import { HermesAgent } from '../agents/hermes-agent.ts';
 import { startAgentEnvironment, type AgentEnvironment } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
 import { readRegistry } from '../catalog/registry.ts';
-import { scenariosDir } from '../common/paths.ts';
+import { artifactNames, scenarioAttemptDir, scenariosDir } from '../common/data-layout.ts';
 import { ensureScenarioImage } from '../sandbox/scenario-image.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
 import { collectAgentOutputs } from '../sandbox/agent-outputs.ts';
 import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
-import { writeArtifact } from '../artifacts/write-artifact.ts';
-import { artifactNames, scenarioAttemptDir } from '../artifacts/layout.ts';
+import { writeArtifact } from '../common/write-artifact.ts';
 import type { ActivityDependencies } from './activity-context.ts';
-import { failureTypes } from './failures.ts';
-import { gatewaySpendUsd, reserveAttemptSpend } from '../spend/attempt-spend.ts';
-import { policyRecordNames } from '../policy-host/policy-run.ts';
+import { failureTypes } from '../contracts/failure-types.ts';
+import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
+import { policyRecordNames } from '../policy/host/policy-run.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -68,7 +66,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const workflowId = workflowIdOf(info);
     const dir = scenarioAttemptDir(workflowId, scenario.name, 'agent', info.attempt);
     const folder = await loadScenario(scenario.dir);
-    const paid = policyDrivenAgents.includes(request.agent);
+    const paid = isPolicyDriven(request.agent);
     const bundleCode = paid ? (await readVerified(request.pack.bundle)).toString('utf8') : undefined;
     // Paid work (the policy's gateway) starts only once the spend ledger holds the scenario cap for
     // this attempt; past a ceiling this throws a non-retryable spend_ceiling_reached.
@@ -106,7 +104,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       const collected = await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes);
       const outputs = await writeArtifact(path.join(dir, artifactNames.agentOutputs), collected.archive);
       const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), record.transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
-      const agentRecords = agent instanceof HermesAgent && agent.records ? await writeArtifact(path.join(dir, 'hermes-records.tar'), agent.records) : undefined;
+      const ownRecords = agent.records?.();
+      const agentRecords = ownRecords ? await writeArtifact(path.join(dir, artifactNames.hermesRecords), ownRecords) : undefined;
       const summary = await environment.close();
       return {
         outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',

@@ -1,16 +1,16 @@
 // Side effects of the seat and its cycle: decision records on disk, commitments read from the
 // chain, challenges offered to the seat workflow, weights set for the seated winner.
-import path from 'node:path';
 import { ApplicationFailure } from '@temporalio/activity';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { dataDir } from '../common/paths.ts';
-import { seatWorkflowId } from '../common/constants.ts';
-import { writeArtifact } from '../artifacts/write-artifact.ts';
+import { seatDecisionFile } from '../common/data-layout.ts';
+import { seatWorkflowId } from '../contracts/temporal-names.ts';
+import { chainFailureType, failureTypes } from '../contracts/failure-types.ts';
+import { writeArtifact } from '../common/write-artifact.ts';
 import { newSeatState, type Challenge, type ChallengeOffer, type Decision, type Incumbent, type ScoredEvaluation, type SeatConfig, type SeatRecord } from '../contracts/seat.ts';
 import type { ChainClient, SkippedCommitment } from '../chain/chain-client.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { maxWeight } from '../chain/chain-client.ts';
-import { challengeUpdate, configureUpdate, seatQuery } from '../workflows/seat-signals.ts';
+import { challengeUpdate, configureUpdate, seatQuery } from '../contracts/seat-signals.ts';
 import { canonicalJson } from '../packs/canonical-pack.ts';
 import { log } from '../common/log.ts';
 
@@ -42,18 +42,18 @@ function asOutcome(error: unknown, revealed: number): WeightsOutcome {
 }
 
 function chainFailure(error: unknown): never {
-  if (error instanceof ChainError) throw ApplicationFailure.create({ type: `chain_${error.kind}`, message: `${error.code}: ${error.message}`, nonRetryable: !error.retryable });
+  if (error instanceof ChainError) throw ApplicationFailure.create({ type: chainFailureType(error.kind), message: `${error.code}: ${error.message}`, nonRetryable: !error.retryable });
   throw error;
 }
 
 export function createSeatActivities(configured?: SeatActivityDependencies) {
   // A worker started without a chain (some tests) still records decisions; chain work says why not.
   const need = (): SeatActivityDependencies => {
-    if (!configured) throw ApplicationFailure.create({ type: 'seat_not_configured', message: 'this worker has no chain and no Temporal client for the seat; start it with trl up', nonRetryable: true });
+    if (!configured) throw ApplicationFailure.create({ type: failureTypes.seatNotConfigured, message: 'this worker has no chain and no Temporal client for the seat; start it with trl up', nonRetryable: true });
     return configured;
   };
   async function recordSeatDecision(input: { netuid: number; record: SeatRecord; challenge: Challenge; decision: Decision | null; evaluations: ScoredEvaluation[] }) {
-    const file = path.join(dataDir, 'seat', String(input.netuid), `decision-${String(input.record.number).padStart(5, '0')}-${input.challenge.packHash.slice(0, 12)}.json`);
+    const file = seatDecisionFile(input.netuid, input.record.number, input.challenge.packHash);
     const ref = await writeArtifact(file, JSON.stringify(input, null, 2) + '\n');
     return { path: ref.path, sha256: ref.sha256 };
   }

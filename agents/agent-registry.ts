@@ -1,4 +1,5 @@
-import type { AgentName } from '../contracts/submission.ts';
+// Builds the agent of a name (contracts/agent-kinds.ts owns the names and what they imply).
+import type { AgentName } from '../contracts/agent-kinds.ts';
 import { HermesAgent } from './hermes-agent.ts';
 import { NullAgent } from './null-agent.ts';
 import { OracleAgent } from './oracle-agent.ts';

@@ -39,7 +39,7 @@ export function hermesConfig(options: HermesOptions): string {
 export class HermesAgent implements ScenarioAgent {
   readonly name = 'hermes';
   /** Hermes's own session files and log, copied out after the run (even after a kill). */
-  records: Buffer | undefined;
+  private copied: Buffer | undefined;
 
   constructor(private readonly options: HermesOptions) {}
 
@@ -56,9 +56,13 @@ export class HermesAgent implements ScenarioAgent {
       signal,
       maxOutputBytes: 512 * 1024,
     });
-    this.records = await this.copyRecords(session);
+    this.copied = await this.copyRecords(session);
     const transcript = [result.stdout, result.stderr && `[stderr]\n${result.stderr}`, `[hermes exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', deadline reached' : ''}]`].filter(Boolean).join('\n');
     return { exitCode: result.exitCode, timedOut: result.timedOut, transcript };
+  }
+
+  records(): Buffer | undefined {
+    return this.copied;
   }
 
   private async copyRecords(session: AgentRunRequest['session']): Promise<Buffer | undefined> {

@@ -28,6 +28,8 @@ export interface AgentRunRecord {
 export interface ScenarioAgent {
   readonly name: string;
   run(request: AgentRunRequest): Promise<AgentRunRecord>;
+  /** The agent's own session records (Hermes' files), kept as an artifact when present. */
+  records?(): Buffer | undefined;
 }
 
 /** The unprivileged user every agent runs as inside the scenario container. */

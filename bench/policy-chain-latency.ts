@@ -6,14 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import OpenAI from 'openai';
-import { repoRoot } from '../common/paths.ts';
+import { repoRoot } from '../common/data-layout.ts';
 import { createDockerClient } from '../sandbox/docker-client.ts';
 import { bootstrap } from '../infra/bootstrap.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
-import { loadAllowlist } from '../models/allowlist.ts';
+import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { readPackDirectory } from '../packs/read-pack.ts';
-import { bundlePack } from '../policy/bundle-pack.ts';
-import { startPolicyRun } from '../policy-host/policy-run.ts';
+import { bundlePack } from '../packs/bundle-pack.ts';
+import { startPolicyRun } from '../policy/host/policy-run.ts';
 import { startSimFleet } from '../simfleet/sim-fleet-server.ts';
 import { renderTable } from '../cli/render-table.ts';
 

@@ -9,11 +9,11 @@
 // differs from cycle to cycle as it would between real challengers.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { decideChallenge } from '../seat/decision-rule.ts';
+import { decideChallenge } from '../scoring/decision-rule.ts';
 import { seatConfigSchema } from '../contracts/seat.ts';
-import { SeededRandom } from '../seat/seeded-random.ts';
-import { loadAllowlist, type ModelEntry } from '../models/allowlist.ts';
-import { scenariosDir } from '../common/paths.ts';
+import { SeededRandom } from '../scoring/seeded-random.ts';
+import { loadAllowlist, type ModelEntry } from '../gateway/catalog/allowlist.ts';
+import { scenariosDir } from '../common/data-layout.ts';
 import {
   drawEvaluation, drawSharedDifficulty, expectedTestsPassed, loadScenarioProfiles, policyLogits, randomPackHash,
   type NoiseModel, type ScenarioProfile,

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drawEvaluation, policyLogits, type ScenarioProfile } from './seat-sim-policies.ts';
-import { SeededRandom } from '../seat/seeded-random.ts';
-import type { ModelEntry } from '../models/allowlist.ts';
+import { SeededRandom } from '../scoring/seeded-random.ts';
+import type { ModelEntry } from '../gateway/catalog/allowlist.ts';
 
 test('an evaluation draw is reproducible and within each scenario\'s test count', () => {
   const scenarios: ScenarioProfile[] = [

@@ -15,10 +15,10 @@ import path from 'node:path';
 import type { ScoredEvaluation } from '../contracts/seat.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { readRegistry } from '../catalog/registry.ts';
-import type { ModelEntry } from '../models/allowlist.ts';
+import type { ModelEntry } from '../gateway/catalog/allowlist.ts';
 import { solveProbability } from '../simfleet/agent-behaviour.ts';
 import { testsInFolder } from '../catalog/count-tests.ts';
-import type { SeededRandom } from '../seat/seeded-random.ts';
+import type { SeededRandom } from '../scoring/seeded-random.ts';
 
 export interface ScenarioProfile {
   name: string;

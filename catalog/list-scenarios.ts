@@ -2,7 +2,7 @@
 // a directory has no registry), or a named subset.
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { scenariosDir as defaultScenariosDir } from '../common/paths.ts';
+import { scenariosDir as defaultScenariosDir } from '../common/data-layout.ts';
 import type { ScenarioDescriptor } from '../contracts/results.ts';
 import { ScenarioError } from './scenario-error.ts';
 import { readRegistry } from './registry.ts';

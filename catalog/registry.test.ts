@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile, cp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../common/paths.ts';
+import { repoRoot } from '../common/data-layout.ts';
 import { readRegistry } from './registry.ts';
 import { listScenarioFolders, listAllScenarioFolders, selectScenarios } from './list-scenarios.ts';
 

@@ -1,22 +1,21 @@
 // Which chain the validator talks to and how the seat evaluates, from the environment (zod: each
 // bad value names its variable). Secrets (the hotkey) are read elsewhere and never kept here.
-import path from 'node:path';
 import { z } from 'zod';
-import { dataDir } from '../common/paths.ts';
+import { localChainFile } from '../common/data-layout.ts';
 import { ConfigError } from '../common/config-error.ts';
-import { agentNames } from '../contracts/submission.ts';
+import { agentNames, defaultAgent } from '../contracts/agent-kinds.ts';
 import { seatConfigSchema, type SeatConfig } from '../contracts/seat.ts';
 
 const chainConfigSchema = z.object({
   TRL_CHAIN: z.enum(['local', 'subtensor'], { message: 'TRL_CHAIN must be "local" (the embedded file chain) or "subtensor"' }).default('local'),
   TRL_CHAIN_ENDPOINT: z.string().regex(/^wss?:\/\//, 'TRL_CHAIN_ENDPOINT must be a ws:// or wss:// URL of a Subtensor node').optional(),
   TRL_NETUID: z.coerce.number().int().min(0).max(65535).default(11),
-  TRL_LOCAL_CHAIN_FILE: z.string().default(path.join(dataDir, 'chain', 'local-chain.json')),
+  TRL_LOCAL_CHAIN_FILE: z.string().default(localChainFile),
   TRL_LOCAL_CHAIN_BLOCK_MS: z.coerce.number().int().positive().default(12_000),
   /** The local validator's key when none is configured: a dev URI, fine offline only. */
   TRL_LOCAL_VALIDATOR_URI: z.string().default('//TrlValidator'),
   TRL_CYCLE_INTERVAL_SEC: z.coerce.number().int().min(1).default(300),
-  TRL_SEAT_AGENT: z.enum(agentNames).default('hermes'),
+  TRL_SEAT_AGENT: z.enum(agentNames).default(defaultAgent),
   TRL_SEAT_SCENARIOS: z.string().default(''),
   TRL_SEAT_SCENARIOS_DIR: z.string().optional(),
   TRL_SEAT_REPEATS: z.coerce.number().int().min(1).max(10).default(1),

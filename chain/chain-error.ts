@@ -1,11 +1,12 @@
 // Errors from the chain, classified where they happen: a name (pallet error or preflight reason),
 // whether a retry can help, and a message that says what to do.
-export type ChainErrorKind =
-  | 'preflight' // our own checks refused before sending (not registered, rate limited, …)
-  | 'dispatch' // the runtime refused the call (a pallet error, decoded by name)
-  | 'invalid_transaction' // the pool refused it (1010 and friends: bad proof, stale, custom)
-  | 'connection' // the node did not answer
-  | 'bad_data'; // the chain returned something we cannot parse
+// Kinds: preflight (our own checks refused before sending: not registered, rate limited, …),
+// dispatch (the runtime refused the call: a pallet error, decoded by name), invalid_transaction
+// (the pool refused it: 1010 and friends), connection (the node did not answer), bad_data (the
+// chain returned something we cannot parse). The list is contracts/failure-types.ts's.
+import type { ChainErrorKind } from '../contracts/failure-types.ts';
+
+export type { ChainErrorKind };
 
 export class ChainError extends Error {
   readonly kind: ChainErrorKind;

@@ -13,6 +13,7 @@ import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { PackError } from '../packs/pack-error.ts';
+import { defaultAgent } from '../contracts/agent-kinds.ts';
 
 const usage = `usage: trl <command> [options]
 
@@ -48,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
         options: {
           scenario: { type: 'string', multiple: true, default: [] },
           'scenarios-dir': { type: 'string' },
-          agent: { type: 'string', default: 'hermes' },
+          agent: { type: 'string', default: defaultAgent },
           seed: { type: 'string', default: '0' },
           json: { type: 'boolean', default: false },
         },

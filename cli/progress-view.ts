@@ -1,6 +1,6 @@
 // A one-line progress bar on a terminal (stage changes as plain lines otherwise), drawn from the
 // workflow's progress query.
-import type { EvaluationProgress } from '../workflows/progress.ts';
+import type { EvaluationProgress } from '../contracts/progress.ts';
 
 export class ProgressView {
   private lastLine = '';

@@ -1,5 +1,6 @@
 // The seat: who holds it, who challenges it, and the evidence behind every change (or non-change).
 import { z } from 'zod';
+import { agentNameSchema, defaultAgent } from './agent-kinds.ts';
 
 /** One scenario's outcome in one evaluation, as the decision rule sees it. */
 export const scenarioScoreSchema = z.object({
@@ -65,7 +66,7 @@ export interface Decision {
 /** How the seat evaluates: the same for incumbent and challenger. */
 export const seatConfigSchema = z.object({
   netuid: z.number().int().min(0).max(65535),
-  agent: z.enum(['hermes', 'loop', 'oracle', 'partial', 'null']).default('hermes'),
+  agent: agentNameSchema.default(defaultAgent),
   /** Scenario names; empty = the active set. */
   scenarios: z.array(z.string()).default([]),
   scenariosDir: z.string().optional(),

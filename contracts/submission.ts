@@ -1,13 +1,6 @@
 import { z } from 'zod';
 
-/**
- * LLM-driven agents that go through the policy (hermes, loop) and validator-side test agents that
- * prove scenarios: oracle (solution/solve.sh), partial (solution/partial.sh), null (nothing).
- */
-export const agentNames = ['hermes', 'oracle', 'partial', 'null', 'loop'] as const;
-export const policyDrivenAgents: readonly string[] = ['hermes', 'loop'];
-export const agentNameSchema = z.enum(agentNames);
-export type AgentName = z.infer<typeof agentNameSchema>;
+import { agentNameSchema, defaultAgent } from './agent-kinds.ts';
 
 export const packSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('directory'), path: z.string().min(1) }),
@@ -23,7 +16,7 @@ export type PackSource = z.infer<typeof packSourceSchema>;
 export const submissionSchema = z.object({
   submissionId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'submissionId: letters, digits, dot, dash, underscore; at most 128'),
   pack: packSourceSchema,
-  agent: agentNameSchema.default('hermes'),
+  agent: agentNameSchema.default(defaultAgent),
   /** Scenario names to run; empty means the whole active set. */
   scenarios: z.array(z.string()).default([]),
   /** Folder of scenario folders in the standard layout; defaults to the project's scenarios/. */

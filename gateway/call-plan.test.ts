@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planCall } from './call-plan.ts';
-import { loadAllowlist } from '../models/allowlist.ts';
+import { loadAllowlist } from './catalog/allowlist.ts';
 
 const glm = loadAllowlist().models.find((m) => m.id === 'glm-5.2')!;
 

@@ -1,6 +1,6 @@
 // How many output tokens a call may ask for, and what to reserve for it, given the model, the
 // prompt and the remaining budget. Pure: the heart of the hard cap.
-import type { ModelEntry } from '../models/allowlist.ts';
+import type { ModelEntry } from './catalog/allowlist.ts';
 
 export interface CallPlanInput {
   model: ModelEntry;

@@ -1,11 +1,11 @@
 // The gateway's OpenAI-compatible HTTP face, for clients that call it over the network (a policy
 // sandbox on its own network, tests, tools). Per-run bearer token; loopback or one bridge address.
 import http from 'node:http';
-import { listenOn } from '../openai-http/listen.ts';
+import { listenOn } from './http/listen.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { readJsonBody, sendError, sendJson, HttpError } from '../openai-http/json-body.ts';
-import { startSse, writeSse, endSse } from '../openai-http/sse.ts';
+import { readJsonBody, sendError, sendJson, HttpError } from './http/json-body.ts';
+import { startSse, writeSse, endSse } from './http/sse.ts';
 import { GatewayError } from './gateway-error.ts';
 import type { ModelGateway } from './model-gateway.ts';
 

@@ -8,7 +8,7 @@ import { ModelGateway } from './model-gateway.ts';
 import { CallLog } from './call-log.ts';
 import { GatewayError } from './gateway-error.ts';
 import { countTextTokens } from './prompt-tokens.ts';
-import type { Allowlist } from '../models/allowlist.ts';
+import type { Allowlist } from './catalog/allowlist.ts';
 
 function allowlistWith(prices: { input: number; output: number }[]): Allowlist {
   return {

@@ -2,7 +2,7 @@
 // settle), typed upstream errors, and a line in the call log for every call, refused ones included.
 import { randomUUID } from 'node:crypto';
 import type OpenAI from 'openai';
-import { callCostUsd, type Allowlist, type ModelEntry } from '../models/allowlist.ts';
+import { callCostUsd, type Allowlist, type ModelEntry } from './catalog/allowlist.ts';
 import { BudgetLedger } from './budget-ledger.ts';
 import { planCall } from './call-plan.ts';
 import { estimatePromptTokens } from './prompt-tokens.ts';

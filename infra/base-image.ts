@@ -5,12 +5,12 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { baseImageDir, cacheDir, repoRoot } from '../common/paths.ts';
+import { baseImageDir, baseImageRootfsDir, cacheDir, repoRoot } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
 import { imageExists } from '../sandbox/docker-client.ts';
 import { buildImage } from '../sandbox/image-build.ts';
 import { ensureDebianPackages, configuredDebianMirror } from './debian-packages.ts';
-import { runCommand } from './run-command.ts';
+import { runCommand } from '../common/run-command.ts';
 import { ensureHermesWheelhouse, readHermesLock } from './hermes-wheelhouse.ts';
 
 export const baseImageRepository = 'trl-sandbox-base';
@@ -61,7 +61,7 @@ async function buildBaseImage(docker: Docker, recipe: BaseImageRecipe, tag: stri
   say(`building sandbox base image ${tag} from Debian packages (debootstrap; about 2 minutes, once)`);
   await ensureDebianPackages(['debootstrap']);
   const mirror = await configuredDebianMirror();
-  const rootfsDir = path.join(cacheDir, `rootfs-${recipe.hash}`);
+  const rootfsDir = baseImageRootfsDir(recipe.hash);
   const rootfsTag = `trl-sandbox-rootfs:${recipe.hash}`;
   await rm(rootfsDir, { recursive: true, force: true });
   await mkdir(cacheDir, { recursive: true });

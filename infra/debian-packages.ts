@@ -1,6 +1,6 @@
 // Installs Debian packages the project needs (docker.io, debootstrap, ...) with apt, once.
 import { say } from '../common/log.ts';
-import { runCommand } from './run-command.ts';
+import { runCommand } from '../common/run-command.ts';
 
 let aptUpdated = false;
 

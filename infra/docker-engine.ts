@@ -4,9 +4,9 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import type Docker from 'dockerode';
 import { dockerAnswers } from '../sandbox/docker-client.ts';
-import { dockerdLogFile } from '../common/paths.ts';
+import { dockerdLogFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
-import { commandExists } from './run-command.ts';
+import { commandExists } from '../common/run-command.ts';
 import { ensureDebianPackages } from './debian-packages.ts';
 
 const readinessTimeoutMs = 60_000;

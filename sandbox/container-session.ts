@@ -1,7 +1,7 @@
 // One sandbox container's life: create, exec under a monotonic deadline, copy files in and out, remove.
 // The narrow interface (exec / upload / download / remove) is what agents and verifiers see.
 import type Docker from 'dockerode';
-import { containerLabels } from '../common/constants.ts';
+import { containerLabels } from './container-labels.ts';
 import { BoundedBuffer } from './bounded-buffer.ts';
 import { readTarEntries, type ExtractedEntry } from './tar-archive.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';

@@ -1,6 +1,6 @@
 // Removes containers whose owning worker process on this host is gone (crashed or killed).
 import type Docker from 'dockerode';
-import { containerLabels } from '../common/constants.ts';
+import { containerLabels } from './container-labels.ts';
 import { log } from '../common/log.ts';
 import type { WorkerIdentity } from './worker-identity.ts';
 import { processAlive } from '../common/process-alive.ts';

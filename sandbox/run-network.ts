@@ -4,8 +4,8 @@
 // reachable through the bridge address).
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import { containerLabels } from '../common/constants.ts';
-import { runCommand } from '../infra/run-command.ts';
+import { containerLabels } from './container-labels.ts';
+import { runCommand } from '../common/run-command.ts';
 import { log } from '../common/log.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';
 

@@ -1,7 +1,7 @@
 // Who owns a container: this host and process. Labels built from it let a new worker remove
 // what a crashed one left behind without touching containers of workers still alive.
 import os from 'node:os';
-import { containerLabels } from '../common/constants.ts';
+import { containerLabels } from './container-labels.ts';
 
 export interface WorkerIdentity {
   host: string;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { confidentFinish, decideAgentTurn, modelSolves, solveProbability, unsureFinish, type AgentReply } from './agent-behaviour.ts';
 import { findAttemptMarks } from './attempt-command.ts';
 import type { ChatMessage } from './request-schema.ts';
-import { afterToolCall, agentStart, allowlist, hermesTools, model, scenario, scenarios } from './test-fixtures.ts';
+import { afterToolCall, agentStart, allowlist, hermesTools, model, scenario, scenarios } from './testing/fixtures.ts';
 
 function turn(modelId: string, messages: ChatMessage[], seed = 0, tools = hermesTools): AgentReply {
   return decideAgentTurn({ request: { messages, tools }, model: model(modelId), scenarios, seed, requestKey: 'k'.repeat(64) });

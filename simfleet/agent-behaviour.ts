@@ -1,7 +1,7 @@
 // How a simulated model acts as a tool-using agent on a competition scenario. Stateless: the whole
 // decision comes from the conversation (attempt markers in earlier tool calls), the model's
 // competence profile and the seed.
-import type { ModelEntry } from '../models/allowlist.ts';
+import type { ModelEntry } from '../gateway/catalog/allowlist.ts';
 import { attemptCommand, findAttemptMarks, type AttemptKind, type AttemptMark } from './attempt-command.ts';
 import { unitFromParts } from './deterministic-random.ts';
 import { contentText, type ChatMessage, type ChatRequest } from './request-schema.ts';

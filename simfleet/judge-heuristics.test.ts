@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { repoRoot } from '../common/paths.ts';
-import type { JudgeFlagType } from '../preeval/judge-answer-schema.ts';
+import { repoRoot } from '../common/data-layout.ts';
+import type { JudgeFlagType } from '../packs/preeval/judge-protocol.ts';
 import { excerptAt, judgeFiles } from './judge-heuristics.ts';
-import { scenario, scenarios } from './test-fixtures.ts';
+import { scenario, scenarios } from './testing/fixtures.ts';
 
 function typesFor(text: string): JudgeFlagType[] {
   return [...new Set(judgeFiles([{ path: 'policy.ts', text }], scenarios).map((flag) => flag.type))];

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packHash } from '../packs/canonical-pack.ts';
-import { judgeAnswerSchema } from '../preeval/judge-answer-schema.ts';
-import { cannedAnswerPack, examplePack, injectionPack } from '../preeval/judge-fixtures.ts';
-import { buildJudgeMessages, judgeMarker, judgeResponseFormat } from '../preeval/judge-prompt.ts';
+import { judgeAnswerSchema } from '../packs/preeval/judge-protocol.ts';
+import { cannedAnswerPack, examplePack, injectionPack } from '../packs/preeval/testing/judge-fixtures.ts';
+import { buildJudgeMessages, judgeMarker, judgeResponseFormat } from '../packs/preeval/judge-protocol.ts';
 import { isJudgeRequest, simulatedJudgement } from './judge-mode.ts';
 import { parseChatRequest, type ChatRequest } from './request-schema.ts';
 import { simulateChatCompletion } from './simulate-completion.ts';
-import { scenarios, withoutFaults } from './test-fixtures.ts';
+import { scenarios, withoutFaults } from './testing/fixtures.ts';
 
 function parse(body: unknown): ChatRequest {
   const parsed = parseChatRequest(body);

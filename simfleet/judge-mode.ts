@@ -2,9 +2,7 @@
 // marker and that asks for the judge's schema gets the answer of a competent, deterministic judge
 // (judge-heuristics.ts) instead of generic schema-valid JSON. Only the delimited pack data is read:
 // the boundary comes from the system prompt, so text outside the real markers is never analysed.
-import { judgeSchemaName, type JudgeAnswer } from '../preeval/judge-answer-schema.ts';
-import { parseDelimitedFiles } from '../preeval/judge-delimiters.ts';
-import { announcedBoundary, judgeMarker } from '../preeval/judge-prompt.ts';
+import { announcedBoundary, judgeMarker, judgeSchemaName, parseDelimitedFiles, type JudgeAnswer } from '../packs/preeval/judge-protocol.ts';
 import { judgeFiles } from './judge-heuristics.ts';
 import { contentText, type ChatRequest } from './request-schema.ts';
 import type { SimScenario } from './scenario-recognition.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { scenariosDir } from '../common/paths.ts';
+import { scenariosDir } from '../common/data-layout.ts';
 import { loadSimScenarios, recognizeScenario } from './scenario-recognition.ts';
 import type { ChatMessage } from './request-schema.ts';
 

@@ -4,7 +4,7 @@ import { reassembleChunks } from './chunk-reassembly.ts';
 import { startSimFleet } from './sim-fleet-server.ts';
 import type { ChatCompletion } from './simulate-completion.ts';
 import type { ChatCompletionChunk } from './sse.ts';
-import { afterToolCall, agentStart, hermesTools, scenario, withoutFaults } from './test-fixtures.ts';
+import { afterToolCall, agentStart, hermesTools, scenario, withoutFaults } from './testing/fixtures.ts';
 import type { ChatMessage } from './request-schema.ts';
 
 const fleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: withoutFaults() });

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadAllowlist, type Allowlist } from '../models/allowlist.ts';
+import { loadAllowlist, type Allowlist } from '../gateway/catalog/allowlist.ts';
 import { SimApiError, invalidRequest } from './api-error.ts';
 import { loadSimScenarios } from './scenario-recognition.ts';
 import { simulateChatCompletion, simulatorName, type FleetContext, type SimulatedCompletion } from './simulate-completion.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { simulateChatCompletion, type FleetContext, type SimulatedCompletion } from './simulate-completion.ts';
 import { countPromptTokens, countTokens } from './token-count.ts';
-import { afterToolCall, agentStart, allowlist, hermesTools, scenario, scenarios, withoutFaults } from './test-fixtures.ts';
+import { afterToolCall, agentStart, allowlist, hermesTools, scenario, scenarios, withoutFaults } from './testing/fixtures.ts';
 
 const context: FleetContext = { allowlist: withoutFaults(), scenarios };
 const realRates: FleetContext = { allowlist, scenarios };

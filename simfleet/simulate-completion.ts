@@ -1,7 +1,7 @@
 // The sim fleet's answer to one chat-completions request, as a pure function of the request body:
 // validation, model lookup, context length, injected faults, the reply, max_tokens and usage.
 // The HTTP server only adds the waiting and the wire format.
-import type { Allowlist, ModelEntry } from '../models/allowlist.ts';
+import type { Allowlist, ModelEntry } from '../gateway/catalog/allowlist.ts';
 import { decideAgentTurn } from './agent-behaviour.ts';
 import { invalidRequest, SimApiError } from './api-error.ts';
 import { canonicalJson, DeterministicRandom, sha256Hex, unitFromParts } from './deterministic-random.ts';

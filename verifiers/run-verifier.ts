@@ -5,8 +5,9 @@ import path from 'node:path';
 import type { ContainerSession } from '../sandbox/container-session.ts';
 import { packDirectory } from '../sandbox/tar-archive.ts';
 import { parseCtrf, parseReward, VerifierReportError, type TestCounts } from './ctrf-report.ts';
+import type { VerifierFailureType } from '../contracts/failure-types.ts';
 
-export type VerifierFailureKind = 'verifier_timeout' | 'verifier_crashed' | 'verifier_report_invalid';
+export type VerifierFailureKind = VerifierFailureType;
 
 export class VerifierFailure extends Error {
   constructor(readonly kind: VerifierFailureKind, message: string, readonly log: string) {

@@ -4,12 +4,12 @@ import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createDockerClient } from '../sandbox/docker-client.ts';
 import { bootstrap } from '../infra/bootstrap.ts';
-import { evaluationTaskQueue } from '../common/constants.ts';
-import { workerPidFile } from '../common/paths.ts';
+import { evaluationTaskQueue } from '../contracts/temporal-names.ts';
+import { workerPidFile } from '../common/data-layout.ts';
 import { startHostedWorker } from './hosted-worker.ts';
 import { Client, Connection } from '@temporalio/client';
 import { readChainConfig, seatConfigFrom } from '../chain/chain-config.ts';
-import { ensureSeatSchedule } from '../client/seat-schedule.ts';
+import { ensureSeatSchedule } from './seat-schedule.ts';
 
 export interface AllInOneOptions {
   taskQueue?: string;

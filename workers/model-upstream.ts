@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { repoRoot } from '../common/paths.ts';
+import { repoRoot } from '../common/data-layout.ts';
 import type { WorkerConfig } from './worker-config.ts';
 
 export interface ModelUpstream {

@@ -11,7 +11,7 @@ const configSchema = z.object({
   TRL_POLICY_REQUEST_TIMEOUT_SEC: z.coerce.number().positive().max(3600).default(300),
   TRL_SIM_TIME_SCALE: z.coerce.number().nonnegative().default(0.1),
   TRL_SIM_SCENARIOS_DIR: z.string().optional(),
-  /** Spend ceilings of the ledger across attempts (spend/): per submission, all days; per UTC day. */
+  /** Spend ceilings of the ledger across attempts (gateway/spend/): per submission, all days; per UTC day. */
   TRL_SUBMISSION_CEILING_USD: z.coerce.number().positive('TRL_SUBMISSION_CEILING_USD must be a positive number of USD').default(30),
   TRL_DAILY_CEILING_USD: z.coerce.number().positive('TRL_DAILY_CEILING_USD must be a positive number of USD').default(500),
 }).refine((c) => !c.TRL_UPSTREAM_BASE_URL || c.TRL_UPSTREAM_API_KEY, { message: 'TRL_UPSTREAM_API_KEY is required with TRL_UPSTREAM_BASE_URL', path: ['TRL_UPSTREAM_API_KEY'] })

@@ -12,13 +12,12 @@ import {
 import type { Activities } from '../activities/index.ts';
 import type { Submission } from '../contracts/submission.ts';
 import type { AgentRunResult, EvaluationResult, PreparedScenario, Rejection, ScenarioDescriptor, ScenarioResult } from '../contracts/results.ts';
-import { searchAttributes } from '../common/constants.ts';
-import { progressQuery, type EvaluationProgress, type ScenarioPhase } from './progress.ts';
+import { searchAttributes } from '../contracts/temporal-names.ts';
+import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../contracts/progress.ts';
 
-// Kept in step with activities/failures.ts (workflow code may not import activity modules).
-const packRejectionTypes = ['pack_not_found', 'pack_too_large', 'pack_hash_mismatch', 'pack_invalid'];
-const spendCeilingReached = 'spend_ceiling_reached';
-const nonRetryableErrorTypes = [...packRejectionTypes, 'scenario_invalid', 'artifact_corrupt', spendCeilingReached];
+import { evaluationNonRetryableTypes, failureTypes, packRejectionTypes } from '../contracts/failure-types.ts';
+
+const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
 const quick = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -146,7 +145,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     } catch (error) {
       const failure = failureText(error);
       // Not the policy's fault and not retried: the evaluation is incomplete, never scored on it.
-      if (failure.type === spendCeilingReached) {
+      if (failure.type === failureTypes.spendCeilingReached) {
         stoppedReason ??= failure.message;
         return done({ ...described, status: 'ceiling_reached', error: `agent: ${failure.message}` });
       }

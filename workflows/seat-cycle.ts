@@ -4,6 +4,7 @@
 // rate limit allows.
 import { proxyActivities, upsertMemo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
+import { chainNonRetryableTypes } from '../contracts/failure-types.ts';
 import type { ChallengeOffer, SeatConfig } from '../contracts/seat.ts';
 import type { SkippedCommitment } from '../chain/chain-client.ts';
 import type { WeightsOutcome } from '../activities/seat-activities.ts';
@@ -23,7 +24,7 @@ export interface SeatCycleReport {
 
 const chain = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 5, initialInterval: '2 seconds', backoffCoefficient: 2, nonRetryableErrorTypes: ['chain_preflight', 'chain_dispatch', 'chain_bad_data'] },
+  retry: { maximumAttempts: 5, initialInterval: '2 seconds', backoffCoefficient: 2, nonRetryableErrorTypes: [...chainNonRetryableTypes] },
 });
 
 export async function seatCycle(input: { seat: SeatConfig }): Promise<SeatCycleReport> {

@@ -17,9 +17,9 @@ import { z } from 'zod';
 import { challengeSchema, seatConfigSchema, type Challenge, type ChallengeOffer, type Decision, type ScoredEvaluation, type SeatRecord, type SeatState, type SeatView } from '../contracts/seat.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import type { Submission } from '../contracts/submission.ts';
-import { evaluationWorkflowId } from '../common/constants.ts';
-import { decideChallenge } from '../seat/decision-rule.ts';
-import { challengeUpdate, configureUpdate, seatQuery } from './seat-signals.ts';
+import { evaluationWorkflowId } from '../contracts/temporal-names.ts';
+import { decideChallenge } from '../scoring/decision-rule.ts';
+import { challengeUpdate, configureUpdate, seatQuery } from '../contracts/seat-signals.ts';
 import type { evaluateSubmission } from './evaluate-submission.ts';
 
 const historyKept = 50;

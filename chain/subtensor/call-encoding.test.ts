@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChainError } from '../chain-error.ts';
-import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
-import { loadOfflineRuntime } from './offline-metadata.ts';
-import { compact, hex, u16, u64, u8, vector, bytesOf } from './scale-by-hand.ts';
+import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
+import { loadOfflineRuntime } from './testing/offline-metadata.ts';
+import { compact, hex, u16, u64, u8, vector, bytesOf } from './testing/scale-by-hand.ts';
 import { buildCall, commitWeightsCall, revealWeightsCall, setCommitmentCall, setMechanismWeightsCall, setWeightsCall } from './subtensor-calls.ts';
 
 const runtime = loadOfflineRuntime(requireChainTestFile(finneyMetadataFile));

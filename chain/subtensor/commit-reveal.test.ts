@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blake2AsHex, decodeAddress } from '@polkadot/util-crypto';
-import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
+import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
 import { commitHash, encodeCommitPayload, epochIndex, firstBlockOfEpoch, randomSalt, revealState, revealWindow, type CommitPayload } from './commit-reveal.ts';
-import { loadOfflineRuntime } from './offline-metadata.ts';
-import { hex, u16, u64, vector } from './scale-by-hand.ts';
+import { loadOfflineRuntime } from './testing/offline-metadata.ts';
+import { hex, u16, u64, vector } from './testing/scale-by-hand.ts';
 
 const payload: CommitPayload = {
   hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY',

@@ -2,10 +2,10 @@
 // encoded by hand, decoded through the metadata and the client's parsing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
+import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
 import { commitmentEntryFromCodec, commitmentInfo, decodeCommitmentEntry } from './commitment-fields.ts';
-import { loadOfflineRuntime } from './offline-metadata.ts';
-import { bytesOf, compact, hex, u32, u64 } from './scale-by-hand.ts';
+import { loadOfflineRuntime } from './testing/offline-metadata.ts';
+import { bytesOf, compact, hex, u32, u64 } from './testing/scale-by-hand.ts';
 
 const runtime = loadOfflineRuntime(requireChainTestFile(finneyMetadataFile));
 const hotkey = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';

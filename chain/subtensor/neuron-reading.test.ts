@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeAddress } from '@polkadot/util-crypto';
-import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
+import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
 import { neuronFromLite, neuronLiteFromCodec } from './neuron-reading.ts';
-import { loadOfflineRuntime } from './offline-metadata.ts';
-import { bool, compact, hex, u128, u16, u32, u64, u8, vector } from './scale-by-hand.ts';
+import { loadOfflineRuntime } from './testing/offline-metadata.ts';
+import { bool, compact, hex, u128, u16, u32, u64, u8, vector } from './testing/scale-by-hand.ts';
 
 const runtime = loadOfflineRuntime(requireChainTestFile(finneyMetadataFile));
 const account = (fill: number) => Array<number>(32).fill(fill);

@@ -4,10 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compactStripLength, u8aConcat, u8aToHex } from '@polkadot/util';
 import { decodeAddress, xxhashAsU8a } from '@polkadot/util-crypto';
-import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
+import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
 import { netuidIndex } from './commit-reveal.ts';
-import { loadOfflineRuntime } from './offline-metadata.ts';
-import { u16 } from './scale-by-hand.ts';
+import { loadOfflineRuntime } from './testing/offline-metadata.ts';
+import { u16 } from './testing/scale-by-hand.ts';
 
 const runtime = loadOfflineRuntime(requireChainTestFile(finneyMetadataFile));
 const alice = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';

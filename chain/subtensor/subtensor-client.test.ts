@@ -10,7 +10,7 @@ import type { ApiPromise } from '@polkadot/api';
 import { Keyring } from '@polkadot/keyring';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { ChainError } from '../chain-error.ts';
-import { commitRevealSettingsStorage, number, flag, text, option } from './stand-in-codecs.ts';
+import { commitRevealSettingsStorage, number, flag, text, option } from './testing/stand-in-codecs.ts';
 import { commitHash } from './commit-reveal.ts';
 import { loadPendingReveals, savePendingReveals } from './pending-reveals-store.ts';
 import { SubtensorClient } from './subtensor-client.ts';

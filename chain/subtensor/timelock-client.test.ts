@@ -9,12 +9,12 @@ import { Keyring } from '@polkadot/keyring';
 import { u8aToHex } from '@polkadot/util';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { ChainError } from '../chain-error.ts';
-import { commitRevealSettingsStorage, number, flag, text } from './stand-in-codecs.ts';
-import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
-import { loadOfflineRuntime } from './offline-metadata.ts';
+import { commitRevealSettingsStorage, number, flag, text } from './testing/stand-in-codecs.ts';
+import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
+import { loadOfflineRuntime } from './testing/offline-metadata.ts';
 import { SubtensorClient } from './subtensor-client.ts';
 import { drandRoundIdentity, encodeWeightsTlockPayload, quicknetBeacon } from './timelock-commit.ts';
-import { decryptTimelockIndependently, localBeacon } from './timelock-independent-decrypt.ts';
+import { decryptTimelockIndependently, localBeacon } from './testing/timelock-independent-decrypt.ts';
 
 const runtime = loadOfflineRuntime(requireChainTestFile(finneyMetadataFile));
 const netuid = 11;

@@ -9,14 +9,14 @@ import { tld } from '@ideallabs/timelock_wasm_wrapper';
 import { hexToU8a } from '@polkadot/util';
 import { decodeAddress } from '@polkadot/util-crypto';
 import { ChainError } from '../chain-error.ts';
-import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
-import { loadOfflineRuntime } from './offline-metadata.ts';
-import { compact, hex, u16, u64, vector } from './scale-by-hand.ts';
+import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
+import { loadOfflineRuntime } from './testing/offline-metadata.ts';
+import { compact, hex, u16, u64, vector } from './testing/scale-by-hand.ts';
 import { buildCall } from './subtensor-calls.ts';
 import {
   commitTimelockedWeightsCall, drandRoundIdentity, encodeWeightsTlockPayload, encryptWeightsCommit, quicknetBeacon, type WeightsTlockPayload,
 } from './timelock-commit.ts';
-import { decryptTimelockBody, decryptTimelockIndependently, localBeacon, parseTimelockCiphertext, verifyBeaconSignature } from './timelock-independent-decrypt.ts';
+import { decryptTimelockBody, decryptTimelockIndependently, localBeacon, parseTimelockCiphertext, verifyBeaconSignature } from './testing/timelock-independent-decrypt.ts';
 
 const runtime = loadOfflineRuntime(requireChainTestFile(finneyMetadataFile));
 

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DispatchError } from '@polkadot/types/interfaces';
-import { finneyMetadataFile, requireChainTestFile } from './chain-test-data.ts';
-import { loadOfflineRuntime } from './offline-metadata.ts';
+import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
+import { loadOfflineRuntime } from './testing/offline-metadata.ts';
 import { classifyDispatchError, classifySubmissionError, subtensorCustomErrors } from './transaction-errors.ts';
 
 test('a Subtensor custom error is Custom(N), named from the spec 424 table, retryable only for rate limits and early reveals', () => {

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { listScenarioFolders } from '../../catalog/list-scenarios.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { renderTable } from '../render-table.ts';
-import { runCommand } from '../../infra/run-command.ts';
+import { runCommand } from '../../common/run-command.ts';
 import { readRegistry } from '../../catalog/registry.ts';
 import { testsInFolder } from '../../catalog/count-tests.ts';
-import { scenariosDir as defaultScenariosDir } from '../../common/paths.ts';
+import { scenariosDir as defaultScenariosDir } from '../../common/data-layout.ts';
 
 /** Test count by pytest's own collection (parametrised cases included); a static count if that fails. */
 async function countTests(scenarioDir: string): Promise<number> {

@@ -3,8 +3,8 @@
 import { Client, Connection, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { readChainConfig } from '../../chain/chain-config.ts';
 import { temporalEndpoint } from '../../infra/temporal-server.ts';
-import { seatCycleScheduleId, seatWorkflowId } from '../../common/constants.ts';
-import { seatQuery } from '../../workflows/seat-signals.ts';
+import { seatCycleScheduleId, seatWorkflowId } from '../../contracts/temporal-names.ts';
+import { seatQuery } from '../../contracts/seat-signals.ts';
 import type { SeatRecord, SeatView } from '../../contracts/seat.ts';
 import { renderTable } from '../render-table.ts';
 import { shortHash, shortHotkey } from '../chain-view.ts';

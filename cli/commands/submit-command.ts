@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { readChainConfig } from '../../chain/chain-config.ts';
 import { openLocalChain } from '../../chain/open-chain.ts';
-import { localPackUrl, preparePackSubmission } from '../../client/submit-pack.ts';
+import { localPackUrl, preparePackSubmission } from '../client/submit-pack.ts';
 import { parsePackCommitment } from '../../chain/pack-commitment.ts';
 import { UsageError } from '../usage-error.ts';
 

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { dataDir, repoRoot } from '../../common/paths.ts';
+import { repoRoot, testDataDir } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 
@@ -29,7 +29,7 @@ export async function testCommand(options: { filter: string[] }): Promise<number
     cwd: repoRoot,
     stdio: 'inherit',
     // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
-    env: { ...process.env, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? path.join(dataDir, 'test'), TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
+    env: { ...process.env, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? testDataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
   });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }

@@ -1,7 +1,7 @@
 // `trl up`: bootstrap the embedded stack and run the all-in-one worker until interrupted.
 import { runAllInOneWorker } from '../../workers/all-in-one.ts';
 import { temporalEndpoint } from '../../infra/temporal-server.ts';
-import { evaluationTaskQueue } from '../../common/constants.ts';
+import { evaluationTaskQueue } from '../../contracts/temporal-names.ts';
 
 export async function upCommand(): Promise<number> {
   await runAllInOneWorker({

@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundlePack } from '../bundle-pack.ts';
+import { bundlePack } from '../../packs/bundle-pack.ts';
 import { readPackDirectory } from '../../packs/read-pack.ts';
 import type { CanonicalPack } from '../../packs/canonical-pack.ts';
 

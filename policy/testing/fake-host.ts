@@ -4,7 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerMessageSchema, type BudgetView, type CallError, type ModelInfo, type RunnerMessage } from '../runtime/protocol.ts';
-import { loadAllowlist } from '../../models/allowlist.ts';
+import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
 
 export const runnerPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'runtime', 'runner.mjs');
 

@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from '../../common/paths.ts';
+import { repoRoot } from '../../common/data-layout.ts';
 import { readChainConfig } from '../../chain/chain-config.ts';
 import { openLocalChain } from '../../chain/open-chain.ts';
 import { addressFromUri } from '../../chain/local/dev-keys.ts';

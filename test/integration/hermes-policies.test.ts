@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { repoRoot } from '../../common/paths.ts';
+import { repoRoot } from '../../common/data-layout.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { evaluationWorkflowId, searchAttributes } from '../../common/constants.ts';
+import { evaluationWorkflowId, searchAttributes } from '../../contracts/temporal-names.ts';
 import { canonicalJson, sha256Hex } from '../../packs/canonical-pack.ts';
 import { readPackDirectory } from '../../packs/read-pack.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { listScenarioFolders } from '../../catalog/list-scenarios.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { readRegistry } from '../../catalog/registry.ts';
-import { scenariosDir } from '../../common/paths.ts';
+import { scenariosDir } from '../../common/data-layout.ts';
 import { ContainerSession } from '../../sandbox/container-session.ts';
 import { ensureScenarioImage } from '../../sandbox/scenario-image.ts';
 import { currentWorkerIdentity } from '../../sandbox/worker-identity.ts';

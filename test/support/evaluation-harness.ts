@@ -8,7 +8,7 @@ import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 import { bundleWorkflows } from '../../workers/create-worker.ts';
 import { startHostedWorker, type HostedWorker } from '../../workers/hosted-worker.ts';
-import { startEvaluation } from '../../client/start-evaluation.ts';
+import { startEvaluation } from '../../cli/client/start-evaluation.ts';
 import type { SubmissionInput } from '../../contracts/submission.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import type { ChainConfig } from '../../chain/chain-config.ts';

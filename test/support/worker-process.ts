@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot } from '../../common/paths.ts';
+import { repoRoot } from '../../common/data-layout.ts';
 
 /** Starts the worker and resolves once it polls; `env` overrides (undefined removes) variables. */
 export function startWorkerProcess(taskQueue: string, env: Record<string, string | undefined> = {}): Promise<ChildProcess> {

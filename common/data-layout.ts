@@ -1,0 +1,105 @@
+// Where the project keeps things on disk. The one module that builds a path under the data or
+// cache directory, so no other file guesses one; README's layout table is checked against it.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Downloaded tools (Temporal CLI, wheels). Safe to delete; re-created by bootstrap. */
+export const cacheDir = process.env.TRL_CACHE_DIR ?? path.join(repoRoot, '.cache');
+
+/** State that must survive restarts: Temporal's SQLite file, artifacts, pid files, logs. */
+export const dataDir = process.env.TRL_DATA_DIR ?? path.join(repoRoot, '.data');
+
+// Source folders the code reads at run time.
+export const scenariosDir = path.join(repoRoot, 'scenarios');
+export const baseImageDir = path.join(repoRoot, 'infra', 'base-image');
+export const examplesDir = path.join(repoRoot, 'policy', 'examples');
+export const policySdkDir = path.join(repoRoot, 'policy', 'sdk');
+export const policyRunnerFile = path.join(repoRoot, 'policy', 'runtime', 'runner.mjs');
+export const modelCatalogFile = path.join(repoRoot, 'gateway', 'catalog', 'models.json');
+export const preEvalConfigFile = path.join(repoRoot, 'packs', 'preeval', 'preeval.json');
+
+// The cache directory (downloads and builds, safe to delete).
+export function temporalBinaryFile(version: string): string {
+  return path.join(cacheDir, `temporal-bin-${version}`, 'temporal');
+}
+export const temporalGoBinaryFile = path.join(cacheDir, 'temporal-go', 'temporal');
+export const pythonWheelsDir = path.join(cacheDir, 'wheels');
+export function hermesWheelhouseDir(lockHash: string): string {
+  return path.join(cacheDir, 'wheelhouse', `hermes-${lockHash}`);
+}
+export function baseImageRootfsDir(recipeHash: string): string {
+  return path.join(cacheDir, `rootfs-${recipeHash}`);
+}
+
+// The data directory, by owner.
+/** `trl test` keeps its artifacts, pack store and records here, apart from real runs. */
+export const testDataDir = path.join(dataDir, 'test');
+export const temporalDbFile = path.join(dataDir, 'temporal', 'temporal.db');
+export const temporalLogFile = path.join(dataDir, 'temporal', 'server.log');
+export const temporalPidFile = path.join(dataDir, 'temporal', 'server.pid');
+export const workerPidFile = path.join(dataDir, 'worker.pid');
+export const dockerdLogFile = path.join(dataDir, 'dockerd.log');
+
+/** Content-addressed packs: `<sha256>.json` (canonical JSON) and `<sha256>.bundle.mjs`. */
+export const packStoreDir = path.join(dataDir, 'packs');
+/** Who first committed each pack hash (one exclusive file per hash). */
+export const packOwnersDir = path.join(packStoreDir, 'owners');
+/** The LLM judge's verdicts, by pack hash. */
+export const judgeCacheDir = path.join(dataDir, 'judge-cache');
+/** The money ledger across scenario attempts: one JSON-lines file per UTC day. */
+export const spendDir = path.join(dataDir, 'spend');
+export const artifactsRoot = path.join(dataDir, 'artifacts');
+export const seatRoot = path.join(dataDir, 'seat');
+export const chainDir = path.join(dataDir, 'chain');
+export const localChainFile = path.join(chainDir, 'local-chain.json');
+export const pendingRevealsFile = path.join(chainDir, 'pending-reveals.json');
+
+export function packFile(sha256: string): string {
+  return path.join(packStoreDir, `${sha256}.json`);
+}
+
+export function packBundleFile(sha256: string): string {
+  return path.join(packStoreDir, `${sha256}.bundle.mjs`);
+}
+
+function safeSegment(value: string): string {
+  return value.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 160);
+}
+
+export function runDir(workflowId: string): string {
+  return path.join(artifactsRoot, safeSegment(workflowId));
+}
+
+/** One folder per scenario attempt: retried attempts keep their own records. */
+export function scenarioAttemptDir(workflowId: string, scenario: string, phase: 'agent' | 'verifier', attempt: number): string {
+  return path.join(runDir(workflowId), 'scenarios', safeSegment(scenario), `${phase}-attempt-${attempt}`);
+}
+
+/** File names inside a run's and an attempt's folder. */
+export const artifactNames = {
+  agentOutputs: 'agent-outputs.tar',
+  agentLog: 'agent.log',
+  hermesRecords: 'hermes-records.tar',
+  ctrfReport: 'ctrf.json',
+  verifierLog: 'verifier.log',
+  evaluationResult: 'result.json',
+  preEvalReport: 'preeval.json',
+  callLog: 'model-calls.jsonl',
+  policyLog: 'policy.log',
+  turnLog: 'turns.jsonl',
+  policyBundleDir: 'policy',
+} as const;
+
+export function evaluationResultFile(workflowId: string): string {
+  return path.join(runDir(workflowId), artifactNames.evaluationResult);
+}
+
+export function seatDir(netuid: number): string {
+  return path.join(seatRoot, String(netuid));
+}
+
+export function seatDecisionFile(netuid: number, decisionNumber: number, packHash: string): string {
+  return path.join(seatDir(netuid), `decision-${String(decisionNumber).padStart(5, '0')}-${packHash.slice(0, 12)}.json`);
+}

@@ -1,0 +1,48 @@
+// Every failure type that crosses the Temporal boundary, defined once. Activities raise them
+// (activities/failures.ts classifies errors into them); workflows match on them and list the
+// non-retryable ones in their retry policies. Workflow code imports this file: no Node built-ins.
+
+/** Pack problems; the first four mean "the pack is bad" and end the evaluation as rejected. */
+export const packFailureTypes = {
+  notFound: 'pack_not_found',
+  tooLarge: 'pack_too_large',
+  hashMismatch: 'pack_hash_mismatch',
+  invalid: 'pack_invalid',
+  /** The download failed (network, server): retried, never a rejection. */
+  fetchFailed: 'pack_fetch_failed',
+} as const;
+export type PackFailureType = (typeof packFailureTypes)[keyof typeof packFailureTypes];
+
+export const packRejectionTypes: readonly string[] = [packFailureTypes.notFound, packFailureTypes.tooLarge, packFailureTypes.hashMismatch, packFailureTypes.invalid];
+
+/** Infrastructure failures of the verifier: retried, then the scenario is `infra_error`. */
+export const verifierFailureTypes = {
+  timeout: 'verifier_timeout',
+  crashed: 'verifier_crashed',
+  reportInvalid: 'verifier_report_invalid',
+} as const;
+export type VerifierFailureType = (typeof verifierFailureTypes)[keyof typeof verifierFailureTypes];
+
+export const failureTypes = {
+  scenarioInvalid: 'scenario_invalid',
+  imageBuildFailed: 'image_build_failed',
+  artifactCorrupt: 'artifact_corrupt',
+  /** A spend ceiling (per submission or per day) would be passed: no paid work starts. */
+  spendCeilingReached: 'spend_ceiling_reached',
+  /** A seat activity ran on a worker started without a chain. */
+  seatNotConfigured: 'seat_not_configured',
+} as const;
+
+/** Types an evaluation never retries: retrying cannot change the outcome. */
+export const evaluationNonRetryableTypes: readonly string[] = [...packRejectionTypes, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt, failureTypes.spendCeilingReached];
+
+/** Chain failures are `chain_<kind>`; the kinds are chain/chain-error.ts's. */
+export const chainErrorKinds = ['preflight', 'dispatch', 'invalid_transaction', 'connection', 'bad_data'] as const;
+export type ChainErrorKind = (typeof chainErrorKinds)[number];
+
+export function chainFailureType(kind: ChainErrorKind): string {
+  return `chain_${kind}`;
+}
+
+/** Chain kinds a retry cannot help: our own preflight, a runtime refusal, data we cannot parse. */
+export const chainNonRetryableTypes: readonly string[] = [chainFailureType('preflight'), chainFailureType('dispatch'), chainFailureType('bad_data'), failureTypes.seatNotConfigured];

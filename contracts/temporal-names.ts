@@ -1,0 +1,33 @@
+// Names shared by workers, workflows and clients: task queues, search attributes, workflow ids.
+// Workflow code imports this file, so it must stay free of Node built-ins.
+import { defineSearchAttributeKey } from '@temporalio/common';
+
+export const defaultNamespace = 'default';
+export const defaultTemporalAddress = '127.0.0.1:7233';
+export const temporalUiPort = 8233;
+
+/** Task queue of the all-in-one worker. Tests use their own queue so a running worker never takes their work. */
+export const evaluationTaskQueue = 'trl-evaluations';
+
+export const searchAttributes = {
+  submissionId: defineSearchAttributeKey('TrlSubmissionId', 'KEYWORD'),
+  packHash: defineSearchAttributeKey('TrlPackHash', 'KEYWORD'),
+  status: defineSearchAttributeKey('TrlStatus', 'KEYWORD'),
+  testsPassed: defineSearchAttributeKey('TrlTestsPassed', 'INT'),
+} as const;
+
+export function evaluationWorkflowId(submissionId: string): string {
+  return `evaluate-${submissionId}`;
+}
+
+/** One seat workflow per subnet: it holds the incumbent and takes challenges one at a time. */
+export function seatWorkflowId(netuid: number): string {
+  return `seat-${netuid}`;
+}
+
+/** The Schedule that runs the chain cycle (commitments → challenges → weights) for a subnet. */
+export const seatCycleSchedulePrefix = 'seat-cycle-';
+
+export function seatCycleScheduleId(netuid: number): string {
+  return `${seatCycleSchedulePrefix}${netuid}`;
+}

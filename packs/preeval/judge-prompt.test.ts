@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { packHash } from '../canonical-pack.ts';
+import { boundaryFor, parseDelimitedFiles } from './judge-delimiters.ts';
+import { cannedAnswerPack, injectedVerdictLine, injectionPack } from './testing/judge-fixtures.ts';
+import { announcedBoundary, buildJudgeMessages, judgeMarker, judgePromptVersion, judgeResponseFormat } from './judge-prompt.ts';
+
+test('the system message opens with the marker, announces the boundary and holds no pack text', () => {
+  const hash = packHash(injectionPack);
+  const prompt = buildJudgeMessages(injectionPack, hash);
+  const [system, user] = prompt.messages;
+  assert.ok(system.content.startsWith(judgeMarker));
+  assert.equal(announcedBoundary(system.content), boundaryFor(hash));
+  assert.equal(prompt.boundary, boundaryFor(hash));
+  assert.ok(!system.content.includes(injectedVerdictLine));
+  assert.ok(user.content.includes(injectedVerdictLine));
+  // Every file of the pack, and the manifest, travel as delimited data.
+  const files = parseDelimitedFiles(user.content, prompt.boundary);
+  assert.deepEqual(files.map((file) => file.path), ['policy.json', 'policy.ts']);
+  assert.equal(prompt.dataChars, prompt.files.reduce((sum, file) => sum + file.rendered.length, 0));
+});
+
+test('the system message depends only on the boundary: pack content cannot shape it', () => {
+  const a = buildJudgeMessages(injectionPack, packHash(injectionPack)).messages[0].content;
+  const b = buildJudgeMessages(cannedAnswerPack, packHash(cannedAnswerPack)).messages[0].content;
+  assert.equal(a.replace(/TRL-PACK-DATA-[0-9a-f]{32}/g, 'B'), b.replace(/TRL-PACK-DATA-[0-9a-f]{32}/g, 'B'));
+});
+
+test('announcedBoundary reads only judge prompts', () => {
+  assert.equal(announcedBoundary('You are a helpful assistant. Pack data boundary: X'), undefined);
+});
+
+test('the prompt version is a short content hash and the response format is strict', () => {
+  assert.match(judgePromptVersion, /^1-[0-9a-f]{12}$/);
+  assert.equal(judgeResponseFormat.json_schema.strict, true);
+});

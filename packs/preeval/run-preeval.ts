@@ -1,0 +1,105 @@
+// Pre-evaluation of one pack, cheapest check first: structure, ownership of the hash, static scan
+// for scenario-specific content, similarity to earlier packs, and last the LLM judge — the only
+// step that costs money, so it runs only for a pack every free check passed.
+import type OpenAI from 'openai';
+import type { CanonicalPack } from '../canonical-pack.ts';
+import type { Rejection } from '../../contracts/results.ts';
+import { checkPackStructure } from '../manifest.ts';
+import type { PackOwners } from './pack-owners.ts';
+import type { PreEvalConfig } from './preeval-config.ts';
+import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
+import { scanPack, type ScanResult } from './static-scan.ts';
+import { findNearCopies } from './similarity.ts';
+import { judgePack, JudgeUnavailableError, type JudgeVerdict } from './llm-judge.ts';
+import type { JudgeCache } from './judge-cache.ts';
+
+export interface PreEvalInput {
+  pack: CanonicalPack;
+  packHash: string;
+  bundleCode: string;
+  /** The committing hotkey; local runs use "local". */
+  owner: string;
+  claimedAt: string;
+}
+
+export interface PreEvalDependencies {
+  config: PreEvalConfig;
+  owners: PackOwners;
+  fingerprints: () => Promise<ScenarioFingerprints>;
+  /** Earlier packs kept by hash, with their owners, for the similarity check. */
+  earlierPacks: () => Promise<{ packHash: string; owner?: string; claimedAt?: string; pack: CanonicalPack }[]>;
+  judge: { client: OpenAI; cache: JudgeCache };
+}
+
+export interface PreEvalReport {
+  verdict: 'pass' | 'reject';
+  reasons: Rejection[];
+  scan?: ScanResult;
+  nearCopies?: { packHash: string; distance: number }[];
+  judge?: JudgeVerdict;
+  judgeError?: { reason: string; attempts: number; causes: string[] };
+}
+
+const evidenceLines = 12;
+
+/** The owner name of runs without a hotkey (`trl eval`). */
+export const localOwner = 'local';
+
+export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies): Promise<PreEvalReport> {
+  const reasons: Rejection[] = checkPackStructure(input.pack);
+  const report: PreEvalReport = { verdict: 'pass', reasons };
+  const done = () => ({ ...report, verdict: reasons.length ? ('reject' as const) : ('pass' as const) });
+  if (reasons.length) return done();
+
+  // Ownership comes from chain commitments: a local run (no hotkey) claims nothing and is nobody's
+  // earlier submission, so a miner can evaluate a pack at home and then commit it.
+  const localRun = input.owner === localOwner;
+  const owner = localRun ? { hotkey: localOwner, claimedAt: input.claimedAt } : await deps.owners.claim(input.packHash, input.owner, input.claimedAt, { supersedable: [localOwner] });
+  if (owner.hotkey !== input.owner) {
+    reasons.push({ code: 'pack_hash_owned', message: `pack ${input.packHash.slice(0, 12)}… was first committed by ${owner.hotkey} at ${owner.claimedAt}; a pack hash belongs to its first committer` });
+    return done();
+  }
+
+  if (deps.config.staticScan.enabled) {
+    report.scan = scanPack({ pack: input.pack, bundleCode: input.bundleCode }, await deps.fingerprints(), deps.config.staticScan.thresholds);
+    if (report.scan.verdict === 'reject') {
+      const lines = report.scan.evidence.slice(0, evidenceLines).map((e) => `${e.file}:${e.line} [${e.kind}${e.scenario ? ` ${e.scenario}` : ''}${e.encoding !== 'plain' ? `, ${e.encoding}` : ''}] ${e.excerpt}`);
+      reasons.push({ code: 'scenario_specific_content', message: `static scan score ${report.scan.score.toFixed(1)} (limit ${deps.config.staticScan.thresholds.rejectScore}): the pack contains scenario-specific content or forbidden behaviour:\n${lines.join('\n')}` });
+      return done();
+    }
+  }
+
+  if (deps.config.similarity.enabled) {
+    // Earlier *submissions* of other owners: a pack that never got past the structure checks has
+    // no owner and is not a submission; one's own packs are not copies; and only packs claimed
+    // before this one's first claim count, so an original is never a "copy" of a later copy.
+    const others = (await deps.earlierPacks()).filter(
+      (p) => p.packHash !== input.packHash && p.owner !== undefined && p.owner !== localOwner && p.owner !== input.owner && p.claimedAt !== undefined && p.claimedAt < owner.claimedAt,
+    );
+    report.nearCopies = findNearCopies(input.pack, others, deps.config.similarity.maxDistance);
+    const closest = report.nearCopies[0];
+    if (closest) {
+      reasons.push({ code: 'near_copy', message: `the pack is a near copy of pack ${closest.packHash} (normalized compression distance ${closest.distance.toFixed(3)} ≤ ${deps.config.similarity.maxDistance})` });
+      return done();
+    }
+  }
+
+  if (deps.config.judge.enabled) {
+    try {
+      report.judge = await judgePack({
+        client: deps.judge.client, model: deps.config.judge.model, pack: input.pack, packHash: input.packHash, cache: deps.judge.cache,
+        maxAttempts: deps.config.judge.maxAttempts, timeoutMs: deps.config.judge.timeoutMs,
+      });
+      if (report.judge.verdict === 'reject') {
+        const flags = report.judge.flags.map((f) => `${f.type}${f.file ? ` in ${f.file}` : ''}: ${f.evidence.slice(0, 200)}`);
+        reasons.push({ code: 'judge_flagged', message: `the LLM judge (${report.judge.model}) rejected the pack:\n${flags.join('\n') || report.judge.summary}` });
+      }
+    } catch (error) {
+      if (!(error instanceof JudgeUnavailableError)) throw error;
+      // Fail closed: no verdict means no evaluation.
+      report.judgeError = { reason: error.reason, attempts: error.attempts, causes: error.causes.slice(0, 5) };
+      reasons.push({ code: 'judge_unavailable', message: `the LLM judge gave no usable verdict after ${error.attempts} attempts (${error.reason}); the pack was not evaluated — resubmit later` });
+    }
+  }
+  return done();
+}

@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { packHash } from '../canonical-pack.ts';
+import { defaultNearCopyThreshold, findNearCopies, ncd, normalizedPackSource, normalizePolicyCode } from './similarity.ts';
+import { byName, readCorpus } from './testing/corpus.ts';
+
+const corpus = await readCorpus();
+const honest = corpus.filter((entry) => entry.group !== 'gaming');
+const withHash = (entries: typeof corpus) => entries.map((entry) => ({ packHash: packHash(entry.pack), pack: entry.pack, name: entry.name }));
+
+test('renaming, reformatting, re-quoting and new comments do not change the normal form', () => {
+  const original = `import { definePolicy } from 'trl-policy-sdk';
+// Pick the first model.
+const models = ['glm-5.2', 'kimi-k3'];
+export default definePolicy({ async complete(request, ctx) { return ctx.call(models[0]!, request, { maxTokens: 4_096, }); } });`;
+  const disguised = `/* A brand-new policy */
+import {
+    definePolicy as build,
+} from "trl-policy-sdk"
+
+const pool = [
+    "glm-5.2",
+    "kimi-k3",
+]
+export default build({
+    async complete(ask, env) {
+        return env.call(pool[0]!, ask, { maxTokens: 4096 })
+    },
+})`;
+  assert.equal(normalizePolicyCode(disguised), normalizePolicyCode(original));
+  const normal = normalizePolicyCode(original);
+  assert.match(normal, /"glm-5\.2"/);
+  assert.match(normal, /\basync\b.*\breturn\b/);
+  assert.doesNotMatch(normal, /Pick the first|models|request|ctx|trl-policy-sdk/);
+});
+
+test('different literals or structure do change it', () => {
+  assert.notEqual(normalizePolicyCode(`f('a')`), normalizePolicyCode(`f('b')`));
+  assert.notEqual(normalizePolicyCode(`if (a) b(); else c();`), normalizePolicyCode(`while (a) b(); c();`));
+  assert.notEqual(normalizePolicyCode(`f(a, b, a)`), normalizePolicyCode(`f(a, b, b)`));
+});
+
+test('ncd: about 0 for a copy, high for unrelated text, symmetric and deterministic', () => {
+  const a = normalizedPackSource(byName(corpus, 'cost-cascade').pack);
+  const b = normalizedPackSource(byName(corpus, 'majority-vote').pack);
+  assert.ok(ncd(a, a) < 0.05, String(ncd(a, a)));
+  assert.ok(ncd(a, 'lorem ipsum dolor sit amet '.repeat(40)) > 0.9);
+  assert.equal(ncd(a, b), ncd(b, a));
+  assert.equal(ncd(a, b), ncd(a, b));
+  assert.equal(ncd('', ''), 0);
+  assert.equal(ncd('', a), 1);
+});
+
+test('the renamed copy of cost-cascade is found, and only cost-cascade', (t) => {
+  const copy = byName(corpus, 'renamed-copy').pack;
+  const others = withHash(honest);
+  const found = findNearCopies(copy, others, defaultNearCopyThreshold);
+  const names = found.map((entry) => others.find((other) => other.packHash === entry.packHash)!.name);
+  t.diagnostic(`renamed-copy: ${found.map((entry, index) => `${names[index]} ${entry.distance}`).join(', ')}`);
+  assert.deepEqual(names, ['cost-cascade']);
+  assert.ok(found[0]!.distance < defaultNearCopyThreshold / 2, String(found[0]!.distance));
+});
+
+test('honest packs are not near copies of each other or of the examples', (t) => {
+  const others = withHash(honest);
+  let min = Infinity;
+  let max = 0;
+  for (const entry of others) {
+    const rest = others.filter((other) => other.packHash !== entry.packHash);
+    assert.deepEqual(findNearCopies(entry.pack, rest, defaultNearCopyThreshold), [], entry.name);
+    for (const { distance } of findNearCopies(entry.pack, rest, Infinity)) {
+      min = Math.min(min, distance);
+      max = Math.max(max, distance);
+    }
+  }
+  t.diagnostic(`honest pairs: min ${min}, max ${max}, threshold ${defaultNearCopyThreshold}`);
+  assert.ok(min > defaultNearCopyThreshold + 0.15, `closest honest pair at ${min}`);
+});
+
+test('results are sorted by distance and include exact copies at 0', () => {
+  const cascade = byName(corpus, 'cost-cascade').pack;
+  const found = findNearCopies(cascade, withHash([byName(corpus, 'renamed-copy'), byName(corpus, 'cost-cascade'), byName(corpus, 'round-robin')]), 1.5);
+  assert.equal(found.length, 3);
+  assert.deepEqual([...found].sort((a, b) => a.distance - b.distance), found);
+  assert.ok(found[0]!.distance < 0.05);
+});

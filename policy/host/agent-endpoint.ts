@@ -1,0 +1,59 @@
+// The OpenAI-compatible endpoint the agent calls: one model, "auto", answered by the policy.
+// Streaming requests get the policy's single answer re-cut into chunks (tool-call deltas included).
+import http from 'node:http';
+import { listenOn } from '../../gateway/http/listen.ts';
+import { z } from 'zod';
+import { readJsonBody, sendError, sendJson, HttpError } from '../../gateway/http/json-body.ts';
+import { completionToChunks, endSse, startSse, writeSse } from '../../gateway/http/sse.ts';
+import { PolicyRequestError, TurnLimitError, type PolicyHost } from './policy-host.ts';
+
+const agentRequestSchema = z.looseObject({
+  messages: z.array(z.unknown()).min(1, 'messages must be a non-empty array'),
+  stream: z.boolean().optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).optional(),
+});
+
+export interface AgentEndpoint {
+  /** Base URL for an OpenAI client, ending in /v1. */
+  url: string;
+  port: number;
+  requests: number;
+  close(): Promise<void>;
+}
+
+export async function serveAgentEndpoint(host: PolicyHost, options: { host: string; port?: number; maxBodyBytes?: number }): Promise<AgentEndpoint> {
+  const state = { requests: 0 };
+  const server = http.createServer(async (request, response) => {
+    try {
+      const url = new URL(request.url ?? '/', 'http://policy');
+      if (request.method === 'GET' && url.pathname === '/v1/models') {
+        return sendJson(response, 200, { object: 'list', data: [{ id: 'auto', object: 'model', created: 0, owned_by: 'trl-policy' }] });
+      }
+      if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new HttpError(404, 'not_found', `${request.method} ${url.pathname} is not served`);
+      const parsed = agentRequestSchema.safeParse(await readJsonBody(request, options.maxBodyBytes ?? 16 * 1024 * 1024));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new HttpError(400, 'invalid_request_error', `field "${issue?.path.join('.')}": ${issue?.message}`);
+      }
+      state.requests += 1;
+      const { stream, stream_options: streamOptions, ...body } = parsed.data;
+      const completion = await host.complete(body as { messages: unknown[] } & Record<string, unknown>);
+      if (!stream) return sendJson(response, 200, completion);
+      startSse(response);
+      for (const chunk of completionToChunks(completion, streamOptions?.include_usage === true)) writeSse(response, chunk);
+      endSse(response);
+    } catch (error) {
+      if (error instanceof PolicyRequestError) return sendError(response, error.status, 'policy_error', error.message, error.fault.kind);
+      if (error instanceof TurnLimitError) return sendError(response, 400, 'turn_limit_reached', error.message);
+      if (error instanceof HttpError) return sendError(response, error.status, error.type, error.message);
+      sendError(response, 500, 'internal_error', 'the policy host failed');
+    }
+  });
+  const listening = await listenOn(server, options.host, options.port);
+  return {
+    ...listening,
+    get requests() {
+      return state.requests;
+    },
+  };
+}

@@ -1,0 +1,123 @@
+// The policy's sandbox: a container of the policy sandbox image with no network at all, a read-only
+// root, a small tmpfs, an unprivileged user, memory / pids / CPU limits, and only the bundle mounted.
+// The host talks to the runner inside over the container's stdin / stdout, one JSON line each way.
+import { PassThrough } from 'node:stream';
+import path from 'node:path';
+import type Docker from 'dockerode';
+import { containerLabels } from '../../sandbox/container-labels.ts';
+import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-identity.ts';
+import { BoundedBuffer } from '../../sandbox/bounded-buffer.ts';
+import { policyRunnerPathInImage } from '../../infra/policy-sandbox-image.ts';
+import { maxProtocolLineBytes, type HostMessage } from '../runtime/protocol.ts';
+import { LineSplitter } from './line-splitter.ts';
+
+export interface PolicySandboxSpec {
+  image: string;
+  /** Host path of the bundled policy (an .mjs file); mounted read-only at /policy. */
+  bundleFile: string;
+  owner: WorkerIdentity;
+  workflowId: string;
+  scenario: string;
+  memoryMb?: number;
+  cpus?: number;
+  pidsLimit?: number;
+}
+
+export interface SandboxExit {
+  exitCode: number | null;
+  oomKilled: boolean;
+  reason: string;
+}
+
+export const bundlePathInSandbox = '/policy/policy.mjs';
+
+export class PolicySandbox {
+  private exitHandlers: ((exit: SandboxExit) => void)[] = [];
+  private exited: SandboxExit | undefined;
+  readonly stderr = new BoundedBuffer(64 * 1024);
+
+  private constructor(readonly container: Docker.Container, private readonly stdin: NodeJS.WritableStream) {}
+
+  static async start(docker: Docker, spec: PolicySandboxSpec, onLine: (line: string) => void, onOverflow: () => void): Promise<PolicySandbox> {
+    const memoryBytes = (spec.memoryMb ?? 512) * 1024 * 1024;
+    const container = await docker.createContainer({
+      Image: spec.image,
+      Cmd: ['node', `--max-old-space-size=${Math.floor((spec.memoryMb ?? 512) * 0.6)}`, policyRunnerPathInImage],
+      User: '65534:65534',
+      WorkingDir: '/tmp',
+      Env: ['NODE_ENV=production'],
+      OpenStdin: true,
+      StdinOnce: false,
+      AttachStdin: true,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+      NetworkDisabled: true,
+      Labels: {
+        ...ownershipLabels(spec.owner),
+        [containerLabels.role]: 'policy',
+        [containerLabels.scenario]: spec.scenario,
+        [containerLabels.workflowId]: spec.workflowId,
+      },
+      HostConfig: {
+        NetworkMode: 'none',
+        ReadonlyRootfs: true,
+        Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=16m' },
+        Binds: [`${path.dirname(spec.bundleFile)}:/policy:ro`],
+        Memory: memoryBytes,
+        MemorySwap: memoryBytes,
+        PidsLimit: spec.pidsLimit ?? 64,
+        NanoCpus: Math.round((spec.cpus ?? 1) * 1e9),
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges'],
+      },
+    });
+    const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
+    const stdout = new PassThrough();
+    const sandbox = new PolicySandbox(container, stream);
+    container.modem.demuxStream(stream, stdout, sandbox.stderr);
+    stdout.pipe(new LineSplitter(maxProtocolLineBytes, onLine, onOverflow));
+    try {
+      await container.start();
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw error;
+    }
+    container.wait().then(
+      async (status: { StatusCode?: number }) => {
+        const info = await container.inspect().catch(() => undefined);
+        const oomKilled = info?.State?.OOMKilled === true;
+        sandbox.markExited({ exitCode: status.StatusCode ?? null, oomKilled, reason: oomKilled ? 'the policy ran out of memory' : `the policy process exited with ${status.StatusCode}` });
+      },
+      () => sandbox.markExited({ exitCode: null, oomKilled: false, reason: 'the policy sandbox disappeared' }),
+    );
+    return sandbox;
+  }
+
+  private markExited(exit: SandboxExit): void {
+    if (this.exited) return;
+    this.exited = exit;
+    for (const handler of this.exitHandlers) handler(exit);
+  }
+
+  get exitInfo(): SandboxExit | undefined {
+    return this.exited;
+  }
+
+  onExit(handler: (exit: SandboxExit) => void): void {
+    if (this.exited) handler(this.exited);
+    else this.exitHandlers.push(handler);
+  }
+
+  send(message: HostMessage): void {
+    if (this.exited) return;
+    this.stdin.write(JSON.stringify(message) + '\n');
+  }
+
+  async stop(): Promise<void> {
+    this.markExited({ exitCode: null, oomKilled: false, reason: 'stopped by the host' });
+    await this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
+      if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
+    });
+  }
+}
