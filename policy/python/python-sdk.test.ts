@@ -73,6 +73,10 @@ describe('Python policy SDK', { skip }, () => {
     // The budget is read after the stream has ended, so the agent may see the answer first.
     for (let i = 0; i < 40 && !gateway.requests.some((r) => r.path === '/v1/budget'); i++) await new Promise((r) => setTimeout(r, 25));
     assert.ok(gateway.requests.some((r) => r.path === '/v1/budget'), 'budget read after a streamed call');
+    // ctx.remaining_usd follows the gateway: the turn log line carries it.
+    const expected = `"remaining_usd": ${Number(gateway.remainingUsd.toFixed(6))}`;
+    for (let i = 0; i < 40 && !policy.stderr.includes(expected); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(policy.stderr.includes(expected), `${expected} in\n${policy.stderr}`);
   });
 
   test('402 cap and other gateway errors reach the agent as OpenAI errors with the same status', async () => {
