@@ -4,6 +4,10 @@ import { ensureDockerEngine } from './docker-engine.ts';
 import { ensureBaseImage } from './base-image.ts';
 import { ensurePolicySandboxImage } from './policy-sandbox-image.ts';
 import { ensureTemporalServer, type TemporalEndpoint } from './temporal-server.ts';
+import { ensureDebianPackages } from './debian-packages.ts';
+
+/** The host's Python for policy.py / policy.json packs run outside a container (the SDK tests). */
+export const hostPolicyPythonPackages = ['python3-aiohttp', 'python3-httpx'];
 
 export interface BootstrapResult {
   temporal: TemporalEndpoint;
@@ -15,6 +19,7 @@ export async function bootstrap(docker: Docker): Promise<BootstrapResult> {
   // Temporal first: its download and start overlap nothing else, and it is quick when done.
   const temporal = await ensureTemporalServer();
   await ensureDockerEngine(docker);
+  await ensureDebianPackages(hostPolicyPythonPackages);
   const baseImage = await ensureBaseImage(docker);
   const policyImage = await ensurePolicySandboxImage(docker, baseImage);
   return { temporal, baseImage, policyImage };

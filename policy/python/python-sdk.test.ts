@@ -9,8 +9,9 @@ import { FakeGateway, toolCallArguments } from './testing/fake-gateway.ts';
 import { chat, sessionHead, toolTurn } from './testing/chat-client.ts';
 import { examplesRoot, findPython, PolicyProcess, runnerScript } from './testing/python-policy-process.ts';
 
-const python = findPython();
-const skip = python ? false : 'no python3 with aiohttp and httpx on this host (apt-get install python3-aiohttp python3-httpx)';
+// The bootstrap installs Debian's python3-aiohttp and python3-httpx: a missing one is a failure, not a skip.
+const python = findPython() ?? 'python3-with-aiohttp-and-httpx-not-found';
+const skip = false;
 
 const gateway = new FakeGateway();
 const started: PolicyProcess[] = [];
