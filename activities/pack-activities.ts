@@ -4,7 +4,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { PackSource } from '../contracts/submission.ts';
 import type { PackRef, PreEvalResult } from '../contracts/results.ts';
-import { readPackDirectory, fetchPackFromUrl } from '../packs/read-pack.ts';
+import { readLocalPack, fetchPackFromUrl } from '../packs/read-pack.ts';
+import { packDisplayName, packKindOf } from '../packs/pack-format.ts';
 import { canonicalJson, canonicalPackSchema, packHash, sha256Hex, type CanonicalPack } from '../packs/canonical-pack.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
 import { artifactNames, judgeCacheDir, packBundleFile, packFile, packOwnersDir, packStoreDir, runDir, scenariosDir } from '../common/data-layout.ts';
@@ -31,14 +32,14 @@ async function fromStoreOrUrl(url: string, sha256: string): Promise<CanonicalPac
 }
 
 export async function fetchPack(source: PackSource): Promise<PackRef> {
-  const pack = source.kind === 'directory' ? await readPackDirectory(source.path) : await fromStoreOrUrl(source.url, source.sha256);
+  const pack = source.kind === 'directory' ? await readLocalPack(source.path) : await fromStoreOrUrl(source.url, source.sha256);
   const hash = packHash(pack);
   const canonical = await writeArtifact(packFile(hash), canonicalJson(pack));
-  // Bundled once here; a pack that does not bundle is rejected (bundlePack throws PackError).
-  const bundled = await bundlePack(pack);
-  const bundle = await writeArtifact(packBundleFile(hash), bundled.code);
-  const name = typeof pack.manifest.name === 'string' ? pack.manifest.name : undefined;
-  return { packHash: hash, canonical, fileCount: Object.keys(pack.files).length, name, bundle };
+  const kind = packKindOf(pack);
+  // TypeScript packs are bundled once here; one that does not bundle is rejected (bundlePack throws
+  // PackError). A pack no entry decides is stored as it is: pre-evaluation names every problem.
+  const bundle = kind === 'typescript' ? await writeArtifact(packBundleFile(hash), (await bundlePack(pack)).code) : undefined;
+  return { packHash: hash, canonical, fileCount: Object.keys(pack.files).length, name: packDisplayName(pack), kind, bundle };
 }
 
 async function readStoredPack(file: string): Promise<CanonicalPack | undefined> {
@@ -71,7 +72,7 @@ export function createPackActivities(deps: ActivityDependencies) {
       throw new PackError('pack_invalid', `the stored pack ${ref.canonical.path} no longer matches its hash ${ref.packHash}`);
     }
     const pack = canonicalPackSchema.parse(JSON.parse(text));
-    const bundleCode = await readFile(ref.bundle.path, 'utf8');
+    const bundleCode = ref.bundle ? await readFile(ref.bundle.path, 'utf8') : '';
     const dirs = [...new Set([scenariosDir, ...(request.scenariosDir ? [path.resolve(request.scenariosDir)] : [])])];
     const info = Context.current().info;
     const report = await runPreEval(

@@ -67,7 +67,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const dir = scenarioAttemptDir(workflowId, scenario.name, 'agent', info.attempt);
     const folder = await loadScenario(scenario.dir);
     const paid = isPolicyDriven(request.agent);
-    const bundleCode = paid ? (await readVerified(request.pack.bundle)).toString('utf8') : undefined;
+    const bundleCode = paid && request.pack.bundle ? (await readVerified(request.pack.bundle)).toString('utf8') : undefined;
     // Paid work (the policy's gateway) starts only once the spend ledger holds the scenario cap for
     // this attempt; past a ceiling this throws a non-retryable spend_ceiling_reached.
     const spend = paid

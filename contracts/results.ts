@@ -13,8 +13,10 @@ export const packRefSchema = z.object({
   canonical: artifactRefSchema,
   fileCount: z.number().int(),
   name: z.string().optional(),
-  /** The esbuild bundle run in the policy sandbox, built once when the pack is fetched. */
-  bundle: artifactRefSchema,
+  /** Decided by the pack's one entry (policy.ts / policy.py / policy.json); absent when none decides it (pre-eval rejects). */
+  kind: z.enum(['typescript', 'python', 'data']).optional(),
+  /** TypeScript packs: the esbuild bundle run in the policy sandbox, built once when the pack is fetched. */
+  bundle: artifactRefSchema.optional(),
 });
 export type PackRef = z.infer<typeof packRefSchema>;
 

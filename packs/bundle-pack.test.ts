@@ -8,8 +8,7 @@ import { readPackDirectory } from './read-pack.ts';
 import { PackError } from './pack-error.ts';
 import { sha256Hex, type CanonicalPack } from './canonical-pack.ts';
 
-const manifest = { name: 'p', version: '1.0.0', entry: 'policy.ts', sdk: 1 };
-const pack = (files: Record<string, string>, entry = 'policy.ts'): CanonicalPack => ({ schema: 1, manifest: { ...manifest, entry }, files });
+const pack = (files: Record<string, string>): CanonicalPack => ({ schema_version: 1, files: { 'SKILL.md': '# p\n', ...files } });
 const policyUsing = (importLine: string, use: string) => `${importLine}\nimport { definePolicy } from 'trl-policy-sdk';\nexport default definePolicy({ async complete(request, ctx) { ${use}; return ctx.call('glm-5.2', request); } });\n`;
 
 async function refused(files: Record<string, string>, ...patterns: RegExp[]): Promise<void> {
@@ -76,8 +75,7 @@ test('paths escaping the pack and missing files are refused', async () => {
 
 test('syntax errors, a missing entry and a missing default export are clear rejections', async () => {
   await refused({ 'policy.ts': 'export default {\n  complete( {\n' }, /policy\.ts:\d+: /);
-  await assert.rejects(bundlePack(pack({ 'other.ts': '' })), /entry "policy\.ts" is not a file of the pack/);
-  await assert.rejects(bundlePack(pack({ 'policy.ts': '' }, '')), /has no "entry"/);
+  await assert.rejects(bundlePack(pack({ 'other.ts': '' })), /a TypeScript pack needs policy\.ts/);
   await refused({ 'policy.ts': 'export const policy = { async complete() {} };\n' }, /policy\.ts has no default export/);
 });
 

@@ -8,6 +8,9 @@ import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { sha256Hex, type CanonicalPack } from './canonical-pack.ts';
 import { PackError } from './pack-error.ts';
+import { entryOf } from './pack-format.ts';
+
+const typeScriptEntry = entryOf('typescript');
 import { policySdkDir } from '../common/data-layout.ts';
 
 export const sdkPackageName = 'trl-policy-sdk';
@@ -113,9 +116,8 @@ function describe(message: esbuild.Message): string {
 
 /** Bundles the pack's entry and everything it imports into one ESM module whose default export is the policy. */
 export async function bundlePack(pack: CanonicalPack): Promise<PolicyBundle> {
-  const entry = pack.manifest.entry;
-  if (typeof entry !== 'string' || entry === '') throw new PackError('pack_invalid', 'policy.json has no "entry"; set it to the policy source file, e.g. "policy.ts"');
-  if (!Object.hasOwn(pack.files, entry)) throw new PackError('pack_invalid', `policy.json entry "${entry}" is not a file of the pack; add it or fix the path`);
+  const entry = typeScriptEntry;
+  if (!Object.hasOwn(pack.files, entry)) throw new PackError('pack_invalid', `a TypeScript pack needs ${entry}; add it`);
 
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   try {

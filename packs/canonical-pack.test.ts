@@ -7,13 +7,13 @@ test('canonical JSON sorts keys at every depth and has no whitespace', () => {
 });
 
 test('the pack hash does not depend on key order', () => {
-  const one = { schema: 1 as const, manifest: { name: 'p', sdk: 1 }, files: { 'a.ts': 'A', 'b.ts': 'B' } };
-  const two = { files: { 'b.ts': 'B', 'a.ts': 'A' }, manifest: { sdk: 1, name: 'p' }, schema: 1 as const };
+  const one = { schema_version: 1 as const, files: { 'a.ts': 'A', 'b.ts': 'B' } };
+  const two = { files: { 'b.ts': 'B', 'a.ts': 'A' }, schema_version: 1 as const };
   assert.equal(packHash(one), packHash(two));
   assert.match(packHash(one), /^[0-9a-f]{64}$/);
 });
 
 test('any change to a file changes the pack hash', () => {
-  const base = { schema: 1 as const, manifest: { name: 'p' }, files: { 'a.ts': 'A' } };
+  const base = { schema_version: 1 as const, files: { 'a.ts': 'A' } };
   assert.notEqual(packHash(base), packHash({ ...base, files: { 'a.ts': 'A ' } }));
 });

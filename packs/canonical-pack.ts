@@ -1,10 +1,10 @@
-// The canonical JSON form of a pack and its identity (sha256 of that JSON: sorted keys, no whitespace).
+// The canonical JSON form of a pack (format 1, the live Season 2 format) and its identity: the
+// sha256 of that JSON with sorted keys and no whitespace. A directory is converted to this form.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-export const canonicalPackSchema = z.object({
-  schema: z.literal(1),
-  manifest: z.record(z.string(), z.unknown()),
+export const canonicalPackSchema = z.strictObject({
+  schema_version: z.literal(1, { message: 'set "schema_version": 1 (the only pack format)' }),
   files: z.record(z.string(), z.string()),
 });
 export type CanonicalPack = z.infer<typeof canonicalPackSchema>;
@@ -24,4 +24,8 @@ export function sha256Hex(data: string | Buffer): string {
 
 export function packHash(pack: CanonicalPack): string {
   return sha256Hex(canonicalJson(pack));
+}
+
+export function packFromFiles(files: Record<string, string>): CanonicalPack {
+  return { schema_version: 1, files };
 }

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { readPackDirectory, fetchPackFromUrl } from './read-pack.ts';
+import { readLocalPack, readPackDirectory, fetchPackFromUrl } from './read-pack.ts';
 import { PackError } from './pack-error.ts';
 import { canonicalJson, sha256Hex } from './canonical-pack.ts';
 
@@ -18,40 +18,48 @@ async function packDir(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
-const manifest = JSON.stringify({ name: 'p', version: '1.0.0', entry: 'policy.ts', sdk: 1 });
+const skill = '# p\n\nRead the task first.\n';
 
 async function rejectsWith(promise: Promise<unknown>, code: string): Promise<void> {
   await assert.rejects(promise, (error: unknown) => error instanceof PackError && error.code === code);
 }
 
-test('a directory pack becomes its canonical form, manifest apart from files', async () => {
-  const pack = await readPackDirectory(await packDir({ 'policy.json': manifest, 'policy.ts': 'x', 'lib/util.ts': 'y' }));
-  assert.deepEqual(pack.files, { 'policy.ts': 'x', 'lib/util.ts': 'y' });
-  assert.equal(pack.manifest.name, 'p');
+test('a directory pack becomes its format-1 JSON form, every file in it', async () => {
+  const pack = await readPackDirectory(await packDir({ 'SKILL.md': skill, 'policy.ts': 'x', 'lib/util.ts': 'y' }));
+  assert.deepEqual(pack, { schema_version: 1, files: { 'SKILL.md': skill, 'policy.ts': 'x', 'lib/util.ts': 'y' } });
 });
 
-test('missing directories, missing manifests, symlinks, node_modules and binary files are refused', async () => {
+test('a JSON pack file is read as it is, whatever its formatting', async () => {
+  const dir = await packDir({});
+  const file = path.join(dir, 'pack.json');
+  await writeFile(file, JSON.stringify({ files: { 'SKILL.md': skill, 'policy.py': 'print(1)' }, schema_version: 1 }, null, 2));
+  assert.deepEqual(await readLocalPack(file), { schema_version: 1, files: { 'SKILL.md': skill, 'policy.py': 'print(1)' } });
+  await writeFile(file, JSON.stringify({ schema_version: 2, files: {} }));
+  await assert.rejects(readLocalPack(file), /schema_version/);
+  await writeFile(file, JSON.stringify({ schema_version: 1, files: { 'a.py': 3 } }));
+  await assert.rejects(readLocalPack(file), /files\.a\.py/);
+});
+
+test('missing directories, symlinks, node_modules and binary files are refused', async () => {
   await rejectsWith(readPackDirectory('/nonexistent/pack'), 'pack_not_found');
-  await rejectsWith(readPackDirectory(await packDir({ 'policy.ts': '' })), 'pack_invalid');
-  await rejectsWith(readPackDirectory(await packDir({ 'policy.json': '{nope' })), 'pack_invalid');
-  const withLink = await packDir({ 'policy.json': manifest });
+  const withLink = await packDir({ 'SKILL.md': skill });
   await symlink('/etc/passwd', path.join(withLink, 'policy.ts'));
   await rejectsWith(readPackDirectory(withLink), 'pack_invalid');
-  await rejectsWith(readPackDirectory(await packDir({ 'policy.json': manifest, 'node_modules/x/index.js': '' })), 'pack_invalid');
-  const binary = await packDir({ 'policy.json': manifest });
+  await rejectsWith(readPackDirectory(await packDir({ 'SKILL.md': skill, 'node_modules/x/index.js': '' })), 'pack_invalid');
+  const binary = await packDir({ 'SKILL.md': skill });
   await writeFile(path.join(binary, 'blob.ts'), Buffer.from([0xff, 0xfe, 0x00]));
   await rejectsWith(readPackDirectory(binary), 'pack_invalid');
 });
 
 test('oversized packs are refused before being read whole', async () => {
-  await rejectsWith(readPackDirectory(await packDir({ 'policy.json': manifest, 'big.ts': 'x'.repeat(300 * 1024) })), 'pack_too_large');
-  const many: Record<string, string> = { 'policy.json': manifest };
+  await rejectsWith(readPackDirectory(await packDir({ 'SKILL.md': skill, 'big.ts': 'x'.repeat(300 * 1024) })), 'pack_too_large');
+  const many: Record<string, string> = { 'SKILL.md': skill };
   for (let i = 0; i < 80; i++) many[`f${i}.ts`] = '';
   await rejectsWith(readPackDirectory(await packDir(many)), 'pack_too_large');
 });
 
-test('URL packs: hash checked, size bounded, canonical form required, 404 is not found', async () => {
-  const pack = { schema: 1, manifest: { name: 'p' }, files: { 'policy.ts': 'x' } };
+test('URL packs: the canonical hash checked whatever the formatting, size bounded, 404 is not found', async () => {
+  const pack = { schema_version: 1, files: { 'SKILL.md': skill, 'policy.ts': 'x' } };
   const json = canonicalJson(pack);
   const routes: Record<string, string> = { '/ok': json, '/pretty': JSON.stringify(pack, null, 2), '/huge': 'x'.repeat(4 * 1024 * 1024) };
   const server = http.createServer((req, res) => {
@@ -64,7 +72,9 @@ test('URL packs: hash checked, size bounded, canonical form required, 404 is not
   try {
     assert.deepEqual(await fetchPackFromUrl(`${base}/ok`, sha256Hex(json)), pack);
     await rejectsWith(fetchPackFromUrl(`${base}/ok`, '0'.repeat(64)), 'pack_hash_mismatch');
-    await rejectsWith(fetchPackFromUrl(`${base}/pretty`, sha256Hex(routes['/pretty']!)), 'pack_invalid');
+    // The identity is the canonical JSON's hash: pretty bytes commit to the same pack.
+    assert.deepEqual(await fetchPackFromUrl(`${base}/pretty`, sha256Hex(json)), pack);
+    await rejectsWith(fetchPackFromUrl(`${base}/pretty`, sha256Hex(routes['/pretty']!)), 'pack_hash_mismatch');
     await rejectsWith(fetchPackFromUrl(`${base}/huge`, '0'.repeat(64)), 'pack_too_large');
     await rejectsWith(fetchPackFromUrl(`${base}/missing`, '0'.repeat(64)), 'pack_not_found');
     await rejectsWith(fetchPackFromUrl('file:///etc/passwd', '0'.repeat(64)), 'pack_invalid');

@@ -4,16 +4,27 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { packLimits } from './limits.ts';
 import { PackError } from './pack-error.ts';
-import { canonicalJson, canonicalPackSchema, sha256Hex, type CanonicalPack } from './canonical-pack.ts';
+import { canonicalJson, canonicalPackSchema, packFromFiles, sha256Hex, type CanonicalPack } from './canonical-pack.ts';
+
+/** Reads a pack from disk: a directory (converted to the JSON form) or a JSON pack file. */
+export async function readLocalPack(location: string): Promise<CanonicalPack> {
+  const resolved = path.resolve(location);
+  const found = await lstat(resolved).catch(() => undefined);
+  if (!found) throw new PackError('pack_not_found', `no pack at ${resolved}: nothing is there`);
+  if (found.isFile()) {
+    if (found.size > packLimits.maxFetchedBytes) throw new PackError('pack_too_large', `${resolved} is ${found.size} bytes; a pack is at most ${packLimits.maxPackBytes} as canonical JSON`);
+    return parsePackJson(await readFile(resolved), resolved);
+  }
+  return readPackDirectory(resolved);
+}
 
 export async function readPackDirectory(dir: string): Promise<CanonicalPack> {
   const root = path.resolve(dir);
   const rootStat = await lstat(root).catch(() => undefined);
   if (!rootStat) throw new PackError('pack_not_found', `no pack at ${root}: the directory does not exist`);
-  if (!rootStat.isDirectory()) throw new PackError('pack_invalid', `${root} is not a directory; a pack is a directory with policy.json`);
+  if (!rootStat.isDirectory()) throw new PackError('pack_invalid', `${root} is not a directory; a pack is a directory with SKILL.md and one of policy.ts, policy.py, policy.json`);
 
   const files: Record<string, string> = {};
-  let manifestText: string | undefined;
   let count = 0;
   let total = 0;
   async function walk(relative: string): Promise<void> {
@@ -22,36 +33,40 @@ export async function readPackDirectory(dir: string): Promise<CanonicalPack> {
       const name = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isSymbolicLink()) throw new PackError('pack_invalid', `${name} is a symbolic link; packs may hold only regular files`);
       if (entry.isDirectory()) {
-        if (entry.name === 'node_modules') throw new PackError('pack_invalid', `${name}: packs may not carry node_modules; bundle what you need into your sources`);
+        if (entry.name === 'node_modules' || entry.name === '__pycache__') throw new PackError('pack_invalid', `${name}: packs may not carry ${entry.name}; a pack holds its own sources only`);
         await walk(name);
         continue;
       }
       if (!entry.isFile()) throw new PackError('pack_invalid', `${name} is not a regular file`);
       count += 1;
-      if (count > packLimits.maxFiles + 1) throw new PackError('pack_too_large', `the pack has more than ${packLimits.maxFiles} files`);
+      if (count > packLimits.maxFiles) throw new PackError('pack_too_large', `the pack has more than ${packLimits.maxFiles} files`);
       const { size } = await lstat(path.join(root, name));
-      if (size > packLimits.maxFileBytes) throw new PackError('pack_too_large', `${name} is ${size} bytes; a file may hold at most ${packLimits.maxFileBytes}`);
       total += size;
-      if (total > packLimits.maxTotalBytes) throw new PackError('pack_too_large', `the pack holds more than ${packLimits.maxTotalBytes} bytes`);
+      if (total > packLimits.maxDirectoryBytes) throw new PackError('pack_too_large', `the pack holds more than ${packLimits.maxDirectoryBytes} bytes; a pack is at most ${packLimits.maxPackBytes} as canonical JSON`);
       const content = await readFile(path.join(root, name));
       const text = content.toString('utf8');
-      if (!Buffer.from(text, 'utf8').equals(content)) throw new PackError('pack_invalid', `${name} is not UTF-8 text; packs hold source files only`);
-      if (name === packLimits.manifestFile) manifestText = text;
-      else files[name] = text;
+      if (!Buffer.from(text, 'utf8').equals(content)) throw new PackError('pack_invalid', `${name} is not UTF-8 text; packs hold text files only`);
+      files[name] = text;
     }
   }
   await walk('');
-  if (manifestText === undefined) throw new PackError('pack_invalid', `no ${packLimits.manifestFile} in ${root}; add {"name","version","entry","sdk":1}`);
-  let manifest: unknown;
+  return packFromFiles(files);
+}
+
+/** JSON bytes → a pack in format 1 (any formatting; its identity is the hash of the canonical form). */
+export function parsePackJson(bytes: Buffer, source: string): CanonicalPack {
+  let parsed: unknown;
   try {
-    manifest = JSON.parse(manifestText);
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw new PackError('pack_invalid', `${packLimits.manifestFile} is not valid JSON: ${(error as Error).message}`);
+    throw new PackError('pack_invalid', `the pack at ${source} is not JSON: ${(error as Error).message}`);
   }
-  if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) {
-    throw new PackError('pack_invalid', `${packLimits.manifestFile} must hold a JSON object`);
+  const checked = canonicalPackSchema.safeParse(parsed);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new PackError('pack_invalid', `the pack at ${source} is not a format-1 pack {"schema_version": 1, "files": {...}}: field "${issue?.path.join('.') || '(root)'}" ${issue?.message}`);
   }
-  return { schema: 1, manifest: manifest as Record<string, unknown>, files };
+  return checked.data;
 }
 
 /** Downloads a canonical pack, bounded in size and time, and checks it against the committed sha256. */
@@ -70,7 +85,7 @@ export async function fetchPackFromUrl(url: string, expectedSha256: string, time
   if (response.status >= 500 || response.status === 429) throw new PackError('pack_fetch_failed', `${url} answered ${response.status}`, true);
   if (!response.ok) throw new PackError('pack_not_found', `${url} answered ${response.status}`);
   const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > packLimits.maxCanonicalBytes) throw new PackError('pack_too_large', `${url} is ${declared} bytes; at most ${packLimits.maxCanonicalBytes}`);
+  if (declared > packLimits.maxFetchedBytes) throw new PackError('pack_too_large', `${url} is ${declared} bytes; at most ${packLimits.maxFetchedBytes}`);
   const chunks: Buffer[] = [];
   let received = 0;
   const reader = response.body?.getReader();
@@ -79,30 +94,19 @@ export async function fetchPackFromUrl(url: string, expectedSha256: string, time
     const { done, value } = await reader.read();
     if (done) break;
     received += value.byteLength;
-    if (received > packLimits.maxCanonicalBytes) {
+    if (received > packLimits.maxFetchedBytes) {
       await reader.cancel();
-      throw new PackError('pack_too_large', `${url} sent more than ${packLimits.maxCanonicalBytes} bytes`);
+      throw new PackError('pack_too_large', `${url} sent more than ${packLimits.maxFetchedBytes} bytes`);
     }
     chunks.push(Buffer.from(value));
   }
   const bytes = Buffer.concat(chunks);
-  const actual = sha256Hex(bytes);
+  // The commitment names the pack's identity: the sha256 of its canonical JSON, however the bytes
+  // at the URL are formatted.
+  const pack = parsePackJson(bytes, url);
+  const actual = sha256Hex(canonicalJson(pack));
   if (actual !== expectedSha256) {
-    throw new PackError('pack_hash_mismatch', `${url} has sha256 ${actual}, but the submission commits to ${expectedSha256}`);
+    throw new PackError('pack_hash_mismatch', `the pack at ${url} has sha256 ${actual} (of its canonical JSON), but the submission commits to ${expectedSha256}`);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new PackError('pack_invalid', `the pack at ${url} is not JSON: ${(error as Error).message}`);
-  }
-  const checked = canonicalPackSchema.safeParse(parsed);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    throw new PackError('pack_invalid', `the pack at ${url} is not a canonical pack: field "${issue?.path.join('.')}" ${issue?.message}`);
-  }
-  if (canonicalJson(checked.data) !== bytes.toString('utf8')) {
-    throw new PackError('pack_invalid', `the pack at ${url} is not in canonical form (sorted keys, no whitespace); serialise it with \`trl pack\``);
-  }
-  return checked.data;
+  return pack;
 }

@@ -1,8 +1,8 @@
 // Submitting a pack: its canonical form goes into the content-addressed pack store (where
 // fetchPack finds it by hash), and `"{hash}|{url}"` is committed on chain for the signer.
-import { readPackDirectory } from '../../packs/read-pack.ts';
+import { readLocalPack } from '../../packs/read-pack.ts';
 import { canonicalJson, packHash } from '../../packs/canonical-pack.ts';
-import { checkPackStructure } from '../../packs/manifest.ts';
+import { checkPackFormat } from '../../packs/pack-format.ts';
 import { PackError } from '../../packs/pack-error.ts';
 import { packFile } from '../../common/data-layout.ts';
 import { writeArtifact } from '../../common/write-artifact.ts';
@@ -23,8 +23,8 @@ export interface PreparedSubmission {
 
 /** Reads, checks and stores the pack, and builds its commitment text. */
 export async function preparePackSubmission(dir: string, url: string): Promise<PreparedSubmission> {
-  const pack = await readPackDirectory(dir);
-  const problems = checkPackStructure(pack);
+  const pack = await readLocalPack(dir);
+  const problems = checkPackFormat(pack);
   if (problems.length) throw new PackError('pack_invalid', problems.map((p) => `[${p.code}] ${p.message}`).join('; '));
   const hash = packHash(pack);
   const text = formatPackCommitment(hash, url);

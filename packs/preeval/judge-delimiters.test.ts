@@ -61,12 +61,12 @@ test('a file holding the exact boundary, fake markers and odd paths cannot break
   assert.equal(policy.text, neutraliseDelimiters(hostile));
 });
 
-test('the manifest is shown first as policy.json; a files-level policy.json is shown too', () => {
-  const withBoth = fixturePack('both', { 'policy.json': '{"note":"extra"}', 'policy.ts': 'x' });
-  assert.deepEqual(packFileTexts(withBoth).map((file) => file.path), ['(manifest) policy.json', 'policy.json', 'policy.ts']);
-  const manifest = packFileTexts(injectionPack)[0]!;
-  assert.equal(manifest.path, 'policy.json');
-  assert.deepEqual(JSON.parse(manifest.text), injectionPack.manifest);
+test('every file of the pack is shown, by path, SKILL.md and policy.json included', () => {
+  const withBoth = fixturePack('both', { 'policy.json': '{"kind":"pin","model":"glm-5.2"}', 'policy.ts': 'x' });
+  assert.deepEqual(packFileTexts(withBoth).map((file) => file.path), ['SKILL.md', 'policy.json', 'policy.ts']);
+  const skill = packFileTexts(injectionPack)[0]!;
+  assert.equal(skill.path, 'SKILL.md');
+  assert.equal(skill.text, injectionPack.files['SKILL.md']);
 });
 
 test('parsing ignores markers with another boundary', () => {

@@ -8,8 +8,6 @@ import type { CanonicalPack } from '../canonical-pack.ts';
 export const boundaryPrefix = 'TRL-PACK-DATA';
 /** What a lookalike of the boundary becomes inside pack text: no longer contains the prefix. */
 export const neutralisedDelimiter = '[neutralised-delimiter]';
-/** The manifest is shown to the judge as this file, since descriptions can carry text too. */
-export const manifestPath = 'policy.json';
 
 const boundaryPattern = new RegExp(`${boundaryPrefix}-[0-9a-f]{32}`);
 // Separators a lookalike might use between the words: spaces, underscores, dashes of every kind, zero-width characters.
@@ -45,11 +43,9 @@ export interface PackFileText {
   rendered: string;
 }
 
-/** The pack's files in judge order: the manifest first, then every file by path. */
+/** The pack's files in judge order: every file by path. */
 export function packFileTexts(pack: CanonicalPack): PackFileText[] {
-  // A canonical pack from a URL may also carry a file named policy.json: both are shown, under distinct labels.
-  const manifestLabel = manifestPath in pack.files ? `(manifest) ${manifestPath}` : manifestPath;
-  const entries: [string, string][] = [[manifestLabel, JSON.stringify(pack.manifest, null, 2)]];
+  const entries: [string, string][] = [];
   for (const filePath of Object.keys(pack.files).sort()) entries.push([filePath, pack.files[filePath]!]);
   return entries.map(([path, text]) => ({ path, text, rendered: neutraliseDelimiters(text) }));
 }

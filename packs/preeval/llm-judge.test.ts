@@ -71,7 +71,7 @@ test('packs with canned answers, test peeking or stuffing are rejected with the 
   for (const [pack, types] of cases) {
     const verdict = await judgePack(request(pack));
     assert.equal(verdict.verdict, 'reject', verdict.summary);
-    for (const type of types) assert.ok(verdict.flags.some((flag) => flag.type === type), `${pack.manifest.name} lacks ${type}: ${JSON.stringify(verdict.flags)}`);
+    for (const type of types) assert.ok(verdict.flags.some((flag) => flag.type === type), `${pack.files['SKILL.md']?.split('\n')[0]} lacks ${type}: ${JSON.stringify(verdict.flags)}`);
     // Every flag's evidence is really in the pack (the sim judge quotes verbatim).
     for (const flag of verdict.flags) assert.ok(pack.files[flag.file!]!.replace(/\s+/g, ' ').includes(flag.evidence), flag.evidence);
   }
@@ -119,7 +119,7 @@ test('faults the sim injects are retried with a new seed until a verdict comes',
   const base = await examplePack('single-model');
   let retried: { attempts: number; verdict: string } | undefined;
   for (let variant = 0; variant < 200 && !retried; variant++) {
-    const pack = { ...base, manifest: { ...base.manifest, description: `variant ${variant}` } };
+    const pack = { ...base, files: { ...base.files, 'SKILL.md': `${base.files['SKILL.md']}\nvariant ${variant}\n` } };
     const verdict = await judgePack(request(pack, { model: 'deepseek-v4' }));
     const { attempts } = verdict.costHint as { attempts: number };
     if (attempts > 1) retried = { attempts, verdict: verdict.verdict };

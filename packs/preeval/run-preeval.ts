@@ -4,7 +4,7 @@
 import type OpenAI from 'openai';
 import type { CanonicalPack } from '../canonical-pack.ts';
 import type { Rejection } from '../../contracts/results.ts';
-import { checkPackStructure } from '../manifest.ts';
+import { checkPackFormat } from '../pack-format.ts';
 import type { PackOwners } from './pack-owners.ts';
 import type { PreEvalConfig } from './preeval-config.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
@@ -46,7 +46,7 @@ const evidenceLines = 12;
 export const localOwner = 'local';
 
 export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies): Promise<PreEvalReport> {
-  const reasons: Rejection[] = checkPackStructure(input.pack);
+  const reasons: Rejection[] = checkPackFormat(input.pack);
   const report: PreEvalReport = { verdict: 'pass', reasons };
   const done = () => ({ ...report, verdict: reasons.length ? ('reject' as const) : ('pass' as const) });
   if (reasons.length) return done();

@@ -77,7 +77,7 @@ test('evidence shows the file, the line, an excerpt of at most 200 characters an
   for (const name of ['keyed-answers', 'encoded-answers', 'test-string-stuffing', 'fetches-answers']) {
     const pack = byName(corpus, name).pack;
     for (const item of scan(name).evidence) {
-      const text = item.file === bundleFileName ? bundles.get(name)! : pack.files[item.file] ?? JSON.stringify(pack.manifest, null, 2);
+      const text = item.file === bundleFileName ? bundles.get(name)! : pack.files[item.file]!;
       const line = text.split('\n')[item.line - 1];
       assert.ok(line !== undefined, `${name} ${item.file}:${item.line}`);
       assert.ok(item.excerpt.length <= 200 && item.excerpt.length > 0, item.excerpt);
@@ -110,7 +110,7 @@ const tiny: ScenarioFingerprints = {
     { kind: 'instruction-phrase', scenario: 'ledger', text: 'the quarterly ledger of harbour freight invoices against', display: 'the quarterly ledger of harbour freight invoices against' },
   ],
 };
-const packOf = (code: string): CanonicalPack => ({ schema: 1, manifest: { name: 't', version: '1', entry: 'policy.ts', sdk: 1 }, files: { 'policy.ts': code } });
+const packOf = (code: string): CanonicalPack => ({ schema_version: 1, files: { 'SKILL.md': '# t\n', 'policy.ts': code } });
 const thresholds: ScanThresholds = parseScanThresholds({});
 
 test('each finding counts once, each kind is capped, decoded findings weigh more', () => {

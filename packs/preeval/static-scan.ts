@@ -118,13 +118,12 @@ function scanFile(index: FingerprintIndex, file: string, text: string, lines: st
   return hits;
 }
 
-/** Pack files in path order, the manifest, then the bundle: evidence names the first place a finding shows. */
+/** Pack files in path order, then the bundle: evidence names the first place a finding shows. */
 function filesOf(input: ScanInput): [string, string][] {
   const files = Object.keys(input.pack.files)
     .sort()
     .map((name): [string, string] => [name, input.pack.files[name]!]);
-  files.push(['policy.json', JSON.stringify(input.pack.manifest, null, 2)]);
-  if (input.bundleCode !== undefined) files.push([bundleFileName, input.bundleCode]);
+  if (input.bundleCode) files.push([bundleFileName, input.bundleCode]);
   return files;
 }
 

@@ -23,5 +23,5 @@ export async function bundleExample(name: string): Promise<string> {
 
 /** Bundles a one-file policy given as source text (the SDK is importable as usual). */
 export async function bundleSource(source: string, extra: Record<string, string> = {}): Promise<string> {
-  return writeBundle({ schema: 1, manifest: { name: 'test', version: '1.0.0', entry: 'policy.ts', sdk: 1 }, files: { 'policy.ts': source, ...extra } });
+  return writeBundle({ schema_version: 1, files: { 'SKILL.md': '# test\n', 'policy.ts': source, ...extra } });
 }

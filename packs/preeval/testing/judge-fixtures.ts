@@ -12,7 +12,7 @@ export function examplePack(name: (typeof exampleNames)[number]): Promise<Canoni
 }
 
 export function fixturePack(name: string, files: Record<string, string>, description?: string): CanonicalPack {
-  return { schema: 1, manifest: { name, version: '1.0.0', entry: 'policy.ts', sdk: 1, ...(description ? { description } : {}) }, files };
+  return { schema_version: 1, files: { 'SKILL.md': `# ${name}\n\n${description ?? 'Read the task and check your work.'}\n`, ...files } };
 }
 
 const honestBody = `import { definePolicy } from 'trl-policy-sdk';

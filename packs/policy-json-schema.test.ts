@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { checkPolicyJson, fusionModels, parsePolicyJson } from './policy-json-schema.ts';
-import { examplesRoot, findPython, pythonRoot } from './testing/python-policy-process.ts';
+import { examplesRoot, findPython, pythonRoot } from '../policy/python/testing/python-policy-process.ts';
 
 const valid: unknown[] = [
   { kind: 'pin', model: 'glm-5.3-flash' },
