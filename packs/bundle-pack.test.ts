@@ -42,7 +42,7 @@ test('bundling is deterministic', async () => {
 
 test('a pack of several files bundles, with TypeScript-style .js specifiers, index files and JSON', async () => {
   const bundle = await bundlePack(pack({
-    'policy.ts': "import { definePolicy } from 'trl-policy-sdk';\nimport { pickModel } from '../policy/lib/route.js';\nimport table from '../policy/data/models.json';\nexport default definePolicy({ async complete(request, ctx) { return ctx.call(pickModel(table), request); } });\n",
+    'policy.ts': "import { definePolicy } from 'trl-policy-sdk';\nimport { pickModel } from './lib/route.js';\nimport table from './data/models.json';\nexport default definePolicy({ async complete(request, ctx) { return ctx.call(pickModel(table), request); } });\n",
     'lib/route.ts': "import { first } from '../util';\nexport function pickModel(table: { models: string[] }): string { return first(table.models); }\n",
     'util/index.ts': 'export const first = (list: string[]): string => list[0] ?? "glm-5.2";\n',
     'data/models.json': '{"models":["deepseek-v4"]}',
@@ -55,7 +55,7 @@ test('a pack of several files bundles, with TypeScript-style .js specifiers, ind
 test('Node built-ins are refused, naming the file and the import', async () => {
   await refused({ 'policy.ts': policyUsing("import fs from 'fs';", 'fs.readFileSync("/etc/passwd")') }, /policy\.ts:1 imports "fs", a Node built-in/);
   await refused({ 'policy.ts': policyUsing("import { spawn } from 'node:child_process';", 'spawn("sh")') }, /policy\.ts:1 imports "node:child_process"/);
-  await refused({ 'policy.ts': policyUsing("import '../policy/lib/net.ts';", ''), 'lib/net.ts': "import http from 'http';\nhttp.get('http://example.com');\n" }, /lib\/net\.ts:1 imports "http"/);
+  await refused({ 'policy.ts': policyUsing("import './lib/net.ts';", ''), 'lib/net.ts': "import http from 'http';\nhttp.get('http://example.com');\n" }, /lib\/net\.ts:1 imports "http"/);
   await refused({ 'policy.ts': policyUsing('', "const cp = require('child_process'); cp.exec('id')") }, /imports "child_process"/);
   await refused({ 'policy.ts': policyUsing("import { promises } from 'fs/promises';", 'promises') }, /imports "fs\/promises", a Node built-in/);
 });
@@ -68,9 +68,9 @@ test('packages other than the SDK and URL imports are refused', async () => {
 
 test('paths escaping the pack and missing files are refused', async () => {
   await refused({ 'policy.ts': policyUsing("import secret from '../secret.ts';", 'secret') }, /policy\.ts:1 imports "\.\.\/secret\.ts", which points outside the pack/);
-  await refused({ 'policy.ts': policyUsing("import '../policy/lib/a.ts';", ''), 'lib/a.ts': "import '../../../etc/passwd';\n" }, /lib\/a\.ts:1 imports "\.\.\/\.\.\/\.\.\/etc\/passwd", which points outside the pack/);
+  await refused({ 'policy.ts': policyUsing("import './lib/a.ts';", ''), 'lib/a.ts': "import '../../../etc/passwd';\n" }, /lib\/a\.ts:1 imports "\.\.\/\.\.\/\.\.\/etc\/passwd", which points outside the pack/);
   await refused({ 'policy.ts': policyUsing("import x from '/etc/passwd';", 'x') }, /absolute path outside the pack/);
-  await refused({ 'policy.ts': policyUsing("import { helper } from '../policy/helper.ts';", 'helper()') }, /policy\.ts:1 imports "\.\/helper\.ts", but the pack has no file helper\.ts/);
+  await refused({ 'policy.ts': policyUsing("import { helper } from './helper.ts';", 'helper()') }, /policy\.ts:1 imports "\.\/helper\.ts", but the pack has no file helper\.ts/);
 });
 
 test('syntax errors, a missing entry and a missing default export are clear rejections', async () => {
@@ -85,7 +85,7 @@ test('an oversized bundle is refused', async () => {
   const imports: string[] = [];
   for (let i = 0; i < 12; i++) {
     files[`data${i}.ts`] = chunk;
-    imports.push(`import { data as d${i} } from '../policy/data${i}.ts';`);
+    imports.push(`import { data as d${i} } from './data${i}.ts';`);
   }
   files['policy.ts'] = `${imports.join('\n')}\nconst all = [${imports.map((_, i) => `d${i}`).join(',')}];\nexport default { async complete(request: unknown, ctx: any) { ctx.log(all.length); return ctx.call('glm-5.2', request); } };\n`;
   await assert.rejects(bundlePack(pack(files)), (error: unknown) => error instanceof PackError && error.code === 'pack_too_large' && new RegExp(`at most ${maxBundleBytes}`).test(error.message));
