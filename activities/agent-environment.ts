@@ -9,6 +9,11 @@ import { startPolicyRun, type PolicyRun, type PolicyRunSummary } from '../policy
 import { createAgent } from '../agents/agent-registry.ts';
 import type { ScenarioAgent } from '../agents/scenario-agent.ts';
 import type { ActivityDependencies } from './activity-context.ts';
+import { packFiles } from '../sandbox/tar-archive.ts';
+import { skillFile } from '../packs/pack-format.ts';
+
+/** Where the pack's SKILL.md is placed in the scenario container (the live format's place). */
+export const skillFolder = '/workspace';
 
 export interface AgentEnvironment {
   session: ContainerSession;
@@ -24,7 +29,7 @@ const turnLimitSlack = 10;
 
 export async function startAgentEnvironment(
   deps: ActivityDependencies,
-  request: { scenario: PreparedScenario; agent: AgentName; bundleCode?: string; seed: number; workflowId: string; dir: string; deadlineMs: number },
+  request: { scenario: PreparedScenario; agent: AgentName; bundleCode?: string; skill?: string; seed: number; workflowId: string; dir: string; deadlineMs: number },
 ): Promise<AgentEnvironment> {
   const { scenario } = request;
   // Container and network removal, run in reverse order; the policy run is stopped separately
@@ -73,6 +78,8 @@ export async function startAgentEnvironment(
       networkMode: network?.name ?? 'none',
     });
     cleanups.push(() => session.remove());
+    // The pack's SKILL.md, read-only for the agent (root-owned, 0444, in a root-owned folder).
+    if (request.skill !== undefined) await session.upload(await packFiles([{ name: `${skillFolder.slice(1)}/${skillFile}`, content: Buffer.from(request.skill, 'utf8'), mode: 0o444 }]), '/');
     const agent = createAgent(request.agent, { policyEndpointUrl: policyRun?.endpoint.url, maxTurns: scenario.agentMaxTurns });
     let closing: Promise<PolicyRunSummary | undefined> | undefined;
     const run = policyRun;

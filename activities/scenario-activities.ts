@@ -21,6 +21,8 @@ import type { ActivityDependencies } from './activity-context.ts';
 import { failureTypes } from '../contracts/failure-types.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
+import { canonicalPackSchema } from '../packs/canonical-pack.ts';
+import { skillFile } from '../packs/pack-format.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -68,6 +70,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const folder = await loadScenario(scenario.dir);
     const paid = isPolicyDriven(request.agent);
     const bundleCode = paid && request.pack.bundle ? (await readVerified(request.pack.bundle)).toString('utf8') : undefined;
+    const skill = paid ? canonicalPackSchema.parse(JSON.parse((await readVerified(request.pack.canonical)).toString('utf8'))).files[skillFile] : undefined;
     // Paid work (the policy's gateway) starts only once the spend ledger holds the scenario cap for
     // this attempt; past a ceiling this throws a non-retryable spend_ceiling_reached.
     const spend = paid
@@ -84,7 +87,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
     try {
-      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, bundleCode, seed: request.seed, workflowId, dir, deadlineMs });
+      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, bundleCode, skill, seed: request.seed, workflowId, dir, deadlineMs });
     } catch (error) {
       await spend?.release('the agent environment did not start');
       throw error;

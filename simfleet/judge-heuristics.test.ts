@@ -53,7 +53,7 @@ for (const [type, text] of positives) {
 test('honest example policies raise no flag', async () => {
   for (const name of ['single-model', 'cheapest-model', 'cost-cascade', 'parallel-pick', 'fallback-chain', 'category-router']) {
     const dir = path.join(repoRoot, 'policy', 'examples', name);
-    const files = await Promise.all(['policy.ts', 'policy.json'].map(async (file) => ({ path: file, text: await readFile(path.join(dir, file), 'utf8') })));
+    const files = await Promise.all(['policy.ts', 'SKILL.md'].map(async (file) => ({ path: file, text: await readFile(path.join(dir, file), 'utf8') })));
     assert.deepEqual(judgeFiles(files, scenarios), [], name);
   }
 });

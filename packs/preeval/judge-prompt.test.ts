@@ -16,7 +16,7 @@ test('the system message opens with the marker, announces the boundary and holds
   assert.ok(user.content.includes(injectedVerdictLine));
   // Every file of the pack, and the manifest, travel as delimited data.
   const files = parseDelimitedFiles(user.content, prompt.boundary);
-  assert.deepEqual(files.map((file) => file.path), ['policy.json', 'policy.ts']);
+  assert.deepEqual(files.map((file) => file.path), ['SKILL.md', 'policy.ts']);
   assert.equal(prompt.dataChars, prompt.files.reduce((sum, file) => sum + file.rendered.length, 0));
 });
 

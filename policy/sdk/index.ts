@@ -38,5 +38,5 @@ export { looksLikeToolError, countToolErrors, countToolResults } from './transcr
 export { completionText, looksLikeGivingUp, isEmptyCompletion, textCompletion } from './completions.ts';
 export { estimateTokens, findModel, estimateCallCostUsd, affordableMaxTokens, fitsContext } from './budget.ts';
 
-/** The SDK version a pack declares in policy.json ("sdk": 1). */
+/** The SDK version of this package (TypeScript packs are `policy.ts` + SKILL.md in format 1). */
 export const sdkVersion = 1;

@@ -7,7 +7,7 @@ import { evaluationWorkflowId, searchAttributes } from '../../contracts/temporal
 import { canonicalJson, sha256Hex } from '../../packs/canonical-pack.ts';
 import { readPackDirectory } from '../../packs/read-pack.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
-import { validManifest, validPackFiles, writePack } from '../support/fixture-packs.ts';
+import { validPackFiles, writePack } from '../support/fixture-packs.ts';
 
 describe('pack rejection', () => {
   let harness: Harness;
@@ -30,15 +30,16 @@ describe('pack rejection', () => {
     await harness?.close();
   });
 
-  test('an invalid manifest is rejected with the field named, and shows in the search attributes', async () => {
-    const dir = await writePack({ ...validPackFiles(), 'policy.json': JSON.stringify({ ...validManifest, sdk: 2, version: 'latest' }) });
+  test('a malformed pack is rejected naming the file and the rule, and shows in the search attributes', async () => {
+    const { 'SKILL.md': _skill, ...withoutSkill } = validPackFiles();
+    const dir = await writePack({ ...withoutSkill, 'policy.json': JSON.stringify({ kind: 'pin', model: 'gpt-4o' }) });
     const submissionId = uniqueId('bad-manifest');
     const result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: dir }, scenarios: ['csv-sales-report'] });
     assert.equal(result.status, 'rejected');
     assert.deepEqual(result.perScenario, []);
     const messages = (result.rejection ?? []).map((r) => `${r.code}: ${r.message}`).join('\n');
-    assert.match(messages, /manifest_invalid: policy.json field "sdk"/);
-    assert.match(messages, /manifest_invalid: policy.json field "version"/);
+    assert.match(messages, /skill_missing: SKILL\.md is required/);
+    assert.match(messages, /entry_ambiguous: the pack has policy\.json and policy\.ts/);
     const description = await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).describe();
     assert.equal(description.typedSearchAttributes.get(searchAttributes.status), 'rejected');
   });
@@ -50,7 +51,7 @@ describe('pack rejection', () => {
   });
 
   test('an oversized file is rejected as pack_too_large', async () => {
-    const dir = await writePack({ ...validPackFiles(), 'huge.ts': `// ${'x'.repeat(300 * 1024)}\n` });
+    const dir = await writePack({ ...validPackFiles(), 'huge.ts': `// ${'x'.repeat(40 * 1024)}\n` });
     const result = await harness.evaluate({ pack: { kind: 'directory', path: dir } });
     assert.equal(result.rejection?.[0]?.code, 'pack_too_large');
   });

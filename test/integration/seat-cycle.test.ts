@@ -126,8 +126,7 @@ describe('the seat on the local chain', () => {
   test('an identical challenger does not take the seat, and the weights stay', async () => {
     const again = await mkdtemp(path.join(tmpdir(), 'trl-seat-again-'));
     await cp(path.join(fixtures, 'strong'), again, { recursive: true });
-    const manifest = JSON.parse(await readFile(path.join(again, 'policy.json'), 'utf8'));
-    await writeFile(path.join(again, 'policy.json'), JSON.stringify({ ...manifest, version: '1.0.1' }));
+    await writeFile(path.join(again, 'SKILL.md'), `${await readFile(path.join(again, 'SKILL.md'), 'utf8')}\nVersion 1.0.1.\n`);
     const sameHash = await commit('strong', again);
     assert.notEqual(sameHash, strongHash);
     await runCycle();

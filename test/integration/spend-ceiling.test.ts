@@ -88,7 +88,7 @@ describe('spend ledger and ceilings', () => {
   test('a worker killed after its attempt spent: the next worker settles it from the call log, and the retry is counted too', async () => {
     // Spends once, then holds the answer long enough for the worker to be killed mid-attempt.
     const pack = await writePack({
-      'policy.json': JSON.stringify({ name: 'spend-then-wait', version: '1.0.0', entry: 'policy.ts', sdk: 1 }),
+      'SKILL.md': '# spend-then-wait\n',
       'policy.ts': [
         "import { definePolicy, textCompletion } from 'trl-policy-sdk';",
         'export default definePolicy({',

@@ -12,11 +12,11 @@ export async function writePack(files: Record<string, string>): Promise<string> 
   return dir;
 }
 
-export const validManifest = { name: 'test-policy', version: '1.0.0', entry: 'policy.ts', sdk: 1 };
+export const validSkill = '# test-policy\n\nRead the task, then check your work.\n';
 
 export function validPackFiles(): Record<string, string> {
   return {
-    'policy.json': JSON.stringify(validManifest),
+    'SKILL.md': validSkill,
     'policy.ts': "export default { async complete(request: unknown, ctx: any) { return ctx.call('glm-5.2', request); } };\n",
   };
 }
