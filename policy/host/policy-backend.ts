@@ -34,7 +34,7 @@ export type PolicyAnswer =
   /** A whole completion; the endpoint streams it as chunks when the agent asked for a stream. */
   | { kind: 'completion'; completion: PolicyCompletion }
   /** An HTTP answer to pass through unchanged (status, content type, bytes as they come). */
-  | { kind: 'relay'; status: number; contentType: string; body: AsyncIterable<Uint8Array> };
+  | { kind: 'relay'; status: number; contentType: string; body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> };
 
 export interface PolicyBackend {
   /** Answers one agent request; throws PolicyRequestError (a policy fault) or TurnLimitError. */
