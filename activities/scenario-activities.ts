@@ -84,20 +84,26 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
     try {
-      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, bundleCode, seed: request.seed, workflowId, dir, deadlineMs });
+      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, bundleCode, seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal });
     } catch (error) {
       await spend?.release('the agent environment did not start');
       throw error;
     }
     try {
-      const { agent, session } = environment;
-      const record = await agent.run({
-        session,
-        task: { scenario: scenario.name, scenarioDir: scenario.dir, instruction: folder.instruction, workdir: '/app' },
-        deadlineMs,
-        onTick: () => context.heartbeat(),
-        signal: context.cancellationSignal,
-      });
+      const { agent, session, startFailure, stopSignal } = environment;
+      // A policy that never became ready fails the attempt at once (its fault is in the summary);
+      // the untouched workspace is still collected and verified.
+      const record = startFailure
+        ? { exitCode: null, timedOut: false, transcript: `[the agent did not start: ${startFailure.message}]` }
+        : await agent.run({
+            session,
+            task: { scenario: scenario.name, scenarioDir: scenario.dir, instruction: folder.instruction, workdir: '/app' },
+            deadlineMs,
+            onTick: () => context.heartbeat(),
+            // The watchdog stops the agent like a cancellation would; what it wrote is verified.
+            signal: stopSignal ? AbortSignal.any([context.cancellationSignal, stopSignal]) : context.cancellationSignal,
+          });
+      if (stopSignal?.aborted) record.transcript += `\n[stopped: ${(stopSignal.reason as Error).message}]`;
       if (context.cancellationSignal.aborted) throw new CancelledFailure('runScenario cancelled');
       const wallMs = Math.round(performance.now() - started);
       // Partial outputs of an agent stopped at its deadline are still collected and verified.
