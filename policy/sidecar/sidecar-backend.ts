@@ -86,9 +86,9 @@ export class SidecarBackend implements PolicyBackend {
     this.fault(this.startFailure);
   }
 
-  /** The container stopped on its own: later requests fail at once. */
+  /** The container stopped on its own after it was healthy: later requests fail at once (before, the health wait reports it). */
   exited(reason: string): void {
-    if (this.stopping || this.gone || this.startFailure) return;
+    if (!this.baseUrl || this.stopping || this.gone || this.startFailure) return;
     this.gone = reason;
     this.fault({ kind: 'crash', message: reason });
   }
