@@ -150,7 +150,9 @@ describe('policy sidecar', () => {
       assert.ok(summary.agentRequests >= 2 && summary.calls >= summary.agentRequests && summary.costUsd > 0, JSON.stringify(summary));
       const calls = (await readFile(summary.callLog.path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
       const turns = (await readFile(summary.turnLog.path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
-      assert.ok(calls.every((c) => c.status === 'ok' && c.costUsd > 0), 'every call settled with its cost');
+      // The sim fleet injects rate limits and server errors now and then: those calls are logged too.
+      assert.ok(calls.every((c) => (c.status === 'ok' ? c.costUsd > 0 : c.status === 'error')), JSON.stringify(calls.map((c) => [c.status, c.errorType, c.costUsd])));
+      assert.ok(Math.abs(calls.reduce((sum, c) => sum + c.costUsd, 0) - summary.costUsd) < 1e-9, 'the call log holds every cent');
       const turnIds = new Set(turns.map((t) => t.requestId));
       assert.ok(calls.every((c) => turnIds.has(c.requestId)), 'calls join the turn log by request id');
       assert.ok(turns.every((t) => t.response && !t.error), 'every turn records what the agent received');
