@@ -5,6 +5,7 @@ import type { Allowlist } from '../gateway/catalog/allowlist.ts';
 import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
 import type { SpendLedger } from '../gateway/spend/spend-ledger.ts';
 import type { SeatActivityDependencies } from './seat-activities.ts';
+import type { WatchdogLimits } from '../policy/host/watchdog.ts';
 
 export interface ActivityDependencies {
   docker: Docker;
@@ -19,6 +20,12 @@ export interface ActivityDependencies {
   upstream: OpenAI;
   /** Image policies run in. */
   policyImage: string;
+  /** Image Python (policy.py) and data (policy.json) packs run in, one sidecar per attempt. */
+  sidecarImage?: string;
+  /** How long a sidecar has to answer GET /v1/models (default 60 s). */
+  sidecarHealthTimeoutMs?: number;
+  /** Watchdog limits (default: TRL_WATCHDOG_FIRST_CALL_SEC / TRL_WATCHDOG_IDLE_SEC, else 120 s / 600 s). */
+  watchdog?: WatchdogLimits;
   /** Hard model budget of one scenario attempt, in USD. */
   budgetCapUsd: number;
   /** How long one agent request may wait for the policy. */

@@ -1,11 +1,16 @@
 // Everything an agent attempt runs in, started in order and torn down in reverse, whatever fails:
-// the run network (Hermes), the policy run (gateway + sandboxed policy + endpoint), the scenario
-// container, and the agent wired to them.
+// the run network (Hermes), the policy run (gateway + the policy — the TypeScript pipe sandbox, or
+// the Python sidecar on its own policy network — + the agent endpoint), the scenario container,
+// and the agent wired to them. The watchdog starts with the agent.
 import { isPolicyDriven, needsRunNetwork, type AgentName } from '../contracts/agent-kinds.ts';
 import type { PreparedScenario } from '../contracts/results.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
 import { createRunNetwork, type RunNetwork } from '../sandbox/run-network.ts';
 import { startPolicyRun, type PolicyRun, type PolicyRunSummary } from '../policy/host/policy-run.ts';
+import type { PolicyFault } from '../policy/host/policy-backend.ts';
+import { watchdogLimitsFromEnv } from '../policy/host/watchdog.ts';
+import { startSidecar } from '../policy/sidecar/start-sidecar.ts';
+import type { Allowlist } from '../gateway/catalog/allowlist.ts';
 import { createAgent } from '../agents/agent-registry.ts';
 import type { ScenarioAgent } from '../agents/scenario-agent.ts';
 import type { ActivityDependencies } from './activity-context.ts';
@@ -15,11 +20,18 @@ import { skillFile } from '../packs/pack-format.ts';
 /** Where the pack's SKILL.md is placed in the scenario container (the live format's place). */
 export const skillFolder = '/workspace';
 
+/** The policy of a policy-driven run: a TypeScript bundle, or a Python / data pack's files (SKILL.md is not sent to the policy). */
+export type PolicySource = { kind: 'typescript'; bundleCode: string } | { kind: 'python' | 'data'; files: Record<string, string> };
+
 export interface AgentEnvironment {
   session: ContainerSession;
   agent: ScenarioAgent;
   network?: RunNetwork;
   policyRun?: PolicyRun;
+  /** The policy never became ready: the attempt fails as policy_error without running the agent. */
+  startFailure?: PolicyFault;
+  /** Aborted when the watchdog stops the agent (no completed model call in time). */
+  stopSignal?: AbortSignal;
   /** Stops the policy run (returning its summary) and removes the container and network. */
   close(): Promise<PolicyRunSummary | undefined>;
 }
@@ -27,11 +39,34 @@ export interface AgentEnvironment {
 /** Requests beyond the turn limit that an agent may still make (retries, auxiliary calls). */
 const turnLimitSlack = 10;
 
+/** The model `auto` stands for in a sidecar: TRL_POLICY_DEFAULT_MODEL if allowlisted, else the cheapest tool-capable model. */
+export function sidecarDefaultModel(allowlist: Allowlist, wanted = process.env.TRL_POLICY_DEFAULT_MODEL): string {
+  if (wanted && allowlist.models.some((m) => m.id === wanted)) return wanted;
+  const candidates = allowlist.models.filter((m) => m.supportsTools);
+  const cost = (m: Allowlist['models'][number]) => m.pricing.inputUsdPerMillion + m.pricing.outputUsdPerMillion;
+  return [...(candidates.length ? candidates : allowlist.models)].sort((a, b) => cost(a) - cost(b))[0]!.id;
+}
+
 export async function startAgentEnvironment(
   deps: ActivityDependencies,
-  request: { scenario: PreparedScenario; agent: AgentName; bundleCode?: string; skill?: string; seed: number; workflowId: string; dir: string; deadlineMs: number },
+  request: {
+    scenario: PreparedScenario;
+    agent: AgentName;
+    /** The policy; `bundleCode` alone still means a TypeScript policy. */
+    policy?: PolicySource;
+    bundleCode?: string;
+    /** The pack's SKILL.md, placed read-only in the agent's /workspace. */
+    skill?: string;
+    seed: number;
+    workflowId: string;
+    dir: string;
+    deadlineMs: number;
+    /** Cancellation of the attempt: stops waiting for the policy to start. */
+    signal?: AbortSignal;
+  },
 ): Promise<AgentEnvironment> {
   const { scenario } = request;
+  const policy: PolicySource | undefined = request.policy ?? (request.bundleCode !== undefined ? { kind: 'typescript', bundleCode: request.bundleCode } : undefined);
   // Container and network removal, run in reverse order; the policy run is stopped separately
   // because its summary (spend, faults, records) is the attempt's money trail.
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -47,14 +82,38 @@ export async function startAgentEnvironment(
     const network = needsRunNetwork(request.agent) ? await createRunNetwork(deps.docker, deps.owner, request.workflowId) : undefined;
     if (network) cleanups.push(() => network.remove());
     if (needsPolicy) {
-      if (!request.bundleCode) throw new Error('a policy-driven agent needs the pack bundle');
+      if (!policy) throw new Error('a policy-driven agent needs the pack (its bundle or its files)');
+      const sidecarImage = deps.sidecarImage;
+      if (policy.kind !== 'typescript' && !sidecarImage) throw new Error('this worker has no policy sidecar image for python / data packs');
       policyRun = await startPolicyRun({
         docker: deps.docker,
         owner: deps.owner,
         workflowId: request.workflowId,
         scenario: scenario.name,
         policyImage: deps.policyImage,
-        bundleCode: request.bundleCode,
+        bundleCode: policy.kind === 'typescript' ? policy.bundleCode : undefined,
+        backend:
+          policy.kind === 'typescript'
+            ? undefined
+            : async (context) =>
+                (
+                  await startSidecar(
+                    {
+                      docker: deps.docker,
+                      owner: deps.owner,
+                      workflowId: request.workflowId,
+                      scenario: scenario.name,
+                      image: sidecarImage!,
+                      kind: policy.kind,
+                      files: policy.files,
+                      defaultModel: sidecarDefaultModel(deps.allowlist),
+                      healthTimeoutMs: deps.sidecarHealthTimeoutMs,
+                      signal: request.signal,
+                    },
+                    context,
+                  )
+                ).backend,
+        watchdog: deps.watchdog ?? watchdogLimitsFromEnv(),
         allowlist: deps.allowlist,
         upstream: deps.upstream,
         capUsd: deps.budgetCapUsd,
@@ -83,11 +142,16 @@ export async function startAgentEnvironment(
     const agent = createAgent(request.agent, { policyEndpointUrl: policyRun?.endpoint.url, maxTurns: scenario.agentMaxTurns });
     let closing: Promise<PolicyRunSummary | undefined> | undefined;
     const run = policyRun;
+    const startFailure = policyRun?.host.startFailure;
+    // The watchdog's clocks start with the agent (a policy that never started has nothing to watch).
+    if (!startFailure) policyRun?.watchdog.start();
     return {
       session,
       agent,
       network,
       policyRun,
+      startFailure,
+      stopSignal: policyRun?.watchdog.signal,
       close() {
         closing ??= (async () => {
           try {

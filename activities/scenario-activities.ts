@@ -7,7 +7,7 @@ import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../contracts/artifact.ts';
 import { isPolicyDriven, type AgentName } from '../contracts/agent-kinds.ts';
 import type { AgentRunResult, PackRef, PreparedScenario, ScenarioDescriptor, VerificationResult } from '../contracts/results.ts';
-import { startAgentEnvironment, type AgentEnvironment } from './agent-environment.ts';
+import { startAgentEnvironment, type AgentEnvironment, type PolicySource } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
 import { readRegistry } from '../catalog/registry.ts';
@@ -18,7 +18,7 @@ import { collectAgentOutputs } from '../sandbox/agent-outputs.ts';
 import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
 import type { ActivityDependencies } from './activity-context.ts';
-import { failureTypes } from '../contracts/failure-types.ts';
+import { failureTypes, packFailureTypes } from '../contracts/failure-types.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { canonicalPackSchema } from '../packs/canonical-pack.ts';
@@ -61,6 +61,15 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     return bytes;
   }
 
+  /** What a policy-driven run needs of the pack: its policy (by kind) and its SKILL.md, read by hash. */
+  async function policyOf(pack: PackRef): Promise<{ policy: PolicySource; skill: string | undefined }> {
+    const { files } = canonicalPackSchema.parse(JSON.parse((await readVerified(pack.canonical)).toString('utf8')));
+    const { [skillFile]: skill, ...policyFiles } = files;
+    if (pack.kind === 'typescript' && pack.bundle) return { policy: { kind: 'typescript', bundleCode: (await readVerified(pack.bundle)).toString('utf8') }, skill };
+    if (pack.kind === 'python' || pack.kind === 'data') return { policy: { kind: pack.kind, files: policyFiles }, skill };
+    throw ApplicationFailure.create({ type: packFailureTypes.invalid, message: 'the pack has no single entry (policy.ts / policy.py / policy.json); pre-evaluation should have rejected it', nonRetryable: true });
+  }
+
   async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string }): Promise<AgentRunResult> {
     const context = Context.current();
     const { scenario } = request;
@@ -69,8 +78,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const dir = scenarioAttemptDir(workflowId, scenario.name, 'agent', info.attempt);
     const folder = await loadScenario(scenario.dir);
     const paid = isPolicyDriven(request.agent);
-    const bundleCode = paid && request.pack.bundle ? (await readVerified(request.pack.bundle)).toString('utf8') : undefined;
-    const skill = paid ? canonicalPackSchema.parse(JSON.parse((await readVerified(request.pack.canonical)).toString('utf8'))).files[skillFile] : undefined;
+    const { policy, skill } = paid ? await policyOf(request.pack) : { policy: undefined, skill: undefined };
     // Paid work (the policy's gateway) starts only once the spend ledger holds the scenario cap for
     // this attempt; past a ceiling this throws a non-retryable spend_ceiling_reached.
     const spend = paid
@@ -87,20 +95,26 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
     try {
-      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, bundleCode, skill, seed: request.seed, workflowId, dir, deadlineMs });
+      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal });
     } catch (error) {
       await spend?.release('the agent environment did not start');
       throw error;
     }
     try {
-      const { agent, session } = environment;
-      const record = await agent.run({
-        session,
-        task: { scenario: scenario.name, scenarioDir: scenario.dir, instruction: folder.instruction, workdir: '/app' },
-        deadlineMs,
-        onTick: () => context.heartbeat(),
-        signal: context.cancellationSignal,
-      });
+      const { agent, session, startFailure, stopSignal } = environment;
+      // A policy that never became ready fails the attempt at once (its fault is in the summary);
+      // the untouched workspace is still collected and verified.
+      const record = startFailure
+        ? { exitCode: null, timedOut: false, transcript: `[the agent did not start: ${startFailure.message}]` }
+        : await agent.run({
+            session,
+            task: { scenario: scenario.name, scenarioDir: scenario.dir, instruction: folder.instruction, workdir: '/app' },
+            deadlineMs,
+            onTick: () => context.heartbeat(),
+            // The watchdog stops the agent like a cancellation would; what it wrote is verified.
+            signal: stopSignal ? AbortSignal.any([context.cancellationSignal, stopSignal]) : context.cancellationSignal,
+          });
+      if (stopSignal?.aborted) record.transcript += `\n[stopped: ${(stopSignal.reason as Error).message}]`;
       if (context.cancellationSignal.aborted) throw new CancelledFailure('runScenario cancelled');
       const wallMs = Math.round(performance.now() - started);
       // Partial outputs of an agent stopped at its deadline are still collected and verified.

@@ -17,6 +17,8 @@ export const baseImageDir = path.join(repoRoot, 'infra', 'base-image');
 export const examplesDir = path.join(repoRoot, 'policy', 'examples');
 export const policySdkDir = path.join(repoRoot, 'policy', 'sdk');
 export const policyRunnerFile = path.join(repoRoot, 'policy', 'runtime', 'runner.mjs');
+export const policyPythonDir = path.join(repoRoot, 'policy', 'python');
+export const policySidecarDockerfile = path.join(repoRoot, 'infra', 'policy-sidecar-image', 'Dockerfile');
 export const modelCatalogFile = path.join(repoRoot, 'gateway', 'catalog', 'models.json');
 export const preEvalConfigFile = path.join(repoRoot, 'packs', 'preeval', 'preeval.json');
 
@@ -90,6 +92,7 @@ export const artifactNames = {
   policyLog: 'policy.log',
   turnLog: 'turns.jsonl',
   policyBundleDir: 'policy',
+  policySidecarFilesDir: 'policy-files',
 } as const;
 
 export function evaluationResultFile(workflowId: string): string {

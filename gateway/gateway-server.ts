@@ -27,7 +27,16 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
-export async function serveGateway(gateway: ModelGateway, options: { host: string; port?: number; token: string; maxBodyBytes?: number }): Promise<GatewayServer> {
+export interface GatewayServerOptions {
+  host: string;
+  port?: number;
+  token: string;
+  maxBodyBytes?: number;
+  /** The agent request a call belongs to (for the call log's requestId), when the caller knows it. */
+  requestIdOf?: () => string | undefined;
+}
+
+export async function serveGateway(gateway: ModelGateway, options: GatewayServerOptions): Promise<GatewayServer> {
   const server = http.createServer(async (request, response) => {
     try {
       if (!tokenMatches(request.headers.authorization, options.token)) throw new HttpError(401, 'unauthorized', 'missing or wrong bearer token');
@@ -43,8 +52,9 @@ export async function serveGateway(gateway: ModelGateway, options: { host: strin
       }
       const { model, stream, ...body } = parsed.data;
       const branch = typeof request.headers['x-trl-branch'] === 'string' ? request.headers['x-trl-branch'] : undefined;
-      if (!stream) return sendJson(response, 200, await gateway.complete(body, { model, branch }));
-      const chunks = gateway.stream(body, { model, branch });
+      const requestId = options.requestIdOf?.();
+      if (!stream) return sendJson(response, 200, await gateway.complete(body, { model, branch, requestId }));
+      const chunks = gateway.stream(body, { model, branch, requestId });
       const first = await chunks.next(); // errors before the first byte still get a proper status
       startSse(response);
       if (!first.done) writeSse(response, first.value);

@@ -3,6 +3,7 @@ import type Docker from 'dockerode';
 import { ensureDockerEngine } from './docker-engine.ts';
 import { ensureBaseImage } from './base-image.ts';
 import { ensurePolicySandboxImage } from './policy-sandbox-image.ts';
+import { ensurePolicySidecarImage } from './policy-sidecar-image.ts';
 import { ensureTemporalServer, type TemporalEndpoint } from './temporal-server.ts';
 import { ensureDebianPackages } from './debian-packages.ts';
 
@@ -13,6 +14,8 @@ export interface BootstrapResult {
   temporal: TemporalEndpoint;
   baseImage: string;
   policyImage: string;
+  /** The image Python (policy.py) and data (policy.json) packs run in, one container per scenario. */
+  sidecarImage: string;
 }
 
 export async function bootstrap(docker: Docker): Promise<BootstrapResult> {
@@ -22,5 +25,6 @@ export async function bootstrap(docker: Docker): Promise<BootstrapResult> {
   await ensureDebianPackages(hostPolicyPythonPackages);
   const baseImage = await ensureBaseImage(docker);
   const policyImage = await ensurePolicySandboxImage(docker, baseImage);
-  return { temporal, baseImage, policyImage };
+  const sidecarImage = await ensurePolicySidecarImage(docker, baseImage);
+  return { temporal, baseImage, policyImage, sidecarImage };
 }

@@ -1,7 +1,9 @@
-// The per-run network of a policy-driven agent: a Docker internal network (no route out), and host
-// firewall rules on its bridge so the agent container reaches exactly one host port — its policy
-// endpoint — and nothing else the host listens on (a listener on 0.0.0.0 would otherwise be
-// reachable through the bridge address).
+// The per-run networks of a policy-driven run: Docker internal networks (no route out) with host
+// firewall rules on their bridges (IPv4 and IPv6), so a container on one reaches exactly one host
+// port and nothing else the host listens on (a listener on 0.0.0.0 would otherwise be reachable
+// through the bridge address). Two kinds: the agent's run network (the agent container reaches only
+// its policy endpoint) and the policy network (the policy sidecar reaches only the gateway; the
+// worker may open connections to the sidecar, so replies to those are let back in).
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { containerLabels } from './container-labels.ts';
@@ -20,33 +22,44 @@ export interface RunNetwork {
   remove(): Promise<void>;
 }
 
-const rulePrefix = 'trl-run-';
+export type FirewalledNetworkKind = 'run' | 'policy';
 
-async function iptables(args: string[]): Promise<void> {
-  await runCommand('iptables', ['-w', '5', ...args]);
+const kinds = {
+  run: { namePrefix: 'trl-run-', bridgePrefix: 'trl-', role: 'run-network', hostInitiates: false },
+  policy: { namePrefix: 'trl-pol-', bridgePrefix: 'trlp-', role: 'policy-network', hostInitiates: true },
+} as const satisfies Record<FirewalledNetworkKind, { namePrefix: string; bridgePrefix: string; role: string; hostInitiates: boolean }>;
+
+const firewallRoles: string[] = Object.values(kinds).map((kind) => kind.role);
+const ipTables = ['iptables', 'ip6tables'] as const;
+
+async function iptables(args: string[], table: (typeof ipTables)[number] = 'iptables'): Promise<void> {
+  await runCommand(table, ['-w', '5', ...args]);
 }
 
 async function deleteRulesTagged(tag: string): Promise<void> {
-  for (const chain of ['INPUT', 'FORWARD']) {
-    const listed = await runCommand('iptables', ['-w', '5', '-S', chain], { allowFailure: true });
-    for (const line of listed.stdout.split('\n')) {
-      if (!line.startsWith(`-A ${chain} `) || !line.includes(`--comment ${tag}`)) continue;
-      const spec = line.replace(new RegExp(`^-A ${chain}\\s+`), '').match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
-      await runCommand('iptables', ['-w', '5', '-D', chain, ...spec.map((part) => part.replace(/^"|"$/g, ''))], { allowFailure: true });
+  for (const table of ipTables) {
+    for (const chain of ['INPUT', 'FORWARD']) {
+      const listed = await runCommand(table, ['-w', '5', '-S', chain], { allowFailure: true });
+      for (const line of listed.stdout.split('\n')) {
+        if (!line.startsWith(`-A ${chain} `) || !line.includes(`--comment ${tag}`)) continue;
+        const spec = line.replace(new RegExp(`^-A ${chain}\\s+`), '').match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
+        await runCommand(table, ['-w', '5', '-D', chain, ...spec.map((part) => part.replace(/^"|"$/g, ''))], { allowFailure: true });
+      }
     }
   }
 }
 
-export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, workflowId: string): Promise<RunNetwork> {
+export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, workflowId: string, kindName: FirewalledNetworkKind = 'run'): Promise<RunNetwork> {
+  const kind = kinds[kindName];
   const id = randomBytes(4).toString('hex');
-  const name = `${rulePrefix}${id}`;
-  const bridgeInterface = `trl-${id}`;
+  const name = `${kind.namePrefix}${id}`;
+  const bridgeInterface = `${kind.bridgePrefix}${id}`;
   const network = await docker.createNetwork({
     Name: name,
     Internal: true,
     CheckDuplicate: true,
     Options: { 'com.docker.network.bridge.name': bridgeInterface, 'com.docker.network.bridge.enable_icc': 'false' },
-    Labels: { ...ownershipLabels(owner), [containerLabels.role]: 'run-network', [containerLabels.workflowId]: workflowId },
+    Labels: { ...ownershipLabels(owner), [containerLabels.role]: kind.role, [containerLabels.workflowId]: workflowId },
   });
   const info = (await network.inspect()) as { IPAM?: { Config?: { Gateway?: string; Subnet?: string }[] } };
   const hostAddress = info.IPAM?.Config?.[0]?.Gateway;
@@ -61,6 +74,15 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
     // holds even if those change).
     await iptables(['-I', 'INPUT', '1', '-i', bridgeInterface, '-m', 'comment', '--comment', name, '-j', 'DROP']);
     await iptables(['-I', 'FORWARD', '1', '-i', bridgeInterface, '!', '-d', subnet, '-m', 'comment', '--comment', name, '-j', 'DROP']);
+    // The network has no IPv6 subnet, but its bridge and containers have link-local addresses: a
+    // host listener on [::] would otherwise answer. Nothing over IPv6, to the host or anywhere.
+    await iptables(['-I', 'INPUT', '1', '-i', bridgeInterface, '-m', 'comment', '--comment', name, '-j', 'DROP'], 'ip6tables');
+    await iptables(['-I', 'FORWARD', '1', '-i', bridgeInterface, '-m', 'comment', '--comment', name, '-j', 'DROP'], 'ip6tables');
+    // Replies to connections the worker opened to a container (the policy sidecar); the container
+    // itself still opens connections only to the allowed port.
+    if (kind.hostInitiates) {
+      await iptables(['-I', 'INPUT', '1', '-i', bridgeInterface, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-m', 'comment', '--comment', name, '-j', 'ACCEPT']);
+    }
   } catch (error) {
     await deleteRulesTagged(name);
     await network.remove().catch(() => undefined);
@@ -83,12 +105,12 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
   };
 }
 
-/** Networks (and their firewall rules) left by workers that died; a companion of removeOrphanContainers. */
+/** Run and policy networks (and their firewall rules) left by workers that died; a companion of removeOrphanContainers. */
 export async function removeOrphanNetworks(docker: Docker, isOrphan: (labels: Record<string, string>) => boolean): Promise<number> {
-  const networks = await docker.listNetworks({ filters: { label: [`${containerLabels.managed}=1`, `${containerLabels.role}=run-network`] } });
+  const networks = await docker.listNetworks({ filters: { label: [`${containerLabels.managed}=1`] } });
   let removed = 0;
   for (const info of networks) {
-    if (!isOrphan(info.Labels ?? {})) continue;
+    if (!firewallRoles.includes(info.Labels?.[containerLabels.role] ?? '') || !isOrphan(info.Labels ?? {})) continue;
     await deleteRulesTagged(info.Name);
     await docker.getNetwork(info.Id).remove().catch(() => undefined);
     removed += 1;

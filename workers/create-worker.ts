@@ -33,6 +33,8 @@ export interface EvaluationWorkerOptions {
   docker: Docker;
   baseImageTag: string;
   policyImage: string;
+  /** The Python policy sidecar image (python / data packs). */
+  sidecarImage?: string;
   upstream: OpenAI;
   config: WorkerConfig;
   workflowBundle?: WorkflowBundleWithSourceMap;
@@ -54,6 +56,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     allowlist: loadAllowlist(),
     upstream: options.upstream,
     policyImage: options.policyImage,
+    sidecarImage: options.sidecarImage,
     budgetCapUsd: options.config.TRL_BUDGET_CAP_USD,
     policyRequestTimeoutMs: options.config.TRL_POLICY_REQUEST_TIMEOUT_SEC * 1000,
     spendLedger: await openWorkerSpendLedger({ submissionCeilingUsd: options.config.TRL_SUBMISSION_CEILING_USD, dailyCeilingUsd: options.config.TRL_DAILY_CEILING_USD }),

@@ -60,6 +60,7 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
       docker: options.docker,
       baseImageTag: options.stack.baseImage,
       policyImage: options.stack.policyImage,
+      sidecarImage: options.stack.sidecarImage,
       upstream: upstream.client,
       config,
       workflowBundle: options.workflowBundle,

@@ -1,11 +1,12 @@
-// The OpenAI-compatible endpoint the agent calls: one model, "auto", answered by the policy.
-// Streaming requests get the policy's single answer re-cut into chunks (tool-call deltas included).
+// The OpenAI-compatible endpoint the agent calls: one model, "auto", answered by a policy backend.
+// A whole completion (the TypeScript sandbox) is re-cut into chunks when the agent streams (tool-call
+// deltas included); a relayed answer (the Python sidecar) is passed through byte for byte.
 import http from 'node:http';
 import { listenOn } from '../../gateway/http/listen.ts';
 import { z } from 'zod';
 import { readJsonBody, sendError, sendJson, HttpError } from '../../gateway/http/json-body.ts';
 import { completionToChunks, endSse, startSse, writeSse } from '../../gateway/http/sse.ts';
-import { PolicyRequestError, TurnLimitError, type PolicyHost } from './policy-host.ts';
+import { PolicyRequestError, TurnLimitError, type AgentRequestBody, type PolicyBackend } from './policy-backend.ts';
 
 const agentRequestSchema = z.looseObject({
   messages: z.array(z.unknown()).min(1, 'messages must be a non-empty array'),
@@ -21,7 +22,7 @@ export interface AgentEndpoint {
   close(): Promise<void>;
 }
 
-export async function serveAgentEndpoint(host: PolicyHost, options: { host: string; port?: number; maxBodyBytes?: number }): Promise<AgentEndpoint> {
+export async function serveAgentEndpoint(backend: PolicyBackend, options: { host: string; port?: number; maxBodyBytes?: number }): Promise<AgentEndpoint> {
   const state = { requests: 0 };
   const server = http.createServer(async (request, response) => {
     try {
@@ -36,16 +37,18 @@ export async function serveAgentEndpoint(host: PolicyHost, options: { host: stri
         throw new HttpError(400, 'invalid_request_error', `field "${issue?.path.join('.')}": ${issue?.message}`);
       }
       state.requests += 1;
-      const { stream, stream_options: streamOptions, ...body } = parsed.data;
-      const completion = await host.complete(body as { messages: unknown[] } & Record<string, unknown>);
-      if (!stream) return sendJson(response, 200, completion);
+      const body = parsed.data as AgentRequestBody;
+      const answer = await backend.answer(body);
+      if (answer.kind === 'relay') return await relay(response, answer);
+      if (!body.stream) return sendJson(response, 200, answer.completion);
       startSse(response);
-      for (const chunk of completionToChunks(completion, streamOptions?.include_usage === true)) writeSse(response, chunk);
+      for (const chunk of completionToChunks(answer.completion, body.stream_options?.include_usage === true)) writeSse(response, chunk);
       endSse(response);
     } catch (error) {
       if (error instanceof PolicyRequestError) return sendError(response, error.status, 'policy_error', error.message, error.fault.kind);
       if (error instanceof TurnLimitError) return sendError(response, 400, 'turn_limit_reached', error.message);
       if (error instanceof HttpError) return sendError(response, error.status, error.type, error.message);
+      if (response.headersSent) return void response.destroy();
       sendError(response, 500, 'internal_error', 'the policy host failed');
     }
   });
@@ -56,4 +59,14 @@ export async function serveAgentEndpoint(host: PolicyHost, options: { host: stri
       return state.requests;
     },
   };
+}
+
+/** Passes a relayed answer through unchanged; a stream that breaks mid-way breaks the agent's too. */
+async function relay(response: http.ServerResponse, answer: Extract<Awaited<ReturnType<PolicyBackend['answer']>>, { kind: 'relay' }>): Promise<void> {
+  response.writeHead(answer.status, { 'content-type': answer.contentType, 'cache-control': 'no-cache' });
+  for await (const bytes of answer.body) {
+    if (response.destroyed) break;
+    if (!response.write(bytes)) await new Promise<void>((resolve) => { response.once('drain', resolve); response.once('close', resolve); });
+  }
+  response.end();
 }

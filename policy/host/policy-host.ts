@@ -9,21 +9,9 @@ import { checkPolicyCompletion, type PolicyCompletion } from './completion-schem
 import type Docker from 'dockerode';
 import type { TurnLog } from './turn-log.ts';
 
-export type PolicyFaultKind = 'start_failed' | 'crash' | 'timeout' | 'malformed_response' | 'policy_exception' | 'protocol_violation';
+import { PolicyRequestError, TurnLimitError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from './policy-backend.ts';
 
-export interface PolicyFault {
-  kind: PolicyFaultKind;
-  requestId?: string;
-  message: string;
-}
-
-/** The agent asked for more turns than its limit: the agent's budget, not the policy's fault. */
-export class TurnLimitError extends Error {
-  constructor(readonly limit: number) {
-    super(`the agent reached its limit of ${limit} model requests`);
-    this.name = 'TurnLimitError';
-  }
-}
+export { PolicyRequestError, TurnLimitError, type PolicyFault, type PolicyFaultKind } from './policy-backend.ts';
 
 export interface PolicyHostOptions {
   requestTimeoutMs: number;
@@ -32,13 +20,6 @@ export interface PolicyHostOptions {
   deadlineMs?: number;
   maxAgentRequests?: number;
   turnLog?: TurnLog;
-}
-
-export class PolicyRequestError extends Error {
-  constructor(readonly status: number, readonly fault: PolicyFault) {
-    super(fault.message);
-    this.name = 'PolicyRequestError';
-  }
 }
 
 interface Pending {
@@ -50,7 +31,8 @@ interface Pending {
 const maxLogLines = 2000;
 const maxFaults = 200;
 
-export class PolicyHost {
+/** The TypeScript backend: the policy bundle in its no-network pipe sandbox. */
+export class PolicyHost implements PolicyBackend {
   readonly faults: PolicyFault[] = [];
   readonly logLines: string[] = [];
   requestsServed = 0;
@@ -177,6 +159,16 @@ export class PolicyHost {
       const mapped = error instanceof GatewayError ? error : new GatewayError(502, 'upstream_error', (error as Error).message, true);
       sandbox.send({ t: 'call_result', callId: message.callId, ok: false, error: mapped.toJSON(), budget: this.gateway.ledger.view() });
     }
+  }
+
+  /** The backend's answer: a whole completion (the endpoint re-cuts it into chunks for a stream). */
+  async answer(request: AgentRequestBody): Promise<PolicyAnswer> {
+    const { stream: _stream, stream_options: _streamOptions, ...body } = request;
+    return { kind: 'completion', completion: await this.complete(body as AgentRequestBody) };
+  }
+
+  logText(): string {
+    return this.logLines.join('\n') + '\n';
   }
 
   /** One agent request through the policy; rejects with PolicyRequestError on any policy fault. */

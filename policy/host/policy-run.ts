@@ -1,5 +1,6 @@
 // Everything one scenario run needs on the policy side, started together and stopped together:
-// gateway (budget, call log) → policy sandbox + host → agent endpoint. Stopping writes the records.
+// gateway (budget, call log, watchdog) → policy backend (the TypeScript sandbox, or another such as
+// the Python sidecar) → agent endpoint. Stopping writes the records.
 import path from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type Docker from 'dockerode';
@@ -8,10 +9,11 @@ import type { Allowlist } from '../../gateway/catalog/allowlist.ts';
 import type { ArtifactRef } from '../../contracts/artifact.ts';
 import type { WorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { ModelGateway } from '../../gateway/model-gateway.ts';
-import { CallLog } from '../../gateway/call-log.ts';
 import { describeArtifact, writeArtifact } from '../../common/write-artifact.ts';
 import { artifactNames } from '../../common/data-layout.ts';
-import { PolicyHost, type PolicyFault } from './policy-host.ts';
+import { PolicyHost } from './policy-host.ts';
+import type { PolicyBackend, PolicyFault } from './policy-backend.ts';
+import { defaultWatchdogLimits, Watchdog, WatchedCallLog, type WatchdogLimits } from './watchdog.ts';
 import { serveAgentEndpoint, type AgentEndpoint } from './agent-endpoint.ts';
 import { TurnLog } from './turn-log.ts';
 
@@ -21,7 +23,11 @@ export interface PolicyRunOptions {
   workflowId: string;
   scenario: string;
   policyImage: string;
-  bundleCode: string;
+  /** The TypeScript policy's bundle (run in the pipe sandbox) — unless `backend` is given. */
+  bundleCode?: string;
+  /** Starts another backend (e.g. the Python sidecar) over this run's gateway and turn log. */
+  backend?: (context: BackendContext) => Promise<PolicyBackend>;
+  watchdog?: WatchdogLimits;
   allowlist: Allowlist;
   upstream: OpenAI;
   capUsd: number;
@@ -34,6 +40,16 @@ export interface PolicyRunOptions {
   /** The agent's deadline (performance.now() clock): no policy request waits past it. */
   deadlineMs?: number;
   /** Most model requests the agent may make (its turn limit), enforced here, outside the agent. */
+  maxAgentRequests?: number;
+}
+
+/** What a backend gets from its run: the metered gateway and the records it writes into. */
+export interface BackendContext {
+  gateway: ModelGateway;
+  turnLog: TurnLog;
+  dir: string;
+  requestTimeoutMs: number;
+  deadlineMs?: number;
   maxAgentRequests?: number;
 }
 
@@ -50,54 +66,75 @@ export interface PolicyRunSummary {
 
 export interface PolicyRun {
   endpoint: AgentEndpoint;
-  host: PolicyHost;
+  host: PolicyBackend;
   gateway: ModelGateway;
+  /** Stops the agent when no model call completes in time; start it when the agent starts. */
+  watchdog: Watchdog;
   stop(): Promise<PolicyRunSummary>;
 }
 
 /** The policy's records inside a scenario attempt's folder (names owned by common/data-layout.ts). */
 export const policyRecordNames = { callLog: artifactNames.callLog, policyLog: artifactNames.policyLog, turnLog: artifactNames.turnLog, bundleDir: artifactNames.policyBundleDir } as const;
 
-export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyRun> {
+async function startTypeScriptBackend(options: PolicyRunOptions, context: BackendContext): Promise<PolicyBackend> {
+  if (options.bundleCode === undefined) throw new Error('a TypeScript policy run needs the pack bundle');
   const bundleDir = path.join(options.dir, policyRecordNames.bundleDir);
   await mkdir(bundleDir, { recursive: true });
   const bundleFile = path.join(bundleDir, 'policy.mjs');
   await writeFile(bundleFile, options.bundleCode, { mode: 0o644 });
+  return PolicyHost.start(
+    options.docker,
+    { image: options.policyImage, bundleFile, owner: options.owner, workflowId: options.workflowId, scenario: options.scenario },
+    context.gateway,
+    { requestTimeoutMs: context.requestTimeoutMs, deadlineMs: context.deadlineMs, maxAgentRequests: context.maxAgentRequests, turnLog: context.turnLog },
+  );
+}
+
+export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyRun> {
+  const watchdog = new Watchdog(options.watchdog ?? defaultWatchdogLimits);
   const callLogFile = path.join(options.dir, policyRecordNames.callLog);
-  const callLog = new CallLog(callLogFile);
+  const callLog = new WatchedCallLog(callLogFile, watchdog);
   const turnLogFile = path.join(options.dir, policyRecordNames.turnLog);
   const turnLog = new TurnLog(turnLogFile);
   const gateway = new ModelGateway({ allowlist: options.allowlist, upstream: options.upstream, capUsd: options.capUsd, callLog, seed: options.seed });
-  const host = await PolicyHost.start(
-    options.docker,
-    { image: options.policyImage, bundleFile, owner: options.owner, workflowId: options.workflowId, scenario: options.scenario },
-    gateway,
-    { requestTimeoutMs: options.requestTimeoutMs, deadlineMs: options.deadlineMs, maxAgentRequests: options.maxAgentRequests, turnLog },
-  );
+  const context: BackendContext = { gateway, turnLog, dir: options.dir, requestTimeoutMs: options.requestTimeoutMs, deadlineMs: options.deadlineMs, maxAgentRequests: options.maxAgentRequests };
+  const closeRecords = async () => {
+    await callLog.close();
+    await turnLog.close();
+  };
+  let host: PolicyBackend;
+  try {
+    host = options.backend ? await options.backend(context) : await startTypeScriptBackend(options, context);
+  } catch (error) {
+    await closeRecords();
+    throw error;
+  }
   let endpoint: AgentEndpoint;
   try {
     endpoint = await serveAgentEndpoint(host, { host: options.bindHost });
   } catch (error) {
     await host.stop();
+    await closeRecords();
     throw error;
   }
   return {
     endpoint,
     host,
     gateway,
+    watchdog,
     async stop() {
+      watchdog.stop();
       await endpoint.close();
       await host.stop();
-      await callLog.close();
-      await turnLog.close();
+      await closeRecords();
       return {
         costUsd: gateway.ledger.spentUsd,
         calls: callLog.entries.length,
         budgetRefusals: gateway.budgetRefusals,
         agentRequests: endpoint.requests,
-        faults: [...host.faults],
+        faults: [...host.faults, ...(watchdog.fault ? [watchdog.fault] : [])],
         callLog: await describeArtifact(callLogFile),
-        policyLog: await writeArtifact(path.join(options.dir, policyRecordNames.policyLog), host.logLines.join('\n') + '\n'),
+        policyLog: await writeArtifact(path.join(options.dir, policyRecordNames.policyLog), host.logText()),
         turnLog: await describeArtifact(turnLogFile),
       };
     },

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Watchdog, WatchedCallLog, watchdogLimitsFromEnv } from './watchdog.ts';
+
+test('fires when no call completes within the first-call limit, with the reason', () => {
+  let now = 0;
+  const watchdog = new Watchdog({ firstCallMs: 120_000, idleMs: 600_000 }, () => now);
+  watchdog.start();
+  now = 119_000;
+  watchdog.check();
+  assert.equal(watchdog.signal.aborted, false);
+  now = 120_000;
+  watchdog.check();
+  assert.equal(watchdog.signal.aborted, true);
+  assert.equal(watchdog.fault?.kind, 'watchdog');
+  assert.match(watchdog.fault!.message, /no completed model call within 120 s/);
+});
+
+test('after a completed call only idleness counts; refused and failed calls do not count', () => {
+  let now = 0;
+  const watchdog = new Watchdog({ firstCallMs: 120_000, idleMs: 600_000 }, () => now);
+  const log = new WatchedCallLog(undefined, watchdog);
+  watchdog.start();
+  const entry = { callId: 'c', model: 'm', promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, reservedUsd: 0, costUsd: 0, overrunUsd: 0, spentAfterUsd: 0, latencyMs: 0, streamed: false, request: {} };
+  now = 100_000;
+  log.append({ ...entry, status: 'ok' });
+  now = 650_000;
+  log.append({ ...entry, status: 'refused' });
+  log.append({ ...entry, status: 'error' });
+  watchdog.check();
+  assert.equal(watchdog.signal.aborted, false);
+  now = 700_000;
+  watchdog.check();
+  assert.equal(watchdog.fault?.message, 'watchdog: no completed model call in 600 s');
+  watchdog.stop();
+});
+
+test('limits from the environment, refused when not positive', () => {
+  assert.deepEqual(watchdogLimitsFromEnv({}), { firstCallMs: 120_000, idleMs: 600_000 });
+  assert.deepEqual(watchdogLimitsFromEnv({ TRL_WATCHDOG_FIRST_CALL_SEC: '5', TRL_WATCHDOG_IDLE_SEC: '0.5' }), { firstCallMs: 5000, idleMs: 500 });
+  assert.throws(() => watchdogLimitsFromEnv({ TRL_WATCHDOG_IDLE_SEC: '-1' }), /TRL_WATCHDOG_IDLE_SEC must be a positive number/);
+});

@@ -1,0 +1,88 @@
+// The run's watchdog: a policy-driven agent is stopped when no model call has completed within
+// `firstCallMs` of its start, or in the last `idleMs`. What the agent wrote is verified as usual;
+// the fault says why it stopped. A completed call is a gateway call that ended `ok`.
+import { CallLog, type CallLogEntry } from '../../gateway/call-log.ts';
+import type { PolicyFault } from './policy-backend.ts';
+
+export interface WatchdogLimits {
+  firstCallMs: number;
+  idleMs: number;
+}
+
+export const defaultWatchdogLimits: WatchdogLimits = { firstCallMs: 120_000, idleMs: 600_000 };
+
+/** TRL_WATCHDOG_FIRST_CALL_SEC (120) and TRL_WATCHDOG_IDLE_SEC (600); anything but a positive number is refused. */
+export function watchdogLimitsFromEnv(env: Record<string, string | undefined> = process.env): WatchdogLimits {
+  const read = (name: string, fallbackMs: number) => {
+    const text = env[name];
+    if (text === undefined || text === '') return fallbackMs;
+    const seconds = Number(text);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`${name} must be a positive number of seconds (got "${text}")`);
+    return seconds * 1000;
+  };
+  return { firstCallMs: read('TRL_WATCHDOG_FIRST_CALL_SEC', defaultWatchdogLimits.firstCallMs), idleMs: read('TRL_WATCHDOG_IDLE_SEC', defaultWatchdogLimits.idleMs) };
+}
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+export class Watchdog {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private startedMs: number | undefined;
+  private lastCompletedMs: number | undefined;
+  fault: PolicyFault | undefined;
+
+  constructor(private readonly limits: WatchdogLimits, private readonly now: () => number = () => performance.now()) {}
+
+  /** Aborted (with the fault's message as reason) when the watchdog fires. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Starts the clocks: call when the agent starts. */
+  start(): void {
+    if (this.startedMs !== undefined) return;
+    this.startedMs = this.now();
+    const tickMs = Math.max(50, Math.min(1000, this.limits.firstCallMs / 4, this.limits.idleMs / 4));
+    this.timer = setInterval(() => this.check(), tickMs);
+    this.timer.unref();
+  }
+
+  noteCompletedCall(): void {
+    this.lastCompletedMs = this.now();
+  }
+
+  /** Fires when a limit has passed; exposed for tests with a fake clock. */
+  check(): void {
+    if (this.startedMs === undefined || this.fault) return;
+    const now = this.now();
+    if (this.lastCompletedMs === undefined) {
+      if (now - this.startedMs >= this.limits.firstCallMs) this.fire(`watchdog: no completed model call within ${seconds(this.limits.firstCallMs)} of the start`);
+    } else if (now - this.lastCompletedMs >= this.limits.idleMs) {
+      this.fire(`watchdog: no completed model call in ${seconds(this.limits.idleMs)}`);
+    }
+  }
+
+  private fire(message: string): void {
+    this.fault = { kind: 'watchdog', message };
+    this.stop();
+    this.controller.abort(new Error(message));
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** The gateway's call log, telling the watchdog about every call that completed. */
+export class WatchedCallLog extends CallLog {
+  constructor(file: string | undefined, private readonly watchdog: Watchdog) {
+    super(file);
+  }
+
+  override append(entry: CallLogEntry): void {
+    super.append(entry);
+    if (entry.status === 'ok') this.watchdog.noteCompletedCall();
+  }
+}

@@ -1,0 +1,135 @@
+// The policy sidecar's container: the sidecar image, the pack's files read-only at /policy (its
+// only volume), on the attempt's policy network; uid 65534, read-only root, a small tmpfs /tmp,
+// 1 CPU, 1 GB, a pids limit, no capabilities, and a bounded json-file log (its output is kept).
+import type Docker from 'dockerode';
+import { containerLabels } from '../../sandbox/container-labels.ts';
+import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-identity.ts';
+import { policyJsonRunnerPathInImage } from '../../infra/policy-sidecar-image.ts';
+
+export type SidecarKind = 'python' | 'data';
+
+export const sidecarPolicyPort = 8800;
+export const sidecarRole = 'policy-sidecar';
+const maxLogBytes = 256 * 1024;
+
+export interface SidecarContainerSpec {
+  image: string;
+  kind: SidecarKind;
+  /** Host folder with the pack's files, mounted read-only at /policy. */
+  filesDir: string;
+  network: string;
+  upstreamUrl: string;
+  episodeToken: string;
+  defaultModel: string;
+  owner: WorkerIdentity;
+  workflowId: string;
+  scenario: string;
+  memoryMb?: number;
+  cpus?: number;
+  pidsLimit?: number;
+}
+
+export interface SidecarExit {
+  exitCode: number | null;
+  oomKilled: boolean;
+}
+
+export function sidecarCommand(kind: SidecarKind): string[] {
+  return kind === 'python' ? ['python3', '/policy/policy.py'] : ['python3', policyJsonRunnerPathInImage];
+}
+
+export class SidecarContainer {
+  /** Resolves when the container stops (never rejects). */
+  readonly exited: Promise<SidecarExit>;
+  exitInfo: SidecarExit | undefined;
+
+  private constructor(readonly container: Docker.Container, readonly address: string) {
+    this.exited = container.wait().then(
+      async (status: { StatusCode?: number }) => {
+        const info = await container.inspect().catch(() => undefined);
+        return { exitCode: status.StatusCode ?? null, oomKilled: info?.State?.OOMKilled === true };
+      },
+      () => ({ exitCode: null, oomKilled: false }),
+    );
+    void this.exited.then((exit) => { this.exitInfo = exit; });
+  }
+
+  get baseUrl(): string {
+    return `http://${this.address}:${sidecarPolicyPort}`;
+  }
+
+  static async start(docker: Docker, spec: SidecarContainerSpec): Promise<SidecarContainer> {
+    const memoryBytes = (spec.memoryMb ?? 1024) * 1024 * 1024;
+    const container = await docker.createContainer({
+      Image: spec.image,
+      Cmd: sidecarCommand(spec.kind),
+      User: '65534:65534',
+      WorkingDir: '/policy',
+      Env: [
+        `POLICY_PORT=${sidecarPolicyPort}`,
+        `UPSTREAM_URL=${spec.upstreamUrl}`,
+        `EPISODE_TOKEN=${spec.episodeToken}`,
+        'POLICY_DIR=/policy',
+        `DEFAULT_MODEL=${spec.defaultModel}`,
+        'HOME=/tmp',
+      ],
+      Labels: {
+        ...ownershipLabels(spec.owner),
+        [containerLabels.role]: sidecarRole,
+        [containerLabels.scenario]: spec.scenario,
+        [containerLabels.workflowId]: spec.workflowId,
+      },
+      HostConfig: {
+        NetworkMode: spec.network,
+        ReadonlyRootfs: true,
+        Tmpfs: { '/tmp': 'rw,noexec,nosuid,nodev,size=64m' },
+        Binds: [`${spec.filesDir}:/policy:ro`],
+        Memory: memoryBytes,
+        MemorySwap: memoryBytes,
+        PidsLimit: spec.pidsLimit ?? 128,
+        NanoCpus: Math.round((spec.cpus ?? 1) * 1e9),
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges'],
+        // Bounded output: a policy printing without end keeps at most 1 MB on disk.
+        LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
+      },
+    });
+    try {
+      await container.start();
+      const info = await container.inspect();
+      const address = info.NetworkSettings.Networks[spec.network]?.IPAddress;
+      if (!address) throw new Error(`the policy sidecar has no address on ${spec.network}`);
+      return new SidecarContainer(container, address);
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The tail of the container's output (stdout and stderr interleaved), at most 256 KB. */
+  async logs(): Promise<string> {
+    const raw = (await this.container.logs({ stdout: true, stderr: true, follow: false, tail: 4000 }).catch(() => Buffer.alloc(0))) as unknown as Buffer;
+    const text = demuxDockerLog(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw)));
+    return text.length > maxLogBytes ? `[… ${text.length - maxLogBytes} earlier characters dropped]\n${text.slice(-maxLogBytes)}` : text;
+  }
+
+  async remove(): Promise<void> {
+    await this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
+      if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
+    });
+  }
+}
+
+/** Docker's multiplexed log stream (8-byte frame headers) as text; plain text passes through. */
+export function demuxDockerLog(raw: Buffer): string {
+  const parts: Buffer[] = [];
+  let offset = 0;
+  while (offset + 8 <= raw.length) {
+    const streamType = raw[offset]!;
+    const size = raw.readUInt32BE(offset + 4);
+    if (streamType > 2 || raw[offset + 1] !== 0 || offset + 8 + size > raw.length) return raw.toString('utf8');
+    parts.push(raw.subarray(offset + 8, offset + 8 + size));
+    offset += 8 + size;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
