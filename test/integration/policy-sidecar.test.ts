@@ -30,7 +30,7 @@ import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import type { PolicyRunSummary } from '../../policy/host/policy-run.ts';
 
 const docker = createDockerClient();
-const examples = path.join(repoRoot, 'policy', 'python', 'examples');
+const examples = path.join(repoRoot, 'policy', 'examples');
 const runId = `sidecar-${process.pid}`;
 
 /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const pythonRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const examplesRoot = path.join(pythonRoot, 'examples');
+export const examplesRoot = path.resolve(pythonRoot, '..', 'examples');
 export const runnerScript = path.join(pythonRoot, 'policy_json_runner.py');
 
 /** A python3 on this host that has aiohttp and httpx (Debian's python3-aiohttp, python3-httpx), or undefined. */
