@@ -18,6 +18,8 @@ export const examplesDir = path.join(repoRoot, 'policy', 'examples');
 export const policySdkDir = path.join(repoRoot, 'policy', 'sdk');
 export const policyRunnerFile = path.join(repoRoot, 'policy', 'runtime', 'runner.mjs');
 export const modelCatalogFile = path.join(repoRoot, 'gateway', 'catalog', 'models.json');
+/** The spec's frozen price table (allowlist, prices, per-scenario cap). */
+export const priceTableFile = path.join(repoRoot, 'gateway', 'catalog', 'season-2-catalog.json');
 export const preEvalConfigFile = path.join(repoRoot, 'packs', 'preeval', 'preeval.json');
 
 // The cache directory (downloads and builds, safe to delete).
