@@ -259,7 +259,10 @@ export class ModelGateway {
         if (chunks.length < maxLoggedChunks) chunks.push(chunk);
         yield chunk;
       }
-      outcome = { status: 'ok', usage, upstreamRequestId, attempts: sent.attempts, response: chunks };
+      // An aborted upstream stream ends quietly (the client's iterator just returns): not a success.
+      outcome = prepared.abort.signal.aborted
+        ? { status: 'error', errorType: 'aborted', usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks }
+        : { status: 'ok', usage, upstreamRequestId, attempts: sent.attempts, response: chunks };
     } catch (error) {
       const mapped = fromUpstreamError(error, prepared.model.id);
       outcome = { status: 'error', errorType: mapped.type, usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks };
