@@ -77,6 +77,11 @@ function linkedAbort(signal: AbortSignal | undefined): AbortController {
   return controller;
 }
 
+// The attempt number goes upstream as a header (the sim fleet rolls each attempt's faults anew).
+function requestOptions(prepared: PreparedCall, attempt: number): { signal: AbortSignal; headers?: Record<string, string> } {
+  return attempt > 1 ? { signal: prepared.abort.signal, headers: { 'x-trl-attempt': String(attempt) } } : { signal: prepared.abort.signal };
+}
+
 /** Calls `create` and reads the x-request-id header when the client offers it (test fakes may not). */
 async function withRequestId<T>(promise: Promise<T> & { withResponse?: () => Promise<{ data: T; request_id: string | null }> }): Promise<{ data: T; requestId?: string }> {
   if (typeof promise.withResponse !== 'function') return { data: await promise };
@@ -189,10 +194,10 @@ export class ModelGateway {
   }
 
   /** Sends with up to retryDelaysMs.length retries of an upstream 429/503; returns the attempts made. */
-  private async sendWithRetries<T>(prepared: PreparedCall, send: () => Promise<T>): Promise<{ value: T; attempts: number }> {
+  private async sendWithRetries<T>(prepared: PreparedCall, send: (attempt: number) => Promise<T>): Promise<{ value: T; attempts: number }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return { value: await send(), attempts: attempt };
+        return { value: await send(attempt), attempts: attempt };
       } catch (error) {
         const delay = this.retryDelaysMs[attempt - 1];
         if (delay === undefined || !isRetriedByGateway(error) || prepared.abort.signal.aborted) {
@@ -220,8 +225,8 @@ export class ModelGateway {
     const prepared = this.prepare(body, options, false);
     let sent: { value: { data: OpenAI.Chat.Completions.ChatCompletion; requestId?: string }; attempts: number };
     try {
-      sent = await this.sendWithRetries(prepared, () =>
-        withRequestId(this.options.upstream.chat.completions.create({ ...prepared.upstreamBody, stream: false } as never, { signal: prepared.abort.signal }) as never),
+      sent = await this.sendWithRetries(prepared, (attempt) =>
+        withRequestId(this.options.upstream.chat.completions.create({ ...prepared.upstreamBody, stream: false } as never, requestOptions(prepared, attempt)) as never),
       );
     } catch (error) {
       throw this.failed(prepared, error);
@@ -237,11 +242,11 @@ export class ModelGateway {
     const prepared = this.prepare(body, options, true);
     let sent: { value: { data: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>; requestId?: string }; attempts: number };
     try {
-      sent = await this.sendWithRetries(prepared, () =>
+      sent = await this.sendWithRetries(prepared, (attempt) =>
         withRequestId(
           this.options.upstream.chat.completions.create(
             { ...prepared.upstreamBody, stream: true, stream_options: { include_usage: true } } as never,
-            { signal: prepared.abort.signal },
+            requestOptions(prepared, attempt),
           ) as never,
         ),
       );
