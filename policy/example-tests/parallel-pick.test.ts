@@ -47,7 +47,7 @@ test('parallel-pick: when every panel member fails a cheap model answers', async
 test('parallel-pick: the panel shrinks as the budget runs down', async () => {
   await withExample('parallel-pick', (call) => textReply(call.model, 'ok'), async (host) => {
     responseBody(await host.request(task));
-    assert.deepEqual(models(host.calls), ['glm-5.3-flash', 'glm-5.2']);
+    assert.deepEqual(models(host.calls), ['glm-5.2', 'glm-5.3-flash']);
   }, { capUsd: 1, spentUsd: 0.7, remainingUsd: 0.3 });
   await withExample('parallel-pick', (call) => textReply(call.model, 'ok'), async (host) => {
     responseBody(await host.request(task));

@@ -2,7 +2,7 @@
 // visible in the instruction the agent was given. Keyword rules score each category on the first
 // user message (the task, weighted 3×) and on the latest turns (what the agent is actually doing);
 // the best-scoring category picks the model, and a general strong model takes the rest:
-//   sql → glm-5.3-flash (good at SQL, under a third of glm-5.2's price), debugging → glm-5.3 (best at
+//   sql → glm-5.3-flash (good at SQL, under a third of glm-5.2's price), debugging → glm-5.2 (good at
 //   reading code), data wrangling → kimi-k3, git → glm-5.3-flash, configuration → qwen3.8-27b (large
 //   window for long config files, cheap), anything else → glm-5.2.
 // Once a category is found it is kept for the instruction, so one task keeps one model (stable
@@ -32,7 +32,7 @@ const rules: Record<Exclude<Category, 'general'>, RegExp[]> = {
 
 const routes: Record<Category, string> = {
   sql: 'glm-5.3-flash',
-  debugging: 'glm-5.3',
+  debugging: 'glm-5.2',
   'data-wrangling': 'kimi-k3',
   git: 'glm-5.3-flash',
   config: 'qwen3.8-27b',

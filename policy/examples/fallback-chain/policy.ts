@@ -10,8 +10,8 @@
 //   - Models the remaining budget cannot buy are skipped in favour of cheaper ones.
 import { affordableMaxTokens, definePolicy, findModel, isPolicyCallError, textCompletion } from 'trl-policy-sdk';
 
-// Strongest first; qwen3.8-27b last because its window (256K tokens) takes conversations that outgrew the rest.
-const chain = ['kimi-k3', 'glm-5.3', 'glm-5.2', 'glm-5.3-flash', 'qwen3.8-27b'];
+// Strong first; qwen3.8-27b last because its window (1M tokens) takes conversations that outgrew the rest.
+const chain = ['glm-5.2', 'kimi-k3', 'glm-5.3-flash', 'qwen3.6-35b-a3b', 'qwen3.8-27b'];
 const wantedTokens = 4096;
 const minimumTokens = 256;
 const restRequests = 3;
