@@ -190,7 +190,7 @@ console.log(`incumbent and challenger both on the ${incumbentModel.id} profile. 
 const mainCurve = curveFor(scenarios, incumbentModel, noise, confidence, true);
 console.log(`\n80% win rate reached at ${crossing(mainCurve)}`);
 
-const midModel = models.find((model) => model.id === 'gpt-oss-120b');
+const midModel = models.find((model) => model.id === 'glm-5.3-flash');
 if (midModel && midModel.id !== incumbentModel.id) {
   console.log(`\nThe same for a mid-table incumbent (${midModel.id}, full 3% margin):\n`);
   const midCurve = curveFor(scenarios, midModel, noise, confidence, true);

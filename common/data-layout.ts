@@ -20,6 +20,8 @@ export const policyRunnerFile = path.join(repoRoot, 'policy', 'runtime', 'runner
 export const policyPythonDir = path.join(repoRoot, 'policy', 'python');
 export const policySidecarDockerfile = path.join(repoRoot, 'infra', 'policy-sidecar-image', 'Dockerfile');
 export const modelCatalogFile = path.join(repoRoot, 'gateway', 'catalog', 'models.json');
+/** The spec's frozen price table (allowlist, prices, per-scenario cap). */
+export const priceTableFile = path.join(repoRoot, 'gateway', 'catalog', 'season-2-catalog.json');
 export const preEvalConfigFile = path.join(repoRoot, 'packs', 'preeval', 'preeval.json');
 
 // The cache directory (downloads and builds, safe to delete).

@@ -114,6 +114,10 @@ export interface EvaluationResult {
   testsPassed: number;
   testsTotal: number;
   costUsd: number;
+  /** sha256 of the price table the gateway charged by (spec name, cap, every model's prices; gateway/catalog/price-table.ts). */
+  priceTableHash?: string;
+  /** Charged by the spec's frozen table and cap; false when an operator overrode prices (TRL_MODELS_FILE) or the cap. */
+  official?: boolean;
   /** Settled spend of every attempt of this submission in the spend ledger, retried attempts included. */
   ledgerCostUsd?: number;
   /** Why the evaluation stopped starting paid scenarios (a spend ceiling), when it did. */

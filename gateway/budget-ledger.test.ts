@@ -1,28 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BudgetLedger } from './budget-ledger.ts';
+import { EpisodeMeter } from './meter/episode-meter.ts';
 
-test('reservations hold money until settled at the real cost', () => {
-  const ledger = new BudgetLedger(1);
-  const a = ledger.reserve(0.6)!;
-  assert.ok(a);
-  assert.equal(ledger.reserve(0.5), undefined, 'a second reservation past the cap must be refused');
-  const settlement = ledger.settle(a, 0.2);
-  assert.deepEqual(settlement, { chargedUsd: 0.2, overrunUsd: 0 });
-  assert.ok(Math.abs(ledger.remainingUsd - 0.8) < 1e-12);
-  assert.ok(ledger.reserve(0.5));
-});
+const prices = { promptUsdPerMillionTokens: 1, completionUsdPerMillionTokens: 10, cacheReadUsdPerMillionTokens: 0.1 };
 
-test('a reservation settles once; overruns are reported', () => {
-  const ledger = new BudgetLedger(1);
-  const r = ledger.reserve(0.1)!;
-  assert.equal(ledger.settle(r, 0.15).overrunUsd.toFixed(2), '0.05');
-  assert.throws(() => ledger.settle(r, 0.1), /not open/);
-});
-
-test('invalid amounts are refused', () => {
-  const ledger = new BudgetLedger(1);
-  assert.equal(ledger.reserve(Number.NaN), undefined);
-  assert.equal(ledger.reserve(-1), undefined);
-  assert.throws(() => new BudgetLedger(-1));
+test('the ledger shows the meter in dollars: spent, held by calls in flight, remaining', () => {
+  const meter = new EpisodeMeter(1);
+  const ledger = new BudgetLedger(meter);
+  const call = meter.reserve({ prices, promptEstimateTokens: 1000, maxTokens: 10_000 });
+  assert.ok(call.ok);
+  // 1000 × $1/M + 10,000 × $10/M = $0.101 held.
+  assert.equal(ledger.reservedUsd, 0.101);
+  assert.equal(ledger.remainingUsd, 0.899);
+  meter.settle(call.reservationId, { prompt_tokens: 500, completion_tokens: 100 }, { failedAfterSend: false });
+  assert.equal(ledger.spentUsd, 0.0015);
+  assert.deepEqual(ledger.view(), { capUsd: 1, spentUsd: 0.0015, remainingUsd: 0.9985 });
 });

@@ -1,61 +1,37 @@
-// The scenario's money, as a ledger of reservations and settlements. Pure and synchronous, so
-// reserve-then-call is atomic with respect to other calls: parallel calls can never together
-// reserve more than the cap.
-export interface Reservation {
-  readonly id: number;
-  readonly amountUsd: number;
-}
+// A scenario's money in dollars, as the rest of the worker reads it: a read-only view of the
+// episode meter (gateway/meter/episode-meter.ts), which owns the rule and the exact amounts.
+import { usdFromNanoUsd } from './meter/money.ts';
+import type { EpisodeMeter } from './meter/episode-meter.ts';
 
-export interface Settlement {
-  chargedUsd: number;
-  /** Real cost above what was reserved (an upstream counting more tokens than we did). */
-  overrunUsd: number;
+export interface BudgetView {
+  capUsd: number;
+  spentUsd: number;
+  remainingUsd: number;
 }
 
 export class BudgetLedger {
-  private spent = 0;
-  private reserved = 0;
-  private nextId = 1;
-  private readonly open = new Map<number, number>();
+  constructor(private readonly meter: EpisodeMeter) {}
 
-  constructor(readonly capUsd: number) {
-    if (!(capUsd >= 0)) throw new Error(`budget cap must be a non-negative number of USD, got ${capUsd}`);
+  get capUsd(): number {
+    return usdFromNanoUsd(this.meter.capNanoUsd);
   }
 
   get spentUsd(): number {
-    return this.spent;
+    return usdFromNanoUsd(this.meter.spentNanoUsd);
   }
 
+  /** Held by calls in flight. */
   get reservedUsd(): number {
-    return this.reserved;
+    return usdFromNanoUsd(this.meter.reservedNanoUsd);
   }
 
+  /** cap − spent − reserved, never below 0. */
   get remainingUsd(): number {
-    return Math.max(0, this.capUsd - this.spent - this.reserved);
+    const remaining = this.meter.remainingNanoUsd;
+    return remaining > 0n ? usdFromNanoUsd(remaining) : 0;
   }
 
-  /** Holds amountUsd for one call, or returns undefined when the remaining budget cannot cover it. */
-  reserve(amountUsd: number): Reservation | undefined {
-    if (!(amountUsd >= 0) || amountUsd > this.remainingUsd + 1e-12) return undefined;
-    const id = this.nextId++;
-    this.open.set(id, amountUsd);
-    this.reserved += amountUsd;
-    return { id, amountUsd };
-  }
-
-  /** Replaces a reservation by the call's real cost. */
-  settle(reservation: Reservation, actualUsd: number): Settlement {
-    const held = this.open.get(reservation.id);
-    if (held === undefined) throw new Error(`reservation ${reservation.id} is not open`);
-    this.open.delete(reservation.id);
-    this.reserved -= held;
-    if (this.open.size === 0) this.reserved = 0; // no float drift once nothing is held
-    const charged = Math.max(0, actualUsd);
-    this.spent += charged;
-    return { chargedUsd: charged, overrunUsd: Math.max(0, charged - held) };
-  }
-
-  view(): { capUsd: number; spentUsd: number; remainingUsd: number } {
-    return { capUsd: this.capUsd, spentUsd: this.spent, remainingUsd: this.remainingUsd };
+  view(): BudgetView {
+    return { capUsd: this.capUsd, spentUsd: this.spentUsd, remainingUsd: this.remainingUsd };
   }
 }

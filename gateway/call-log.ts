@@ -1,32 +1,82 @@
-// The scenario's model-call log: one JSON line per call (request, response, usage, cost, latency,
-// model, status). It is the money trail and what replay feeds back.
+// The scenario's model-call log, JSON lines, the money trail and what replay feeds back. A call
+// gets a `start` row when its reservation is made (before anything goes upstream: request body,
+// reservation, max_tokens, whether it was clamped) and an `end` row when it is settled (usage,
+// cost, upstream request id, response). A call still in flight when the worker stops or dies has a
+// start row and no end row; the spend ledger then counts its reservation (spend/call-log-cost.ts).
+// A refused call is one `refused` row without its body: refusals cost nothing and must not let a
+// policy fill the disk.
 import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 
-export interface CallLogEntry {
+export type CallStatus = 'ok' | 'refused' | 'error';
+
+interface CallIdentity {
   callId: string;
+  /** The agent request this call serves (joins the turn log). */
   requestId?: string;
   branch?: string;
   model: string;
-  status: 'ok' | 'refused' | 'error';
+  streamed: boolean;
+}
+
+export interface CallStartRow extends CallIdentity {
+  phase: 'start';
+  promptEstimateTokens: number;
+  /** Answers asked for (`n`), each reserved at maxTokens. */
+  answerCount: number;
+  /** What was sent upstream as max_tokens. */
+  maxTokens: number;
+  /** maxTokens was cut to what the budget could buy. */
+  clamped: boolean;
+  reservedUsd: number;
+  request: unknown;
+}
+
+export interface CallEndRow extends CallIdentity {
+  phase: 'end';
+  status: 'ok' | 'error';
   errorType?: string;
+  /** The upstream's id of the call (x-request-id, else the body's id). */
+  upstreamRequestId?: string;
+  /** Upstream attempts, 429/503 retries included. */
+  attempts: number;
+  /** What the charge was computed from: usage, or the reservation (no usage), or nothing (released). */
+  basis: 'usage' | 'failed-after-send' | 'missing-usage' | 'invalid-usage' | 'released';
   promptTokens: number;
   cachedPromptTokens: number;
   completionTokens: number;
+  maxTokens: number;
+  clamped: boolean;
   reservedUsd: number;
   costUsd: number;
-  overrunUsd: number;
+  /** Cost above the reservation; non-zero closes the episode. */
+  overshootUsd: number;
   spentAfterUsd: number;
   latencyMs: number;
-  maxTokens?: number;
-  streamed: boolean;
-  request: unknown;
   response?: unknown;
 }
 
+export interface CallRefusedRow extends CallIdentity {
+  phase: 'refused';
+  status: 'refused';
+  errorType: string;
+  message: string;
+  promptEstimateTokens?: number;
+  reservedUsd: 0;
+  costUsd: 0;
+  spentAfterUsd: number;
+}
+
+export type CallLogRow = CallStartRow | CallEndRow | CallRefusedRow;
+
+/** The in-memory summary of a finished (or refused) call: its end or refused row without bodies. */
+export type CallLogEntry = Omit<CallEndRow, 'response'> | CallRefusedRow;
+
 export class CallLog {
   private stream: WriteStream | undefined;
-  readonly entries: Omit<CallLogEntry, 'request' | 'response'>[] = [];
+  /** Finished and refused calls, in the order they finished. */
+  readonly entries: CallLogEntry[] = [];
+  private readonly inFlight = new Set<string>();
 
   constructor(readonly file?: string) {
     if (file) {
@@ -35,10 +85,32 @@ export class CallLog {
     }
   }
 
-  append(entry: CallLogEntry): void {
-    const { request: _request, response: _response, ...summary } = entry;
+  /** Calls started and not yet ended. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  started(row: Omit<CallStartRow, 'phase'>): void {
+    this.inFlight.add(row.callId);
+    this.write({ phase: 'start', ...row });
+  }
+
+  ended(row: Omit<CallEndRow, 'phase'>): void {
+    this.inFlight.delete(row.callId);
+    const full: CallEndRow = { phase: 'end', ...row };
+    const { response: _response, ...summary } = full;
     this.entries.push(summary);
-    this.stream?.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+    this.write(full);
+  }
+
+  refused(row: Omit<CallRefusedRow, 'phase' | 'status' | 'reservedUsd' | 'costUsd'>): void {
+    const full: CallRefusedRow = { phase: 'refused', status: 'refused', reservedUsd: 0, costUsd: 0, ...row };
+    this.entries.push(full);
+    this.write(full);
+  }
+
+  private write(row: CallLogRow): void {
+    this.stream?.write(JSON.stringify({ time: new Date().toISOString(), ...row }) + '\n');
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { fromUpstreamError, GatewayError } from './gateway-error.ts';
+import { fromUpstreamError, GatewayError, isRetriedByGateway, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
 
 const apiError = (status: number, body: object) => OpenAI.APIError.generate(status, { error: body }, undefined, new Headers());
 
@@ -26,7 +26,26 @@ test('upstream failures become typed gateway errors with retry advice', () => {
 });
 
 test('gateway errors serialise to OpenAI-style bodies', () => {
-  const error = new GatewayError(402, 'budget_exceeded', 'no money left', false);
-  assert.deepEqual(error.toHttpBody(), { error: { message: 'no money left', type: 'budget_exceeded', code: 'budget_exceeded', param: null } });
-  assert.deepEqual(error.toJSON(), { status: 402, type: 'budget_exceeded', message: 'no money left', retryable: false });
+  const error = new GatewayError(402, 'cap', 'no money left', false);
+  assert.deepEqual(error.toHttpBody(), { error: { message: 'no money left', type: 'cap', code: 'cap', param: null } });
+  assert.deepEqual(error.toJSON(), { status: 402, type: 'cap', message: 'no money left', retryable: false });
+});
+
+test('429 and 503 are retried by the gateway; clear refusals are released, everything else after sending is charged', () => {
+  assert.equal(isRetriedByGateway(apiError(429, { message: 'x' })), true);
+  assert.equal(isRetriedByGateway(apiError(503, { message: 'x' })), true);
+  assert.equal(isRetriedByGateway(apiError(500, { message: 'x' })), false);
+  for (const status of [400, 401, 404, 429]) assert.equal(wasRefusedUnbilled(apiError(status, { message: 'x' })), true, String(status));
+  for (const status of [500, 502, 503]) assert.equal(wasRefusedUnbilled(apiError(status, { message: 'x' })), false, String(status));
+  assert.equal(wasRefusedUnbilled(new OpenAI.APIConnectionTimeoutError()), false);
+  const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+  assert.equal(wasRefusedUnbilled(new OpenAI.APIConnectionError({ message: 'refused', cause: refused })), true);
+  assert.equal(wasRefusedUnbilled(new OpenAI.APIConnectionError({ message: 'reset', cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) })), false);
+});
+
+test("the upstream's request id comes from x-request-id, else the error body's id", () => {
+  const withHeader = OpenAI.APIError.generate(500, { error: { message: 'x' } }, undefined, new Headers({ 'x-request-id': 'req-1' }));
+  assert.equal(upstreamRequestIdOf(withHeader), 'req-1');
+  assert.equal(upstreamRequestIdOf(apiError(500, { message: 'x', id: 'body-2' })), 'body-2');
+  assert.equal(upstreamRequestIdOf(new Error('x')), undefined);
 });

@@ -1,9 +1,11 @@
 // Errors the gateway returns to a policy (and over HTTP): OpenAI-style, with a status, a type and
-// whether retrying may help. One mapper from upstream failures, one to HTTP bodies.
+// whether retrying may help. One mapper from upstream failures, one to HTTP bodies, and the two
+// facts the meter needs about an upstream failure: retried by the gateway, or refused unbilled.
 import OpenAI from 'openai';
 
 export type GatewayErrorType =
-  | 'budget_exceeded'
+  /** HTTP 402: the call does not fit the episode's cap (or the episode is closed after an overshoot). */
+  | 'cap'
   | 'model_not_allowed'
   | 'rate_limited'
   | 'upstream_error'
@@ -25,6 +27,47 @@ export class GatewayError extends Error {
   toHttpBody(): { error: { message: string; type: string; code: string; param: null } } {
     return { error: { message: this.message, type: this.type, code: this.type, param: null } };
   }
+}
+
+/** The upstream's HTTP status of a failed call, when it answered at all. */
+export function upstreamStatusOf(error: unknown): number | undefined {
+  return error instanceof OpenAI.APIError && typeof error.status === 'number' ? error.status : undefined;
+}
+
+/** 429 and 503: transient, retried by the gateway with growing back-off; a policy never sees them unless retries run out. */
+export function isRetriedByGateway(error: unknown): boolean {
+  const status = upstreamStatusOf(error);
+  return status === 429 || status === 503;
+}
+
+// Upstream answers that refuse a request before any work: the upstream did not bill them, so the
+// reservation is released. Everything else after the request left (5xx, timeouts, broken
+// connections) is charged at the reservation, since the upstream may have billed up to it.
+const unbilledRefusalStatuses: ReadonlySet<number> = new Set([400, 401, 403, 404, 422, 429]);
+// Connection failures that happen before a byte is sent.
+const neverSentCodes: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export function wasRefusedUnbilled(error: unknown): boolean {
+  const status = upstreamStatusOf(error);
+  if (status !== undefined) return unbilledRefusalStatuses.has(status);
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return false;
+  if (error instanceof OpenAI.APIConnectionError) {
+    let cause: unknown = error.cause;
+    for (let depth = 0; depth < 4 && cause && typeof cause === 'object'; depth++) {
+      const code = (cause as { code?: unknown }).code;
+      if (typeof code === 'string' && neverSentCodes.has(code)) return true;
+      cause = (cause as { cause?: unknown }).cause;
+    }
+  }
+  return false;
+}
+
+/** The upstream's request id of a failed call: the x-request-id header, else the error body's id. */
+export function upstreamRequestIdOf(error: unknown): string | undefined {
+  if (!(error instanceof OpenAI.APIError)) return undefined;
+  if (typeof error.requestID === 'string' && error.requestID) return error.requestID;
+  const id = (error.error as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 export function fromUpstreamError(error: unknown, model: string): GatewayError {

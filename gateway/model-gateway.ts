@@ -1,13 +1,22 @@
-// The metered model gateway of one scenario run: allowlist, hard budget cap (reserve → call →
-// settle), typed upstream errors, and a line in the call log for every call, refused ones included.
+// The metered model gateway of one episode (scenario run), under the live Season 2 rule
+// (gateway/meter/README.md): allowlist; the character-class prompt estimate; a reservation made
+// synchronously before anything goes upstream, max_tokens clamped to what fits, refused (402
+// `cap`) below 64 tokens; settled from usage; overshoot closes the episode. Upstream 429/503 are
+// retried here; the call log gets a row when a call starts and one when it ends. The policy host's
+// in-process ctx.call and the HTTP face (gateway-server.ts) both come through here.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import type OpenAI from 'openai';
-import { callCostUsd, type Allowlist, type ModelEntry } from './catalog/allowlist.ts';
+import { meterPrices, type Allowlist, type ModelEntry } from './catalog/allowlist.ts';
 import { BudgetLedger } from './budget-ledger.ts';
-import { planCall } from './call-plan.ts';
-import { estimatePromptTokens } from './prompt-tokens.ts';
-import { GatewayError, fromUpstreamError } from './gateway-error.ts';
-import type { CallLog } from './call-log.ts';
+import { EpisodeMeter, type Budget, type Settlement } from './meter/episode-meter.ts';
+import { promptEstimateTokens } from './meter/prompt-estimate.ts';
+import { requestedAnswerCount, requestedMaxTokens } from './meter/request-limits.ts';
+import { GatewayError, fromUpstreamError, isRetriedByGateway, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
+import type { CallEndRow, CallLog } from './call-log.ts';
+
+/** Waits before the 1st … 6th retry of an upstream 429/503. */
+export const defaultRetryDelaysMs: readonly number[] = [250, 500, 1000, 2000, 4000, 8000];
 
 export interface GatewayOptions {
   allowlist: Allowlist;
@@ -16,133 +25,269 @@ export interface GatewayOptions {
   callLog: CallLog;
   /** The evaluation seed, passed upstream so simulated (and seed-honouring real) models vary with it. */
   seed: number;
-  /** Refuse a call that could buy fewer output tokens than this. */
-  floorTokens?: number;
+  /** Back-off before each retry of an upstream 429/503; its length is the number of retries. */
+  retryDelaysMs?: readonly number[];
 }
 
 export interface CallOptions {
   model: string;
+  /** Overrides the body's max_tokens / max_completion_tokens (the SDK's ctx.call option). */
   maxTokens?: number;
   branch?: string;
   requestId?: string;
+  /** Aborts the upstream call (a client gone); the call is then charged as failed after sending. */
+  signal?: AbortSignal;
 }
 
-type ChatBody = Record<string, unknown> & { messages?: unknown; tools?: unknown };
+type ChatBody = Record<string, unknown>;
 
-interface Usage { promptTokens: number; cachedPromptTokens: number; completionTokens: number }
+interface PreparedCall {
+  callId: string;
+  model: ModelEntry;
+  identity: { callId: string; requestId?: string; branch?: string; model: string; streamed: boolean };
+  reservationId: string;
+  maxTokens: number;
+  clamped: boolean;
+  reservedUsd: number;
+  upstreamBody: ChatBody;
+  started: number;
+  abort: AbortController;
+}
 
-function readUsage(usage: unknown): Usage | undefined {
-  if (!usage || typeof usage !== 'object') return undefined;
-  const u = usage as { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } };
-  if (typeof u.prompt_tokens !== 'number' || typeof u.completion_tokens !== 'number') return undefined;
-  const cached = typeof u.prompt_tokens_details?.cached_tokens === 'number' ? u.prompt_tokens_details.cached_tokens : 0;
-  return { promptTokens: u.prompt_tokens, cachedPromptTokens: cached, completionTokens: u.completion_tokens };
+interface CallOutcome {
+  status: 'ok' | 'error';
+  errorType?: string;
+  usage?: unknown;
+  /** The request left and failed (or was cut) without usage. */
+  failedAfterSend?: boolean;
+  /** Known to be unbilled (refused upstream, never sent): the reservation is released. */
+  release?: boolean;
+  upstreamRequestId?: string;
+  attempts: number;
+  response?: unknown;
+}
+
+// Stops the relay copy of a streamed answer in the log from growing without bound.
+const maxLoggedChunks = 10_000;
+
+function linkedAbort(signal: AbortSignal | undefined): AbortController {
+  const controller = new AbortController();
+  if (signal?.aborted) controller.abort(signal.reason);
+  else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  return controller;
+}
+
+// The attempt number goes upstream as a header (the sim fleet rolls each attempt's faults anew).
+function requestOptions(prepared: PreparedCall, attempt: number): { signal: AbortSignal; headers?: Record<string, string> } {
+  return attempt > 1 ? { signal: prepared.abort.signal, headers: { 'x-trl-attempt': String(attempt) } } : { signal: prepared.abort.signal };
+}
+
+/** Calls `create` and reads the x-request-id header when the client offers it (test fakes may not). */
+async function withRequestId<T>(promise: Promise<T> & { withResponse?: () => Promise<{ data: T; request_id: string | null }> }): Promise<{ data: T; requestId?: string }> {
+  if (typeof promise.withResponse !== 'function') return { data: await promise };
+  const { data, request_id } = await promise.withResponse();
+  return { data, requestId: request_id ?? undefined };
 }
 
 export class ModelGateway {
+  readonly meter: EpisodeMeter;
+  /** The meter in dollars, for the policy host and the spend ledger. */
   readonly ledger: BudgetLedger;
   private readonly models: Map<string, ModelEntry>;
-  private readonly floorTokens: number;
-  /** Calls refused because the budget could not cover them (the scenario's budget_exhausted signal). */
+  private readonly retryDelaysMs: readonly number[];
+  /** Calls refused for the cap (the scenario's budget_exhausted signal). */
   budgetRefusals = 0;
 
   constructor(private readonly options: GatewayOptions) {
-    this.ledger = new BudgetLedger(options.capUsd);
+    this.meter = new EpisodeMeter(options.capUsd);
+    this.ledger = new BudgetLedger(this.meter);
     this.models = new Map(options.allowlist.models.map((m) => [m.id, m]));
-    this.floorTokens = options.floorTokens ?? 16;
+    this.retryDelaysMs = options.retryDelaysMs ?? defaultRetryDelaysMs;
   }
 
   modelList(): ModelEntry[] {
     return [...this.models.values()];
   }
 
-  private prepare(body: ChatBody, options: CallOptions, streamed: boolean) {
-    const callId = randomUUID();
-    const model = this.models.get(options.model);
-    const base = { callId, requestId: options.requestId, branch: options.branch, model: options.model, streamed, request: body };
-    const refuse = (error: GatewayError, promptTokens = 0): never => {
-      if (error.type === 'budget_exceeded') this.budgetRefusals += 1;
-      this.options.callLog.append({ ...base, status: 'refused', errorType: error.type, promptTokens, cachedPromptTokens: 0, completionTokens: 0, reservedUsd: 0, costUsd: 0, overrunUsd: 0, spentAfterUsd: this.ledger.spentUsd, latencyMs: 0 });
-      throw error;
-    };
-    if (!model) return refuse(new GatewayError(403, 'model_not_allowed', `model "${options.model}" is not on the allowlist: ${[...this.models.keys()].join(', ')}`, false));
-    if (!Array.isArray(body.messages) || body.messages.length === 0) return refuse(new GatewayError(400, 'invalid_request', 'messages must be a non-empty array', false));
-    const requested = options.maxTokens ?? (typeof body.max_tokens === 'number' ? body.max_tokens : typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : undefined);
-    const promptTokens = estimatePromptTokens(body);
-    // Synchronous from plan to reservation: no other call can slip in between.
-    const plan = planCall({ model, promptTokens, requestedMaxTokens: requested, remainingUsd: this.ledger.remainingUsd, floorTokens: this.floorTokens });
-    if (!plan.ok) return refuse(new GatewayError(plan.reason === 'budget_exceeded' ? 402 : 400, plan.reason, plan.message, false), promptTokens);
-    const reservation = this.ledger.reserve(plan.reserveUsd);
-    if (!reservation) return refuse(new GatewayError(402, 'budget_exceeded', 'the scenario budget is exhausted', false), promptTokens);
-    const { max_completion_tokens: _ignored, ...rest } = body;
-    const upstreamBody = { ...rest, model: model.id, max_tokens: plan.maxTokens, seed: this.options.seed };
-    return { callId, model, base, plan, reservation, upstreamBody, started: performance.now() };
+  /** The `/v1/budget` body. */
+  budget(): Budget {
+    return this.meter.budget();
   }
 
-  private finish(
-    prepared: ReturnType<ModelGateway['prepare']>,
-    usage: Usage | undefined,
-    outcome: { status: 'ok' | 'error'; errorType?: string; response?: unknown; tokensMayHaveFlowed?: boolean },
-  ) {
-    // A call without usage is charged at its reservation whenever output may have been produced:
-    // the money may have been spent. A refused upstream request (no output at all) costs nothing.
-    const cost = usage ? callCostUsd(prepared.model, usage) : outcome.status === 'ok' || outcome.tokensMayHaveFlowed ? prepared.reservation.amountUsd : 0;
-    const settlement = this.ledger.settle(prepared.reservation, cost);
-    this.options.callLog.append({
-      ...prepared.base,
+  /** The `x-trajrl-budget-remaining-usd` header value. */
+  remainingUsdHeader(): string {
+    return this.meter.remainingUsdHeader();
+  }
+
+  // Synchronous from the checks to the reservation and the start row: no other call slips in between.
+  private prepare(body: ChatBody, options: CallOptions, streamed: boolean): PreparedCall {
+    const callId = randomUUID();
+    const identity = { callId, requestId: options.requestId, branch: options.branch, model: options.model, streamed };
+    const refuse = (error: GatewayError, promptEstimate?: number): never => {
+      if (error.type === 'cap') this.budgetRefusals += 1;
+      this.options.callLog.refused({ ...identity, errorType: error.type, message: error.message, promptEstimateTokens: promptEstimate, spentAfterUsd: this.ledger.spentUsd });
+      throw error;
+    };
+    const model = this.models.get(options.model);
+    if (!model) return refuse(new GatewayError(400, 'model_not_allowed', `model "${options.model}" is not on the allowlist: ${[...this.models.keys()].join(', ')}`, false));
+    if (!Array.isArray(body.messages) || body.messages.length === 0) return refuse(new GatewayError(400, 'invalid_request', 'messages must be a non-empty array', false));
+    const answers = requestedAnswerCount(body);
+    if (!answers.ok) return refuse(new GatewayError(400, 'invalid_request', answers.message, false));
+    const maxTokens = options.maxTokens !== undefined && options.maxTokens >= 1 ? Math.floor(options.maxTokens) : requestedMaxTokens(body);
+    const estimate = promptEstimateTokens(body);
+    const reserved = this.meter.reserve({ prices: meterPrices(model), promptEstimateTokens: estimate, maxTokens, n: answers.answerCount });
+    if (!reserved.ok) return refuse(new GatewayError(402, 'cap', reserved.message, false), estimate);
+    const { max_completion_tokens: _length, stream: _stream, stream_options: _streamOptions, ...rest } = body;
+    const upstreamBody = { ...rest, model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
+    this.options.callLog.started({
+      ...identity,
+      promptEstimateTokens: estimate,
+      answerCount: answers.answerCount,
+      maxTokens: reserved.maxTokens,
+      clamped: reserved.clamped,
+      reservedUsd: reserved.reservedUsd,
+      request: body,
+    });
+    return {
+      callId,
+      model,
+      identity,
+      reservationId: reserved.reservationId,
+      maxTokens: reserved.maxTokens,
+      clamped: reserved.clamped,
+      reservedUsd: reserved.reservedUsd,
+      upstreamBody,
+      started: performance.now(),
+      abort: linkedAbort(options.signal),
+    };
+  }
+
+  private finish(prepared: PreparedCall, outcome: CallOutcome): void {
+    let settlement: Pick<Settlement, 'costUsd' | 'overshootUsd'> & { basis: CallEndRow['basis'] };
+    if (outcome.release && outcome.usage === undefined) {
+      this.meter.release(prepared.reservationId);
+      settlement = { costUsd: 0, overshootUsd: 0, basis: 'released' };
+    } else {
+      settlement = this.meter.settle(prepared.reservationId, outcome.usage, { failedAfterSend: outcome.failedAfterSend ?? false });
+    }
+    const usage = (outcome.usage ?? {}) as { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null };
+    const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+    this.options.callLog.ended({
+      ...prepared.identity,
       status: outcome.status,
       errorType: outcome.errorType,
-      promptTokens: usage?.promptTokens ?? 0,
-      cachedPromptTokens: usage?.cachedPromptTokens ?? 0,
-      completionTokens: usage?.completionTokens ?? 0,
-      reservedUsd: prepared.reservation.amountUsd,
-      costUsd: settlement.chargedUsd,
-      overrunUsd: settlement.overrunUsd,
+      upstreamRequestId: outcome.upstreamRequestId,
+      attempts: outcome.attempts,
+      basis: settlement.basis,
+      promptTokens: count(usage.prompt_tokens),
+      cachedPromptTokens: count(usage.prompt_tokens_details?.cached_tokens),
+      completionTokens: count(usage.completion_tokens),
+      maxTokens: prepared.maxTokens,
+      clamped: prepared.clamped,
+      reservedUsd: prepared.reservedUsd,
+      costUsd: settlement.costUsd,
+      overshootUsd: settlement.overshootUsd,
       spentAfterUsd: this.ledger.spentUsd,
       latencyMs: Math.round(performance.now() - prepared.started),
-      maxTokens: prepared.plan.maxTokens,
       response: outcome.response,
     });
   }
 
-  /** A non-streamed chat completion through the gateway's rules. Throws GatewayError. */
+  /** Sends with up to retryDelaysMs.length retries of an upstream 429/503; returns the attempts made. */
+  private async sendWithRetries<T>(prepared: PreparedCall, send: (attempt: number) => Promise<T>): Promise<{ value: T; attempts: number }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return { value: await send(attempt), attempts: attempt };
+      } catch (error) {
+        const delay = this.retryDelaysMs[attempt - 1];
+        if (delay === undefined || !isRetriedByGateway(error) || prepared.abort.signal.aborted) {
+          throw Object.assign(new AttemptsError(error), { attempts: attempt });
+        }
+        try {
+          await sleepFor(delay, undefined, { signal: prepared.abort.signal });
+        } catch {
+          throw Object.assign(new AttemptsError(error), { attempts: attempt });
+        }
+      }
+    }
+  }
+
+  private failed(prepared: PreparedCall, wrapped: unknown, extra: Partial<CallOutcome> = {}): GatewayError {
+    const { cause, attempts } = wrapped instanceof AttemptsError ? wrapped : { cause: wrapped, attempts: 1 };
+    const mapped = fromUpstreamError(cause, prepared.model.id);
+    const release = wasRefusedUnbilled(cause);
+    this.finish(prepared, { status: 'error', errorType: mapped.type, release, failedAfterSend: !release, upstreamRequestId: upstreamRequestIdOf(cause), attempts, ...extra });
+    return mapped;
+  }
+
+  /** A non-streamed chat completion through the meter. Throws GatewayError. */
   async complete(body: ChatBody, options: CallOptions): Promise<OpenAI.Chat.Completions.ChatCompletion> {
     const prepared = this.prepare(body, options, false);
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    let sent: { value: { data: OpenAI.Chat.Completions.ChatCompletion; requestId?: string }; attempts: number };
     try {
-      completion = (await this.options.upstream.chat.completions.create({ ...prepared.upstreamBody, stream: false } as never)) as OpenAI.Chat.Completions.ChatCompletion;
+      sent = await this.sendWithRetries(prepared, (attempt) =>
+        withRequestId(this.options.upstream.chat.completions.create({ ...prepared.upstreamBody, stream: false } as never, requestOptions(prepared, attempt)) as never),
+      );
     } catch (error) {
-      const mapped = fromUpstreamError(error, prepared.model.id);
-      this.finish(prepared, undefined, { status: 'error', errorType: mapped.type });
-      throw mapped;
+      throw this.failed(prepared, error);
     }
-    this.finish(prepared, readUsage(completion.usage), { status: 'ok', response: completion });
+    const completion = sent.value.data;
+    const upstreamRequestId = sent.value.requestId ?? (typeof completion?.id === 'string' ? completion.id : undefined);
+    this.finish(prepared, { status: 'ok', usage: completion?.usage ?? undefined, upstreamRequestId, attempts: sent.attempts, response: completion });
     return completion;
   }
 
-  /** A streamed chat completion: chunks are relayed as they come; usage is always requested. */
+  /** A streamed chat completion: chunks are relayed as they come; usage is always requested upstream. */
   async *stream(body: ChatBody, options: CallOptions): AsyncGenerator<OpenAI.Chat.Completions.ChatCompletionChunk> {
     const prepared = this.prepare(body, options, true);
-    let usage: Usage | undefined;
-    let failed: GatewayError | undefined;
+    let sent: { value: { data: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>; requestId?: string }; attempts: number };
+    try {
+      sent = await this.sendWithRetries(prepared, (attempt) =>
+        withRequestId(
+          this.options.upstream.chat.completions.create(
+            { ...prepared.upstreamBody, stream: true, stream_options: { include_usage: true } } as never,
+            requestOptions(prepared, attempt),
+          ) as never,
+        ),
+      );
+    } catch (error) {
+      throw this.failed(prepared, error);
+    }
+    let usage: unknown;
+    let upstreamRequestId = sent.value.requestId;
+    let outcome: CallOutcome | undefined;
     const chunks: unknown[] = [];
     try {
-      const stream = (await this.options.upstream.chat.completions.create({
-        ...prepared.upstreamBody,
-        stream: true,
-        stream_options: { include_usage: true },
-      } as never)) as unknown as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
-      for await (const chunk of stream) {
-        usage = readUsage(chunk.usage) ?? usage;
-        if (chunks.length < 10_000) chunks.push(chunk);
+      for await (const chunk of sent.value.data) {
+        if (chunk.usage) usage = chunk.usage;
+        upstreamRequestId ??= typeof chunk.id === 'string' ? chunk.id : undefined;
+        if (chunks.length < maxLoggedChunks) chunks.push(chunk);
         yield chunk;
       }
+      // An aborted upstream stream ends quietly (the client's iterator just returns): not a success.
+      outcome = prepared.abort.signal.aborted
+        ? { status: 'error', errorType: 'aborted', usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks }
+        : { status: 'ok', usage, upstreamRequestId, attempts: sent.attempts, response: chunks };
     } catch (error) {
-      failed = fromUpstreamError(error, prepared.model.id);
-      throw failed;
+      const mapped = fromUpstreamError(error, prepared.model.id);
+      outcome = { status: 'error', errorType: mapped.type, usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks };
+      throw mapped;
     } finally {
-      // Runs on success, on upstream failure and when the consumer stops early.
-      this.finish(prepared, usage, failed ? { status: 'error', errorType: failed.type, response: chunks, tokensMayHaveFlowed: chunks.length > 0 } : { status: 'ok', response: chunks });
+      // Success, a broken stream, or the consumer stopping early: the call is settled once, from
+      // usage when it came, else at its reservation (the answer may have been billed in full).
+      if (!outcome) {
+        prepared.abort.abort();
+        outcome = { status: 'error', errorType: 'aborted', usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks };
+      }
+      this.finish(prepared, outcome);
     }
+  }
+}
+
+/** An upstream failure with the number of attempts made (429/503 retries included). */
+class AttemptsError extends Error {
+  attempts = 1;
+  constructor(override readonly cause: unknown) {
+    super('upstream call failed');
   }
 }

@@ -48,10 +48,10 @@ test('a pack of several files bundles, with TypeScript-style .js specifiers, ind
     'policy.ts': "import { definePolicy } from 'trl-policy-sdk';\nimport { pickModel } from './lib/route.js';\nimport table from './data/models.json';\nexport default definePolicy({ async complete(request, ctx) { return ctx.call(pickModel(table), request); } });\n",
     'lib/route.ts': "import { first } from '../util';\nexport function pickModel(table: { models: string[] }): string { return first(table.models); }\n",
     'util/index.ts': 'export const first = (list: string[]): string => list[0] ?? "glm-5.2";\n',
-    'data/models.json': '{"models":["deepseek-v4"]}',
+    'data/models.json': '{"models":["glm-5.3-flash"]}',
     'README.md': '# not imported',
   }));
-  assert.match(bundle.code, /deepseek-v4/);
+  assert.match(bundle.code, /glm-5.3-flash/);
   assert.match(bundle.code, /function pickModel/);
 });
 

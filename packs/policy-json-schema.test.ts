@@ -104,3 +104,9 @@ test('the sidecar\'s Python check agrees: same verdicts, same defaults, same mes
     else assert.equal(fromPython.message, fromZod.message);
   });
 });
+
+test("policy.json's models are the frozen catalog's eight (one list, kept in step by this test)", async () => {
+  const { loadPriceTable, modelNames } = await import('../gateway/catalog/price-table.ts');
+  const { priceTableFile } = await import('../common/data-layout.ts');
+  assert.deepEqual([...fusionModels].sort(), modelNames(loadPriceTable(priceTableFile)).sort());
+});

@@ -21,21 +21,22 @@ function seedWhere(modelId: string, scenarioName: string, solves: boolean): numb
 }
 
 test('competence is base × difficulty × category, clamped', () => {
-  assert.equal(solveProbability(model('glm-5.2'), scenario('sqlite-orders-analytics')), 0.9 * 0.8 * 1.0);
-  assert.ok(Math.abs(solveProbability(model('deepseek-v4'), { difficulty: 'medium', category: 'debugging' }) - 0.8 * 0.9 * 1.05) < 1e-12);
-  assert.equal(solveProbability(model('gemma-4-27b'), { difficulty: 'easy', category: 'unknown' }), 0.4);
+  assert.equal(solveProbability(model('glm-5.2'), scenario('sqlite-orders-analytics')), 0.85 * 0.72 * 1.0);
+  assert.ok(Math.abs(solveProbability(model('glm-5.3-flash'), { difficulty: 'medium', category: 'debugging' }) - 0.7 * 0.85 * 1.0) < 1e-12);
+  assert.equal(solveProbability(model('qwen3.6-35b-a3b'), { difficulty: 'easy', category: 'unknown' }), 0.45);
   const boosted = { ...model('glm-5.2'), sim: { ...model('glm-5.2').sim, competence: { base: 0.9, byDifficulty: { easy: 2, medium: 1, hard: 1 }, byCategory: {} } } };
   assert.equal(solveProbability(boosted, { difficulty: 'easy', category: 'x' }), 1);
 });
 
-test('over many seeds glm-5.2 solves the hard scenario far more often than gemma-4-27b', () => {
+test('over many seeds kimi-k3 solves the hard scenario far more often than qwen3.6-35b-a3b', () => {
   const hard = scenario('sqlite-orders-analytics');
   assert.equal(hard.difficulty, 'hard');
   const count = (id: string) => Array.from({ length: 400 }, (_, seed) => seed).filter((seed) => modelSolves(seed, model(id), hard)).length;
-  const glm = count('glm-5.2');
-  const gemma = count('gemma-4-27b');
-  assert.ok(glm > gemma * 3, `glm-5.2 solved ${glm}/400, gemma-4-27b ${gemma}/400`);
-  assert.ok(Math.abs(glm / 400 - 0.72) < 0.08 && Math.abs(gemma / 400 - 0.12) < 0.06);
+  const strong = count('kimi-k3');
+  const weak = count('qwen3.6-35b-a3b');
+  assert.ok(strong > weak * 3, `kimi-k3 solved ${strong}/400, qwen3.6-35b-a3b ${weak}/400`);
+  // 0.94 × 0.82 × 1.0 and 0.45 × 0.4 × 0.9.
+  assert.ok(Math.abs(strong / 400 - 0.7708) < 0.08 && Math.abs(weak / 400 - 0.162) < 0.06, `${strong} ${weak}`);
 });
 
 test('a solving model calls the terminal tool once with the reference solution in a quoted heredoc', () => {
@@ -56,19 +57,19 @@ test('after a solve anyone finishes confidently; after its own failure a model f
   const solveSeed = seedWhere('kimi-k3', target.name, true);
   const start = agentStart(target);
   const solved = afterToolCall(start, asCall(turn('kimi-k3', start, solveSeed)));
-  for (const id of ['kimi-k3', 'gemma-4-27b']) {
+  for (const id of ['kimi-k3', 'qwen3.6-35b-a3b']) {
     assert.deepEqual(turn(id, solved, solveSeed), { kind: 'text', content: confidentFinish });
   }
-  const failSeed = seedWhere('gemma-4-27b', target.name, false);
-  const failedReply = turn('gemma-4-27b', start, failSeed);
+  const failSeed = seedWhere('qwen3.6-35b-a3b', target.name, false);
+  const failedReply = turn('qwen3.6-35b-a3b', start, failSeed);
   assert.ok(failedReply.kind === 'tool_call' && failedReply.attempt !== 'solve');
   const failed = afterToolCall(start, asCall(failedReply));
-  assert.deepEqual(turn('gemma-4-27b', failed, failSeed), { kind: 'text', content: unsureFinish });
+  assert.deepEqual(turn('qwen3.6-35b-a3b', failed, failSeed), { kind: 'text', content: unsureFinish });
   // Another model has not tried yet: it attempts, undoing the failed attempt first when it solves.
   const rescueSeed = Array.from({ length: 1000 }, (_, s) => s).find(
-    (s) => !modelSolves(s, model('gemma-4-27b'), target) && modelSolves(s, model('glm-5.2'), target),
+    (s) => !modelSolves(s, model('qwen3.6-35b-a3b'), target) && modelSolves(s, model('glm-5.2'), target),
   )!;
-  const failedAgain = afterToolCall(start, asCall(turn('gemma-4-27b', start, rescueSeed)));
+  const failedAgain = afterToolCall(start, asCall(turn('qwen3.6-35b-a3b', start, rescueSeed)));
   const rescue = turn('glm-5.2', failedAgain, rescueSeed);
   assert.ok(rescue.kind === 'tool_call' && rescue.attempt === 'solve');
   assert.match(rescue.argumentsText, /trl-sim-undo/);
@@ -80,13 +81,13 @@ test('failures are partial or wrong attempts, sometimes with malformed JSON argu
   let malformed = 0;
   let failures = 0;
   for (let seed = 0; seed < 600; seed++) {
-    if (modelSolves(seed, model('gemma-4-27b'), target)) continue;
+    if (modelSolves(seed, model('qwen3.6-35b-a3b'), target)) continue;
     failures++;
-    const reply = turn('gemma-4-27b', agentStart(target), seed);
+    const reply = turn('qwen3.6-35b-a3b', agentStart(target), seed);
     assert.equal(reply.kind, 'tool_call');
     kinds.set(reply.attempt, (kinds.get(reply.attempt) ?? 0) + 1);
     const marks = findAttemptMarks(reply.argumentsText);
-    assert.deepEqual(marks, [{ model: 'gemma-4-27b', attempt: reply.attempt }], 'even malformed arguments carry the marker');
+    assert.deepEqual(marks, [{ model: 'qwen3.6-35b-a3b', attempt: reply.attempt }], 'even malformed arguments carry the marker');
     if (reply.malformed) {
       malformed++;
       assert.throws(() => JSON.parse(reply.argumentsText));
@@ -107,8 +108,8 @@ test('without a shell tool the model answers in text, and plain chat gets a labe
   const next = turn('glm-5.2', [...agentStart(target), { role: 'assistant', content: noTool.content }], 0, []);
   assert.equal(next.kind, 'text');
   assert.ok([confidentFinish, unsureFinish].includes(next.content));
-  const chat = turn('minimax-m3', [{ role: 'user', content: 'What is the capital of France?' }]);
+  const chat = turn('qwen3.8-27b', [{ role: 'user', content: 'What is the capital of France?' }]);
   assert.equal(chat.kind, 'text');
-  assert.match(chat.content, /^\[simulated minimax-m3\] /);
+  assert.match(chat.content, /^\[simulated qwen3.8-27b\] /);
   assert.equal(allowlist.models.length, 8);
 });

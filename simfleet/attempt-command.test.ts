@@ -28,10 +28,10 @@ function run(command: string, root: string): string {
 }
 
 test('markers are found in commands and JSON-escaped arguments', () => {
-  const text = JSON.stringify({ command: `ls\n${attemptMarker('glm-5.2', 'solve')}` }) + attemptMarker('gemma-4-27b', 'wrong');
+  const text = JSON.stringify({ command: `ls\n${attemptMarker('glm-5.2', 'solve')}` }) + attemptMarker('qwen3.6-35b-a3b', 'wrong');
   assert.deepEqual(findAttemptMarks(text), [
     { model: 'glm-5.2', attempt: 'solve' },
-    { model: 'gemma-4-27b', attempt: 'wrong' },
+    { model: 'qwen3.6-35b-a3b', attempt: 'wrong' },
   ]);
   assert.deepEqual(findAttemptMarks('no marker # trl-sim model=x attempt=maybe'), []);
 });
@@ -59,7 +59,7 @@ test('a solve after a partial attempt starts again from the original outputs', (
     const scenario = fakeScenario(root);
     mkdirSync(path.join(root, 'pkg'));
     writeFileSync(path.join(root, 'pkg', 'code.txt'), 'bug\n');
-    run(attemptCommand({ scenario, model: 'gemma-4-27b', attempt: 'partial', afterFailedAttempt: false }), root);
+    run(attemptCommand({ scenario, model: 'qwen3.6-35b-a3b', attempt: 'partial', afterFailedAttempt: false }), root);
     assert.equal(readFileSync(path.join(root, 'pkg', 'code.txt'), 'utf8'), 'half-fixed\n');
     run(attemptCommand({ scenario, model: 'glm-5.2', attempt: 'solve', afterFailedAttempt: true }), root);
     assert.equal(readFileSync(path.join(root, 'pkg', 'code.txt'), 'utf8'), 'fixed\n');
@@ -74,8 +74,8 @@ test('a wrong attempt looks around and writes an incomplete output without touch
     const scenario = fakeScenario(root);
     mkdirSync(path.join(root, 'pkg'));
     writeFileSync(path.join(root, 'pkg', 'code.txt'), 'bug\n');
-    const command = attemptCommand({ scenario, model: 'llama-5-70b', attempt: 'wrong', afterFailedAttempt: false });
-    assert.deepEqual(findAttemptMarks(command), [{ model: 'llama-5-70b', attempt: 'wrong' }]);
+    const command = attemptCommand({ scenario, model: 'deepseek-v4-flash-0731', attempt: 'wrong', afterFailedAttempt: false });
+    assert.deepEqual(findAttemptMarks(command), [{ model: 'deepseek-v4-flash-0731', attempt: 'wrong' }]);
     const output = run(command, root);
     assert.match(output, /code\.txt/);
     assert.equal(readFileSync(path.join(root, 'pkg', 'code.txt'), 'utf8'), 'bug\n');

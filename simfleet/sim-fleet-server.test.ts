@@ -29,7 +29,7 @@ test('the url is on loopback and /v1/models lists the eight simulated models', a
   const list = (await response.json()) as { object: string; data: { id: string; object: string; created: number; owned_by: string }[] };
   assert.equal(list.object, 'list');
   assert.equal(list.data.length, 8);
-  assert.deepEqual(list.data[0], { id: 'qwen3.6-35b-a3b', object: 'model', created: 0, owned_by: 'trl-sim-fleet (simulated)' });
+  assert.deepEqual(list.data[0], { id: 'deepseek-v4-flash-0731', object: 'model', created: 0, owned_by: 'trl-sim-fleet (simulated)' });
   const one = await fetch(`${fleet.url}/models/glm-5.2`);
   assert.equal(((await one.json()) as { id: string }).id, 'glm-5.2');
 });
@@ -38,7 +38,7 @@ test('streamed answers reassemble to the non-streamed ones, usage last, then [DO
   const bodies = [
     { model: 'glm-5.2', messages: agentStart(scenario('fix-inventory-bug')), tools: hermesTools, seed: 1 },
     { model: 'qwen3.6-35b-a3b', messages: agentStart(scenario('csv-sales-report')), tools: hermesTools, seed: 4 },
-    { model: 'llama-5-70b', messages: [{ role: 'user', content: 'Say hello.' }] },
+    { model: 'deepseek-v4-flash-0731', messages: [{ role: 'user', content: 'Say hello.' }] },
   ];
   let sawToolCall = false;
   for (const body of bodies) {
@@ -66,7 +66,7 @@ test('streamed answers reassemble to the non-streamed ones, usage last, then [DO
 
 test('an agent loop over HTTP: one tool call, then a final answer', async () => {
   for (const target of ['csv-sales-report', 'fix-inventory-bug', 'sqlite-orders-analytics']) {
-    for (const modelId of ['glm-5.2', 'gemma-4-27b']) {
+    for (const modelId of ['glm-5.2', 'qwen3.6-35b-a3b']) {
       const messages: ChatMessage[] = agentStart(scenario(target));
       let turns = 0;
       let finish: string | undefined;
@@ -89,7 +89,7 @@ test('an agent loop over HTTP: one tool call, then a final answer', async () => 
 });
 
 test('equal requests get byte-identical bodies over HTTP', async () => {
-  const body = { model: 'minimax-m3', messages: agentStart(scenario('sqlite-orders-analytics')), tools: hermesTools, seed: 9 };
+  const body = { model: 'qwen3.8-27b', messages: agentStart(scenario('sqlite-orders-analytics')), tools: hermesTools, seed: 9 };
   const first = await (await post(body)).text();
   assert.equal(await (await post(body)).text(), first);
 });

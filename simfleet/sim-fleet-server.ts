@@ -100,7 +100,8 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
       if (error instanceof SimApiError) return sendError(res, error);
       return sendError(res, invalidRequest(`the request body is not JSON: ${(error as Error).message}`, null, 'invalid_json'));
     }
-    const result = simulateChatCompletion(body, context);
+    const attemptHeader = Number(req.headers['x-trl-attempt']);
+    const result = simulateChatCompletion(body, context, Number.isSafeInteger(attemptHeader) && attemptHeader > 1 ? attemptHeader : 1);
     if (!result.ok) {
       if (!(await pause(result.delayMs * timeScale, signal))) return void res.destroy();
       return sendError(res, result.error);

@@ -82,7 +82,7 @@ function injectedFault(model: ModelEntry, requestKey: string): SimApiError | und
   if (roll < rateLimitRate + serverErrorRate) {
     return unitFromParts('fault-status', requestKey) < 0.5
       ? new SimApiError(500, 'server_error', 'server_error', `The model ${model.id} failed to answer (simulated by ${simulatorName}).`)
-      : new SimApiError(502, 'server_error', 'bad_gateway', `The upstream of ${model.id} returned a bad response (simulated by ${simulatorName}).`);
+      : new SimApiError(503, 'server_error', 'overloaded', `The model ${model.id} is overloaded; retry (simulated by ${simulatorName}).`);
   }
   return undefined;
 }
@@ -133,7 +133,12 @@ export function requestKeyOf(body: Record<string, unknown>): string {
   return sha256Hex(canonicalJson(Object.fromEntries(Object.entries(body).filter(([key]) => !deliveryFields.has(key)))));
 }
 
-export function simulateChatCompletion(body: unknown, context: FleetContext): SimulationResult {
+/**
+ * `attempt` (1 for a first try) is the caller's retry count (the gateway's `x-trl-attempt` header):
+ * each attempt of the same request rolls its own deterministic fault, so a retried 429/503 can
+ * succeed and a replay still fails the same way.
+ */
+export function simulateChatCompletion(body: unknown, context: FleetContext, attempt = 1): SimulationResult {
   const parsed = parseChatRequest(body);
   if (!parsed.ok) return { ok: false, error: parsed.error, delayMs: 0 };
   const request = parsed.request;
@@ -151,7 +156,7 @@ export function simulateChatCompletion(body: unknown, context: FleetContext): Si
   }
 
   const requestKey = requestKeyOf(body as Record<string, unknown>);
-  const fault = injectedFault(model, requestKey);
+  const fault = injectedFault(model, attempt > 1 ? `${requestKey}#attempt-${attempt}` : requestKey);
   if (fault) return { ok: false, error: fault, delayMs: fault.status >= 500 ? model.sim.latencyMs : 0 };
 
   const random = new DeterministicRandom(requestKey);

@@ -1,8 +1,13 @@
-// The model allowlist: data in gateway/catalog/models.json, checked with zod. Ids and prices come from the
-// file, never from code. TRL_MODELS_FILE points at an operator's own file.
+// The model allowlist: context windows, tool support and sim profiles from gateway/catalog/models.json
+// (zod-checked), prices from the spec's frozen price table (season-2-catalog.json, the one owner of
+// prices and of the per-scenario cap). TRL_MODELS_FILE points at an operator's own models file,
+// whose entries may carry their own `prices`; whatever is charged is hashed, and any table other
+// than the spec's makes the results unofficial.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { modelCatalogFile } from '../../common/data-layout.ts';
+import { modelCatalogFile, priceTableFile } from '../../common/data-layout.ts';
+import { loadPriceTable, modelPricesSchema, priceTableHash, type PriceTable } from './price-table.ts';
+import type { ModelPrices } from '../meter/episode-meter.ts';
 
 const probability = z.number().min(0).max(1);
 
@@ -22,51 +27,114 @@ export const simProfileSchema = z.object({
 });
 export type SimProfile = z.infer<typeof simProfileSchema>;
 
-export const modelEntrySchema = z.object({
+/** One model as the models file describes it; `prices` only in an operator's own file. */
+export const modelFileEntrySchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'model ids are lowercase letters, digits, dot, dash, underscore'),
-  operatorDefault: z.boolean().default(false),
-  pricing: z.object({
-    inputUsdPerMillion: z.number().nonnegative(),
-    cachedInputUsdPerMillion: z.number().nonnegative(),
-    outputUsdPerMillion: z.number().positive(),
-  }),
+  prices: modelPricesSchema.optional(),
   contextWindow: z.number().int().positive(),
   maxOutputTokens: z.number().int().positive(),
   supportsTools: z.boolean(),
   sim: simProfileSchema,
 });
-export type ModelEntry = z.infer<typeof modelEntrySchema>;
 
-export const allowlistSchema = z.object({
+export const modelsFileSchema = z.object({
+  $comment: z.string().optional(),
   version: z.literal(1),
-  models: z.array(modelEntrySchema).min(1).refine((models) => new Set(models.map((m) => m.id)).size === models.length, 'model ids must be unique'),
+  models: z.array(modelFileEntrySchema).min(1).refine((models) => new Set(models.map((m) => m.id)).size === models.length, 'model ids must be unique'),
 });
-export type Allowlist = z.infer<typeof allowlistSchema>;
+
+/** Prices in USD per million tokens, as the meter charges them. */
+export interface ModelPricing {
+  inputUsdPerMillion: number;
+  cachedInputUsdPerMillion: number;
+  outputUsdPerMillion: number;
+}
+
+export interface ModelEntry {
+  id: string;
+  pricing: ModelPricing;
+  contextWindow: number;
+  maxOutputTokens: number;
+  supportsTools: boolean;
+  sim: SimProfile;
+}
+
+export interface Allowlist {
+  version: 1;
+  models: ModelEntry[];
+}
 
 export const defaultAllowlistFile = modelCatalogFile;
 
-export function parseAllowlist(text: string, source = 'models file'): Allowlist {
+/** The spec's frozen price table: what an official result is charged by. */
+export function loadSpecPriceTable(): PriceTable {
+  return loadPriceTable(priceTableFile);
+}
+
+export function parseAllowlist(text: string, source = 'models file', specTable: PriceTable = loadSpecPriceTable()): Allowlist {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (error) {
     throw new Error(`${source} is not JSON: ${(error as Error).message}`);
   }
-  const parsed = allowlistSchema.safeParse(raw);
+  const parsed = modelsFileSchema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `field "${issue.path.join('.')}": ${issue.message}`);
     throw new Error(`${source}: ${problems.join('; ')}`);
   }
-  return parsed.data;
+  const models = parsed.data.models.map((entry, index): ModelEntry => {
+    const prices = entry.prices ?? (Object.hasOwn(specTable.models, entry.id) ? specTable.models[entry.id] : undefined);
+    if (!prices) {
+      throw new Error(`${source}: field "models.${index}.prices": ${entry.id} is not in the ${specTable.scenario_spec} price table; give it prices (prompt_usd_per_million_tokens, completion_usd_per_million_tokens, cache_read_usd_per_million_tokens)`);
+    }
+    const { prices: _prices, ...rest } = entry;
+    return {
+      ...rest,
+      pricing: {
+        inputUsdPerMillion: prices.prompt_usd_per_million_tokens,
+        cachedInputUsdPerMillion: prices.cache_read_usd_per_million_tokens,
+        outputUsdPerMillion: prices.completion_usd_per_million_tokens,
+      },
+    };
+  });
+  return { version: 1, models };
 }
 
 export function loadAllowlist(file = process.env.TRL_MODELS_FILE ?? defaultAllowlistFile): Allowlist {
   return parseAllowlist(readFileSync(file, 'utf8'), file);
 }
 
-/** Cost in USD of a call, from token counts and the model's prices. */
-export function callCostUsd(model: ModelEntry, usage: { promptTokens: number; cachedPromptTokens?: number; completionTokens: number }): number {
-  const cached = Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens);
-  const { pricing } = model;
-  return ((usage.promptTokens - cached) * pricing.inputUsdPerMillion + cached * pricing.cachedInputUsdPerMillion + usage.completionTokens * pricing.outputUsdPerMillion) / 1e6;
+/** A model's prices in the meter's shape. */
+export function meterPrices(model: ModelEntry): ModelPrices {
+  return {
+    promptUsdPerMillionTokens: model.pricing.inputUsdPerMillion,
+    completionUsdPerMillionTokens: model.pricing.outputUsdPerMillion,
+    cacheReadUsdPerMillionTokens: model.pricing.cachedInputUsdPerMillion,
+  };
+}
+
+/** The price table a gateway with this allowlist and cap actually charges by. */
+export function chargedPriceTable(allowlist: Allowlist, capUsd: number, specTable: PriceTable = loadSpecPriceTable()): PriceTable {
+  const models: PriceTable['models'] = {};
+  for (const model of allowlist.models) {
+    models[model.id] = {
+      prompt_usd_per_million_tokens: model.pricing.inputUsdPerMillion,
+      completion_usd_per_million_tokens: model.pricing.outputUsdPerMillion,
+      cache_read_usd_per_million_tokens: model.pricing.cachedInputUsdPerMillion,
+    };
+  }
+  return { scenario_spec: specTable.scenario_spec, cap_usd: capUsd, models };
+}
+
+export interface PricingIdentity {
+  /** sha256 of the charged table (spec name, cap, every model's prices); see price-table.ts. */
+  priceTableHash: string;
+  /** The charged table is the spec's frozen table, cap included: the result may be compared across validators. */
+  official: boolean;
+}
+
+export function pricingIdentity(allowlist: Allowlist, capUsd: number, specTable: PriceTable = loadSpecPriceTable()): PricingIdentity {
+  const hash = priceTableHash(chargedPriceTable(allowlist, capUsd, specTable));
+  return { priceTableHash: hash, official: hash === priceTableHash(specTable) };
 }

@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { SpendLedger, spendFileName } from './spend-ledger.ts';
 import { attemptIdOf, gatewaySpendUsd, reserveAttemptSpend, spendCeilingReachedType } from './attempt-spend.ts';
 import { BudgetLedger } from '../budget-ledger.ts';
+import { EpisodeMeter } from '../meter/episode-meter.ts';
 
 const owner = { host: os.hostname(), pid: process.pid };
 const attempt = (n: number) => ({ workflowId: 'evaluate-s1', runId: 'r', activityId: '7', attempt: n });
@@ -41,9 +42,11 @@ test('a reservation past a ceiling is a non-retryable spend_ceiling_reached fail
 });
 
 test("an attempt's gateway spend counts calls still in flight at their reservation", () => {
-  const budget = new BudgetLedger(1);
-  const done = budget.reserve(0.3)!;
-  budget.settle(done, 0.1);
-  budget.reserve(0.2);
-  assert.ok(Math.abs(gatewaySpendUsd(budget) - 0.3) < 1e-12);
+  const meter = new EpisodeMeter(1);
+  const prices = { promptUsdPerMillionTokens: 0, completionUsdPerMillionTokens: 1000, cacheReadUsdPerMillionTokens: 0 };
+  const done = meter.reserve({ prices, promptEstimateTokens: 0, maxTokens: 300 });
+  assert.ok(done.ok);
+  meter.settle(done.reservationId, { prompt_tokens: 0, completion_tokens: 100 }, { failedAfterSend: false });
+  assert.ok(meter.reserve({ prices, promptEstimateTokens: 0, maxTokens: 200 }).ok);
+  assert.ok(Math.abs(gatewaySpendUsd(new BudgetLedger(meter)) - 0.3) < 1e-12);
 });

@@ -22,6 +22,24 @@ test('the call log cost sums complete lines and skips torn or corrupt ones', asy
   assert.equal(await readCallLogCost(path.join(dir, 'missing.jsonl')), undefined);
 });
 
+test('a call started and never ended counts at its reservation; refused calls cost nothing', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-calls-'));
+  const file = path.join(dir, 'model-calls.jsonl');
+  const rows = [
+    { phase: 'start', callId: 'a', model: 'm', reservedUsd: 0.3, request: {} },
+    { phase: 'start', callId: 'b', model: 'm', reservedUsd: 0.2, request: {} },
+    { phase: 'refused', callId: 'c', model: 'm', status: 'refused', reservedUsd: 0, costUsd: 0 },
+    { phase: 'end', callId: 'a', model: 'm', status: 'ok', reservedUsd: 0.3, costUsd: 0.01 },
+  ];
+  await writeFile(file, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  const cost = await readCallLogCost(file);
+  assert.ok(cost);
+  assert.ok(Math.abs(cost.costUsd - 0.21) < 1e-12, `${cost.costUsd}`);
+  assert.equal(cost.calls, 3);
+  assert.equal(cost.unfinishedCalls, 1);
+  assert.equal(cost.corruptLines, 0);
+});
+
 test('attempts of a dead worker are settled from their call logs; others keep their reservation', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-orphans-'));
   const host = os.hostname();

@@ -1,8 +1,8 @@
 // At worker start: attempts reserved by a worker process on this host that has since died (a
 // SIGKILL, a crash) are settled from their model-call logs. An attempt whose owner may be alive
 // (this process, another live worker, another host) or whose call log cannot be found keeps its
-// reservation, counted at the cap: conservative. Calls in flight at the moment of death have no
-// call-log line (the gateway writes a call's line when it ends), so they are not in this figure.
+// reservation, counted at the cap: conservative. Calls in flight at the moment of death have a
+// start row and no end row in the call log and are counted at their reservation.
 import os from 'node:os';
 import { processAlive } from '../../common/process-alive.ts';
 import type { AttemptRecord } from './spend-book.ts';

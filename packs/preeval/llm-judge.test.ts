@@ -120,7 +120,7 @@ test('faults the sim injects are retried with a new seed until a verdict comes',
   let retried: { attempts: number; verdict: string } | undefined;
   for (let variant = 0; variant < 200 && !retried; variant++) {
     const pack = { ...base, files: { ...base.files, 'SKILL.md': `${base.files['SKILL.md']}\nvariant ${variant}\n` } };
-    const verdict = await judgePack(request(pack, { model: 'deepseek-v4' }));
+    const verdict = await judgePack(request(pack, { model: 'glm-5.3-flash' }));
     const { attempts } = verdict.costHint as { attempts: number };
     if (attempts > 1) retried = { attempts, verdict: verdict.verdict };
   }

@@ -23,7 +23,7 @@ function systemPrompt(call: CallMessage | undefined): string {
 
 test('category-router: an SQL task and a debugging task go to different models', async () => {
   await withExample('category-router', toolAnswer, async (host) => {
-    assert.equal(responseBody(await host.request(sqlTask, 'sql')).model, 'deepseek-v4');
+    assert.equal(responseBody(await host.request(sqlTask, 'sql')).model, 'glm-5.3-flash');
     assert.equal(responseBody(await host.request(debuggingTask, 'debug')).model, 'glm-5.2');
     assert.equal(responseBody(await host.request(csvTask, 'csv')).model, 'kimi-k3');
     assert.equal(responseBody(await host.request(vagueTask, 'vague')).model, 'glm-5.2', 'no evidence: the default model');
@@ -39,14 +39,14 @@ test('category-router: the category stays with the task as the conversation move
     // Later turns talk about files and CSV; the task is still the SQL one.
     const later = conversation(JSON.parse(JSON.stringify(sqlTask.messages[1])).content, [okTurn('head /out/top.csv', 'customer,revenue\n1,20'), okTurn('wc -l /out/top.csv', '6 /out/top.csv')]);
     responseBody(await host.request(later, 'two'));
-    assert.equal(host.callsFor('two')[0]?.model, 'deepseek-v4');
+    assert.equal(host.callsFor('two')[0]?.model, 'glm-5.3-flash');
   });
 });
 
 test('category-router: a failing routed model falls back to the default, then the cheapest', async () => {
-  await withExample('category-router', (call) => (call.model === 'deepseek-v4' ? upstreamError() : textReply(call.model, 'ok')), async (host) => {
+  await withExample('category-router', (call) => (call.model === 'glm-5.3-flash' ? upstreamError() : textReply(call.model, 'ok')), async (host) => {
     assert.equal(responseBody(await host.request(sqlTask)).model, 'glm-5.2');
-    assert.deepEqual(host.calls.map((call) => call.model), ['deepseek-v4', 'glm-5.2']);
+    assert.deepEqual(host.calls.map((call) => call.model), ['glm-5.3-flash', 'glm-5.2']);
   });
   await withExample('category-router', (call) => (call.model === 'qwen3.6-35b-a3b' ? textReply(call.model, 'ok') : upstreamError()), async (host) => {
     assert.equal(responseBody(await host.request(debuggingTask)).model, 'qwen3.6-35b-a3b');

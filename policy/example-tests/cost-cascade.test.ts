@@ -22,24 +22,24 @@ test('cost-cascade: a malformed tool call climbs to the next model, and the clim
   const script = (call: CallMessage) => (call.model === 'qwen3.6-35b-a3b' ? toolReply(call.model, 'terminal', '{"command": "mv /data/a.txt') : goodTool(call));
   await withExample('cost-cascade', script, async (host) => {
     const body = responseBody(await host.request(task, 'one'));
-    assert.equal(body.model, 'deepseek-v4');
-    assert.deepEqual(models(host.callsFor('one')), ['qwen3.6-35b-a3b', 'deepseek-v4']);
+    assert.equal(body.model, 'glm-5.3-flash');
+    assert.deepEqual(models(host.callsFor('one')), ['qwen3.6-35b-a3b', 'glm-5.3-flash']);
     responseBody(await host.request(task, 'two'));
-    assert.deepEqual(models(host.callsFor('two')), ['deepseek-v4'], 'the next request starts on the stronger model');
-    assert.ok(host.logs.some((log) => /climbing to deepseek-v4: qwen3.6-35b-a3b: malformed tool call/.test(log.message)));
+    assert.deepEqual(models(host.callsFor('two')), ['glm-5.3-flash'], 'the next request starts on the stronger model');
+    assert.ok(host.logs.some((log) => /climbing to glm-5.3-flash: qwen3.6-35b-a3b: malformed tool call/.test(log.message)));
   });
 });
 
 test('cost-cascade: a call error climbs and is remembered; a 429 climbs for that request only', async () => {
   await withExample('cost-cascade', (call) => (call.model === 'qwen3.6-35b-a3b' ? errorReply(502, 'upstream_error', true) : goodTool(call)), async (host) => {
-    assert.equal(responseBody(await host.request(task, 'one')).model, 'deepseek-v4');
+    assert.equal(responseBody(await host.request(task, 'one')).model, 'glm-5.3-flash');
     responseBody(await host.request(task, 'two'));
-    assert.deepEqual(models(host.callsFor('two')), ['deepseek-v4']);
+    assert.deepEqual(models(host.callsFor('two')), ['glm-5.3-flash']);
   });
   let first = true;
   const busyOnce = (call: CallMessage) => (call.model === 'qwen3.6-35b-a3b' && first ? ((first = false), rateLimited()) : goodTool(call));
   await withExample('cost-cascade', busyOnce, async (host) => {
-    assert.equal(responseBody(await host.request(task, 'one')).model, 'deepseek-v4');
+    assert.equal(responseBody(await host.request(task, 'one')).model, 'glm-5.3-flash');
     responseBody(await host.request(task, 'two'));
     assert.deepEqual(models(host.callsFor('two')), ['qwen3.6-35b-a3b'], 'a rate limit is not a reason to pay more later');
   });
@@ -49,13 +49,13 @@ test('cost-cascade: repeated tool failures in the transcript and a model that gi
   await withExample('cost-cascade', goodTool, async (host) => {
     const struggling = conversation('Build the project', [failingTurn('mkae'), failingTurn('cmkae'), failingTurn('nija')]);
     responseBody(await host.request(struggling, 'one'));
-    assert.deepEqual(models(host.callsFor('one')), ['deepseek-v4']);
+    assert.deepEqual(models(host.callsFor('one')), ['glm-5.3-flash']);
   });
   const script = (call: CallMessage) => (call.model === 'glm-5.2' ? goodTool(call) : textReply(call.model, "I'm sorry, but I am unable to complete this task."));
   await withExample('cost-cascade', script, async (host) => {
     const body = responseBody(await host.request(task, 'one'));
     assert.equal(body.model, 'glm-5.2');
-    assert.deepEqual(models(host.callsFor('one')), ['qwen3.6-35b-a3b', 'deepseek-v4', 'glm-5.2']);
+    assert.deepEqual(models(host.callsFor('one')), ['qwen3.6-35b-a3b', 'glm-5.3-flash', 'glm-5.2']);
   });
 });
 
@@ -65,7 +65,7 @@ test('cost-cascade: the strongest model failing falls back to a cheaper one inst
     // qwen malformed → deepseek malformed → glm times out: the first usable-looking answer is returned.
     const body = responseBody(await host.request(task, 'one'));
     assert.equal(body.model, 'qwen3.6-35b-a3b');
-    assert.deepEqual(models(host.callsFor('one')), ['qwen3.6-35b-a3b', 'deepseek-v4', 'glm-5.2']);
+    assert.deepEqual(models(host.callsFor('one')), ['qwen3.6-35b-a3b', 'glm-5.3-flash', 'glm-5.2']);
   });
 });
 

@@ -21,12 +21,12 @@ test('after a completed call only idleness counts; refused and failed calls do n
   const watchdog = new Watchdog({ firstCallMs: 120_000, idleMs: 600_000 }, () => now);
   const log = new WatchedCallLog(undefined, watchdog);
   watchdog.start();
-  const entry = { callId: 'c', model: 'm', promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, reservedUsd: 0, costUsd: 0, overrunUsd: 0, spentAfterUsd: 0, latencyMs: 0, streamed: false, request: {} };
+  const end = { callId: 'c', model: 'm', streamed: false, attempts: 1, basis: 'usage' as const, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, maxTokens: 64, clamped: false, reservedUsd: 0, costUsd: 0, overshootUsd: 0, spentAfterUsd: 0, latencyMs: 0 };
   now = 100_000;
-  log.append({ ...entry, status: 'ok' });
+  log.ended({ ...end, status: 'ok' });
   now = 650_000;
-  log.append({ ...entry, status: 'refused' });
-  log.append({ ...entry, status: 'error' });
+  log.refused({ callId: 'r', model: 'm', streamed: false, errorType: 'cap', message: 'over', spentAfterUsd: 0 });
+  log.ended({ ...end, status: 'error', basis: 'failed-after-send' });
   watchdog.check();
   assert.equal(watchdog.signal.aborted, false);
   now = 700_000;

@@ -81,8 +81,8 @@ export class WatchedCallLog extends CallLog {
     super(file);
   }
 
-  override append(entry: CallLogEntry): void {
-    super.append(entry);
-    if (entry.status === 'ok') this.watchdog.noteCompletedCall();
+  override ended(row: Parameters<CallLog['ended']>[0]): void {
+    super.ended(row);
+    if (row.status === 'ok') this.watchdog.noteCompletedCall();
   }
 }

@@ -37,7 +37,7 @@ export default definePolicy({ async complete(request, ctx) { return ctx.call('gl
 test('calls run in parallel and requests overlap; each call_result reaches its own call', async () => {
   const source = `import { definePolicy } from 'trl-policy-sdk';
 export default definePolicy({ async complete(request, ctx) {
-  const models = ['glm-5.2', 'deepseek-v4', 'kimi-k3'];
+  const models = ['glm-5.2', 'glm-5.3-flash', 'kimi-k3'];
   const replies = await Promise.all(models.map((m) => ctx.call(m, request, { maxTokens: 64 })));
   const joined = replies.map((r) => r.choices[0].message.content).join(',');
   return { ...replies[0], choices: [{ index: 0, message: { role: 'assistant', content: joined }, finish_reason: 'stop' }] };
@@ -48,7 +48,7 @@ export default definePolicy({ async complete(request, ctx) {
   const script = async (call: { model: string }) => {
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    const delay = { 'glm-5.2': 60, 'deepseek-v4': 30, 'kimi-k3': 5 }[call.model] ?? 0;
+    const delay = { 'glm-5.2': 60, 'glm-5.3-flash': 30, 'kimi-k3': 5 }[call.model] ?? 0;
     await new Promise((resolve) => setTimeout(resolve, delay));
     inFlight -= 1;
     return textReply(call.model, call.model);
@@ -57,7 +57,7 @@ export default definePolicy({ async complete(request, ctx) {
     const [one, two] = await Promise.all([host.request(request, 'a'), host.request(request, 'b')]);
     for (const outcome of [one, two]) {
       assert.equal(outcome?.t, 'response');
-      assert.equal((outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message.content, 'glm-5.2,deepseek-v4,kimi-k3');
+      assert.equal((outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message.content, 'glm-5.2,glm-5.3-flash,kimi-k3');
     }
     assert.equal(host.calls.length, 6);
     assert.equal(new Set(host.calls.map((call) => call.callId)).size, 6, 'call ids are unique');
@@ -69,7 +69,7 @@ test('a failed call rejects with status, type and retryable; the budget the host
   const source = `import { definePolicy, PolicyCallError, textCompletion } from 'trl-policy-sdk';
 export default definePolicy({ async complete(request, ctx) {
   const seen = [];
-  for (const model of ['glm-5.2', 'deepseek-v4']) {
+  for (const model of ['glm-5.2', 'glm-5.3-flash']) {
     try { await ctx.call(model, request); }
     catch (error) { seen.push([error instanceof PolicyCallError, error.status, error.type, error.retryable, error.message].join('|')); }
   }

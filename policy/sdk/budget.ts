@@ -1,6 +1,6 @@
 // Budget arithmetic for policies: estimate what a call costs and how many output tokens the
 // remaining budget buys. The gateway enforces the cap anyway; these let a policy choose before it
-// is refused (e.g. drop to a cheaper model instead of getting budget_exceeded).
+// is refused (e.g. drop to a cheaper model instead of a 402 `cap` refusal).
 import type { ChatCompletionRequest, ModelInfo, PolicyContext } from './types.ts';
 
 /** A rough token count (about four characters a token, plus per-message overhead). Errs high. */

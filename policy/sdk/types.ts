@@ -130,7 +130,8 @@ export type CallOptions = {
 
 /** OpenAI-style error types a call may fail with. */
 export type CallErrorType =
-  | 'budget_exceeded'
+  /** HTTP 402: the call does not fit what remains of the cap, or the episode closed after an overshoot. */
+  | 'cap'
   | 'model_not_allowed'
   | 'rate_limited'
   | 'upstream_error'

@@ -2,9 +2,9 @@
 // visible in the instruction the agent was given. Keyword rules score each category on the first
 // user message (the task, weighted 3×) and on the latest turns (what the agent is actually doing);
 // the best-scoring category picks the model, and a general strong model takes the rest:
-//   sql → deepseek-v4 (strong at SQL, a third of glm's price), debugging → glm-5.2 (best at
-//   reading code), data wrangling → kimi-k3, git → deepseek-v4, configuration → minimax-m3 (large
-//   window for long config files), anything else → glm-5.2.
+//   sql → glm-5.3-flash (good at SQL, under a third of glm-5.2's price), debugging → glm-5.2 (good at
+//   reading code), data wrangling → kimi-k3, git → glm-5.3-flash, configuration → qwen3.8-27b (large
+//   window for long config files, cheap), anything else → glm-5.2.
 // Once a category is found it is kept for the instruction, so one task keeps one model (stable
 // behaviour, and the upstream's prompt cache keeps working); while the evidence is too thin the
 // general model answers and the question is asked again on the next turn. A one-line, category-specific hint is added to the system
@@ -31,11 +31,11 @@ const rules: Record<Exclude<Category, 'general'>, RegExp[]> = {
 };
 
 const routes: Record<Category, string> = {
-  sql: 'deepseek-v4',
+  sql: 'glm-5.3-flash',
   debugging: 'glm-5.2',
   'data-wrangling': 'kimi-k3',
-  git: 'deepseek-v4',
-  config: 'minimax-m3',
+  git: 'glm-5.3-flash',
+  config: 'qwen3.8-27b',
   general: 'glm-5.2',
 };
 
@@ -103,11 +103,11 @@ export default definePolicy({
         return await ctx.call(model, routed, { maxTokens, branch: category });
       } catch (error) {
         lastError = error;
-        if (isPolicyCallError(error) && error.type === 'budget_exceeded') break;
+        if (isPolicyCallError(error) && error.type === 'cap') break;
         ctx.log(`${model} failed: ${(error as Error).message}`);
       }
     }
-    if (lastError !== undefined && !(isPolicyCallError(lastError) && lastError.type === 'budget_exceeded')) throw lastError;
+    if (lastError !== undefined && !(isPolicyCallError(lastError) && lastError.type === 'cap')) throw lastError;
     return textCompletion('The model budget for this task is spent; stopping here.');
   },
 });

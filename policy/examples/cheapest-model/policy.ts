@@ -1,10 +1,10 @@
-// Baseline: every request goes to qwen3.6-35b-a3b, the cheapest model, unchanged. Whatever a
+// Baseline: every request goes to deepseek-v4.1-flash, the cheapest model, unchanged. Whatever a
 // cleverer policy spends above this must buy tests passed. One retry on a retryable error (a 429 or
 // a 5xx is the fleet's fault, not the model's), and a plain "budget spent" answer instead of an
 // error when not even a short reply is affordable, so the agent stops cleanly.
 import { affordableMaxTokens, definePolicy, isRetryableError, textCompletion } from 'trl-policy-sdk';
 
-const model = 'qwen3.6-35b-a3b';
+const model = 'deepseek-v4.1-flash';
 const wantedTokens = 4096;
 const minimumTokens = 256;
 

@@ -22,7 +22,7 @@ import {
   type PolicyContext,
 } from 'trl-policy-sdk';
 
-const ladder = ['qwen3.6-35b-a3b', 'deepseek-v4', 'glm-5.2'];
+const ladder = ['qwen3.6-35b-a3b', 'glm-5.3-flash', 'glm-5.2'];
 const wantedTokens = 4096;
 const minimumTokens = 256;
 /** New failing tool results (since the last climb) that make the cascade climb one rung. */
@@ -77,7 +77,7 @@ export default definePolicy({
         response = await ctx.call(model, request, { maxTokens, branch: `rung-${rung}` });
       } catch (error) {
         lastError = error;
-        if (isPolicyCallError(error) && error.type === 'budget_exceeded') {
+        if (isPolicyCallError(error) && error.type === 'cap') {
           budgetShort = true;
           continue;
         }

@@ -3,15 +3,15 @@
 // chain answers instead, so a busy upstream costs a turn's latency rather than the scenario.
 //   - A non-retryable error (bad request, model not allowed) would fail the same way elsewhere, so
 //     it is passed to the agent at once and no money is spent repeating it. Two exceptions:
-//     context_length_exceeded moves to a model with a larger window, and budget_exceeded ends the
+//     context_length_exceeded moves to a model with a larger window, and a 402 `cap` ends the
 //     task with a plain answer.
 //   - A model that answered 429 rests (goes to the back of the chain) for the next few requests,
 //     counted in requests rather than seconds so runs stay reproducible.
 //   - Models the remaining budget cannot buy are skipped in favour of cheaper ones.
 import { affordableMaxTokens, definePolicy, findModel, isPolicyCallError, textCompletion } from 'trl-policy-sdk';
 
-// Strongest first; minimax-m3 last because its window (1M tokens) takes conversations that outgrew the rest.
-const chain = ['glm-5.2', 'kimi-k3', 'deepseek-v4', 'qwen3.6-35b-a3b', 'minimax-m3'];
+// Strong first; qwen3.8-27b last because its window (1M tokens) takes conversations that outgrew the rest.
+const chain = ['glm-5.2', 'kimi-k3', 'glm-5.3-flash', 'qwen3.6-35b-a3b', 'qwen3.8-27b'];
 const wantedTokens = 4096;
 const minimumTokens = 256;
 const restRequests = 3;
@@ -42,7 +42,7 @@ export default definePolicy({
       } catch (error) {
         lastError = error;
         if (!isPolicyCallError(error)) throw error;
-        if (error.type === 'budget_exceeded') break;
+        if (error.type === 'cap') break;
         if (error.type === 'context_length_exceeded') {
           minimumContext = Math.max(minimumContext, findModel(ctx.models, model)?.contextWindow ?? 0);
           ctx.log(`${model}: context too long; trying models with a larger window`);
@@ -54,7 +54,7 @@ export default definePolicy({
       }
     }
     // Every model failed: pass the last error on, unless money is what ran out (then stop cleanly).
-    if (lastError !== undefined && !(isPolicyCallError(lastError) && lastError.type === 'budget_exceeded')) throw lastError;
+    if (lastError !== undefined && !(isPolicyCallError(lastError) && lastError.type === 'cap')) throw lastError;
     return textCompletion('The model budget for this task is spent; stopping here.');
   },
 });

@@ -21,7 +21,7 @@ import {
 } from 'trl-policy-sdk';
 
 /** Strongest first: the order breaks ties. */
-const panel = ['glm-5.2', 'deepseek-v4', 'gpt-oss-120b'];
+const panel = ['glm-5.2', 'glm-5.3-flash', 'deepseek-v4.1-flash'];
 const lastResort = 'qwen3.6-35b-a3b';
 const wantedTokens = 4096;
 const minimumTokens = 256;
@@ -77,7 +77,7 @@ export default definePolicy({
     }
 
     // Nobody answered: one cheap attempt, unless the budget is what stopped them.
-    const budgetGone = errors.some((error) => isPolicyCallError(error) && error.type === 'budget_exceeded');
+    const budgetGone = errors.some((error) => isPolicyCallError(error) && error.type === 'cap');
     const maxTokens = affordableMaxTokens(ctx, lastResort, request, wantedTokens, { minimum: minimumTokens });
     if (budgetGone || maxTokens === 0) return textCompletion('The model budget for this task is spent; stopping here.');
     return ctx.call(lastResort, request, { maxTokens, branch: 'last-resort' });

@@ -3,6 +3,6 @@ import { definePolicy } from 'trl-policy-sdk';
 
 export default definePolicy({
   async complete(request, ctx) {
-    return ctx.call('glm-5.2', request, { maxTokens: 2048 });
+    return ctx.call('kimi-k3', request, { maxTokens: 2048 });
   },
 });

@@ -1,0 +1,115 @@
+// The gateway's meter on hand-worked numbers (gateway/meter/README.md, "Worked example"), with
+// the real season-2 prices, through the in-process path the policy host's ctx.call uses.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type OpenAI from 'openai';
+import { ModelGateway } from './model-gateway.ts';
+import { CallLog, type CallLogEntry } from './call-log.ts';
+import { GatewayError } from './gateway-error.ts';
+import { defaultAllowlistFile, loadAllowlist } from './catalog/allowlist.ts';
+
+const allowlist = loadAllowlist(defaultAllowlistFile);
+
+/** An upstream that records each body and answers with the given usage. */
+function recordingUpstream(usage: object | undefined, bodies: Record<string, unknown>[] = []): OpenAI {
+  return {
+    chat: {
+      completions: {
+        async create(body: Record<string, unknown>) {
+          bodies.push(body);
+          return { id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }], usage };
+        },
+      },
+    },
+  } as unknown as OpenAI;
+}
+
+function gatewayWith(upstream: OpenAI, capUsd: number): { gateway: ModelGateway; log: CallLog } {
+  const log = new CallLog();
+  return { gateway: new ModelGateway({ allowlist, upstream, capUsd, callLog: log, seed: 7, retryDelaysMs: [] }), log };
+}
+
+const hiThere = { model: 'glm-5.3', max_tokens: null, messages: [{ role: 'user', content: 'Hi there' }] };
+
+function ended(entry: CallLogEntry | undefined) {
+  assert.ok(entry && entry.status !== 'refused', JSON.stringify(entry));
+  return entry;
+}
+
+test('the worked example: estimate 53, reservation $0.0252833, settled at $0.0003276', async () => {
+  const bodies: Record<string, unknown>[] = [];
+  const { gateway, log } = gatewayWith(recordingUpstream({ prompt_tokens: 20, completion_tokens: 100 }, bodies), 1);
+  const rows: unknown[] = [];
+  const started = log.started.bind(log);
+  log.started = (row) => {
+    rows.push(row);
+    started(row);
+  };
+  await gateway.complete(hiThere, { model: 'glm-5.3' });
+  // Billed JSON {"messages":[{"role":"user","content":"Hi there"}]}: plain 31, other 20 → ⌊37.92⌋ + 16.
+  assert.deepEqual(rows[0], {
+    callId: (rows[0] as { callId: string }).callId, requestId: undefined, branch: undefined, model: 'glm-5.3', streamed: false,
+    promptEstimateTokens: 53, answerCount: 1, maxTokens: 8192, clamped: false, reservedUsd: 0.025283300, request: hiThere,
+  });
+  // 20 × 980 n$ + 100 × 3,080 n$.
+  const call = ended(log.entries[0]);
+  assert.equal(call.costUsd, 0.0003276);
+  assert.equal(call.basis, 'usage');
+  assert.equal(call.upstreamRequestId, 'chatcmpl-1');
+  assert.deepEqual(gateway.budget(), { cap_usd: 1, spent_usd: 0.000328, reserved_usd: 0, remaining_usd: 0.999672 });
+  assert.equal(bodies[0]!.max_tokens, 8192, 'the meter\'s length goes upstream as max_tokens');
+  assert.equal(bodies[0]!.seed, 7);
+});
+
+test('cached prompt tokens are charged at the cache-read price', async () => {
+  const { gateway, log } = gatewayWith(recordingUpstream({ prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 800 } }), 1);
+  await gateway.complete(hiThere, { model: 'glm-5.3' });
+  // 200 × 980 + 800 × 180 + 10 × 3,080 = 196,000 + 144,000 + 30,800 n$.
+  assert.equal(ended(log.entries[0]).costUsd, 0.0003708);
+});
+
+test('the clamp: kimi-k3 under the live $0.30 cap, a 10,000-token estimate asking 50,000 gets 28,769, clamped', async () => {
+  // {"messages":[{"role":"user","content":"xxx…"}]}: plain 23 + 23,879, other 20 → ⌊5 × 23,962 / 12⌋ + 16 = 10,000.
+  const body = { messages: [{ role: 'user', content: 'x'.repeat(23_879) }], max_tokens: 50_000 };
+  const bodies: Record<string, unknown>[] = [];
+  const { gateway, log } = gatewayWith(recordingUpstream({ prompt_tokens: 3000, completion_tokens: 10 }, bodies), 0.3);
+  await gateway.complete(body, { model: 'kimi-k3' });
+  const call = ended(log.entries[0]);
+  // ($0.30 − 10,000 × $0.00000195) / $0.00000975 = 28,769.2.
+  assert.equal(call.maxTokens, 28_769);
+  assert.equal(call.clamped, true);
+  assert.equal(call.reservedUsd, 0.0195 + 28_769 * 0.00000975);
+  assert.equal(bodies[0]!.max_tokens, 28_769);
+});
+
+test('n answers are reserved and clamped per answer', async () => {
+  const { gateway, log } = gatewayWith(recordingUpstream({ prompt_tokens: 20, completion_tokens: 300 }), 0.01);
+  await gateway.complete({ ...hiThere, n: 3, max_tokens: 5000 }, { model: 'glm-5.3' });
+  // ($0.01 − 51,940 n$) / (3 × 3,080 n$) = 1,076.6 tokens per answer.
+  const call = ended(log.entries[0]);
+  assert.equal(call.maxTokens, 1076);
+  assert.equal(call.clamped, true);
+  assert.equal(call.reservedUsd, 0.00005194 + 1076 * 3 * 0.00000308);
+});
+
+test('402 cap when fewer than 64 tokens fit; 64 fit one micro-dollar later', async () => {
+  // Prompt 53 × 980 = 51,940 n$. A $0.000249 cap leaves 197,060 n$ = 63.98 tokens at 3,080 n$.
+  const refusedLog = gatewayWith(recordingUpstream({ prompt_tokens: 1, completion_tokens: 1 }), 0.000249);
+  await assert.rejects(refusedLog.gateway.complete(hiThere, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.status === 402 && e.type === 'cap' && /63 completion tokens/.test(e.message));
+  const refused = refusedLog.log.entries[0]!;
+  assert.equal(refused.status, 'refused');
+  assert.equal('request' in refused, false, 'a refused call is logged without its body');
+  assert.equal(refusedLog.gateway.budgetRefusals, 1);
+  // $0.00025 leaves 198,060 n$ = 64.3 tokens: sent, clamped to 64.
+  const fits = gatewayWith(recordingUpstream({ prompt_tokens: 1, completion_tokens: 1 }), 0.00025);
+  await fits.gateway.complete(hiThere, { model: 'glm-5.3' });
+  assert.equal(ended(fits.log.entries[0]).maxTokens, 64);
+});
+
+test('no usage on a 200 is charged the whole reservation', async () => {
+  const { gateway, log } = gatewayWith(recordingUpstream(undefined), 1);
+  await gateway.complete({ ...hiThere, max_tokens: 1000 }, { model: 'glm-5.3' });
+  const call = ended(log.entries[0]);
+  assert.equal(call.basis, 'missing-usage');
+  assert.equal(call.costUsd, 0.00005194 + 1000 * 0.00000308);
+});
