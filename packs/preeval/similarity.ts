@@ -96,12 +96,25 @@ export function ncd(a: string, b: string): number {
   return Math.max(0, (together - Math.min(sizeA, sizeB)) / Math.max(sizeA, sizeB));
 }
 
-/** A pack's source files in path order, each normalized: what two packs are compared on. */
+/** Python without comments, blank lines and runs of spaces (names are kept: no tokenizer here yet). */
+function normalizePython(code: string): string {
+  return code
+    .split('\n')
+    .map((line) => line.replace(/(^|\s)#.*$/, '').replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** Every file of a pack in path order, each normalized by its kind: what two packs are compared on. */
 export function normalizedPackSource(pack: CanonicalPack): string {
   return Object.keys(pack.files)
-    .filter((name) => sourceFile.test(name))
     .sort()
-    .map((name) => normalizePolicyCode(pack.files[name]!))
+    .map((name) => {
+      const text = pack.files[name]!;
+      if (sourceFile.test(name)) return normalizePolicyCode(text);
+      if (name.endsWith('.py')) return normalizePython(text);
+      return text.replace(/\s+/g, ' ').trim();
+    })
     .join('\n');
 }
 
