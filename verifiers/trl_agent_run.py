@@ -13,8 +13,8 @@ timeout, check) and `Popen` mirrors `subprocess.Popen`, with four differences:
 - output is captured through files, not pipes, so a grandchild that keeps a pipe open cannot
   hang the test; when the child exits or times out its whole process group is killed;
 - `timeout` defaults to 300 seconds, never unlimited;
-- paths the child needs are handed to the agent user first: `cwd`, every absolute path argument
-  under the temporary directory (or its existing parent), and anything listed in `share=[...]`.
+- paths the child needs are handed to the agent user first: `cwd` and every absolute path argument
+  inside the temporary directory (or a missing one's parent), and anything listed in `share=[...]`.
   /tests and /logs can never be shared.
 Processes that escape the process group still die: the verifier kills the whole container before
 it reads the report.
@@ -45,6 +45,13 @@ def _inside(path, root):
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
+def _give(account, target, dir_fd=None):
+    # chown clears setuid/setgid bits even when nothing changes, so files already the agent's stay untouched.
+    info = os.stat(target, dir_fd=dir_fd, follow_symlinks=False)
+    if (info.st_uid, info.st_gid) != (account.pw_uid, account.pw_gid):
+        os.chown(target, account.pw_uid, account.pw_gid, dir_fd=dir_fd, follow_symlinks=False)
+
+
 def share(*paths):
     """Gives the agent user ownership of each path (recursively, never following symlinks) and
     makes every ancestor directory traversable. Refuses /tests and /logs."""
@@ -60,11 +67,11 @@ def share(*paths):
             # fwalk works on directory descriptors, so a directory swapped for a symlink while we
             # walk cannot redirect the chown outside the tree.
             for _dir, dirs, files, dir_fd in os.fwalk(path, follow_symlinks=False):
-                os.chown(dir_fd, account.pw_uid, account.pw_gid)
+                _give(account, dir_fd)
                 for name in dirs + files:
-                    os.chown(name, account.pw_uid, account.pw_gid, dir_fd=dir_fd, follow_symlinks=False)
+                    _give(account, name, dir_fd)
         else:
-            os.chown(path, account.pw_uid, account.pw_gid, follow_symlinks=False)
+            _give(account, path)
         parent = os.path.dirname(path)
         while parent and parent != "/":
             info = os.lstat(parent)
@@ -75,9 +82,9 @@ def share(*paths):
 
 def _auto_share(args, cwd, extra):
     targets = list(extra or ())
-    if cwd is not None:
-        targets.append(cwd)
     temp_root = os.path.realpath(tempfile.gettempdir())
+    if cwd is not None and os.path.realpath(os.fspath(cwd)) != temp_root and _inside(os.path.realpath(os.fspath(cwd)), temp_root):
+        targets.append(cwd)
     for arg in [args] if isinstance(args, (str, bytes, os.PathLike)) else list(args):
         if not isinstance(arg, (str, os.PathLike)):
             continue
