@@ -47,6 +47,11 @@ def _inside(path, root):
 
 def _give(account, target, dir_fd=None):
     # chown clears setuid/setgid bits even when nothing changes, so files already the agent's stay untouched.
+    if isinstance(target, int):  # an open directory: fstat / fchown
+        info = os.fstat(target)
+        if (info.st_uid, info.st_gid) != (account.pw_uid, account.pw_gid):
+            os.chown(target, account.pw_uid, account.pw_gid)
+        return
     info = os.stat(target, dir_fd=dir_fd, follow_symlinks=False)
     if (info.st_uid, info.st_gid) != (account.pw_uid, account.pw_gid):
         os.chown(target, account.pw_uid, account.pw_gid, dir_fd=dir_fd, follow_symlinks=False)
