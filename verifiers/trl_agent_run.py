@@ -14,7 +14,7 @@ timeout, check) and `Popen` mirrors `subprocess.Popen`, with four differences:
   hang the test; when the child exits or times out its whole process group is killed;
 - `timeout` defaults to 300 seconds, never unlimited;
 - paths the child needs are handed to the agent user first: `cwd` and every absolute path argument
-  inside the temporary directory (or a missing one's parent), and anything listed in `share=[...]`.
+  (or `NAME=/path` value) inside the temporary directory (or a missing one's parent), and anything listed in `share=[...]`.
   /tests and /logs can never be shared.
 Processes that escape the process group still die: the verifier kills the whole container before
 it reads the report.
@@ -94,6 +94,8 @@ def _auto_share(args, cwd, extra):
         if not isinstance(arg, (str, os.PathLike)):
             continue
         value = os.fspath(arg)
+        if "=" in value and not value.startswith("/"):
+            value = value.split("=", 1)[1]  # DESTDIR=/tmp/stage, --out=/tmp/x
         if not value.startswith("/") or not _inside(os.path.realpath(value), temp_root):
             continue
         if os.path.lexists(value):

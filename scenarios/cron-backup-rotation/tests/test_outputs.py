@@ -46,7 +46,13 @@ AGENT_HOME = "/home/agent"  # the script runs as the agent user, as its own cron
 
 
 def temp_paths(env):
-    return [v for v in env.values() if v and v.startswith(tempfile.gettempdir() + "/") and os.path.lexists(v)]
+    """The test work folders (directly under the temporary directory) named in env, to hand to the agent user."""
+    temp = tempfile.gettempdir()
+    found = []
+    for value in env.values():
+        if value and value.startswith(temp + "/"):
+            found.append(os.path.join(temp, os.path.relpath(value, temp).split(os.sep)[0]))
+    return [p for p in found if os.path.isdir(p)]
 
 
 def run_backup(env_vars, cwd="/tmp"):

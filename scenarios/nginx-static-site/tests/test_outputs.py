@@ -19,6 +19,7 @@ import time
 import urllib.parse
 
 import pytest
+import trl_agent_run as agent_run
 
 CONF = "/app/nginx/nginx.conf"
 PUBLIC = "/app/site/public"
@@ -30,7 +31,6 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 BACKEND = r'''
 import json, sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-import trl_agent_run as agent_run
 
 class Echo(BaseHTTPRequestHandler):
     def _reply(self):
