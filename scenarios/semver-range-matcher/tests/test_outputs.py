@@ -8,6 +8,8 @@ import json
 import os
 import sys
 
+import trl_agent_run as agent_run
+
 APP_DIR = "/app"
 TIMEOUT = 60
 
@@ -15,7 +17,6 @@ RUNNER = r"""
 import json, sys
 sys.path.insert(0, "/app")
 import semrange
-import trl_agent_run as agent_run
 
 def call(op, args, kwargs):
     try:
