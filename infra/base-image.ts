@@ -16,11 +16,13 @@ import { ensureHermesWheelhouse, readHermesLock } from './hermes-wheelhouse.ts';
 export const baseImageRepository = 'trl-sandbox-base';
 export const debianSuite = 'bookworm';
 const ctrfPluginFile = path.join(repoRoot, 'verifiers', 'trl_ctrf.py');
+const agentRunHelperFile = path.join(repoRoot, 'verifiers', 'trl_agent_run.py');
 
 export interface BaseImageRecipe {
   packages: string[];
   dockerfile: string;
   ctrfPlugin: string;
+  agentRunHelper: string;
   hermesLock: string;
   hash: string;
 }
@@ -30,12 +32,13 @@ export async function readBaseImageRecipe(): Promise<BaseImageRecipe> {
   const packages = packageText.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
   const dockerfile = await readFile(path.join(baseImageDir, 'Dockerfile'), 'utf8');
   const ctrfPlugin = await readFile(ctrfPluginFile, 'utf8');
+  const agentRunHelper = await readFile(agentRunHelperFile, 'utf8');
   const { lock: hermesLock } = await readHermesLock();
   const hash = createHash('sha256')
-    .update(JSON.stringify({ suite: debianSuite, variant: 'minbase', packages, dockerfile, ctrfPlugin, hermesLock }))
+    .update(JSON.stringify({ suite: debianSuite, variant: 'minbase', packages, dockerfile, ctrfPlugin, agentRunHelper, hermesLock }))
     .digest('hex')
     .slice(0, 12);
-  return { packages, dockerfile, ctrfPlugin, hermesLock, hash };
+  return { packages, dockerfile, ctrfPlugin, agentRunHelper, hermesLock, hash };
 }
 
 export function baseImageTag(recipe: BaseImageRecipe): string {
@@ -84,6 +87,7 @@ async function buildBaseImage(docker: Docker, recipe: BaseImageRecipe, tag: stri
     files: [
       { name: 'Dockerfile', content: Buffer.from(recipe.dockerfile) },
       { name: 'trl_ctrf.py', content: Buffer.from(recipe.ctrfPlugin) },
+      { name: 'trl_agent_run.py', content: Buffer.from(recipe.agentRunHelper) },
       { name: 'hermes-wheelhouse/requirements.lock', content: Buffer.from(recipe.hermesLock) },
       ...wheels,
     ],

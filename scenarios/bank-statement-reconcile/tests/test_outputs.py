@@ -11,11 +11,11 @@ import io
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 PROGRAM = "/app/reconcile.py"
 OUT = "/app/out"
@@ -142,7 +142,7 @@ def run(bank_text, ledger_text, *extra):
         fh.write(bank_text)
     with open(ledger, "w", encoding="utf-8") as fh:
         fh.write(ledger_text)
-    res = subprocess.run([sys.executable, PROGRAM, "--bank", bank, "--ledger", ledger, "--out", out, *extra],
+    res = agent_run.run([sys.executable, PROGRAM, "--bank", bank, "--ledger", ledger, "--out", out, *extra],
                          capture_output=True, text=True, timeout=TIMEOUT, cwd=d)
     assert res.returncode == 0, f"reconcile.py failed: {res.stderr[-2000:]}"
     return {name: read_csv(os.path.join(out, name)) for name in HEADERS} | {

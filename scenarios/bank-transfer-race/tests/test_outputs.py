@@ -10,10 +10,10 @@ as such instead of hanging the verifier.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import textwrap
+import trl_agent_run as agent_run
 
 PRELUDE = textwrap.dedent(
     """
@@ -79,7 +79,7 @@ def drive(body, timeout=90):
         path = os.path.join(tmp, "drive.py")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(code)
-        res = subprocess.run([sys.executable, path], cwd=tmp, capture_output=True, text=True,
+        res = agent_run.run([sys.executable, path], cwd=tmp, capture_output=True, text=True,
                              timeout=timeout, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
     assert res.returncode == 0, f"driver failed:\n{res.stderr[-3000:]}"
     return json.loads(res.stdout.strip().splitlines()[-1])

@@ -8,7 +8,6 @@ import json
 import math
 import os
 import struct
-import subprocess
 import sys
 import tempfile
 from fractions import Fraction
@@ -17,6 +16,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 import tlmgen  # noqa: E402
+import trl_agent_run as agent_run
 
 TOOL = "/app/tlm2json.py"
 DATA = "/app/data"
@@ -31,7 +31,7 @@ def run_tool(data):
     with open(src, "wb") as fh:
         fh.write(data)
     assert os.path.isfile(TOOL), f"{TOOL} is missing"
-    res = subprocess.run([sys.executable, TOOL, src, dst], capture_output=True, text=True, timeout=TIMEOUT)
+    res = agent_run.run([sys.executable, TOOL, src, dst], capture_output=True, text=True, timeout=TIMEOUT)
     return res, dst
 
 

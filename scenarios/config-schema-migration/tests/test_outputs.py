@@ -6,11 +6,11 @@ expected v2 documents were worked out by hand from the written rules.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 TOOL = "/app/migrate.py"
 SHIPPED_IN = "/app/configs/v1"
@@ -62,7 +62,7 @@ SHIPPED_FAILED = {"legacy-ftp.json", "metrics.json", "inventory.json", "uploads.
 
 
 def run_tool(in_dir, out_dir, report):
-    return subprocess.run(
+    return agent_run.run(
         [sys.executable, TOOL, in_dir, out_dir, report],
         capture_output=True, text=True, timeout=TIMEOUT, cwd="/tmp",
     )

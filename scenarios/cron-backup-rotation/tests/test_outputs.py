@@ -9,11 +9,11 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import tarfile
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 SCRIPT = "/app/backup/backup.sh"
 CRONTAB = "/app/backup/crontab"
@@ -42,11 +42,25 @@ def workdir():
     return tempfile.mkdtemp(prefix="backup-test-")
 
 
+AGENT_HOME = "/home/agent"  # the script runs as the agent user, as its own crontab would run it
+
+
+def temp_paths(env):
+    """The test work folders (directly under the temporary directory) named in env, to hand to the agent user."""
+    temp = tempfile.gettempdir()
+    found = []
+    for value in env.values():
+        if value and value.startswith(temp + "/"):
+            found.append(os.path.join(temp, os.path.relpath(value, temp).split(os.sep)[0]))
+    return [p for p in found if os.path.isdir(p)]
+
+
 def run_backup(env_vars, cwd="/tmp"):
     assert os.path.isfile(SCRIPT), f"{SCRIPT} is missing"
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": AGENT_HOME, "LANG": "C.UTF-8"}
     env.update({k: v for k, v in env_vars.items() if v is not None})
-    return subprocess.run([SCRIPT], env=env, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
+    return agent_run.run([SCRIPT], env=env, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT,
+                         share=temp_paths(env))
 
 
 def members(path):
@@ -386,10 +400,10 @@ def test_crontab_environment_and_schedules():
 
 def run_cron_job(env, command, date):
     shell = env.get("SHELL", "/bin/sh")
-    full_env = {"HOME": "/root", "LOGNAME": "root", "PATH": "/usr/bin:/bin", "BACKUP_DATE": date}
+    full_env = {"HOME": AGENT_HOME, "LOGNAME": "agent", "PATH": "/usr/bin:/bin", "BACKUP_DATE": date}
     full_env.update(env)
-    return subprocess.run([shell, "-c", cron_command(command)], env=full_env, cwd="/root",
-                          capture_output=True, text=True, timeout=TIMEOUT)
+    return agent_run.run([shell, "-c", cron_command(command)], env=full_env, cwd=AGENT_HOME,
+                         capture_output=True, text=True, timeout=TIMEOUT, share=temp_paths(full_env))
 
 
 def test_crontab_jobs_back_up_and_rotate_separately():
@@ -398,6 +412,7 @@ def test_crontab_jobs_back_up_and_rotate_separately():
         shutil.rmtree(path, ignore_errors=True)
     make_tree("/srv/projects", {"alpha/readme.md": "a", "beta/main.c": "int main(){}", "beta/main.o.tmp": "x"})
     os.makedirs("/var/log/backup")
+    agent_run.share("/srv/projects", "/var/backups", "/var/log/backup")
     dates = [f"202406{d:02d}-013000" for d in range(1, 17)]
     sundays = [f"202406{d:02d}-031500" for d in (2, 9, 16, 23, 30)] + [f"202407{d:02d}-031500" for d in (7, 14, 21, 28)]
     # weekly archives exist before the daily job rotates, and the other way round

@@ -9,10 +9,10 @@ import math
 import os
 import shutil
 import stat
-import subprocess
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 PROJECT = "/app/libini"
 PRISTINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pristine")
@@ -53,7 +53,7 @@ def fresh_tree():
 
 def make(tree, *args):
     env = {k: v for k, v in os.environ.items() if k not in SCRUB_ENV}
-    return subprocess.run(["make", *args], cwd=tree, env=env, capture_output=True,
+    return agent_run.run(["make", *args], cwd=tree, env=env, capture_output=True,
                           text=True, timeout=MAKE_TIMEOUT)
 
 
@@ -64,7 +64,7 @@ def must_make(tree, *args):
 
 
 def run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT, **kw)
+    return agent_run.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT, **kw)
 
 
 def backdate(tree, seconds=200):

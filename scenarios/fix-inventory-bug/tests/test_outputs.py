@@ -6,11 +6,11 @@ instead of blocking the verifier.
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 APP_DIR = "/app"
 SHIPPED_DATA = "/app/data/warehouses"
@@ -23,14 +23,14 @@ def run_cli(*args, data_dir=None):
         cmd += ["--data-dir", data_dir]
     cmd += list(args)
     env = dict(os.environ, PYTHONPATH=APP_DIR, PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.run(
+    return agent_run.run(
         cmd, cwd=APP_DIR, env=env, capture_output=True, text=True, timeout=TIMEOUT
     )
 
 
 def run_python(code):
     env = dict(os.environ, PYTHONPATH=APP_DIR, PYTHONDONTWRITEBYTECODE="1")
-    return subprocess.run(
+    return agent_run.run(
         [sys.executable, "-c", code],
         cwd=APP_DIR,
         env=env,

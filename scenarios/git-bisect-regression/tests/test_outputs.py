@@ -7,11 +7,11 @@ temporary directory and every check runs there, in subprocesses with timeouts.
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 REPO = "/app/repo"
 ANSWER = "/app/first_bad_commit.txt"
@@ -32,12 +32,13 @@ def git_env():
         with open(os.path.join(_GIT_HOME, ".gitconfig"), "w") as fh:
             fh.write("[safe]\n\tdirectory = *\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    agent_run.share(_GIT_HOME)
     env.update({"HOME": _GIT_HOME, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"})
     return env
 
 
 def git(*args, cwd=REPO, check=True):
-    res = subprocess.run(["git", *args], cwd=cwd, env=git_env(), capture_output=True, text=True,
+    res = agent_run.run(["git", *args], cwd=cwd, env=git_env(), capture_output=True, text=True,
                          timeout=TIMEOUT)
     if check:
         assert res.returncode == 0, f"git {' '.join(args)} failed: {res.stderr}"
@@ -61,14 +62,14 @@ def clone():
 def py(clone_dir, code, timeout=TIMEOUT):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return subprocess.run([sys.executable, "-c", code], cwd=clone_dir, env=env, capture_output=True,
+    return agent_run.run([sys.executable, "-c", code], cwd=clone_dir, env=env, capture_output=True,
                           text=True, timeout=timeout)
 
 
 def cli(clone_dir, *args, stdin=None):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    return subprocess.run([sys.executable, "-m", "tinydur", *args], cwd=clone_dir, env=env,
+    return agent_run.run([sys.executable, "-m", "tinydur", *args], cwd=clone_dir, env=env,
                           input=stdin, capture_output=True, text=True, timeout=TIMEOUT)
 
 
@@ -129,7 +130,7 @@ def test_fix_is_small_and_only_touches_package_code():
 def test_repository_test_suite_passes_on_fixed_main(clone):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    res = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+    res = agent_run.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
                          cwd=clone, env=env, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stdout[-3000:]
     assert re.search(r"\b30 passed\b", res.stdout), res.stdout[-500:]

@@ -9,12 +9,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
+import trl_agent_run as agent_run
 
 REPO = "/app/repo"
 TIMEOUT = 60
@@ -112,7 +112,7 @@ def repo():
 
 
 def git(repo, *args, check=True):
-    proc = subprocess.run(
+    proc = agent_run.run(
         ["git", "-c", "safe.directory=*", *args], cwd=repo, capture_output=True, text=True, timeout=TIMEOUT
     )
     if check:
@@ -124,19 +124,19 @@ def git(repo, *args, check=True):
 def tree(repo):
     """The committed tree of main, exported to a fresh directory."""
     dst = tempfile.mkdtemp(prefix="merge-tree-")
-    archive = subprocess.run(
+    archive = agent_run.run(
         ["git", "-c", "safe.directory=*", "archive", "--format=tar", "main"],
         cwd=repo, capture_output=True, timeout=TIMEOUT,
     )
     assert archive.returncode == 0, archive.stderr
-    subprocess.run(["tar", "-x", "-C", dst], input=archive.stdout, check=True, timeout=TIMEOUT)
+    agent_run.run(["tar", "-x", "-C", dst], input=archive.stdout, check=True, timeout=TIMEOUT)
     return dst
 
 
 def run_py(tree, *args):
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTHONPATH", None)
-    return subprocess.run([sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    return agent_run.run([sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, timeout=TIMEOUT)
 
 
 def quote(tree, lines, code=None):

@@ -12,10 +12,10 @@ objects that contained a secret and of the original commits that had to change.
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 CLEAN = "/app/clean.git"
 TIMEOUT = 60
@@ -37,7 +37,7 @@ def repo():
 
 
 def git(repo, *args, check=True, text=True):
-    proc = subprocess.run(
+    proc = agent_run.run(
         ["git", "-c", "safe.directory=*", "--git-dir", repo, *args],
         capture_output=True, text=text, timeout=TIMEOUT,
     )
@@ -114,7 +114,7 @@ def test_only_the_three_branches_and_three_tags_exist(repo):
 
 
 def test_no_object_contains_a_secret_reachable_or_not(repo):
-    proc = subprocess.run(
+    proc = agent_run.run(
         ["git", "-c", "safe.directory=*", "--git-dir", repo, "cat-file", "--batch-all-objects", "--batch"],
         capture_output=True, timeout=TIMEOUT,
     )
@@ -206,11 +206,11 @@ def test_original_leaky_objects_are_gone(repo):
     assert refs_of(repo), "repository has no refs"
     leftovers = []
     for sha, typ in EXPECTED["leaked_objects"]:
-        if subprocess.run(["git", "-c", "safe.directory=*", "--git-dir", repo, "cat-file", "-e", sha],
+        if agent_run.run(["git", "-c", "safe.directory=*", "--git-dir", repo, "cat-file", "-e", sha],
                           capture_output=True, timeout=TIMEOUT).returncode == 0:
             leftovers.append(f"{typ} {sha}")
     for sha in EXPECTED["rewritten_original_commits"]:
-        if subprocess.run(["git", "-c", "safe.directory=*", "--git-dir", repo, "cat-file", "-e", sha],
+        if agent_run.run(["git", "-c", "safe.directory=*", "--git-dir", repo, "cat-file", "-e", sha],
                           capture_output=True, timeout=TIMEOUT).returncode == 0:
             leftovers.append(f"original commit {sha}")
     assert not leftovers, f"old objects still present: {leftovers}"

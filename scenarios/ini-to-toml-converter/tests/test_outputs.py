@@ -5,10 +5,10 @@ loaded with tomllib and compared (types included) with data written by hand
 from the conversion rules.
 """
 import os
-import subprocess
 import sys
 import tempfile
 import tomllib
+import trl_agent_run as agent_run
 
 TOOL = "/app/ini2toml.py"
 TOML_DIR = "/app/toml"
@@ -63,7 +63,7 @@ def convert(ini_text, newline="\n"):
     dst = os.path.join(tmp, "out.toml")
     with open(src, "w", encoding="utf-8", newline="") as fh:
         fh.write(ini_text.replace("\n", newline))
-    res = subprocess.run([sys.executable, TOOL, src, dst], capture_output=True, text=True, timeout=TIMEOUT)
+    res = agent_run.run([sys.executable, TOOL, src, dst], capture_output=True, text=True, timeout=TIMEOUT)
     assert res.returncode == 0, f"converter failed: {res.stderr[-2000:]}"
     assert os.path.isfile(dst), "no output written"
     return load_toml(dst)

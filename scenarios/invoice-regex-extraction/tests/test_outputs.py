@@ -7,11 +7,11 @@ from the written rules.
 import csv
 import io
 import os
-import subprocess
 import sys
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 TOOL = "/app/extract_invoices.py"
 SHIPPED_DIR = "/app/invoices"
@@ -125,7 +125,7 @@ HIDDEN = {
 
 def run(in_dir, out_csv):
     assert os.path.isfile(TOOL), f"{TOOL} is missing"
-    return subprocess.run([sys.executable, TOOL, in_dir, out_csv], capture_output=True, text=True,
+    return agent_run.run([sys.executable, TOOL, in_dir, out_csv], capture_output=True, text=True,
                           timeout=TIMEOUT, cwd="/tmp")
 
 

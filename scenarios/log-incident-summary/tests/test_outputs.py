@@ -9,7 +9,6 @@ timeout.
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -19,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen_shipped  # noqa: E402
 import loggen  # noqa: E402
+import trl_agent_run as agent_run
 
 TOOL = "/app/incident_report.py"
 SHIPPED_LOGS = "/app/logs"
@@ -34,7 +34,7 @@ with open(os.path.join(HERE, "expected_shipped.json"), encoding="utf-8") as fh:
 def run_tool(log_dir):
     assert os.path.isfile(TOOL), f"{TOOL} is missing"
     out = os.path.join(tempfile.mkdtemp(prefix="incident-out-"), "report.json")
-    proc = subprocess.run([sys.executable, TOOL, log_dir, out], capture_output=True, text=True,
+    proc = agent_run.run([sys.executable, TOOL, log_dir, out], capture_output=True, text=True,
                           timeout=TIMEOUT, cwd="/tmp")
     assert proc.returncode == 0, proc.stderr[-3000:]
     with open(out, encoding="utf-8") as fh:

@@ -8,9 +8,9 @@ rule applied to the known positions of roots and poles.
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
+import trl_agent_run as agent_run
 
 TOOL = "/app/roots.py"
 SHIPPED_OUT = "/app/roots.json"
@@ -62,7 +62,7 @@ def solve(problems):
     with open(src, "w", encoding="utf-8") as fh:
         json.dump(problems, fh)
     assert os.path.isfile(TOOL), f"{TOOL} is missing"
-    res = subprocess.run([sys.executable, TOOL, src, dst], capture_output=True, text=True, timeout=TIMEOUT)
+    res = agent_run.run([sys.executable, TOOL, src, dst], capture_output=True, text=True, timeout=TIMEOUT)
     assert res.returncode == 0, f"roots.py failed: {res.stderr[-2000:]}"
     with open(dst, encoding="utf-8") as fh:
         out = json.load(fh)

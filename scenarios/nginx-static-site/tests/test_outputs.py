@@ -19,6 +19,7 @@ import time
 import urllib.parse
 
 import pytest
+import trl_agent_run as agent_run
 
 CONF = "/app/nginx/nginx.conf"
 PUBLIC = "/app/site/public"
@@ -94,11 +95,11 @@ def server():
     backend_file = os.path.join(tempfile.mkdtemp(prefix="backend-"), "backend.py")
     with open(backend_file, "w") as fh:
         fh.write(BACKEND)
-    backend = subprocess.Popen([sys.executable, backend_file], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    backend = agent_run.Popen([sys.executable, backend_file], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     assert _wait_port(9090, backend), "test backend did not start"
     log = open(os.path.join(tempfile.mkdtemp(prefix="nginx-out-"), "nginx.out"), "w+")
-    nginx = subprocess.Popen(["nginx", "-c", CONF, "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT,
-                             start_new_session=True)
+    nginx = agent_run.Popen(["nginx", "-c", CONF, "-g", "daemon off;"], stdout=log, stderr=subprocess.STDOUT,
+                             share=[RUN_DIR])
     try:
         if not _wait_port(8080, nginx):
             log.seek(0)
@@ -166,7 +167,7 @@ def location_path(resp):
 # ---------------------------------------------------------------------------
 
 def test_config_is_valid_and_home_page_is_served(server):
-    check = subprocess.run(["nginx", "-t", "-c", CONF], capture_output=True, text=True, timeout=30)
+    check = agent_run.run(["nginx", "-t", "-c", CONF], capture_output=True, text=True, timeout=30, share=[RUN_DIR])
     assert check.returncode == 0, check.stderr
     r = request("/")
     assert r.status == 200

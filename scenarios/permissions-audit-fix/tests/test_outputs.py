@@ -8,11 +8,11 @@ import json
 import os
 import shutil
 import stat
-import subprocess
 import sys
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 TOOL = "/app/permaudit.py"
 SHIPPED = "/app/project"
@@ -55,7 +55,7 @@ SHIPPED_CHECKED = 50
 
 
 def run(*args):
-    return subprocess.run(
+    return agent_run.run(
         [sys.executable, TOOL, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd="/tmp"
     )
 
@@ -72,6 +72,7 @@ def run_json(*args):
 def copy_shipped():
     dst = os.path.join(tempfile.mkdtemp(prefix="perm-shipped-"), "project")
     shutil.copytree(SHIPPED, dst, symlinks=True)
+    agent_run.share(dst)  # the tool runs as the agent user and must own what it fixes
     # copytree keeps modes; make sure the special bits survived too
     for dirpath, dirnames, filenames in os.walk(SHIPPED):
         for name in dirnames + filenames:
@@ -115,6 +116,7 @@ def build(spec, root=None):
         elif kind == "link":
             os.makedirs(os.path.dirname(p), exist_ok=True)
             os.symlink(extra, p)
+    agent_run.share(root)  # the tool runs as the agent user and must own what it fixes
     # modes last, deepest first, so parents stay traversable while building
     for rel, kind, mode, _ in sorted(spec, key=lambda s: -s[0].count("/")):
         if kind != "link":

@@ -10,12 +10,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import zipfile
 
 import pytest
+import trl_agent_run as agent_run
 
 PROJECT = "/app/pkg"
 TIMEOUT = 180
@@ -76,14 +76,14 @@ def clean_env():
 
 def make_venv():
     venv = tempfile.mkdtemp(prefix="venv-")
-    res = subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", venv],
+    res = agent_run.run([sys.executable, "-m", "venv", "--system-site-packages", venv],
                          capture_output=True, text=True, timeout=TIMEOUT, env=clean_env())
     assert res.returncode == 0, res.stderr
     return venv
 
 
 def pip_install(venv, src):
-    return subprocess.run(
+    return agent_run.run(
         [os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--no-index",
          "--no-build-isolation", "--no-deps", src],
         capture_output=True, text=True, timeout=TIMEOUT, env=clean_env(), cwd=tempfile.gettempdir())
@@ -98,7 +98,7 @@ def workdir():
 
 def run_in(venv, argv, stdin=None):
     cwd = workdir()
-    return subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, text=True,
+    return agent_run.run(argv, cwd=cwd, input=stdin, capture_output=True, text=True,
                           timeout=RUN_TIMEOUT, env=clean_env())
 
 
@@ -124,7 +124,7 @@ def venv(installed):
 def wheel():
     out = tempfile.mkdtemp(prefix="wheelhouse-")
     venv = make_venv()
-    res = subprocess.run(
+    res = agent_run.run(
         [os.path.join(venv, "bin", "python"), "-m", "pip", "wheel", "--no-index",
          "--no-build-isolation", "--no-deps", "-w", out, clean_copy()],
         capture_output=True, text=True, timeout=TIMEOUT, env=clean_env(), cwd=tempfile.gettempdir())

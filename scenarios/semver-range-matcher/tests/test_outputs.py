@@ -6,8 +6,9 @@ the task description.
 """
 import json
 import os
-import subprocess
 import sys
+
+import trl_agent_run as agent_run
 
 APP_DIR = "/app"
 TIMEOUT = 60
@@ -32,7 +33,7 @@ print(json.dumps([call(op, args, kwargs) for op, args, kwargs in calls]))
 
 def api(calls):
     """calls: list of (function name, args list, kwargs dict) -> list of [status, value]."""
-    res = subprocess.run(
+    res = agent_run.run(
         [sys.executable, "-c", RUNNER],
         input=json.dumps(calls),
         cwd=APP_DIR,
@@ -59,7 +60,7 @@ def check_satisfies(cases, include_prerelease=False):
 
 
 def cli(*args):
-    return subprocess.run(
+    return agent_run.run(
         [sys.executable, "-m", "semrange", *args],
         cwd=APP_DIR,
         env=dict(os.environ, PYTHONPATH=APP_DIR, PYTHONDONTWRITEBYTECODE="1"),

@@ -24,6 +24,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 import dedupe_data  # noqa: E402
 import original_dedupe as orig  # noqa: E402
+import trl_agent_run as agent_run
 
 SCRIPT = "/app/dedupe.py"
 TIME_LIMIT = 60  # seconds; the reference solution needs about 2 s, the original hours
@@ -73,7 +74,7 @@ def run():
         return result
     start = time.monotonic()
     try:
-        res = subprocess.run([sys.executable, SCRIPT, src, out], capture_output=True, text=True,
+        res = agent_run.run([sys.executable, SCRIPT, src, out], capture_output=True, text=True,
                              timeout=TIME_LIMIT, cwd=tmp)
         result["returncode"] = res.returncode
         result["stderr"] = res.stderr[-2000:]

@@ -14,11 +14,11 @@ import os
 import random
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 
 import pytest
+import trl_agent_run as agent_run
 
 SHIPPED_DB = "/app/shop.db"
 QUERY_DIR = "/app/queries"
@@ -350,7 +350,7 @@ print(json.dumps({"columns": [c[0] for c in cur.description or []], "rows": cur.
 def run_query(name, db_path):
     sql_path = os.path.join(QUERY_DIR, f"{name}.sql")
     assert os.path.isfile(sql_path), f"{sql_path} is missing"
-    res = subprocess.run(
+    res = agent_run.run(
         [sys.executable, "-c", RUNNER, db_path, sql_path],
         capture_output=True,
         text=True,

@@ -10,7 +10,6 @@ import datetime
 import os
 import shutil
 import sqlite3
-import subprocess
 import tempfile
 from decimal import Decimal
 
@@ -25,6 +24,7 @@ V4_TABLES = ["customers", "customer_tags", "orders", "tags"]
 # Deterministic v3 data generator.
 # ---------------------------------------------------------------------------
 import random
+import trl_agent_run as agent_run
 
 V3_SCHEMA = """
 CREATE TABLE contacts (
@@ -182,7 +182,7 @@ def make_db(profile, bad_status=False):
 def apply(db):
     assert os.path.isfile(SCRIPT), f"{SCRIPT} is missing"
     with open(SCRIPT, "rb") as fh:
-        return subprocess.run(["sqlite3", "-bail", db], stdin=fh, capture_output=True,
+        return agent_run.run(["sqlite3", "-bail", db], stdin=fh, capture_output=True,
                               timeout=TIMEOUT, cwd=os.path.dirname(db))
 
 

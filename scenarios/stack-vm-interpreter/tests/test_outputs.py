@@ -6,11 +6,11 @@ Python arithmetic (64-bit wrapping done explicitly), independent of any
 interpreter.
 """
 import os
-import subprocess
 import tempfile
 import textwrap
 
 import pytest
+import trl_agent_run as agent_run
 
 SVM = "/app/vm/svm"
 TIMEOUT = 60
@@ -31,7 +31,7 @@ def run(source, stdin="", args=()):
     fd, path = tempfile.mkstemp(suffix=".svm")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(textwrap.dedent(source).lstrip("\n"))
-    res = subprocess.run([SVM, *args, path], input=stdin.encode(), capture_output=True,
+    res = agent_run.run([SVM, *args, path], input=stdin.encode(), capture_output=True,
                          timeout=TIMEOUT, cwd=tempfile.gettempdir())
     return res.returncode, res.stdout.decode("utf-8", "replace"), res.stderr.decode("utf-8", "replace")
 
@@ -572,7 +572,7 @@ def test_syntax_errors_report_lowest_line_and_run_nothing():
         if (code, out, err) != (2, "", f"error: line {line}: {msg}\n"):
             failures.append((src, code, out, err))
     assert not failures, failures
-    res = subprocess.run([SVM, "/nonexistent/program.svm"], capture_output=True, timeout=TIMEOUT)
+    res = agent_run.run([SVM, "/nonexistent/program.svm"], capture_output=True, timeout=TIMEOUT)
     assert res.returncode == 2 and res.stdout == b"" and res.stderr.strip()
 
 

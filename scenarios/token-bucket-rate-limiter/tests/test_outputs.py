@@ -9,10 +9,10 @@ arithmetic is exact in binary floating point).
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 import textwrap
+import trl_agent_run as agent_run
 
 APP_DIR = "/app"
 
@@ -53,7 +53,7 @@ def run(body, timeout=30):
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(code)
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-        res = subprocess.run(
+        res = agent_run.run(
             [sys.executable, path], cwd=tmp, env=env, capture_output=True, text=True, timeout=timeout
         )
     assert res.returncode == 0, f"driver failed:\n{res.stderr[-3000:]}"

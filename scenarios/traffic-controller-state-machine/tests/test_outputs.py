@@ -6,9 +6,9 @@ traces (hand-checked literals, plus a long generated script checked against a
 compact table-driven model kept in this file).
 """
 import os
-import subprocess
 import sys
 import tempfile
+import trl_agent_run as agent_run
 
 CONTROLLER = "/app/controller.py"
 TIMEOUT = 30
@@ -19,7 +19,7 @@ def trace(script):
     fd, path = tempfile.mkstemp(suffix=".events")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(script)
-    res = subprocess.run([sys.executable, CONTROLLER, path], capture_output=True, text=True,
+    res = agent_run.run([sys.executable, CONTROLLER, path], capture_output=True, text=True,
                          timeout=TIMEOUT, cwd=tempfile.gettempdir())
     assert res.returncode == 0, f"exit {res.returncode}: {res.stderr[-1500:]}"
     return res.stdout

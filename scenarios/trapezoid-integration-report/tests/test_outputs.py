@@ -7,13 +7,13 @@ CSV. The agent's /app/integrate.py runs in a subprocess on hidden files.
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(__file__))
 import readings_gen as g  # noqa: E402
+import trl_agent_run as agent_run
 
 REPORT = "/app/report.json"
 TOOL = "/app/integrate.py"
@@ -71,7 +71,7 @@ def run_tool(csv_text):
     src, dst = os.path.join(tmp, "in.csv"), os.path.join(tmp, "out.json")
     with open(src, "w", encoding="utf-8", newline="") as fh:
         fh.write(csv_text)
-    res = subprocess.run([sys.executable, TOOL, src, dst], capture_output=True, text=True, timeout=TIMEOUT)
+    res = agent_run.run([sys.executable, TOOL, src, dst], capture_output=True, text=True, timeout=TIMEOUT)
     assert res.returncode == 0, f"integrate.py failed: {res.stderr[-2000:]}"
     with open(dst, encoding="utf-8") as fh:
         return json.load(fh)
