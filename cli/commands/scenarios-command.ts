@@ -1,4 +1,5 @@
-// `trl scenarios`: the active scenarios with category, difficulty and hidden-test count.
+// `trl scenarios`: the active scenarios with category, difficulty and hidden-test count, and any
+// test that would run agent code inside the (trusted) test process (verifiers/agent-import-check.ts).
 import path from 'node:path';
 import { listScenarioFolders } from '../../catalog/list-scenarios.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
@@ -7,6 +8,7 @@ import { runCommand } from '../../common/run-command.ts';
 import { readRegistry } from '../../catalog/registry.ts';
 import { testsInFolder } from '../../catalog/count-tests.ts';
 import { scenariosDir as defaultScenariosDir } from '../../common/data-layout.ts';
+import { checkScenarioTestsForAgentCode, describeAgentCodeFinding } from '../../verifiers/agent-import-check.ts';
 
 /** Test count by pytest's own collection (parametrised cases included); a static count if that fails. */
 async function countTests(scenarioDir: string): Promise<number> {
@@ -19,17 +21,20 @@ async function countTests(scenarioDir: string): Promise<number> {
 
 export async function scenariosCommand(options: { scenariosDir?: string; json: boolean }): Promise<number> {
   const rows = [];
+  const findings: string[] = [];
   for (const descriptor of await listScenarioFolders(options.scenariosDir)) {
     const scenario = await loadScenario(descriptor.dir);
-    rows.push({ name: scenario.name, category: scenario.config.metadata.category, difficulty: scenario.config.metadata.difficulty, tests: await countTests(descriptor.dir) });
+    const agentCode = await checkScenarioTestsForAgentCode(descriptor.dir);
+    findings.push(...agentCode.map((finding) => `${scenario.name}: ${describeAgentCodeFinding(finding)}`));
+    rows.push({ name: scenario.name, category: scenario.config.metadata.category, difficulty: scenario.config.metadata.difficulty, tests: await countTests(descriptor.dir), agentCode: agentCode.length });
   }
   const registry = await readRegistry(path.resolve(options.scenariosDir ?? defaultScenariosDir));
   if (options.json) {
-    process.stdout.write(JSON.stringify({ spec: registry?.spec ?? null, scenarios: rows }, null, 2) + '\n');
-    return 0;
+    process.stdout.write(JSON.stringify({ spec: registry?.spec ?? null, scenarios: rows, agentCodeFindings: findings }, null, 2) + '\n');
+    return findings.length ? 2 : 0;
   }
   process.stdout.write(registry ? `active scenario set, spec ${registry.spec}\n\n` : `all scenario folders (no registry.json)\n\n`);
-  const total = { name: `${rows.length} scenarios`, category: '', difficulty: '', tests: rows.reduce((t, r) => t + r.tests, 0) };
+  const total = { name: `${rows.length} scenarios`, category: '', difficulty: '', tests: rows.reduce((t, r) => t + r.tests, 0), agentCode: findings.length };
   process.stdout.write(
     renderTable(
       [
@@ -37,10 +42,16 @@ export async function scenariosCommand(options: { scenariosDir?: string; json: b
         { header: 'category', value: (r) => r.category },
         { header: 'difficulty', value: (r) => r.difficulty },
         { header: 'tests', value: (r) => r.tests, align: 'right' },
+        { header: 'agent code in tests', value: (r) => (r.agentCode ? `${r.agentCode} finding(s)` : 'none'), align: 'right' },
       ],
       rows,
       total,
     ) + '\n',
   );
+  if (findings.length) {
+    // A test that loads agent code into the test process lets that code forge the report.
+    process.stdout.write(`\ntests that would run agent code with the test runner's rights (call it through trl_agent_run instead):\n${findings.map((f) => `  ${f}`).join('\n')}\n`);
+    return 2;
+  }
   return 0;
 }
