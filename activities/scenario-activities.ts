@@ -134,6 +134,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         outputNotes: collected.notes,
         policy: summary && {
           costUsd: summary.costUsd,
+          costByModelUsd: summary.costByModelUsd,
           calls: summary.calls,
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,

@@ -41,5 +41,8 @@ export function renderEvaluation(result: EvaluationResult): string {
     ? [`spent including retried attempts: $${result.ledgerCostUsd.toFixed(4)} (spend ledger)`]
     : [];
   const stopped = result.stoppedReason ? [`stopped: ${result.stoppedReason}`] : [];
-  return [table, ...ledger, ...stopped, ...(errors.length ? ['', 'errors:', ...errors] : [])].join('\n');
+  const models = Object.entries(result.costByModelUsd ?? {}).sort(([, a], [, b]) => b - a);
+  const byModel = models.length ? [`spend by model: ${models.map(([model, usd]) => `${model} $${usd.toFixed(4)}`).join(', ')}`] : [];
+  const pricing = result.priceTableHash ? [`price table ${result.priceTableHash.slice(0, 12)}…${result.official === false ? ' (operator override: unofficial)' : ''}`] : [];
+  return [table, ...byModel, ...pricing, ...ledger, ...stopped, ...(errors.length ? ['', 'errors:', ...errors] : [])].join('\n');
 }

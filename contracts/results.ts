@@ -59,6 +59,7 @@ export interface AgentRunResult {
   /** Present when the agent went through the policy: spend, faults and the records of the run. */
   policy?: {
     costUsd: number;
+    costByModelUsd?: Record<string, number>;
     calls: number;
     agentRequests: number;
     budgetRefusals: number;
@@ -94,6 +95,8 @@ export interface ScenarioResult {
   testsPassed: number;
   testsTotal: number;
   costUsd: number;
+  /** The scenario's cost by model. */
+  costByModelUsd?: Record<string, number>;
   agentWallMs: number;
   verifierWallMs: number;
   error?: string;
@@ -114,6 +117,8 @@ export interface EvaluationResult {
   testsPassed: number;
   testsTotal: number;
   costUsd: number;
+  /** The evaluation's cost by model, summed over scenarios. */
+  costByModelUsd?: Record<string, number>;
   /** sha256 of the price table the gateway charged by (spec name, cap, every model's prices; gateway/catalog/price-table.ts). */
   priceTableHash?: string;
   /** Charged by the spec's frozen table and cap; false when an operator overrode prices (TRL_MODELS_FILE) or the cap. */

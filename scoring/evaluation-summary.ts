@@ -17,6 +17,15 @@ export interface SummaryInput {
 /** Statuses that leave a scenario unresolved: the evaluation cannot be used to move the seat. */
 const unresolvedStatuses: readonly ScenarioResult['status'][] = ['infra_error', 'ceiling_reached'];
 
+function costByModel(perScenario: readonly ScenarioResult[]): Record<string, number> {
+  const byModel: Record<string, number> = {};
+  for (const scenario of perScenario) {
+    for (const [model, usd] of Object.entries(scenario.costByModelUsd ?? {})) byModel[model] = (byModel[model] ?? 0) + usd;
+  }
+  for (const model of Object.keys(byModel)) byModel[model] = Math.round(byModel[model]! * 1e6) / 1e6;
+  return byModel;
+}
+
 export function summarizeEvaluation(input: SummaryInput): EvaluationResult {
   const perScenario = [...input.perScenario].sort((a, b) => a.name.localeCompare(b.name));
   let status: EvaluationStatus = 'completed';
@@ -35,6 +44,7 @@ export function summarizeEvaluation(input: SummaryInput): EvaluationResult {
     testsPassed: sum((s) => s.testsPassed),
     testsTotal: sum((s) => s.testsTotal),
     costUsd: Math.round(sum((s) => s.costUsd) * 1e6) / 1e6,
+    costByModelUsd: costByModel(perScenario),
     ...(input.stoppedReason ? { stoppedReason: input.stoppedReason } : {}),
     rejection: input.rejection,
     perScenario,

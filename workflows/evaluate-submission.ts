@@ -163,6 +163,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         ...described,
         status: scenarioStatus(run),
         costUsd,
+        ...(run.policy?.costByModelUsd ? { costByModelUsd: run.policy.costByModelUsd } : {}),
         policyFaults: run.policy?.faults.length ? run.policy.faults : undefined,
         testsPassed: verification.testsPassed,
         testsTotal: verification.testsTotal,

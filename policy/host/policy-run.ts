@@ -55,6 +55,8 @@ export interface BackendContext {
 
 export interface PolicyRunSummary {
   costUsd: number;
+  /** What each model cost (only allowlisted models can cost, so at most the catalog's size of keys). */
+  costByModelUsd: Record<string, number>;
   calls: number;
   budgetRefusals: number;
   agentRequests: number;
@@ -62,6 +64,13 @@ export interface PolicyRunSummary {
   callLog: ArtifactRef;
   policyLog: ArtifactRef;
   turnLog: ArtifactRef;
+}
+
+function costByModel(entries: readonly { model: string; costUsd: number }[]): Record<string, number> {
+  const byModel: Record<string, number> = {};
+  for (const entry of entries) if (entry.costUsd > 0) byModel[entry.model] = (byModel[entry.model] ?? 0) + entry.costUsd;
+  for (const model of Object.keys(byModel)) byModel[model] = Math.round(byModel[model]! * 1e9) / 1e9;
+  return byModel;
 }
 
 export interface PolicyRun {
@@ -129,6 +138,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
       await closeRecords();
       return {
         costUsd: gateway.ledger.spentUsd,
+        costByModelUsd: costByModel(callLog.entries),
         calls: callLog.entries.length,
         budgetRefusals: gateway.budgetRefusals,
         agentRequests: endpoint.requests,
