@@ -4,7 +4,8 @@
 import type OpenAI from 'openai';
 import type { CanonicalPack } from '../canonical-pack.ts';
 import type { Rejection } from '../../contracts/results.ts';
-import { checkPackFormat } from '../pack-format.ts';
+import { checkPackFormat, packKindOf } from '../pack-format.ts';
+import { checkPythonSyntax } from '../python-syntax.ts';
 import type { PackOwners } from './pack-owners.ts';
 import type { PreEvalConfig } from './preeval-config.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
@@ -49,6 +50,9 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
   const reasons: Rejection[] = checkPackFormat(input.pack);
   const report: PreEvalReport = { verdict: 'pass', reasons };
   const done = () => ({ ...report, verdict: reasons.length ? ('reject' as const) : ('pass' as const) });
+  if (reasons.length) return done();
+  // A Python pack that does not parse would only fail in its sidecar: say so now, file and line.
+  if (packKindOf(input.pack) === 'python') reasons.push(...(await checkPythonSyntax(input.pack)));
   if (reasons.length) return done();
 
   // Ownership comes from chain commitments: a local run (no hotkey) claims nothing and is nobody's
