@@ -148,7 +148,10 @@ describe('policy sidecar', () => {
       assert.equal(record.exitCode, 0, record.transcript.slice(-2000));
       assert.deepEqual(summary.faults, [], await readFile(summary.policyLog.path, 'utf8'));
       assert.ok(summary.agentRequests >= 2 && summary.calls >= summary.agentRequests && summary.costUsd > 0, JSON.stringify(summary));
-      const calls = (await readFile(summary.callLog.path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+      const rows = (await readFile(summary.callLog.path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+      // A call is a start row when reserved and an end row when settled; refused calls one row.
+      const calls = rows.filter((row) => row.phase !== 'start');
+      assert.equal(rows.filter((row) => row.phase === 'start').length, rows.filter((row) => row.phase === 'end').length, 'every started call ended');
       const turns = (await readFile(summary.turnLog.path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
       // The sim fleet injects rate limits and server errors now and then: those calls are logged too.
       assert.ok(calls.every((c) => (c.status === 'ok' ? c.costUsd > 0 : c.status === 'error')), JSON.stringify(calls.map((c) => [c.status, c.errorType, c.costUsd])));
