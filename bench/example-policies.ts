@@ -32,7 +32,8 @@ function evaluate(dir: string): Promise<EvaluationResult> {
 }
 
 const names = (await readdir(examplesDir, { withFileTypes: true })).filter((e) => e.isDirectory() && (values.only!.length === 0 || values.only!.includes(e.name))).map((e) => e.name).sort();
-const rows = [];
+interface Row { name: string; kind: string; status: string; tests: string; costUsd: string; byModel: string; wallS: string }
+const rows: Row[] = [];
 for (const name of names) {
   const dir = path.join(examplesDir, name);
   const kind = packKindOf(await readLocalPack(dir)) ?? '?';
@@ -43,7 +44,7 @@ for (const name of names) {
   process.stderr.write(`${name}: ${result.status} ${result.testsPassed}/${result.testsTotal} $${result.costUsd.toFixed(4)}\n`);
 }
 process.stdout.write(renderTable([
-  { header: 'example', value: (r: (typeof rows)[number]) => r.name },
+  { header: 'example', value: (r: Row) => r.name },
   { header: 'kind', value: (r) => r.kind },
   { header: 'status', value: (r) => r.status },
   { header: 'tests', value: (r) => r.tests, align: 'right' },
