@@ -44,6 +44,20 @@ describe('pack rejection', () => {
     assert.equal(description.typedSearchAttributes.get(searchAttributes.status), 'rejected');
   });
 
+  test('a malformed pack of each kind is rejected naming the file and the rule', async () => {
+    const skill = validPackFiles()['SKILL.md']!;
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ 'SKILL.md': skill, 'policy.json': JSON.stringify({ kind: 'escalate', cheap: 'glm-5.3-flash', strong: 'gpt-4o', signals: ['stall'] }) }, /policy_json_invalid: policy\.json: field "strong" must be one of/],
+      [{ 'SKILL.md': skill, 'policy.py': 'from trajrl_policy import Policy, serve\nclass P(Policy)\n    pass\n' }, /python_syntax_invalid: policy\.py:2: /],
+      [{ 'SKILL.md': skill, 'policy.ts': "import { definePolicy } from 'trl-policy-sdk';\nexport default definePolicy({ complete( });\n" }, /pack_invalid: .*policy\.ts:2/],
+    ];
+    for (const [files, expected] of cases) {
+      const result = await harness.evaluate({ pack: { kind: 'directory', path: await writePack(files) }, scenarios: ['csv-sales-report'] });
+      assert.equal(result.status, 'rejected');
+      assert.match((result.rejection ?? []).map((r) => `${r.code}: ${r.message}`).join('\n'), expected);
+    }
+  });
+
   test('a missing pack directory is rejected as pack_not_found', async () => {
     const result = await harness.evaluate({ pack: { kind: 'directory', path: '/nonexistent/trl-pack' } });
     assert.equal(result.status, 'rejected');
