@@ -17,12 +17,16 @@ import { ContainerSession } from '../sandbox/container-session.ts';
 import { collectAgentOutputs } from '../sandbox/agent-outputs.ts';
 import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
+import { capList, capRecords, noteBounds } from '../common/bounded-list.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 import { failureTypes, packFailureTypes } from '../contracts/failure-types.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { canonicalPackSchema } from '../packs/canonical-pack.ts';
 import { skillFile } from '../packs/pack-format.ts';
+
+/** Faults in an activity result: what a hostile policy can grow, kept to a few KB. */
+const faultBounds = { ...noteBounds, maxItemBytes: 1000, maxTotalBytes: 32 * 1024 };
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -131,14 +135,14 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         outputs,
         agentLog,
         agentRecords,
-        outputNotes: collected.notes,
+        outputNotes: capList(collected.notes),
         policy: summary && {
           costUsd: summary.costUsd,
           costByModelUsd: summary.costByModelUsd,
           calls: summary.calls,
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,
-          faults: summary.faults.slice(0, 50),
+          faults: capRecords(summary.faults, faultBounds, (more) => ({ kind: 'truncated', message: `+${more} more` })),
           callLog: summary.callLog,
           policyLog: summary.policyLog,
           turnLog: summary.turnLog,

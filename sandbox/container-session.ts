@@ -150,7 +150,7 @@ export class ContainerSession {
   }
 
   /** Reads a path (file or directory) out of the container; undefined when it does not exist. */
-  async download(containerPath: string, maxBytes: number): Promise<ExtractedEntry[] | undefined> {
+  async download(containerPath: string, maxBytes: number, maxEntries?: number): Promise<ExtractedEntry[] | undefined> {
     let stream: NodeJS.ReadableStream;
     try {
       stream = await this.container.getArchive({ path: containerPath });
@@ -158,7 +158,7 @@ export class ContainerSession {
       if ((error as { statusCode?: number }).statusCode === 404) return undefined;
       throw error;
     }
-    return readTarEntries(stream, maxBytes);
+    return readTarEntries(stream, maxBytes, maxEntries);
   }
 
   async remove(): Promise<void> {

@@ -6,7 +6,7 @@ function split(chunks: Buffer[], maxLineBytes: number): { lines: string[]; overf
   const lines: string[] = [];
   let overflows = 0;
   const splitter = new LineSplitter(maxLineBytes, (line) => lines.push(line), () => overflows++);
-  for (const chunk of chunks) splitter._write(chunk, 'buffer', () => undefined);
+  for (const chunk of chunks) splitter._write(chunk, 'utf8', () => undefined);
   return { lines, overflows };
 }
 
