@@ -10,6 +10,7 @@ import { BoundedBuffer } from '../../sandbox/bounded-buffer.ts';
 import { policyRunnerPathInImage } from '../../infra/policy-sandbox-image.ts';
 import { maxProtocolLineBytes, type HostMessage } from '../runtime/protocol.ts';
 import { LineSplitter } from './line-splitter.ts';
+import { containerLogConfig } from '../../sandbox/container-limits.ts';
 
 export interface PolicySandboxSpec {
   image: string;
@@ -70,6 +71,8 @@ export class PolicySandbox {
         NanoCpus: Math.round((spec.cpus ?? 1) * 1e9),
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
+        // The policy's stdio is attached: its log is bounded like every container's.
+        LogConfig: containerLogConfig,
       },
     });
     const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
