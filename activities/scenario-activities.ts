@@ -20,16 +20,13 @@ import { watchDisk, type DiskWatchdog } from '../sandbox/disk-watchdog.ts';
 import { packFiles } from '../sandbox/tar-archive.ts';
 import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
-import { capList, capRecords, noteBounds } from '../common/bounded-list.ts';
+import { boundAgentRunResult } from './payload-bounds.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 import { failureTypes, packFailureTypes } from '../contracts/failure-types.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { canonicalPackSchema } from '../packs/canonical-pack.ts';
 import { skillFile } from '../packs/pack-format.ts';
-
-/** Faults in an activity result: what a hostile policy can grow, kept to a few KB. */
-const faultBounds = { ...noteBounds, maxItemBytes: 1000, maxTotalBytes: 32 * 1024 };
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -141,26 +138,26 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       const ownRecords = agent.records?.();
       const agentRecords = ownRecords ? await writeArtifact(path.join(dir, artifactNames.hermesRecords), ownRecords) : undefined;
       const summary = await environment.close();
-      return {
+      return boundAgentRunResult({
         outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
         exitCode: record.exitCode,
         wallMs,
         outputs,
         agentLog,
         agentRecords,
-        outputNotes: capList(collected.notes),
+        outputNotes: collected.notes,
         policy: summary && {
           costUsd: summary.costUsd,
           costByModelUsd: summary.costByModelUsd,
           calls: summary.calls,
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,
-          faults: capRecords(summary.faults, faultBounds, (more) => ({ kind: 'truncated', message: `+${more} more` })),
+          faults: summary.faults,
           callLog: summary.callLog,
           policyLog: summary.policyLog,
           turnLog: summary.turnLog,
         },
-      };
+      });
     } finally {
       disk?.stop();
       try {
