@@ -78,6 +78,9 @@ export class PolicySandbox {
     const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
     const stdout = new PassThrough();
     const sandbox = new PolicySandbox(container, stream);
+    // The hijacked socket can fail (the container killed mid-write: EPIPE, ECONNRESET); unhandled,
+    // that error would end the worker. It ends the sandbox instead, and the host records a crash.
+    stream.on('error', (error: Error) => sandbox.markExited({ exitCode: null, oomKilled: false, reason: `the policy sandbox's stdio failed (${error.message})` }));
     container.modem.demuxStream(stream, stdout, sandbox.stderr);
     stdout.pipe(new LineSplitter(maxProtocolLineBytes, onLine, onOverflow));
     try {
