@@ -16,6 +16,7 @@ import type { ScenarioAgent } from '../agents/scenario-agent.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 import { packFiles } from '../sandbox/tar-archive.ts';
 import { skillFile } from '../packs/pack-format.ts';
+import { defaultAgentDiskBudgetBytes } from '../sandbox/container-limits.ts';
 
 /** Where the pack's SKILL.md is placed in the scenario container (the live format's place). */
 export const skillFolder = '/workspace';
@@ -135,6 +136,7 @@ export async function startAgentEnvironment(
       memoryMb: scenario.memoryMb,
       owner: deps.owner,
       networkMode: network?.name ?? 'none',
+      storageBytes: defaultAgentDiskBudgetBytes,
     });
     cleanups.push(() => session.remove());
     // The pack's SKILL.md, read-only for the agent (root-owned, 0444, in a root-owned folder).

@@ -40,3 +40,11 @@ test('chain kinds the cycle never retries are the ones whose errors are raised n
     assert.equal(chainNonRetryableTypes.includes(chainFailureType(kind)), !error.retryable, kind);
   }
 });
+
+test('a failure carrying pack text is cut to a few KB, whatever its size', () => {
+  const failure = classifyError(new PackError('pack_invalid', `bundle failed:\n${'x: error\n'.repeat(500_000)}`)) as Error;
+  assert.ok(Buffer.byteLength(failure.message) <= 8 * 1024);
+  assert.ok(Buffer.byteLength(failure.stack ?? '') <= 8 * 1024);
+  const plain = classifyError(new Error('y'.repeat(1_000_000))) as Error;
+  assert.ok(Buffer.byteLength(plain.message) <= 8 * 1024);
+});

@@ -7,8 +7,24 @@ import { ScenarioError } from '../catalog/scenario-error.ts';
 import { VerifierFailure } from '../verifiers/run-verifier.ts';
 import { ImageBuildError } from '../sandbox/image-build.ts';
 import { failureTypes } from '../contracts/failure-types.ts';
+import { truncateUtf8 } from '../common/bounded-list.ts';
+
+/** A failure's message and stack in the activity result: what a pack can put there is cut to this. */
+const maxFailureTextBytes = 8 * 1024;
 
 export function classifyError(error: unknown): unknown {
+  return bounded(classifyUnbounded(error));
+}
+
+/** Cuts message and stack in place (pack errors quote pack text; esbuild can list hundreds of errors). */
+function bounded(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  if (Buffer.byteLength(error.message, 'utf8') > maxFailureTextBytes) error.message = truncateUtf8(error.message, maxFailureTextBytes);
+  if (error.stack && Buffer.byteLength(error.stack, 'utf8') > maxFailureTextBytes) error.stack = truncateUtf8(error.stack, maxFailureTextBytes);
+  return error;
+}
+
+function classifyUnbounded(error: unknown): unknown {
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof PackError) {
     return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: !error.retryable });

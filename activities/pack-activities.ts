@@ -8,6 +8,7 @@ import { readLocalPack, fetchPackFromUrl } from '../packs/read-pack.ts';
 import { packDisplayName, packKindOf } from '../packs/pack-format.ts';
 import { canonicalJson, canonicalPackSchema, packHash, sha256Hex, type CanonicalPack } from '../packs/canonical-pack.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
+import { boundRejections } from './payload-bounds.ts';
 import { artifactNames, judgeCacheDir, packBundleFile, packFile, packOwnersDir, packStoreDir, runDir, scenariosDir } from '../common/data-layout.ts';
 import { PackError } from '../packs/pack-error.ts';
 import { bundlePack } from '../packs/bundle-pack.ts';
@@ -99,7 +100,7 @@ export function createPackActivities(deps: ActivityDependencies) {
       },
     );
     const reportRef = await writeArtifact(path.join(runDir(info.workflowExecution?.workflowId ?? 'standalone'), artifactNames.preEvalReport), JSON.stringify(report, null, 2) + '\n');
-    return report.verdict === 'pass' ? { verdict: 'pass', report: reportRef } : { verdict: 'reject', reasons: report.reasons, report: reportRef };
+    return report.verdict === 'pass' ? { verdict: 'pass', report: reportRef } : { verdict: 'reject', reasons: boundRejections(report.reasons), report: reportRef };
   }
 
   return { fetchPack, preEval };

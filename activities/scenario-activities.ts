@@ -15,8 +15,12 @@ import { artifactNames, scenarioAttemptDir, scenariosDir } from '../common/data-
 import { ensureScenarioImage } from '../sandbox/scenario-image.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
 import { collectAgentOutputs } from '../sandbox/agent-outputs.ts';
+import { defaultAgentDiskBudgetBytes } from '../sandbox/container-limits.ts';
+import { watchDisk, type DiskWatchdog } from '../sandbox/disk-watchdog.ts';
+import { packFiles } from '../sandbox/tar-archive.ts';
 import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
+import { boundAgentRunResult } from './payload-bounds.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 import { failureTypes, packFailureTypes } from '../contracts/failure-types.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
@@ -100,8 +104,14 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       await spend?.release('the agent environment did not start');
       throw error;
     }
+    let disk: DiskWatchdog | undefined;
     try {
-      const { agent, session, startFailure, stopSignal } = environment;
+      const { agent, session, startFailure, stopSignal: policyStop } = environment;
+      // The agent's disk budget: past it the agent is stopped and its outputs are not collected, so
+      // the scenario scores as no output (the policy's failure, with a note), never the worker's.
+      const diskStop = new AbortController();
+      disk = watchDisk(session.container, defaultAgentDiskBudgetBytes, (bytes) => diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${defaultAgentDiskBudgetBytes}-byte disk budget`)));
+      const stopSignal = policyStop ? AbortSignal.any([policyStop, diskStop.signal]) : diskStop.signal;
       // A policy that never became ready fails the attempt at once (its fault is in the summary);
       // the untouched workspace is still collected and verified.
       const record = startFailure
@@ -112,19 +122,23 @@ export function createScenarioActivities(deps: ActivityDependencies) {
             deadlineMs,
             onTick: () => context.heartbeat(),
             // The watchdog stops the agent like a cancellation would; what it wrote is verified.
-            signal: stopSignal ? AbortSignal.any([context.cancellationSignal, stopSignal]) : context.cancellationSignal,
+            signal: AbortSignal.any([context.cancellationSignal, stopSignal]),
           });
-      if (stopSignal?.aborted) record.transcript += `\n[stopped: ${(stopSignal.reason as Error).message}]`;
+      disk.stop();
+      if (stopSignal.aborted) record.transcript += `\n[stopped: ${(stopSignal.reason as Error).message}]`;
       if (context.cancellationSignal.aborted) throw new CancelledFailure('runScenario cancelled');
       const wallMs = Math.round(performance.now() - started);
       // Partial outputs of an agent stopped at its deadline are still collected and verified.
-      const collected = await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes);
+      const collected =
+        disk.breachBytes === undefined
+          ? await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes)
+          : { archive: await packFiles([]), fileCount: 0, notes: [`outputs not collected: ${(diskStop.signal.reason as Error).message}`] };
       const outputs = await writeArtifact(path.join(dir, artifactNames.agentOutputs), collected.archive);
       const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), record.transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
       const ownRecords = agent.records?.();
       const agentRecords = ownRecords ? await writeArtifact(path.join(dir, artifactNames.hermesRecords), ownRecords) : undefined;
       const summary = await environment.close();
-      return {
+      return boundAgentRunResult({
         outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
         exitCode: record.exitCode,
         wallMs,
@@ -138,13 +152,14 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           calls: summary.calls,
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,
-          faults: summary.faults.slice(0, 50),
+          faults: summary.faults,
           callLog: summary.callLog,
           policyLog: summary.policyLog,
           turnLog: summary.turnLog,
         },
-      };
+      });
     } finally {
+      disk?.stop();
       try {
         await environment.close();
       } finally {

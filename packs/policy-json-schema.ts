@@ -2,6 +2,7 @@
 // sidecar's own check is policy/python/trajrl_policy/policy_json.py; the two accept the same
 // documents, fill in the same defaults and name the same field (policy-json-schema.test.ts).
 import { z } from 'zod';
+import { JsonTooDeepError, parseJsonBounded } from '../common/bounded-json.ts';
 
 export const fusionModels = [
   'deepseek-v4-flash-0731',
@@ -129,8 +130,9 @@ export function checkPolicyJson(document: unknown): PolicyJsonCheck {
 export function parsePolicyJson(text: string): PolicyJsonCheck {
   let document: unknown;
   try {
-    document = JSON.parse(text);
+    document = parseJsonBounded(text);
   } catch (error) {
+    if (error instanceof JsonTooDeepError) return { ok: false, message: `policy.json: ${error.message}` };
     return { ok: false, message: `policy.json: the document is not valid JSON (${(error as Error).message})` };
   }
   return checkPolicyJson(document);

@@ -3,6 +3,7 @@
 import type Docker from 'dockerode';
 import { containerLabels } from './container-labels.ts';
 import { BoundedBuffer } from './bounded-buffer.ts';
+import { containerLogConfig, storageOptSupported } from './container-limits.ts';
 import { readTarEntries, type ExtractedEntry } from './tar-archive.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';
 
@@ -16,6 +17,8 @@ export interface ContainerSpec {
   owner: WorkerIdentity;
   /** 'none' until a later stage wires the per-run internal network. */
   networkMode?: string;
+  /** Caps the writable layer where the storage driver allows it (see container-limits.ts). */
+  storageBytes?: number;
 }
 
 export interface ExecRequest {
@@ -49,6 +52,7 @@ export class ContainerSession {
 
   static async start(docker: Docker, spec: ContainerSpec): Promise<ContainerSession> {
     const memoryBytes = spec.memoryMb * 1024 * 1024;
+    const storageCap = spec.storageBytes !== undefined && (await storageOptSupported(docker, spec.image)) ? { StorageOpt: { size: `${spec.storageBytes}` } } : {};
     const container = await docker.createContainer({
       Image: spec.image,
       Cmd: ['sleep', 'infinity'],
@@ -68,6 +72,8 @@ export class ContainerSession {
         PidsLimit: defaultPidsLimit,
         SecurityOpt: ['no-new-privileges'],
         CapDrop: ['NET_RAW', 'SYS_ADMIN', 'SYS_PTRACE', 'MKNOD', 'AUDIT_WRITE'],
+        LogConfig: containerLogConfig,
+        ...storageCap,
       },
     });
     const session = new ContainerSession(docker, container, spec);
@@ -150,7 +156,7 @@ export class ContainerSession {
   }
 
   /** Reads a path (file or directory) out of the container; undefined when it does not exist. */
-  async download(containerPath: string, maxBytes: number): Promise<ExtractedEntry[] | undefined> {
+  async download(containerPath: string, maxBytes: number, maxEntries?: number): Promise<ExtractedEntry[] | undefined> {
     let stream: NodeJS.ReadableStream;
     try {
       stream = await this.container.getArchive({ path: containerPath });
@@ -158,7 +164,7 @@ export class ContainerSession {
       if ((error as { statusCode?: number }).statusCode === 404) return undefined;
       throw error;
     }
-    return readTarEntries(stream, maxBytes);
+    return readTarEntries(stream, maxBytes, maxEntries);
   }
 
   async remove(): Promise<void> {

@@ -5,7 +5,7 @@ import { packFiles, readTarEntries, TarTooLargeError } from './tar-archive.ts';
 
 test('packed files read back with their names, modes and parent directories', async () => {
   const archive = await packFiles([{ name: 'app/out/a.txt', content: Buffer.from('A'), mode: 0o600 }]);
-  const entries = await readTarEntries(Readable.from(archive), 1024);
+  const entries = await readTarEntries(Readable.from(archive), 4096);
   assert.deepEqual(entries.map((e) => [e.name, e.type]), [['app/', 'directory'], ['app/out/', 'directory'], ['app/out/a.txt', 'file']]);
   assert.equal(entries[2]!.mode, 0o600);
   assert.equal(entries[2]!.content!.toString(), 'A');

@@ -77,24 +77,59 @@ export interface ExtractedEntry {
   content?: Buffer;
 }
 
-/** Reads a tar stream fully, refusing to buffer more than maxBytes of file content. */
-export async function readTarEntries(stream: NodeJS.ReadableStream, maxBytes: number): Promise<ExtractedEntry[]> {
+/** What one entry costs in an archive: its 512-byte header plus its content padded to 512 bytes. */
+export function tarEntryBytes(contentBytes: number): number {
+  return 512 + Math.ceil(contentBytes / 512) * 512;
+}
+
+/** Default bound on the number of entries read from one archive (150 k empty files must not pass). */
+export const defaultMaxTarEntries = 20_000;
+
+/**
+ * Reads a tar stream fully, refusing more than maxBytes of archive (headers and padded content,
+ * so many empty files count) or more than maxEntries entries. Every stream error — the source's,
+ * the extractor's, an entry body's — settles the promise once; the source is destroyed on failure.
+ */
+export async function readTarEntries(stream: NodeJS.ReadableStream, maxBytes: number, maxEntries = defaultMaxTarEntries): Promise<ExtractedEntry[]> {
   const extract = tar.extract();
   const entries: ExtractedEntry[] = [];
   let total = 0;
+  let settled = false;
   return new Promise((resolve, reject) => {
+    const fail = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      stream.unpipe?.(extract as unknown as NodeJS.WritableStream);
+      (stream as { destroy?: () => void }).destroy?.();
+      extract.destroy();
+      reject(error instanceof Error ? error : new Error(String(error)));
+    };
     extract.on('entry', (header, body, next) => {
+      body.on('error', fail);
+      if (entries.length >= maxEntries) {
+        fail(new TarTooLargeError(maxBytes, maxEntries, 'entries'));
+        return;
+      }
+      total += 512;
       const chunks: Buffer[] = [];
+      let contentBytes = 0;
       body.on('data', (data: unknown) => {
+        if (settled) return;
         const chunk = data as Buffer;
-        total += chunk.length;
-        if (total > maxBytes) {
-          extract.destroy(new TarTooLargeError(maxBytes));
+        contentBytes += chunk.length;
+        if (total + tarEntryBytes(contentBytes) - 512 > maxBytes) {
+          fail(new TarTooLargeError(maxBytes, maxEntries, 'bytes'));
           return;
         }
         chunks.push(chunk);
       });
       body.on('end', () => {
+        if (settled) return;
+        total += tarEntryBytes(contentBytes) - 512;
+        if (total > maxBytes) {
+          fail(new TarTooLargeError(maxBytes, maxEntries, 'bytes'));
+          return;
+        }
         entries.push({
           name: header.name,
           type: header.type ?? 'file',
@@ -107,16 +142,24 @@ export async function readTarEntries(stream: NodeJS.ReadableStream, maxBytes: nu
       });
       body.resume();
     });
-    extract.on('finish', () => resolve(entries));
-    extract.on('error', reject);
-    stream.on('error', reject);
+    extract.on('finish', () => {
+      if (settled) return;
+      settled = true;
+      resolve(entries);
+    });
+    extract.on('error', fail);
+    stream.on('error', fail);
     stream.pipe(extract as unknown as NodeJS.WritableStream);
   });
 }
 
 export class TarTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`archive holds more than ${maxBytes} bytes`);
+  constructor(
+    readonly maxBytes: number,
+    readonly maxEntries: number = defaultMaxTarEntries,
+    readonly bound: 'bytes' | 'entries' = 'bytes',
+  ) {
+    super(bound === 'entries' ? `archive holds more than ${maxEntries} entries` : `archive holds more than ${maxBytes} bytes`);
     this.name = 'TarTooLargeError';
   }
 }

@@ -1,5 +1,6 @@
 // Reading a JSON request body with a size bound (hostile clients), and OpenAI-style error replies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JsonTooDeepError, parseJsonBounded } from '../../common/bounded-json.ts';
 
 export class HttpError extends Error {
   constructor(readonly status: number, readonly type: string, message: string) {
@@ -17,9 +18,9 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
     chunks.push(chunk as Buffer);
   }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new HttpError(400, 'invalid_request_error', 'request body is not JSON');
+    return parseJsonBounded(Buffer.concat(chunks).toString('utf8'));
+  } catch (error) {
+    throw new HttpError(400, 'invalid_request_error', error instanceof JsonTooDeepError ? `request body ${error.message}` : 'request body is not JSON');
   }
 }
 

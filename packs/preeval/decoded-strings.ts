@@ -10,6 +10,8 @@ export type DecodedString = { text: string; line: number; encoding: Encoding };
 /** Bounds that keep hostile input cheap: long chains and huge values are cut, not followed. */
 const maxValueChars = 200_000;
 const maxArrayItems = 20_000;
+/** All the text one file may emit: a 32 KB source repeating a 200 k constant must not become gigabytes. */
+const maxEmittedChars = 8_000_000;
 const minDecodedChars = 6;
 
 type Flags = { joined: boolean; charCodes: boolean; reversed: boolean };
@@ -18,6 +20,18 @@ type Evaluated = { value: Value; end: number; flags: Flags };
 
 const noFlags = (): Flags => ({ joined: false, charCodes: false, reversed: false });
 const merge = (a: Flags, b: Flags): Flags => ({ joined: a.joined || b.joined, charCodes: a.charCodes || b.charCodes, reversed: a.reversed || b.reversed });
+/** parts.join(separator) cut at maxValueChars without ever building the whole string. */
+function joinBounded(parts: readonly string[], separator: string): string {
+  const kept: string[] = [];
+  let length = 0;
+  for (const part of parts) {
+    if (length >= maxValueChars) break;
+    kept.push(part);
+    length += part.length + separator.length;
+  }
+  return kept.join(separator).slice(0, maxValueChars);
+}
+
 const asText = (value: Value): string | undefined => (value.kind === 'string' ? value.text : value.kind === 'number' ? String(value.value) : undefined);
 
 function numberOf(raw: string): number | undefined {
@@ -128,7 +142,7 @@ class ConstantEvaluator {
         const piece = inner && asText(inner.value);
         const next = inner && this.at(inner.end);
         if (!inner || piece === undefined || next?.type !== 'template') return undefined;
-        text += piece + (next.value ?? '');
+        if (text.length < maxValueChars) text += piece.slice(0, maxValueChars) + (next.value ?? '');
         flags = merge(flags, inner.flags);
         cursor = inner.end + 1;
         if (next.templatePart === 'tail') return { value: { kind: 'string', text: text.slice(0, maxValueChars) }, end: cursor, flags };
@@ -180,17 +194,17 @@ class ConstantEvaluator {
       if (method === 'join' && value.kind === 'array') {
         const parts = value.items.map(asText);
         if (parts.some((part) => part === undefined)) return undefined;
-        next = { kind: 'string', text: parts.join(args.values.length === 0 ? ',' : first ?? ',').slice(0, maxValueChars) };
+        next = { kind: 'string', text: joinBounded(parts as string[], args.values.length === 0 ? ',' : first ?? ',') };
         flags = { ...flags, joined: true };
       } else if (method === 'reverse' && value.kind === 'array') {
         next = { kind: 'array', items: [...value.items].reverse() };
         flags = { ...flags, reversed: true };
       } else if (method === 'split' && value.kind === 'string' && first === '') {
-        next = { kind: 'array', items: [...value.text].map((text) => ({ kind: 'string', text }) as Value) };
+        next = { kind: 'array', items: [...value.text.slice(0, maxArrayItems)].map((text) => ({ kind: 'string', text }) as Value) };
       } else if (method === 'concat' && value.kind === 'string') {
         const rest = args.values.map((arg) => asText(arg.value));
         if (rest.some((part) => part === undefined)) return undefined;
-        next = { kind: 'string', text: (value.text + rest.join('')).slice(0, maxValueChars) };
+        next = { kind: 'string', text: joinBounded([value.text, ...(rest as string[])], '') };
         flags = { ...flags, joined: true };
       } else if (['toLowerCase', 'toUpperCase', 'trim'].includes(method) && value.kind === 'string' && args.values.length === 0) {
         next = { kind: 'string', text: method === 'trim' ? value.text.trim() : method === 'toLowerCase' ? value.text.toLowerCase() : value.text.toUpperCase() };
@@ -210,7 +224,10 @@ function encodingOf(flags: Flags): Encoding | undefined {
 
 function base64Decoded(text: string): string | undefined {
   const compact = text.trim();
-  if (compact.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact) || !/[0-9+/=_-]|[a-z].*[A-Z]|[A-Z].*[a-z]/.test(compact)) return undefined;
+  // Each test is one linear pass: "mixed case" as two class searches, not `[a-z].*[A-Z]`, which
+  // backtracks quadratically on a long run of one letter class (a padded pack took minutes).
+  if (compact.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return undefined;
+  if (!/[0-9+/=_-]/.test(compact) && !(/[a-z]/.test(compact) && /[A-Z]/.test(compact))) return undefined;
   const decoded = Buffer.from(compact, 'base64').toString('utf8');
   return printable(decoded) ? decoded : undefined;
 }
@@ -227,8 +244,16 @@ export function decodedStrings(code: string, tokens: Token[] = tokenize(code)): 
   const significant = tokens.filter((token) => token.type !== 'comment');
   const evaluator = new ConstantEvaluator(significant);
   const found: DecodedString[] = [];
+  // Each distinct text is emitted once (the first place it shows), and all together stay within
+  // maxEmittedChars: repeating a constant adds nothing to find and must not add work.
+  const seen = new Set<string>();
+  let emittedChars = 0;
   const emit = (text: string, line: number, encoding: Encoding) => {
-    if (text.trim() === '') return;
+    if (text.trim() === '' || emittedChars >= maxEmittedChars) return;
+    const key = `${encoding}\0${text}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    emittedChars += text.length;
     found.push({ text, line, encoding });
     if (text.length >= minDecodedChars) {
       const fromBase64 = base64Decoded(text);
@@ -264,8 +289,8 @@ export function decodedStrings(code: string, tokens: Token[] = tokenize(code)): 
       if (codes !== undefined) emit(codes, token.line, 'char-codes');
       const parts = result.value.items.map(asText).filter((part): part is string => part !== undefined && !/^-?\d/.test(part));
       if (parts.length >= 2) {
-        emit(parts.join(''), token.line, encoding === 'reversed' ? 'reversed' : 'joined');
-        emit(parts.join(' '), token.line, 'joined');
+        emit(joinBounded(parts, ''), token.line, encoding === 'reversed' ? 'reversed' : 'joined');
+        emit(joinBounded(parts, ' '), token.line, 'joined');
       }
     }
   });

@@ -9,8 +9,8 @@ import { checkPythonSyntax } from '../python-syntax.ts';
 import type { PackOwners } from './pack-owners.ts';
 import type { PreEvalConfig } from './preeval-config.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
-import { scanPack, type ScanResult } from './static-scan.ts';
-import { findNearCopies } from './similarity.ts';
+import type { ScanResult } from './static-scan.ts';
+import { defaultScanTimeLimitMs, runOffLoop, ScanTimeLimitError } from './off-loop.ts';
 import { judgePack, JudgeUnavailableError, type JudgeVerdict } from './llm-judge.ts';
 import type { JudgeCache } from './judge-cache.ts';
 
@@ -30,6 +30,8 @@ export interface PreEvalDependencies {
   /** Earlier packs kept by hash, with their owners, for the similarity check. */
   earlierPacks: () => Promise<{ packHash: string; owner?: string; claimedAt?: string; pack: CanonicalPack }[]>;
   judge: { client: OpenAI; cache: JudgeCache };
+  /** Each off-loop scan (static scan, similarity) in its worker thread; past it the pack is rejected. */
+  scanTimeLimitMs?: number;
 }
 
 export interface PreEvalReport {
@@ -64,8 +66,22 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
     return done();
   }
 
+  // The scans run off the event loop with a time limit: a pack shaped to make them slow is rejected
+  // for it, and the worker keeps heartbeating meanwhile.
+  const limitMs = deps.scanTimeLimitMs ?? defaultScanTimeLimitMs;
+  const timeLimited = (error: unknown): boolean => {
+    if (!(error instanceof ScanTimeLimitError)) return false;
+    reasons.push({ code: 'preeval_time_limit', message: `${error.message}; a pack must be cheap to check` });
+    return true;
+  };
+
   if (deps.config.staticScan.enabled) {
-    report.scan = scanPack({ pack: input.pack, bundleCode: input.bundleCode }, await deps.fingerprints(), deps.config.staticScan.thresholds);
+    try {
+      report.scan = await runOffLoop({ task: 'scan', input: { pack: input.pack, bundleCode: input.bundleCode }, fingerprints: await deps.fingerprints(), thresholds: deps.config.staticScan.thresholds }, limitMs);
+    } catch (error) {
+      if (timeLimited(error)) return done();
+      throw error;
+    }
     if (report.scan.verdict === 'reject') {
       const lines = report.scan.evidence.slice(0, evidenceLines).map((e) => `${e.file}:${e.line} [${e.kind}${e.scenario ? ` ${e.scenario}` : ''}${e.encoding !== 'plain' ? `, ${e.encoding}` : ''}] ${e.excerpt}`);
       reasons.push({ code: 'scenario_specific_content', message: `static scan score ${report.scan.score.toFixed(1)} (limit ${deps.config.staticScan.thresholds.rejectScore}): the pack contains scenario-specific content or forbidden behaviour:\n${lines.join('\n')}` });
@@ -80,7 +96,12 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
     const others = (await deps.earlierPacks()).filter(
       (p) => p.packHash !== input.packHash && p.owner !== undefined && p.owner !== localOwner && p.owner !== input.owner && p.claimedAt !== undefined && p.claimedAt < owner.claimedAt,
     );
-    report.nearCopies = findNearCopies(input.pack, others, deps.config.similarity.maxDistance);
+    try {
+      report.nearCopies = await runOffLoop({ task: 'similarity', candidate: input.pack, others: others.map(({ packHash, pack }) => ({ packHash, pack })), threshold: deps.config.similarity.maxDistance }, limitMs);
+    } catch (error) {
+      if (timeLimited(error)) return done();
+      throw error;
+    }
     const closest = report.nearCopies[0];
     if (closest) {
       reasons.push({ code: 'near_copy', message: `the pack is a near copy of pack ${closest.packHash} (normalized compression distance ${closest.distance.toFixed(3)} ≤ ${deps.config.similarity.maxDistance})` });

@@ -10,6 +10,7 @@ import type Docker from 'dockerode';
 import type { TurnLog } from './turn-log.ts';
 
 import { PolicyRequestError, TurnLimitError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from './policy-backend.ts';
+import { JsonTooDeepError, parseJsonBounded } from '../../common/bounded-json.ts';
 
 export { PolicyRequestError, TurnLimitError, type PolicyFault, type PolicyFaultKind } from './policy-backend.ts';
 
@@ -102,9 +103,9 @@ export class PolicyHost implements PolicyBackend {
   private onLine(line: string): void {
     let raw: unknown;
     try {
-      raw = JSON.parse(line);
-    } catch {
-      return this.fault({ kind: 'protocol_violation', message: `not JSON: ${line.slice(0, 200)}` });
+      raw = parseJsonBounded(line);
+    } catch (error) {
+      return this.fault({ kind: 'protocol_violation', message: `${error instanceof JsonTooDeepError ? error.message : 'not JSON'}: ${line.slice(0, 200)}` });
     }
     const parsed = runnerMessageSchema.safeParse(raw);
     if (!parsed.success) return this.fault({ kind: 'protocol_violation', message: `unknown message: ${line.slice(0, 200)}` });

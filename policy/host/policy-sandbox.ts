@@ -10,6 +10,7 @@ import { BoundedBuffer } from '../../sandbox/bounded-buffer.ts';
 import { policyRunnerPathInImage } from '../../infra/policy-sandbox-image.ts';
 import { maxProtocolLineBytes, type HostMessage } from '../runtime/protocol.ts';
 import { LineSplitter } from './line-splitter.ts';
+import { containerLogConfig } from '../../sandbox/container-limits.ts';
 
 export interface PolicySandboxSpec {
   image: string;
@@ -70,11 +71,16 @@ export class PolicySandbox {
         NanoCpus: Math.round((spec.cpus ?? 1) * 1e9),
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
+        // The policy's stdio is attached: its log is bounded like every container's.
+        LogConfig: containerLogConfig,
       },
     });
     const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
     const stdout = new PassThrough();
     const sandbox = new PolicySandbox(container, stream);
+    // The hijacked socket can fail (the container killed mid-write: EPIPE, ECONNRESET); unhandled,
+    // that error would end the worker. It ends the sandbox instead, and the host records a crash.
+    stream.on('error', (error: Error) => sandbox.markExited({ exitCode: null, oomKilled: false, reason: `the policy sandbox's stdio failed (${error.message})` }));
     container.modem.demuxStream(stream, stdout, sandbox.stderr);
     stdout.pipe(new LineSplitter(maxProtocolLineBytes, onLine, onOverflow));
     try {

@@ -7,6 +7,7 @@ import { checkPolicyCompletion } from '../host/completion-schema.ts';
 import { PolicyRequestError, TurnLimitError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from '../host/policy-backend.ts';
 import type { TurnLog } from '../host/turn-log.ts';
 import { SseAssembler } from './sse-assembler.ts';
+import { parseJsonBounded } from '../../common/bounded-json.ts';
 
 const maxFaults = 200;
 const maxLogLines = 2000;
@@ -202,7 +203,7 @@ export class SidecarBackend implements PolicyBackend {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(bytes.toString('utf8'));
+      parsed = parseJsonBounded(bytes.toString('utf8'));
     } catch {
       return fail(502, { kind: 'malformed_response', requestId: id, message: `the policy answered with ${contentType}, not JSON or SSE: ${bytes.toString('utf8').slice(0, 300)}` });
     }

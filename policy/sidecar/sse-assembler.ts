@@ -1,6 +1,8 @@
 // Reads an OpenAI chat-completion SSE stream as it is relayed and rebuilds the assistant message
 // (content, tool calls, finish reason) for the turn log. Bounded: hostile streams cost no more than
 // a few MB of memory, and anything unparseable is skipped, never thrown.
+import { parseJsonBounded } from '../../common/bounded-json.ts';
+
 const maxLineBytes = 4 * 1024 * 1024;
 const maxTextChars = 2 * 1024 * 1024;
 
@@ -42,7 +44,7 @@ export class SseAssembler {
     }
     let chunk: { choices?: { delta?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }[]; usage?: unknown };
     try {
-      chunk = JSON.parse(data);
+      chunk = parseJsonBounded(data) as typeof chunk;
     } catch {
       return;
     }

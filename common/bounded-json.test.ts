@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { jsonDepth, JsonTooDeepError, parseJsonBounded } from './bounded-json.ts';
+
+test('depth counts objects and arrays, not brackets in strings', () => {
+  assert.equal(jsonDepth('{"a":[1,{"b":"[[[{{{\\"]]]"}]}'), 3);
+  assert.equal(jsonDepth('"x"'), 0);
+  assert.deepEqual(parseJsonBounded('{"a":[1,2]}'), { a: [1, 2] });
+});
+
+test('a deeply nested document is refused before anything recurses over it, in linear time', () => {
+  const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
+  const started = performance.now();
+  assert.throws(() => parseJsonBounded(deep), JsonTooDeepError);
+  assert.ok(performance.now() - started < 1_000);
+  // What it prevents: the value parses, but walking it overflows the stack.
+  assert.throws(() => JSON.stringify(JSON.parse(deep)), RangeError);
+});
+
+test('where a pack, a policy or an agent controls JSON, deep nesting is a clear refusal, not a RangeError', async () => {
+  const { parsePolicyJson } = await import('../packs/policy-json-schema.ts');
+  const { readJsonBody, HttpError } = await import('../gateway/http/json-body.ts');
+  const { Readable } = await import('node:stream');
+  const deep = `{"kind":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  const checked = parsePolicyJson(deep);
+  assert.equal(checked.ok, false);
+  assert.match((checked as { message: string }).message, /nested deeper than/);
+  const request = Readable.from([Buffer.from(deep)]) as unknown as Parameters<typeof readJsonBody>[0];
+  await assert.rejects(readJsonBody(request, 1 << 20), (error: unknown) => error instanceof HttpError && error.status === 400 && /nested deeper/.test(error.message));
+});
