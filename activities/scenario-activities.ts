@@ -138,6 +138,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           calls: summary.calls,
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,
+          upstreamFailures: summary.upstreamFailures,
           faults: summary.faults.slice(0, 50),
           callLog: summary.callLog,
           policyLog: summary.policyLog,

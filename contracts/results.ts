@@ -63,6 +63,8 @@ export interface AgentRunResult {
     calls: number;
     agentRequests: number;
     budgetRefusals: number;
+    /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries; absent in older results. */
+    upstreamFailures?: number;
     faults: { kind: string; requestId?: string; message: string }[];
     callLog: z.infer<typeof artifactRefSchema>;
     policyLog: z.infer<typeof artifactRefSchema>;
