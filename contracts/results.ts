@@ -102,6 +102,11 @@ export interface ScenarioResult {
   agentWallMs: number;
   verifierWallMs: number;
   error?: string;
+  /**
+   * The pack broke its own run before anything could be verified (contracts/failure-types.ts
+   * packFaultTypes): scored 0 of the scenario's tests, whose count the pairing takes from the other side.
+   */
+  unverified?: boolean;
   /** What went wrong on the policy side (crash, hang, malformed answer, protocol abuse). */
   policyFaults?: { kind: string; requestId?: string; message: string }[];
   artifacts: Record<string, z.infer<typeof artifactRefSchema>>;

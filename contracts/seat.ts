@@ -7,6 +7,8 @@ export const scenarioScoreSchema = z.object({
   scenario: z.string(),
   testsPassed: z.number().int().nonnegative(),
   testsTotal: z.number().int().nonnegative(),
+  /** The pack broke its own run before verification: 0 passed, of the count the other evaluations found. */
+  unverified: z.boolean().optional(),
 });
 export type ScenarioScore = z.infer<typeof scenarioScoreSchema>;
 

@@ -45,7 +45,7 @@ function toScored(result: EvaluationResult): ScoredEvaluation {
     testsTotal: result.testsTotal,
     // A scenario with an infrastructure error makes the evaluation incomplete already; the rule
     // sees every scenario either way.
-    perScenario: result.perScenario.map((s) => ({ scenario: s.name, testsPassed: s.testsPassed, testsTotal: s.testsTotal })),
+    perScenario: result.perScenario.map((s) => ({ scenario: s.name, testsPassed: s.unverified ? 0 : s.testsPassed, testsTotal: s.testsTotal, ...(s.unverified ? { unverified: true } : {}) })),
     rejectionCodes: result.rejection?.map((r) => r.code),
   };
 }
