@@ -57,7 +57,7 @@ function failureText(error: unknown): { type?: string; message: string } {
  * A scenario whose outcome calls failing upstream (infrastructure) may have changed is run again
  * after these pauses; when it still is, it is `infra_error` (contracts/blame.ts).
  */
-const upstreamRetryPausesSec = [15, 60];
+const upstreamRetryPausesSec = [10, 30];
 
 export async function evaluateSubmission(submission: Submission): Promise<EvaluationResult> {
   const { workflowId } = workflowInfo();
