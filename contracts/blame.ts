@@ -49,7 +49,8 @@ const proofs = {
   upstreamCounted: 'gateway/model-gateway.test.ts — calls that fail upstream for the infrastructure\'s reasons are counted',
   upstreamStorm: 'test/integration/seat-forfeit.test.ts — an upstream storm on the incumbent\'s model: infra_error, incomplete, the seat unmoved',
   scenarioRule: 'contracts/blame.test.ts — the scenario status follows the table',
-  packFault: 'contracts/blame.test.ts — a pack fault scores the scenario 0 and never makes it incomplete',
+  packFault: 'test/integration/scenario-blame.test.ts — a pack that breaks its own run is scored 0 for it, and the evaluation completes',
+  upstreamRetried: 'test/integration/scenario-blame.test.ts — calls failing upstream make the scenario infra_error after three tries, and the evaluation incomplete',
   chain: 'test/integration/chopsticks-chain.test.ts — a dispatch error comes back decoded by name',
 } as const;
 
@@ -81,7 +82,7 @@ export const blameTable: readonly BlameRow[] = [
   row('failure_type', failureTypes.artifactCorrupt, 'infrastructure', 'incomplete', proofs.incomplete),
   row('failure_type', failureTypes.spendCeilingReached, 'infrastructure', 'incomplete', proofs.ceiling),
   row('failure_type', failureTypes.seatNotConfigured, 'infrastructure', 'outside_evaluation', proofs.chain),
-  row('failure_type', upstreamUnavailableType, 'infrastructure', 'retried_then_incomplete', proofs.upstreamStorm),
+  row('failure_type', upstreamUnavailableType, 'infrastructure', 'retried_then_incomplete', proofs.upstreamRetried),
   ...chainErrorKinds.map((kind) => row('failure_type', chainFailureType(kind), 'infrastructure', 'outside_evaluation', proofs.chain)),
   // Errors the gateway gives the policy (gateway/gateway-error.ts). The policy may handle them;
   // the upstream ones make the scenario the infrastructure's when they affected its outcome.
@@ -92,7 +93,7 @@ export const blameTable: readonly BlameRow[] = [
   row('gateway_error', 'unauthorized', 'policy', 'scored', proofs.scenarioRule),
   row('gateway_error', 'rate_limited', 'infrastructure', 'retried_then_incomplete', proofs.upstreamStorm),
   row('gateway_error', 'upstream_error', 'infrastructure', 'retried_then_incomplete', proofs.upstreamCounted),
-  row('gateway_error', 'upstream_timeout', 'infrastructure', 'retried_then_incomplete', proofs.upstreamClass),
+  row('gateway_error', 'upstream_timeout', 'infrastructure', 'retried_then_incomplete', proofs.upstreamRetried),
   row('gateway_error', 'upstream_unavailable', 'infrastructure', 'retried_then_incomplete', proofs.upstreamCounted),
   // Policy faults (policy/host/policy-backend.ts): the policy's own code.
   row('policy_fault', 'start_failed', 'policy', 'scored', proofs.scenarioRule),
