@@ -34,9 +34,9 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
   const seat = seatConfigSchema.parse({ netuid, agent: 'loop', scenarios: ['csv-sales-report'], seed: 1, maxHistoryEvents: 400 });
   let harness: Harness;
   let chain: LocalChain;
-  const miners: Record<'unevaluable' | 'strong', { address: string; uid: number }> = {} as never;
+  const miners: Record<'unevaluable' | 'steady', { address: string; uid: number }> = {} as never;
   let incumbentHash: string;
-  let strongHash: string;
+  let challengerHash: string;
 
   const runCycle = () =>
     harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId(`cycle-${netuid}`), args: [{ seat }] });
@@ -62,7 +62,7 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
     const config = readChainConfig({ TRL_LOCAL_CHAIN_FILE: path.join(dir, 'chain.json'), TRL_NETUID: String(netuid), TRL_LOCAL_CHAIN_BLOCK_MS: '200' });
     harness = await startHarness({ chain: config });
     chain = await openLocalChain(config);
-    for (const name of ['unevaluable', 'strong'] as const) {
+    for (const name of ['unevaluable', 'steady'] as const) {
       const address = await addressFromUri(`//SeatForfeit-${name}`);
       miners[name] = { address, uid: await chain.register(netuid, { hotkey: address }) };
     }
@@ -83,11 +83,11 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
   });
 
   test('an upstream storm on the incumbent\'s model: infra_error, incomplete, the seat unmoved', async () => {
-    const prepared = await preparePackSubmission(path.join(fixtures, 'strong'), localPackUrl);
-    strongHash = prepared.packHash;
-    await chain.as(miners.strong.address).setCommitment(netuid, prepared.text);
+    const prepared = await preparePackSubmission(path.join(fixtures, 'steady'), localPackUrl);
+    challengerHash = prepared.packHash;
+    await chain.as(miners.steady.address).setCommitment(netuid, prepared.text);
     const offered = await runCycle();
-    assert.deepEqual(offered.accepted.map((o) => o.packHash), [strongHash]);
+    assert.deepEqual(offered.accepted.map((o) => o.packHash), [challengerHash]);
     const view = await waitForDecisions(1);
     const record = view.history.at(-1)!;
     assert.equal(record.outcome, 'no_decision', record.reason);
@@ -99,7 +99,7 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
 
     const evaluations = await Promise.all(record.evaluations.map(evaluationOf));
     const incumbent = evaluations.find((e) => e.packHash === incumbentHash)!;
-    const challenger = evaluations.find((e) => e.packHash === strongHash)!;
+    const challenger = evaluations.find((e) => e.packHash === challengerHash)!;
     assert.equal(challenger.status, 'completed');
     assert.equal(incumbent.status, 'incomplete');
     for (const scenario of incumbent.perScenario) {
@@ -110,13 +110,13 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
 
   test('the challenger comes again, and the incumbent forfeits the seat after the second such challenge', async () => {
     const offered = await runCycle();
-    assert.deepEqual(offered.accepted.map((o) => o.packHash), [strongHash], 'the challenger was not used up');
+    assert.deepEqual(offered.accepted.map((o) => o.packHash), [challengerHash], 'the challenger was not used up');
     const view = await waitForDecisions(2);
     const record = view.history.at(-1)!;
     assert.equal(record.outcome, 'challenger_takes_seat', record.reason);
     assert.equal(record.incumbentForfeits, true);
     assert.match(record.reason, /forfeits the seat.*2 challenges in a row/);
-    assert.equal(view.incumbent?.packHash, strongHash);
+    assert.equal(view.incumbent?.packHash, challengerHash);
     const evidence = JSON.parse(await readFile(record.evidence!.path, 'utf8'));
     assert.equal(evidence.record.incumbentForfeits, true);
     assert.match(evidence.record.reason, /forfeits/);
