@@ -193,7 +193,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
       return settled({
         ...described,
         status: blamed.status,
-        ...(blamed.reason ? { error: `policy: ${blamed.reason}` } : {}),
+        ...(blamed.reason ? { error: `upstream: ${blamed.reason}` } : {}),
         costUsd,
         ...(run.policy?.costByModelUsd ? { costByModelUsd: run.policy.costByModelUsd } : {}),
         policyFaults: run.policy?.faults.length ? run.policy.faults : undefined,
