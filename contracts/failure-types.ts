@@ -52,7 +52,7 @@ export const packFaultTypes = {
 export type PackFaultType = (typeof packFaultTypes)[keyof typeof packFaultTypes];
 export const packFaultTypeList: readonly string[] = Object.values(packFaultTypes);
 
-/** Raised by the evaluation itself when calls failed upstream (infrastructure) in every try of a scenario. */
+/** Recorded by the evaluation (the scenario's error starts with it) when calls failed upstream (infrastructure) and changed the outcome. */
 export const upstreamUnavailableType = 'upstream_unavailable';
 
 /** Types an evaluation never retries: retrying cannot change the outcome. */

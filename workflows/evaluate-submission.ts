@@ -16,7 +16,7 @@ import type { AgentRunResult, EvaluationResult, PreparedScenario, Rejection, Sce
 import { searchAttributes } from '../contracts/temporal-names.ts';
 import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../contracts/progress.ts';
 
-import { evaluationNonRetryableTypes, failureTypes, packFaultTypeList, packRejectionTypes } from '../contracts/failure-types.ts';
+import { evaluationNonRetryableTypes, failureTypes, packFaultTypeList, packRejectionTypes, upstreamUnavailableType } from '../contracts/failure-types.ts';
 import { scenarioStatusOf } from '../contracts/blame.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
@@ -193,7 +193,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
       return settled({
         ...described,
         status: blamed.status,
-        ...(blamed.reason ? { error: `upstream: ${blamed.reason}` } : {}),
+        ...(blamed.reason ? { error: `${upstreamUnavailableType}: ${blamed.reason}` } : {}),
         costUsd,
         ...(run.policy?.costByModelUsd ? { costByModelUsd: run.policy.costByModelUsd } : {}),
         policyFaults: run.policy?.faults.length ? run.policy.faults : undefined,
