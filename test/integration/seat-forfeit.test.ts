@@ -34,7 +34,7 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
   const seat = seatConfigSchema.parse({ netuid, agent: 'loop', scenarios: ['csv-sales-report'], seed: 1, maxHistoryEvents: 400 });
   let harness: Harness;
   let chain: LocalChain;
-  const miners: Record<'unevaluable' | 'steady', { address: string; uid: number }> = {} as never;
+  const miners: Record<'unevaluable' | 'steady' | 'crashing', { address: string; uid: number }> = {} as never;
   let incumbentHash: string;
   let challengerHash: string;
 
@@ -62,9 +62,11 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
     const config = readChainConfig({ TRL_LOCAL_CHAIN_FILE: path.join(dir, 'chain.json'), TRL_NETUID: String(netuid), TRL_LOCAL_CHAIN_BLOCK_MS: '200' });
     harness = await startHarness({ chain: config });
     chain = await openLocalChain(config);
-    for (const name of ['unevaluable', 'steady'] as const) {
+    await chain.ensureSubnet(netuid + 1);
+    for (const name of ['unevaluable', 'steady', 'crashing'] as const) {
       const address = await addressFromUri(`//SeatForfeit-${name}`);
       miners[name] = { address, uid: await chain.register(netuid, { hotkey: address }) };
+      if (name !== 'unevaluable') await chain.register(netuid + 1, { hotkey: address });
     }
     const seated = await preparePackSubmission(path.join(fixtures, 'unevaluable'), localPackUrl);
     incumbentHash = seated.packHash;
@@ -78,6 +80,7 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
   });
 
   after(async () => {
+    await harness?.client.workflow.getHandle(seatWorkflowId(netuid + 1)).terminate('test finished').catch(() => undefined);
     await harness?.client.workflow.getHandle(seatWorkflowId(netuid)).terminate('test finished').catch(() => undefined);
     await harness?.close();
   });
@@ -120,5 +123,36 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
     const evidence = JSON.parse(await readFile(record.evidence!.path, 'utf8'));
     assert.equal(evidence.record.incumbentForfeits, true);
     assert.match(evidence.record.reason, /forfeits/);
+  });
+
+  test('an incumbent whose re-evaluations fail by its own doing is scored 0 for them and loses the seat on merit', async () => {
+    // Its own subnet and seat; the challenger is the steady pack, already committed by its miner.
+    const other = { ...seat, netuid: netuid + 1 };
+    const crashing = await preparePackSubmission(path.join(fixtures, 'crashing'), localPackUrl);
+    await chain.as(miners.crashing.address).setCommitment(other.netuid, crashing.text);
+    const steady = await preparePackSubmission(path.join(fixtures, 'steady'), localPackUrl);
+    await harness.client.workflow.start('seat', {
+      workflowId: seatWorkflowId(other.netuid),
+      taskQueue: harness.taskQueue,
+      args: [{ ...newSeatState(other), incumbent: { packHash: crashing.packHash, url: localPackUrl, hotkey: miners.crashing.address, seatedTestsPassed: 3, seatedTestsTotal: 10, seatedAt: new Date().toISOString() } }],
+    });
+    await chain.as(miners.steady.address).setCommitment(other.netuid, steady.text);
+    const offered = await harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId(`cycle-${other.netuid}`), args: [{ seat: other }] });
+    assert.deepEqual(offered.accepted.map((o) => o.packHash), [steady.packHash]);
+    const handle = harness.client.workflow.getHandle(seatWorkflowId(other.netuid));
+    const deadline = Date.now() + 10 * 60_000;
+    let view = await handle.query(seatQuery);
+    while (view.decisions < 1 || view.current !== null) {
+      if (Date.now() > deadline) assert.fail('no decision in 10 minutes');
+      await sleep(1000);
+      view = await handle.query(seatQuery);
+    }
+    const record = view.history.at(-1)!;
+    const incumbent = (await Promise.all(record.evaluations.map(evaluationOf))).find((e) => e.packHash === crashing.packHash)!;
+    assert.equal(incumbent.status, 'completed', 'a pack never makes its own evaluation incomplete');
+    for (const scenario of incumbent.perScenario) assert.equal(scenario.status, 'policy_error', JSON.stringify(scenario));
+    assert.equal(record.outcome, 'challenger_takes_seat', record.reason);
+    assert.notEqual(record.incumbentForfeits, true, 'on merit, not by forfeit');
+    assert.equal(view.incumbent?.packHash, steady.packHash);
   });
 });
