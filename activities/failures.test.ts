@@ -4,13 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
-import { classifyError } from './failures.ts';
+import { classifyError, PackFaultError } from './failures.ts';
 import { PackError } from '../packs/pack-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { VerifierFailure } from '../verifiers/run-verifier.ts';
 import { ImageBuildError } from '../sandbox/image-build.ts';
 import { ChainError } from '../chain/chain-error.ts';
-import { chainErrorKinds, chainFailureType, chainNonRetryableTypes, evaluationNonRetryableTypes, packFailureTypes, verifierFailureTypes } from '../contracts/failure-types.ts';
+import { chainErrorKinds, chainFailureType, chainNonRetryableTypes, evaluationNonRetryableTypes, packFailureTypes, packFaultTypes, verifierFailureTypes } from '../contracts/failure-types.ts';
 import { spendCeilingReachedType } from '../gateway/spend/attempt-spend.ts';
 
 function classifiedFailure(error: unknown): ApplicationFailure {
@@ -23,6 +23,7 @@ test('every evaluation failure the activities raise is non-retryable exactly whe
   const raised = [
     ...Object.values(packFailureTypes).map((code) => classifiedFailure(new PackError(code, 'x', code === packFailureTypes.fetchFailed))),
     classifiedFailure(new ScenarioError('s', 'x')),
+    ...Object.values(packFaultTypes).map((type) => classifiedFailure(new PackFaultError(type, 'x'))),
     ...Object.values(verifierFailureTypes).map((kind) => classifiedFailure(new VerifierFailure(kind, 'x', ''))),
     classifiedFailure(new ImageBuildError('t', 'x')),
     ApplicationFailure.create({ type: spendCeilingReachedType, nonRetryable: true }),

@@ -6,11 +6,23 @@ import { PackError } from '../packs/pack-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { VerifierFailure } from '../verifiers/run-verifier.ts';
 import { ImageBuildError } from '../sandbox/image-build.ts';
-import { failureTypes } from '../contracts/failure-types.ts';
+import { failureTypes, type PackFaultType } from '../contracts/failure-types.ts';
 import { truncateUtf8 } from '../common/bounded-list.ts';
 
 /** A failure's message and stack in the activity result: what a pack can put there is cut to this. */
 const maxFailureTextBytes = 8 * 1024;
+
+/**
+ * The pack broke its own run (its sandbox, its outputs, its payloads, its disk): throw this where
+ * it is found. It leaves the activity non-retryable, and the workflow scores the scenario 0 for it
+ * and completes the evaluation (contracts/blame.ts) — a pack never makes its evaluation incomplete.
+ */
+export class PackFaultError extends Error {
+  constructor(readonly type: PackFaultType, message: string) {
+    super(message);
+    this.name = 'PackFaultError';
+  }
+}
 
 export function classifyError(error: unknown): unknown {
   return bounded(classifyUnbounded(error));
@@ -28,6 +40,9 @@ function classifyUnbounded(error: unknown): unknown {
   if (error instanceof ApplicationFailure) return error;
   if (error instanceof PackError) {
     return ApplicationFailure.create({ type: error.code, message: error.message, nonRetryable: !error.retryable });
+  }
+  if (error instanceof PackFaultError) {
+    return ApplicationFailure.create({ type: error.type, message: error.message.slice(0, 4000), nonRetryable: true });
   }
   if (error instanceof ScenarioError) {
     return ApplicationFailure.create({ type: failureTypes.scenarioInvalid, message: error.message, nonRetryable: true });

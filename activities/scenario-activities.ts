@@ -74,12 +74,13 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     throw ApplicationFailure.create({ type: packFailureTypes.invalid, message: 'the pack has no single entry (policy.ts / policy.py / policy.json); pre-evaluation should have rejected it', nonRetryable: true });
   }
 
-  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string }): Promise<AgentRunResult> {
+  /** `round`: the workflow's own try of the scenario (after calls failed upstream), so each try keeps its folder. */
+  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string; round?: number }): Promise<AgentRunResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
     const workflowId = workflowIdOf(info);
-    const dir = scenarioAttemptDir(workflowId, scenario.name, 'agent', info.attempt);
+    const dir = scenarioAttemptDir(workflowId, scenario.name, 'agent', info.attempt, request.round);
     const folder = await loadScenario(scenario.dir);
     const paid = isPolicyDriven(request.agent);
     const { policy, skill } = paid ? await policyOf(request.pack) : { policy: undefined, skill: undefined };
@@ -152,6 +153,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           calls: summary.calls,
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,
+          upstreamFailures: summary.upstreamFailures,
           faults: summary.faults,
           callLog: summary.callLog,
           policyLog: summary.policyLog,
@@ -169,11 +171,11 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     }
   }
 
-  async function verifyScenario(request: { scenario: PreparedScenario; outputs: ArtifactRef }): Promise<VerificationResult> {
+  async function verifyScenario(request: { scenario: PreparedScenario; outputs: ArtifactRef; round?: number }): Promise<VerificationResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
-    const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'verifier', info.attempt);
+    const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'verifier', info.attempt, request.round);
     const archive = await readVerified(request.outputs);
     const session = await ContainerSession.start(deps.docker, {
       image: scenario.imageTag,

@@ -77,8 +77,9 @@ export function runDir(workflowId: string): string {
 }
 
 /** One folder per scenario attempt: retried attempts keep their own records. */
-export function scenarioAttemptDir(workflowId: string, scenario: string, phase: 'agent' | 'verifier', attempt: number): string {
-  return path.join(runDir(workflowId), 'scenarios', safeSegment(scenario), `${phase}-attempt-${attempt}`);
+/** `round` > 1: the evaluation ran the scenario again (calls had failed upstream); each try keeps its own folders. */
+export function scenarioAttemptDir(workflowId: string, scenario: string, phase: 'agent' | 'verifier', attempt: number, round = 1): string {
+  return path.join(runDir(workflowId), 'scenarios', safeSegment(scenario), round > 1 ? `${phase}-round-${round}-attempt-${attempt}` : `${phase}-attempt-${attempt}`);
 }
 
 /** File names inside a run's and an attempt's folder. */

@@ -33,8 +33,30 @@ export const failureTypes = {
   seatNotConfigured: 'seat_not_configured',
 } as const;
 
+/**
+ * A scenario attempt that failed because of the pack itself — its sandbox, its outputs, its
+ * payloads, its disk use — raised by an activity as a non-retryable failure of one of these types.
+ * The scenario is the policy's failure: scored 0 with the reason, and the evaluation completes
+ * (contracts/blame.ts). Never `infra_error`: a pack must not make its own evaluation incomplete.
+ */
+export const packFaultTypes = {
+  /** The agent's outputs broke the archive limits (bytes, entries) or could not be collected safely. */
+  outputsTooLarge: 'pack_outputs_too_large',
+  /** What the pack made the run record (notes, faults, logs) could not fit an activity result. */
+  payloadTooLarge: 'pack_payload_too_large',
+  /** The pack's sandbox (policy or agent container) broke in a way only its own code can cause. */
+  sandboxFault: 'pack_sandbox_fault',
+  /** The scenario's disk budget was spent by what the pack or its agent wrote. */
+  diskBudgetExceeded: 'pack_disk_budget_exceeded',
+} as const;
+export type PackFaultType = (typeof packFaultTypes)[keyof typeof packFaultTypes];
+export const packFaultTypeList: readonly string[] = Object.values(packFaultTypes);
+
+/** Recorded by the evaluation (the scenario's error starts with it) when calls failed upstream (infrastructure) and changed the outcome. */
+export const upstreamUnavailableType = 'upstream_unavailable';
+
 /** Types an evaluation never retries: retrying cannot change the outcome. */
-export const evaluationNonRetryableTypes: readonly string[] = [...packRejectionTypes, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt, failureTypes.spendCeilingReached];
+export const evaluationNonRetryableTypes: readonly string[] = [...packRejectionTypes, ...packFaultTypeList, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt, failureTypes.spendCeilingReached];
 
 /** Chain failures are `chain_<kind>`; the kinds are chain/chain-error.ts's. */
 export const chainErrorKinds = ['preflight', 'dispatch', 'invalid_transaction', 'connection', 'bad_data'] as const;

@@ -63,6 +63,8 @@ export interface AgentRunResult {
     calls: number;
     agentRequests: number;
     budgetRefusals: number;
+    /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries; absent in older results. */
+    upstreamFailures?: number;
     faults: { kind: string; requestId?: string; message: string }[];
     callLog: z.infer<typeof artifactRefSchema>;
     policyLog: z.infer<typeof artifactRefSchema>;
@@ -100,6 +102,11 @@ export interface ScenarioResult {
   agentWallMs: number;
   verifierWallMs: number;
   error?: string;
+  /**
+   * The pack broke its own run before anything could be verified (contracts/failure-types.ts
+   * packFaultTypes): scored 0 of the scenario's tests, whose count the pairing takes from the other side.
+   */
+  unverified?: boolean;
   /** What went wrong on the policy side (crash, hang, malformed answer, protocol abuse). */
   policyFaults?: { kind: string; requestId?: string; message: string }[];
   artifacts: Record<string, z.infer<typeof artifactRefSchema>>;

@@ -7,6 +7,8 @@ export const scenarioScoreSchema = z.object({
   scenario: z.string(),
   testsPassed: z.number().int().nonnegative(),
   testsTotal: z.number().int().nonnegative(),
+  /** The pack broke its own run before verification: 0 passed, of the count the other evaluations found. */
+  unverified: z.boolean().optional(),
 });
 export type ScenarioScore = z.infer<typeof scenarioScoreSchema>;
 
@@ -108,6 +110,8 @@ export interface Incumbent {
   seatedAt: string;
   /** The latest re-evaluation beside a challenger. */
   lastTestsPassed?: number;
+  /** Challenges in a row in which its re-evaluation could not finish while the challenger's did (scoring/incumbent-availability.ts). */
+  unevaluableRounds?: number;
 }
 
 export interface SeatRecord {
@@ -122,8 +126,12 @@ export interface SeatRecord {
   challengerTotal?: number;
   /** Tests in the scenarios scored. */
   testsTotal?: number;
-  /** No decision because an evaluation could not finish: the pack may be offered again. */
+  /** No decision because the challenger's own evaluation could not finish: it may be offered again, a few times. */
   incomplete?: boolean;
+  /** The incumbent's re-evaluation could not finish while the challenger's did: not counted against the challenger. */
+  incumbentUnevaluable?: boolean;
+  /** The seat moved because the incumbent could not be evaluated for too many challenges in a row. */
+  incumbentForfeits?: boolean;
   decidedAt: string;
   evaluations: string[];
   /** The full Decision with per-scenario evidence, as a file. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { fromUpstreamError, GatewayError, isRetriedByGateway, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
+import { fromUpstreamError, GatewayError, isRetriedByGateway, isUpstreamInfrastructureFailure, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
 
 const apiError = (status: number, body: object) => OpenAI.APIError.generate(status, { error: body }, undefined, new Headers());
 
@@ -12,6 +12,10 @@ test('upstream failures become typed gateway errors with retry advice', () => {
     [apiError(503, { message: 'overloaded' }), 'upstream_error', 502, true],
     [apiError(400, { message: 'too long', code: 'context_length_exceeded' }), 'context_length_exceeded', 400, false],
     [apiError(400, { message: 'bad tool schema' }), 'invalid_request', 400, false],
+    [apiError(401, { message: 'bad key' }), 'upstream_unavailable', 502, true],
+    [apiError(402, { message: 'insufficient credit' }), 'upstream_unavailable', 502, true],
+    [apiError(403, { message: 'account suspended' }), 'upstream_unavailable', 502, true],
+    [apiError(404, { message: 'no such model' }), 'invalid_request', 400, false],
     [new OpenAI.APIConnectionTimeoutError(), 'upstream_timeout', 504, true],
     [new OpenAI.APIConnectionError({ message: 'refused' }), 'upstream_error', 502, true],
     [new Error('socket hang up'), 'upstream_error', 502, true],
@@ -48,4 +52,13 @@ test("the upstream's request id comes from x-request-id, else the error body's i
   assert.equal(upstreamRequestIdOf(withHeader), 'req-1');
   assert.equal(upstreamRequestIdOf(apiError(500, { message: 'x', id: 'body-2' })), 'body-2');
   assert.equal(upstreamRequestIdOf(new Error('x')), undefined);
+});
+
+test('blame: rate limits past retries, 5xx, timeouts and account refusals are the infrastructure\'s; bad requests and the cap are the policy\'s', () => {
+  const infrastructure = [apiError(429, { message: 'x' }), apiError(500, { message: 'x' }), apiError(503, { message: 'x' }), apiError(401, { message: 'x' }), apiError(402, { message: 'x' }), apiError(403, { message: 'x' }), new OpenAI.APIConnectionTimeoutError(), new OpenAI.APIConnectionError({ message: 'refused' })];
+  for (const error of infrastructure) assert.equal(isUpstreamInfrastructureFailure(fromUpstreamError(error, 'm')), true, String(error));
+  const policy = [apiError(400, { message: 'x' }), apiError(400, { message: 'x', code: 'context_length_exceeded' }), apiError(404, { message: 'x' }), apiError(422, { message: 'x' })];
+  for (const error of policy) assert.equal(isUpstreamInfrastructureFailure(fromUpstreamError(error, 'm')), false, String(error));
+  assert.equal(isUpstreamInfrastructureFailure(new GatewayError(402, 'cap', 'no money left', false)), false);
+  assert.equal(isUpstreamInfrastructureFailure(new GatewayError(400, 'model_not_allowed', 'no', false)), false);
 });

@@ -10,6 +10,8 @@ export type GatewayErrorType =
   | 'rate_limited'
   | 'upstream_error'
   | 'upstream_timeout'
+  /** The upstream refused our credentials or account (401/402/403): the validator's problem, not the policy's. */
+  | 'upstream_unavailable'
   | 'context_length_exceeded'
   | 'invalid_request'
   | 'unauthorized';
@@ -70,6 +72,20 @@ export function upstreamRequestIdOf(error: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
+// 401/402/403 from the upstream are about the validator's key, account or billing: no policy caused them.
+const upstreamAccountStatuses: ReadonlySet<number> = new Set([401, 402, 403]);
+
+/**
+ * Gateway error types that are the infrastructure's fault (contracts/blame.ts): the upstream was
+ * rate limited past the gateway's retries, failed, timed out or refused the validator's account.
+ * The policy is told (it may handle them); the scenario's blame follows the count of these.
+ */
+export const upstreamInfrastructureErrorTypes: ReadonlySet<GatewayErrorType> = new Set(['rate_limited', 'upstream_error', 'upstream_timeout', 'upstream_unavailable']);
+
+export function isUpstreamInfrastructureFailure(error: unknown): boolean {
+  return error instanceof GatewayError && upstreamInfrastructureErrorTypes.has(error.type);
+}
+
 export function fromUpstreamError(error: unknown, model: string): GatewayError {
   if (error instanceof GatewayError) return error;
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new GatewayError(504, 'upstream_timeout', `${model} did not answer in time`, true);
@@ -80,6 +96,7 @@ export function fromUpstreamError(error: unknown, model: string): GatewayError {
     if (status === 429) return new GatewayError(429, 'rate_limited', `${model} is rate limited; retry later or use another model`, true);
     if (code === 'context_length_exceeded') return new GatewayError(400, 'context_length_exceeded', `${model}: ${error.message}`, false);
     if (status >= 500) return new GatewayError(502, 'upstream_error', `${model} failed upstream (${status})`, true);
+    if (upstreamAccountStatuses.has(status)) return new GatewayError(502, 'upstream_unavailable', `${model} is unavailable upstream (${status}: the validator's account or key); try another model`, true);
     return new GatewayError(400, 'invalid_request', `${model} refused the request (${status}): ${error.message}`, false);
   }
   return new GatewayError(502, 'upstream_error', `${model}: ${(error as Error)?.message ?? String(error)}`, true);

@@ -2,7 +2,7 @@
 // the real season-2 prices, through the in-process path the policy host's ctx.call uses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import { ModelGateway } from './model-gateway.ts';
 import { CallLog, type CallLogEntry } from './call-log.ts';
 import { GatewayError } from './gateway-error.ts';
@@ -112,4 +112,26 @@ test('no usage on a 200 is charged the whole reservation', async () => {
   const call = ended(log.entries[0]);
   assert.equal(call.basis, 'missing-usage');
   assert.equal(call.costUsd, 0.00005194 + 1000 * 0.00000308);
+});
+
+test('calls that fail upstream for the infrastructure\'s reasons are counted; the policy still gets the typed error', async () => {
+  const statuses = [503, 401, 400];
+  const upstream = {
+    chat: {
+      completions: {
+        async create() {
+          const status = statuses.shift()!;
+          throw OpenAI.APIError.generate(status, { error: { message: `status ${status}` } }, undefined, new Headers());
+        },
+      },
+    },
+  } as unknown as OpenAI;
+  const { gateway } = gatewayWith(upstream, 1);
+  const hello = { messages: [{ role: 'user', content: 'hi' }] };
+  await assert.rejects(gateway.complete(hello, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.type === 'upstream_error');
+  await assert.rejects(gateway.complete(hello, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.type === 'upstream_unavailable');
+  assert.equal(gateway.upstreamFailures, 2);
+  // A request the upstream calls bad is the policy's: not counted.
+  await assert.rejects(gateway.complete(hello, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.type === 'invalid_request');
+  assert.equal(gateway.upstreamFailures, 2);
 });

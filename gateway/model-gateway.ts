@@ -12,7 +12,7 @@ import { BudgetLedger } from './budget-ledger.ts';
 import { EpisodeMeter, type Budget, type Settlement } from './meter/episode-meter.ts';
 import { promptEstimateTokens } from './meter/prompt-estimate.ts';
 import { requestedAnswerCount, requestedMaxTokens } from './meter/request-limits.ts';
-import { GatewayError, fromUpstreamError, isRetriedByGateway, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
+import { GatewayError, fromUpstreamError, isRetriedByGateway, isUpstreamInfrastructureFailure, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
 import type { CallEndRow, CallLog } from './call-log.ts';
 
 /** Waits before the 1st … 6th retry of an upstream 429/503. */
@@ -97,6 +97,8 @@ export class ModelGateway {
   private readonly retryDelaysMs: readonly number[];
   /** Calls refused for the cap (the scenario's budget_exhausted signal). */
   budgetRefusals = 0;
+  /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries (the scenario's infra_error signal). */
+  upstreamFailures = 0;
 
   constructor(private readonly options: GatewayOptions) {
     this.meter = new EpisodeMeter(options.capUsd);
@@ -217,6 +219,7 @@ export class ModelGateway {
     const mapped = fromUpstreamError(cause, prepared.model.id);
     const release = wasRefusedUnbilled(cause);
     this.finish(prepared, { status: 'error', errorType: mapped.type, release, failedAfterSend: !release, upstreamRequestId: upstreamRequestIdOf(cause), attempts, ...extra });
+    if (isUpstreamInfrastructureFailure(mapped)) this.upstreamFailures += 1;
     return mapped;
   }
 
@@ -271,6 +274,7 @@ export class ModelGateway {
     } catch (error) {
       const mapped = fromUpstreamError(error, prepared.model.id);
       outcome = { status: 'error', errorType: mapped.type, usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks };
+      if (isUpstreamInfrastructureFailure(mapped)) this.upstreamFailures += 1;
       throw mapped;
     } finally {
       // Success, a broken stream, or the consumer stopping early: the call is settled once, from

@@ -80,3 +80,24 @@ test('no shared scenario, or no tests at all, is refused', () => {
   const empty = (packHash: string) => ({ ...evaluation(packHash, {}), perScenario: [{ scenario: 'a', testsPassed: 0, testsTotal: 0 }] });
   assert.match(failure(pairScenarios(input([empty('inc')], [empty('cha')]))), /no tests/);
 });
+
+test('a scenario the pack broke before verification counts 0 of the tests the other side found', () => {
+  const broken = evaluation('inc', { a: 0, b: 4 });
+  broken.perScenario[0] = { scenario: 'a', testsPassed: 0, testsTotal: 0, unverified: true };
+  const pairing = pairScenarios(input([broken], [evaluation('cha', { a: 7, b: 8 })]));
+  assert.ok(pairing.ok, JSON.stringify(pairing));
+  assert.deepEqual(pairing.scenarios[0], { scenario: 'a', testsTotal: 10, incumbent: 0, challenger: 7, difference: 7 });
+  assert.deepEqual(pairing.excludedScenarios, []);
+});
+
+test('a scenario no evaluation verified is left out', () => {
+  const unverified = (hash: string) => {
+    const e = evaluation(hash, { a: 0, b: 4 });
+    e.perScenario[0] = { scenario: 'a', testsPassed: 0, testsTotal: 0, unverified: true };
+    return e;
+  };
+  const pairing = pairScenarios(input([unverified('inc')], [unverified('cha')]));
+  assert.ok(pairing.ok);
+  assert.deepEqual(pairing.scenarios.map((s) => s.scenario), ['b']);
+  assert.deepEqual(pairing.excludedScenarios, ['a']);
+});

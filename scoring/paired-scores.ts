@@ -77,12 +77,19 @@ export function pairScenarios(input: PairingInput): Pairing {
   const scenarios: PairedScenario[] = [];
   for (const name of shared) {
     const scores = lookups.map((lookup) => lookup.get(name)!);
-    const testsTotal = scores[0]!.testsTotal;
-    const totals = new Set(scores.map((score) => score.testsTotal));
+    // A scenario the pack broke before verification counts 0 of the tests the others found; when
+    // no evaluation verified it, there is nothing to compare and it is left out.
+    const verified = scores.filter((score) => !score.unverified);
+    if (verified.length === 0) {
+      excludedScenarios.push(name);
+      continue;
+    }
+    const testsTotal = verified[0]!.testsTotal;
+    const totals = new Set(verified.map((score) => score.testsTotal));
     if (totals.size > 1) {
       return { ok: false, reason: `scenario ${name} has different test counts across evaluations (${[...totals].sort((a, b) => a - b).join(', ')}): the hidden tests changed` };
     }
-    const mean = (from: number, to: number) => scores.slice(from, to).reduce((sum, score) => sum + score.testsPassed, 0) / (to - from);
+    const mean = (from: number, to: number) => scores.slice(from, to).reduce((sum, score) => sum + (score.unverified ? 0 : score.testsPassed), 0) / (to - from);
     const incumbentMean = mean(0, incumbent.length);
     const challengerMean = mean(incumbent.length, scores.length);
     scenarios.push({ scenario: name, testsTotal, incumbent: incumbentMean, challenger: challengerMean, difference: challengerMean - incumbentMean });
@@ -90,5 +97,5 @@ export function pairScenarios(input: PairingInput): Pairing {
   if (scenarios.every((scenario) => scenario.testsTotal === 0)) {
     return { ok: false, reason: 'the paired scenarios have no tests' };
   }
-  return { ok: true, scenarios, excludedScenarios, repeats: incumbent.length };
+  return { ok: true, scenarios, excludedScenarios: excludedScenarios.sort(byCodeUnits), repeats: incumbent.length };
 }

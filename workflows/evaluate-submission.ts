@@ -5,6 +5,7 @@ import {
   ApplicationFailure,
   proxyActivities,
   setHandler,
+  sleep,
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
@@ -15,7 +16,8 @@ import type { AgentRunResult, EvaluationResult, PreparedScenario, Rejection, Sce
 import { searchAttributes } from '../contracts/temporal-names.ts';
 import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../contracts/progress.ts';
 
-import { evaluationNonRetryableTypes, failureTypes, packRejectionTypes } from '../contracts/failure-types.ts';
+import { evaluationNonRetryableTypes, failureTypes, packFaultTypeList, packRejectionTypes, upstreamUnavailableType } from '../contracts/failure-types.ts';
+import { scenarioStatusOf } from '../contracts/blame.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
@@ -51,12 +53,11 @@ function failureText(error: unknown): { type?: string; message: string } {
   return { message: error instanceof Error ? error.message : String(error) };
 }
 
-/** A policy fault outranks a spent budget, which outranks a timeout: each says who is to blame first. */
-function scenarioStatus(run: AgentRunResult): ScenarioResult['status'] {
-  if (run.policy?.faults.length) return 'policy_error';
-  if (run.policy?.budgetRefusals) return 'budget_exhausted';
-  return run.outcome === 'agent_timeout' ? 'agent_timeout' : 'completed';
-}
+/**
+ * A scenario whose outcome calls failing upstream (infrastructure) may have changed is run again
+ * after these pauses; when it still is, it is `infra_error` (contracts/blame.ts).
+ */
+const upstreamRetryPausesSec = [10, 30];
 
 export async function evaluateSubmission(submission: Submission): Promise<EvaluationResult> {
   const { workflowId } = workflowInfo();
@@ -138,18 +139,47 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     const described = { ...base, category: prepared.category, difficulty: prepared.difficulty };
     const sandbox = sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec));
     if (stoppedReason) return done(notRun(described));
-    let run;
+    // Spend of earlier tries of this scenario (run again because calls failed upstream).
+    let earlierCostUsd = 0;
+    for (let round = 1; ; round++) {
+      const attempt = await runAndVerify(scenario, prepared, described, sandbox, round);
+      if (attempt.status !== 'infra_error' || !attempt.upstreamFailures) return done({ ...attempt.result, costUsd: attempt.result.costUsd + earlierCostUsd });
+      earlierCostUsd += attempt.result.costUsd;
+      const pause = upstreamRetryPausesSec[round - 1];
+      if (pause === undefined || stoppedReason) {
+        return done({ ...attempt.result, costUsd: earlierCostUsd, error: `${attempt.result.error} in each of ${round} tries; the scenario is the infrastructure's, never scored` });
+      }
+      setPhase(scenario.name, 'queued');
+      await sleep(`${pause} seconds`);
+    }
+  };
+
+  /** One try of a scenario: the agent's run, then the verifier, with the status the blame table gives. */
+  const runAndVerify = async (
+    scenario: ScenarioDescriptor,
+    prepared: PreparedScenario,
+    described: ScenarioResult,
+    sandbox: ReturnType<typeof sandboxActivities>,
+    round: number,
+  ): Promise<{ status: ScenarioResult['status']; upstreamFailures: number; result: ScenarioResult }> => {
+    const settled = (result: ScenarioResult, upstreamFailures = 0) => ({ status: result.status, upstreamFailures, result });
+    let run: AgentRunResult;
     try {
       setPhase(scenario.name, 'agent');
-      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed, submissionId: submission.submissionId });
+      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed, submissionId: submission.submissionId, ...(round > 1 ? { round } : {}) });
     } catch (error) {
       const failure = failureText(error);
       // Not the policy's fault and not retried: the evaluation is incomplete, never scored on it.
       if (failure.type === failureTypes.spendCeilingReached) {
         stoppedReason ??= failure.message;
-        return done({ ...described, status: 'ceiling_reached', error: `agent: ${failure.message}` });
+        return settled({ ...described, status: 'ceiling_reached', error: `agent: ${failure.message}` });
       }
-      return done({ ...described, error: `agent: ${failure.message}` });
+      // The pack broke its own run (its sandbox, outputs, payloads, disk): the policy's failure,
+      // scored 0 with the reason; the evaluation still completes.
+      if (failure.type && packFaultTypeList.includes(failure.type)) {
+        return settled({ ...described, status: 'policy_error', unverified: true, error: `agent: ${failure.type}: ${failure.message}` });
+      }
+      return settled({ ...described, error: `agent: ${failure.message}` });
     }
     const policyArtifacts = run.policy
       ? { modelCallLog: run.policy.callLog, policyLog: run.policy.policyLog, ...(run.policy.turnLog ? { turnLog: run.policy.turnLog } : {}) }
@@ -158,10 +188,12 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     const costUsd = run.policy?.costUsd ?? 0;
     try {
       setPhase(scenario.name, 'verifying');
-      const verification = await sandbox.verifyScenario({ scenario: prepared, outputs: run.outputs });
-      return done({
+      const verification = await sandbox.verifyScenario({ scenario: prepared, outputs: run.outputs, ...(round > 1 ? { round } : {}) });
+      const blamed = scenarioStatusOf(run, verification);
+      return settled({
         ...described,
-        status: scenarioStatus(run),
+        status: blamed.status,
+        ...(blamed.reason ? { error: `${upstreamUnavailableType}: ${blamed.reason}` } : {}),
         costUsd,
         ...(run.policy?.costByModelUsd ? { costByModelUsd: run.policy.costByModelUsd } : {}),
         policyFaults: run.policy?.faults.length ? run.policy.faults : undefined,
@@ -170,9 +202,9 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         agentWallMs: run.wallMs,
         verifierWallMs: verification.wallMs,
         artifacts: { ...artifacts, verifierReport: verification.report, verifierLog: verification.verifierLog },
-      });
+      }, run.policy?.upstreamFailures ?? 0);
     } catch (error) {
-      return done({ ...described, costUsd, agentWallMs: run.wallMs, artifacts, error: `verifier: ${failureText(error).message}` });
+      return settled({ ...described, costUsd, agentWallMs: run.wallMs, artifacts, error: `verifier: ${failureText(error).message}` });
     }
   };
 

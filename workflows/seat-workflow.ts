@@ -19,6 +19,7 @@ import type { EvaluationResult } from '../contracts/results.ts';
 import type { Submission } from '../contracts/submission.ts';
 import { evaluationWorkflowId } from '../contracts/temporal-names.ts';
 import { decideChallenge } from '../scoring/decision-rule.ts';
+import { incumbentAvailability, isTransientRejection } from '../scoring/incumbent-availability.ts';
 import { challengeUpdate, configureUpdate, seatQuery } from '../contracts/seat-signals.ts';
 import type { evaluateSubmission } from './evaluate-submission.ts';
 
@@ -45,13 +46,10 @@ function toScored(result: EvaluationResult): ScoredEvaluation {
     testsTotal: result.testsTotal,
     // A scenario with an infrastructure error makes the evaluation incomplete already; the rule
     // sees every scenario either way.
-    perScenario: result.perScenario.map((s) => ({ scenario: s.name, testsPassed: s.testsPassed, testsTotal: s.testsTotal })),
+    perScenario: result.perScenario.map((s) => ({ scenario: s.name, testsPassed: s.unverified ? 0 : s.testsPassed, testsTotal: s.testsTotal, ...(s.unverified ? { unverified: true } : {}) })),
     rejectionCodes: result.rejection?.map((r) => r.code),
   };
 }
-
-/** Rejections that say nothing about the pack (the judge was unreachable): the pack may come again. */
-const transientRejections = ['judge_unavailable'];
 
 export async function seat(state: SeatState): Promise<never> {
   // Settings change only between challenges, so both sides of a pairing run alike.
@@ -146,7 +144,7 @@ export async function seat(state: SeatState): Promise<never> {
     const base = { number, packHash: challenge.packHash, hotkey: challenge.hotkey, decidedAt: '', evaluations: [first.workflowId] };
     if (first.status !== 'completed') {
       const codes = first.rejectionCodes ?? [];
-      const rejected = first.status === 'rejected' && !(codes.length > 0 && codes.every((code) => transientRejections.includes(code)));
+      const rejected = first.status === 'rejected' && !isTransientRejection(first);
       const reason = first.status === 'rejected' ? `the challenger was rejected (${codes.join(', ') || 'no reason given'})` : `the challenger's evaluation is ${first.status}`;
       return { record: { ...base, outcome: 'no_decision', reason, incomplete: !rejected, incumbentPackHash: state.incumbent?.packHash }, scored: [first] };
     }
@@ -174,6 +172,29 @@ export async function seat(state: SeatState): Promise<never> {
         scored: challengerRuns,
       };
     }
+    const challengerIncomplete = challengerRuns.some((e) => e.status === 'incomplete');
+    const scored = [...challengerRuns, ...incumbentRuns];
+    const availability = incumbentAvailability({ incumbent: incumbentRuns, challenger: challengerRuns, priorRounds: incumbent.unevaluableRounds ?? 0 });
+    if (availability.kind === 'evaluated') incumbent.unevaluableRounds = 0;
+    if (availability.kind === 'unevaluable') {
+      // Counted on the incumbent, never on the challenger: its own evaluation completed.
+      incumbent.unevaluableRounds = availability.rounds;
+      return {
+        record: {
+          ...base,
+          evaluations,
+          outcome: availability.forfeits ? 'challenger_takes_seat' : 'no_decision',
+          reason: availability.reason,
+          incomplete: false,
+          incumbentUnevaluable: true,
+          ...(availability.forfeits ? { incumbentForfeits: true } : {}),
+          incumbentPackHash: incumbent.packHash,
+          challengerTotal: challengerMean,
+          testsTotal: first.testsTotal,
+        },
+        scored,
+      };
+    }
     const decision: Decision = decideChallenge({
       incumbentPackHash: incumbent.packHash,
       challengerPackHash: challenge.packHash,
@@ -189,14 +210,15 @@ export async function seat(state: SeatState): Promise<never> {
         evaluations,
         outcome: decision.outcome,
         reason: decision.reason,
-        incomplete: [...challengerRuns, ...incumbentRuns].some((e) => e.status === 'incomplete'),
+        // Only the challenger's own incomplete evaluations count against its tries.
+        incomplete: challengerIncomplete,
         incumbentPackHash: incumbent.packHash,
         incumbentTotal: decision.incumbentTotal,
         challengerTotal: decision.challengerTotal,
         testsTotal: decision.maxTotal,
       },
       decision,
-      scored: [...challengerRuns, ...incumbentRuns],
+      scored,
     };
   };
 
@@ -205,10 +227,13 @@ export async function seat(state: SeatState): Promise<never> {
     state.history = [...state.history, record].slice(-historyKept);
     // An evaluation that could not finish (infrastructure) is the validator's fault, not the
     // miner's: the pack may be offered again by a later cycle, a few times.
+    // A challenger held back by an incumbent that could not be evaluated is not used up: it comes
+    // again with its count untouched (the incumbent forfeits after a bounded number of these).
+    const heldByIncumbent = record.outcome === 'no_decision' && record.incumbentUnevaluable === true;
     const attempts = (state.incompleteAttempts[challenge.packHash] ?? 0) + 1;
     const retryable = record.outcome === 'no_decision' && record.incomplete === true && attempts < maxIncompleteAttempts;
     if (retryable) state.incompleteAttempts[challenge.packHash] = attempts;
-    else {
+    else if (!heldByIncumbent) {
       delete state.incompleteAttempts[challenge.packHash];
       state.decided = [...state.decided.filter((h) => h !== challenge.packHash), challenge.packHash].slice(-decidedKept);
     }

@@ -59,6 +59,8 @@ export interface PolicyRunSummary {
   costByModelUsd: Record<string, number>;
   calls: number;
   budgetRefusals: number;
+  /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries (contracts/blame.ts). */
+  upstreamFailures: number;
   agentRequests: number;
   faults: PolicyFault[];
   callLog: ArtifactRef;
@@ -141,6 +143,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
         costByModelUsd: costByModel(callLog.entries),
         calls: callLog.entries.length,
         budgetRefusals: gateway.budgetRefusals,
+        upstreamFailures: gateway.upstreamFailures,
         agentRequests: endpoint.requests,
         faults: [...host.faults, ...(watchdog.fault ? [watchdog.fault] : [])],
         callLog: await describeArtifact(callLogFile),

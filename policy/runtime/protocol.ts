@@ -22,7 +22,7 @@ export type BudgetView = z.infer<typeof budgetSchema>;
 
 export const callErrorSchema = z.object({
   status: z.number().int(),
-  /** OpenAI-style error type: cap (402), model_not_allowed, rate_limited, upstream_error, upstream_timeout, context_length_exceeded, invalid_request. */
+  /** OpenAI-style error type: cap (402), model_not_allowed, rate_limited, upstream_error, upstream_timeout, upstream_unavailable, context_length_exceeded, invalid_request. */
   type: z.string(),
   message: z.string(),
   retryable: z.boolean(),

@@ -136,6 +136,8 @@ export type CallErrorType =
   | 'rate_limited'
   | 'upstream_error'
   | 'upstream_timeout'
+  /** The upstream refused the validator's key or account (401/402/403): try another model. */
+  | 'upstream_unavailable'
   | 'context_length_exceeded'
   | 'invalid_request'
   | (string & {});
