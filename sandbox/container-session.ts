@@ -5,6 +5,7 @@ import { containerLabels } from './container-labels.ts';
 import { BoundedBuffer } from './bounded-buffer.ts';
 import { readTarEntries, type ExtractedEntry } from './tar-archive.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';
+import { sandboxDnsHostConfig } from './sandbox-dns.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -62,6 +63,8 @@ export class ContainerSession {
       NetworkDisabled: (spec.networkMode ?? 'none') === 'none',
       HostConfig: {
         NetworkMode: spec.networkMode ?? 'none',
+        // No name leaves the sandbox through Docker's embedded resolver (sandbox-dns.ts).
+        ...((spec.networkMode ?? 'none') === 'none' ? {} : sandboxDnsHostConfig),
         NanoCpus: Math.round(spec.cpus * 1e9),
         Memory: memoryBytes,
         MemorySwap: memoryBytes,
