@@ -22,6 +22,7 @@ export function createActivities(deps: ActivityDependencies) {
     readChallengers: seat.readChallengers,
     offerChallenges: seat.offerChallenges,
     setSeatWeights: seat.setSeatWeights,
+    setFallbackWeights: seat.setFallbackWeights,
   };
 }
 

@@ -13,11 +13,14 @@ import { maxWeight } from '../chain/chain-client.ts';
 import { challengeUpdate, configureUpdate, seatQuery } from '../contracts/seat-signals.ts';
 import { canonicalJson } from '../packs/canonical-pack.ts';
 import { log } from '../common/log.ts';
+import type { FallbackNote, WeightsOutcome } from '../contracts/weights-outcome.ts';
 
 export interface SeatActivityDependencies {
   /** The chain, opened once by the worker and shared. */
   chain: () => Promise<ChainClient>;
   temporal: { client: Client; taskQueue: string };
+  /** TRL_FALLBACK_UID: the uid weights go to when there is no seated winner to weight. */
+  fallbackUid?: number;
 }
 
 export interface ChallengersRead {
@@ -26,9 +29,7 @@ export interface ChallengersRead {
   skipped: SkippedCommitment[];
 }
 
-export type WeightsOutcome =
-  | { status: 'set'; block: number; uid: number; hotkey: string; mode: string; transaction: string; revealed: number }
-  | { status: 'skipped'; reason: string; code: string; retryAtBlock?: number; revealed: number };
+export type { FallbackNote, WeightsOutcome } from '../contracts/weights-outcome.ts';
 
 /**
  * Refusals a retry cannot fix, and the rate limit (the next cycle comes anyway), are outcomes the
@@ -100,6 +101,7 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
         workflowIdConflictPolicy: 'USE_EXISTING',
       }),
     });
+    for (const refused of offers.filter((o) => o.code)) log.info('challenge_refused', { hotkey: refused.hotkey, packHash: refused.packHash, code: refused.code, reason: refused.reason });
     const handle = client.workflow.getHandle(workflowId);
     const view = await handle.query(seatQuery);
     // The validator's settings (TRL_SEAT_*) may have changed since the seat started.
@@ -127,5 +129,39 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
     }
   }
 
-  return { recordSeatDecision, readChallengers, offerChallenges, setSeatWeights };
+  /**
+   * All weight to the fallback uid — TRL_FALLBACK_UID, else the subnet owner's uid, else 0 — so the
+   * validator's weights never go stale while the seat is empty or its winner cannot be weighted.
+   */
+  async function setFallbackWeights(input: { netuid: number; code: string; reason: string }): Promise<WeightsOutcome> {
+    let revealed = 0;
+    try {
+      const deps = need();
+      const chain = await deps.chain();
+      revealed = (await chain.revealDueWeights(input.netuid)).length;
+      const { neurons } = await chain.metagraph(input.netuid);
+      let uid = 0;
+      let uidSource: FallbackNote['uidSource'] = 'uid_0';
+      if (deps.fallbackUid !== undefined) {
+        uid = deps.fallbackUid;
+        uidSource = 'configured';
+      } else {
+        const owner = await chain.subnetOwnerHotkey(input.netuid).catch(() => undefined);
+        const ownerUid = owner === undefined ? undefined : neurons.find((n) => n.hotkey === owner)?.uid;
+        if (ownerUid !== undefined) {
+          uid = ownerUid;
+          uidSource = 'subnet_owner';
+        }
+      }
+      const hotkey = neurons.find((n) => n.uid === uid)?.hotkey ?? '';
+      const sent = await chain.setWeights(input.netuid, [uid], [maxWeight]);
+      const fallback: FallbackNote = { code: input.code, reason: input.reason, uidSource };
+      log.warn('fallback_weights_set', { netuid: input.netuid, uid, uidSource, block: sent.block, mode: sent.mode, because: input.code, reason: input.reason });
+      return { status: 'set', block: sent.block, uid, hotkey, mode: sent.mode, transaction: sent.transaction, revealed, fallback };
+    } catch (error) {
+      return asOutcome(error, revealed);
+    }
+  }
+
+  return { recordSeatDecision, readChallengers, offerChallenges, setSeatWeights, setFallbackWeights };
 }

@@ -109,6 +109,8 @@ export interface ChainClient {
   metagraph(netuid: number): Promise<Metagraph>;
   commitments(netuid: number): Promise<CommitmentsRead>;
   weightSettings(netuid: number): Promise<WeightSettings>;
+  /** The subnet owner's hotkey (SubnetOwnerHotkey), undefined when the chain has none. */
+  subnetOwnerHotkey(netuid: number): Promise<string | undefined>;
   /** Every validator's current weight row (for the consensus preview). */
   weights(netuid: number): Promise<WeightRow[]>;
   /** Commits field 0 = text for the signer (Commitments.set_commitment). */

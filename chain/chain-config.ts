@@ -21,6 +21,9 @@ const chainConfigSchema = z.object({
   TRL_SEAT_REPEATS: z.coerce.number().int().min(1).max(10).default(1),
   TRL_SEAT_BOOTSTRAP_RESAMPLES: z.coerce.number().int().min(10_000).default(10_000),
   TRL_SEAT_CONFIDENCE: z.coerce.number().min(0.5, 'TRL_SEAT_CONFIDENCE is a level such as 0.99').lt(1, 'TRL_SEAT_CONFIDENCE must be below 1').default(0.998),
+  /** Uid that gets all weight when no policy holds the seat or the winner's weights cannot be set; default the subnet owner's, else 0. */
+  TRL_FALLBACK_UID: z.coerce.number().int().min(0).max(65534).optional(),
+  TRL_SEAT_MIN_SUBMISSION_INTERVAL_SEC: z.coerce.number().int().nonnegative().default(3600),
 }).refine((c) => c.TRL_CHAIN !== 'subtensor' || c.TRL_CHAIN_ENDPOINT, { message: 'TRL_CHAIN_ENDPOINT is required with TRL_CHAIN=subtensor', path: ['TRL_CHAIN_ENDPOINT'] });
 
 export type ChainConfig = z.infer<typeof chainConfigSchema>;
@@ -40,5 +43,6 @@ export function seatConfigFrom(config: ChainConfig): SeatConfig {
     repeats: config.TRL_SEAT_REPEATS,
     bootstrapResamples: config.TRL_SEAT_BOOTSTRAP_RESAMPLES,
     confidence: config.TRL_SEAT_CONFIDENCE,
+    minSubmissionIntervalSec: config.TRL_SEAT_MIN_SUBMISSION_INTERVAL_SEC,
   });
 }

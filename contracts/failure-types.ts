@@ -2,18 +2,20 @@
 // (activities/failures.ts classifies errors into them); workflows match on them and list the
 // non-retryable ones in their retry policies. Workflow code imports this file: no Node built-ins.
 
-/** Pack problems; the first four mean "the pack is bad" and end the evaluation as rejected. */
+/** Pack problems; the first five mean "the pack is bad" and end the evaluation as rejected. */
 export const packFailureTypes = {
   notFound: 'pack_not_found',
   tooLarge: 'pack_too_large',
   hashMismatch: 'pack_hash_mismatch',
   invalid: 'pack_invalid',
+  /** The URL (or a redirect) leads to a non-public address, or redirects too often: the miner's. */
+  urlRefused: 'pack_url_refused',
   /** The download failed (network, server): retried, never a rejection. */
   fetchFailed: 'pack_fetch_failed',
 } as const;
 export type PackFailureType = (typeof packFailureTypes)[keyof typeof packFailureTypes];
 
-export const packRejectionTypes: readonly string[] = [packFailureTypes.notFound, packFailureTypes.tooLarge, packFailureTypes.hashMismatch, packFailureTypes.invalid];
+export const packRejectionTypes: readonly string[] = [packFailureTypes.notFound, packFailureTypes.tooLarge, packFailureTypes.hashMismatch, packFailureTypes.invalid, packFailureTypes.urlRefused];
 
 /** Infrastructure failures of the verifier: retried, then the scenario is `infra_error`. */
 export const verifierFailureTypes = {

@@ -84,6 +84,11 @@ export const seatConfigSchema = z.object({
    */
   confidence: z.number().min(0.5).lt(1).default(0.998),
   seed: z.number().int().nonnegative().default(0),
+  /**
+   * Least time between two accepted submissions of one hotkey (0: no limit; the validator's
+   * TRL_SEAT_MIN_SUBMISSION_INTERVAL_SEC defaults to an hour). One pending challenge per hotkey holds always.
+   */
+  minSubmissionIntervalSec: z.number().int().nonnegative().default(0),
   /** Continue-as-new past this many history events (Temporal suggests it near 4,096 anyway). */
   maxHistoryEvents: z.number().int().min(20).default(2_000),
 });
@@ -142,6 +147,9 @@ export interface ChallengeOffer {
   packHash: string;
   accepted: boolean;
   reason: string;
+  /** Set on refusals by the per-hotkey limits (workflows/seat-admission.ts). */
+  code?: 'hotkey_pending' | 'hotkey_interval';
+  hotkey?: string;
 }
 
 export interface SeatView {
@@ -170,6 +178,8 @@ export interface SeatState {
   incompleteAttempts: Record<string, number>;
   /** Settings received while a challenge ran; applied before the next. */
   pendingConfig?: SeatConfig | null;
+  /** When each hotkey's latest submission was accepted (workflow time, ms); pruned past the interval. */
+  hotkeyAcceptedAtMs?: Record<string, number>;
   decisions: number;
 }
 

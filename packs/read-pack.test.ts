@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { readLocalPack, readPackDirectory, fetchPackFromUrl } from './read-pack.ts';
+import { onlyEndpoints } from './address-policy.ts';
 import { PackError } from './pack-error.ts';
 import { canonicalJson, sha256Hex } from './canonical-pack.ts';
 
@@ -68,16 +69,21 @@ test('URL packs: the canonical hash checked whatever the formatting, size bounde
     res.writeHead(200).end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  // The test server is on loopback, which the default policy refuses: allow exactly it.
+  const local = { allowAddress: onlyEndpoints([{ address: '127.0.0.1', port }]) };
   try {
-    assert.deepEqual(await fetchPackFromUrl(`${base}/ok`, sha256Hex(json)), pack);
-    await rejectsWith(fetchPackFromUrl(`${base}/ok`, '0'.repeat(64)), 'pack_hash_mismatch');
+    assert.deepEqual(await fetchPackFromUrl(`${base}/ok`, sha256Hex(json), local), pack);
+    await rejectsWith(fetchPackFromUrl(`${base}/ok`, '0'.repeat(64), local), 'pack_hash_mismatch');
     // The identity is the canonical JSON's hash: pretty bytes commit to the same pack.
-    assert.deepEqual(await fetchPackFromUrl(`${base}/pretty`, sha256Hex(json)), pack);
-    await rejectsWith(fetchPackFromUrl(`${base}/pretty`, sha256Hex(routes['/pretty']!)), 'pack_hash_mismatch');
-    await rejectsWith(fetchPackFromUrl(`${base}/huge`, '0'.repeat(64)), 'pack_too_large');
-    await rejectsWith(fetchPackFromUrl(`${base}/missing`, '0'.repeat(64)), 'pack_not_found');
+    assert.deepEqual(await fetchPackFromUrl(`${base}/pretty`, sha256Hex(json), local), pack);
+    await rejectsWith(fetchPackFromUrl(`${base}/pretty`, sha256Hex(routes['/pretty']!), local), 'pack_hash_mismatch');
+    await rejectsWith(fetchPackFromUrl(`${base}/huge`, '0'.repeat(64), local), 'pack_too_large');
+    await rejectsWith(fetchPackFromUrl(`${base}/missing`, '0'.repeat(64), local), 'pack_not_found');
     await rejectsWith(fetchPackFromUrl('file:///etc/passwd', '0'.repeat(64)), 'pack_invalid');
+    // Without the test's allowance, the same loopback URL is refused before any connection.
+    await rejectsWith(fetchPackFromUrl(`${base}/ok`, sha256Hex(json)), 'pack_url_refused');
   } finally {
     server.close();
   }

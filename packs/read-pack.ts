@@ -4,6 +4,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { packLimits } from './limits.ts';
 import { PackError } from './pack-error.ts';
+import { safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
 import { canonicalJson, canonicalPackSchema, packFromFiles, sha256Hex, type CanonicalPack } from './canonical-pack.ts';
 
 /** Reads a pack from disk: a directory (converted to the JSON form) or a JSON pack file. */
@@ -69,38 +70,17 @@ export function parsePackJson(bytes: Buffer, source: string): CanonicalPack {
   return checked.data;
 }
 
-/** Downloads a canonical pack, bounded in size and time, and checks it against the committed sha256. */
-export async function fetchPackFromUrl(url: string, expectedSha256: string, timeoutMs = 30_000): Promise<CanonicalPack> {
-  const parsedUrl = new URL(url);
-  if (parsedUrl.protocol !== 'https:' && parsedUrl.protocol !== 'http:') {
-    throw new PackError('pack_invalid', `pack URL must be http(s), got ${parsedUrl.protocol}`);
-  }
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-  } catch (error) {
-    throw new PackError('pack_fetch_failed', `could not download ${url}: ${(error as Error).message}`, true);
-  }
+/**
+ * Downloads a canonical pack through the SSRF-safe fetch (public addresses only, each hop resolved
+ * once and pinned, at most 3 redirects, byte cap, deadline) and checks it against the committed
+ * sha256. `fetchOptions` lets tests allow their loopback server.
+ */
+export async function fetchPackFromUrl(url: string, expectedSha256: string, fetchOptions: SafeFetchOptions = {}): Promise<CanonicalPack> {
+  const response = await safeFetch(url, { maxBytes: packLimits.maxFetchedBytes, ...fetchOptions });
   if (response.status === 404 || response.status === 410) throw new PackError('pack_not_found', `${url} answered ${response.status}`);
   if (response.status >= 500 || response.status === 429) throw new PackError('pack_fetch_failed', `${url} answered ${response.status}`, true);
-  if (!response.ok) throw new PackError('pack_not_found', `${url} answered ${response.status}`);
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > packLimits.maxFetchedBytes) throw new PackError('pack_too_large', `${url} is ${declared} bytes; at most ${packLimits.maxFetchedBytes}`);
-  const chunks: Buffer[] = [];
-  let received = 0;
-  const reader = response.body?.getReader();
-  if (!reader) throw new PackError('pack_fetch_failed', `${url} sent no body`, true);
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > packLimits.maxFetchedBytes) {
-      await reader.cancel();
-      throw new PackError('pack_too_large', `${url} sent more than ${packLimits.maxFetchedBytes} bytes`);
-    }
-    chunks.push(Buffer.from(value));
-  }
-  const bytes = Buffer.concat(chunks);
+  if (response.status < 200 || response.status >= 300) throw new PackError('pack_not_found', `${url} answered ${response.status}`);
+  const bytes = response.body;
   // The commitment names the pack's identity: the sha256 of its canonical JSON, however the bytes
   // at the URL are formatted.
   const pack = parsePackJson(bytes, url);

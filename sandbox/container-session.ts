@@ -6,6 +6,7 @@ import { BoundedBuffer } from './bounded-buffer.ts';
 import { containerLogConfig, storageOptSupported } from './container-limits.ts';
 import { readTarEntries, type ExtractedEntry } from './tar-archive.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';
+import { sandboxDnsHostConfig } from './sandbox-dns.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -66,6 +67,8 @@ export class ContainerSession {
       NetworkDisabled: (spec.networkMode ?? 'none') === 'none',
       HostConfig: {
         NetworkMode: spec.networkMode ?? 'none',
+        // No name leaves the sandbox through Docker's embedded resolver (sandbox-dns.ts).
+        ...((spec.networkMode ?? 'none') === 'none' ? {} : sandboxDnsHostConfig),
         NanoCpus: Math.round(spec.cpus * 1e9),
         Memory: memoryBytes,
         MemorySwap: memoryBytes,

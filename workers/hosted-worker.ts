@@ -64,7 +64,7 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
       upstream: upstream.client,
       config,
       workflowBundle: options.workflowBundle,
-      seat: { chain: openSharedChain, temporal: { client, taskQueue: options.taskQueue } },
+      seat: { chain: openSharedChain, temporal: { client, taskQueue: options.taskQueue }, fallbackUid: chainConfig.TRL_FALLBACK_UID },
     });
   } catch (error) {
     await clientConnection.close();

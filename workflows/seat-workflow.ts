@@ -22,6 +22,7 @@ import { decideChallenge } from '../scoring/decision-rule.ts';
 import { incumbentAvailability, isTransientRejection } from '../scoring/incumbent-availability.ts';
 import { challengeUpdate, configureUpdate, seatQuery } from '../contracts/seat-signals.ts';
 import type { evaluateSubmission } from './evaluate-submission.ts';
+import { hotkeyRefusal, recordAcceptance } from './seat-admission.ts';
 
 const historyKept = 50;
 const decidedKept = 5_000;
@@ -97,10 +98,13 @@ export async function seat(state: SeatState): Promise<never> {
     if (state.current?.packHash === packHash) return { packHash, accepted: false, reason: 'being evaluated now' };
     if (state.queue.some((c) => c.packHash === packHash)) return { packHash, accepted: false, reason: 'already queued' };
     if (state.decided.includes(packHash)) return { packHash, accepted: false, reason: 'already decided' };
+    const limited = hotkeyRefusal(state, challenge, config.minSubmissionIntervalSec ?? 0, Date.now());
+    if (limited) return limited;
     if (state.queue.length >= maxQueue) return { packHash, accepted: false, reason: `the queue is full (${maxQueue}); offer it again later` };
     // Earlier commitments go first; a stable insert keeps offers of the same block in order.
     const at = state.queue.findIndex((c) => c.commitBlock > challenge.commitBlock);
     state.queue.splice(at < 0 ? state.queue.length : at, 0, challenge);
+    recordAcceptance(state, challenge.hotkey, config.minSubmissionIntervalSec ?? 0, Date.now());
     return { packHash, accepted: true, reason: `queued at position ${(at < 0 ? state.queue.length : at + 1)}` };
   };
   setHandler(challengeUpdate, (challenges) => {

@@ -22,6 +22,8 @@ const subnetSchema = z.object({
   weights: z.record(z.string(), z.array(z.object({ uid: z.number().int(), value: z.number().int().min(0).max(65535) }))),
   /** Commit-reveal v2: the hashes each hotkey committed, waiting for their reveal. */
   weightCommits: z.record(z.string(), z.array(z.object({ hash: z.string(), commitBlock: z.number().int(), commitEpoch: z.number().int() }))).default({}),
+  /** The subnet owner's hotkey (SubnetOwnerHotkey), when one is set. */
+  ownerHotkey: z.string().optional(),
 });
 export type LocalSubnet = z.infer<typeof subnetSchema>;
 

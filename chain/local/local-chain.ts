@@ -134,8 +134,20 @@ export class LocalChain implements ChainClient {
 
   async weightSettings(netuid: number): Promise<WeightSettings> {
     const state = await this.state.read();
-    const { neurons: _n, commitments: _c, weights: _w, weightCommits: _wc, ...settings } = this.subnetOf(state, netuid);
+    const { neurons: _n, commitments: _c, weights: _w, weightCommits: _wc, ownerHotkey: _o, ...settings } = this.subnetOf(state, netuid);
     return { block: this.blockOf(state), ...settings, commitRevealVersion: settings.commitRevealEnabled ? 2 : undefined };
+  }
+
+  async subnetOwnerHotkey(netuid: number): Promise<string | undefined> {
+    const state = await this.state.read();
+    return this.subnetOf(state, netuid).ownerHotkey;
+  }
+
+  /** Local only: names the subnet owner's hotkey (on Subtensor the subnet's registrant). */
+  async setSubnetOwner(netuid: number, hotkey: string): Promise<void> {
+    await this.state.update((state) => {
+      this.subnetOf(state, netuid).ownerHotkey = hotkey;
+    });
   }
 
   async weights(netuid: number): Promise<WeightRow[]> {

@@ -56,6 +56,9 @@ export async function openSubtensor(options: SubtensorClientOptions): Promise<Su
   return new SubtensorClient(api, options);
 }
 
+/** The all-zero AccountId in SS58 (prefix 42): what an unset account storage value reads as. */
+const zeroAccount = '5C4hrfjw9DjXZTzV3MwzrrAr9P1MJhSrvWGWqi1eSuyUpnhM';
+
 export class SubtensorClient implements ChainClient {
   readonly kind = 'subtensor' as const;
   readonly signer?: string;
@@ -95,6 +98,17 @@ export class SubtensorClient implements ChainClient {
     return this.#read(`the metagraph of subnet ${netuid}`, async () => {
       const { view, block } = await this.#snapshot();
       return { netuid, block, neurons: await readNeurons(view, netuid) };
+    });
+  }
+
+  async subnetOwnerHotkey(netuid: number): Promise<string | undefined> {
+    return this.#read(`the owner of subnet ${netuid}`, async () => {
+      const { view } = await this.#snapshot();
+      const owner = storageItem(view, 'subtensorModule', 'subnetOwnerHotkey');
+      if (!owner) return undefined;
+      const hotkey = (await owner(netuid)).toString();
+      // An unset AccountId reads as the all-zero account.
+      return hotkey && hotkey !== zeroAccount ? hotkey : undefined;
     });
   }
 

@@ -67,14 +67,21 @@ export async function seatCommand(options: { json: boolean }): Promise<number> {
       throw error;
     }
     let nextCycle: string | undefined;
+    let lastWeights: string | undefined;
     try {
       const schedule = await client.schedule.getHandle(seatCycleScheduleId(config.TRL_NETUID)).describe();
       nextCycle = schedule.info.nextActionTimes[0]?.toISOString();
+      // The latest cycle's weights (the winner's, or the fallback's and why), from its memo.
+      const latest = schedule.info.recentActions.at(-1)?.action.workflow;
+      if (latest) {
+        const memo = (await client.workflow.getHandle(latest.workflowId, latest.firstExecutionRunId).describe().catch(() => undefined))?.memo;
+        if (typeof memo?.weights === 'string') lastWeights = memo.weights;
+      }
     } catch (error) {
       if (!(error instanceof ScheduleNotFoundError)) throw error;
     }
-    if (options.json) process.stdout.write(JSON.stringify({ ...view, nextCycle }, null, 2) + '\n');
-    else process.stdout.write(`${describeSeat(view)}\nnext cycle: ${nextCycle ?? 'no schedule (start `trl up`)'}\n`);
+    if (options.json) process.stdout.write(JSON.stringify({ ...view, nextCycle, lastWeights }, null, 2) + '\n');
+    else process.stdout.write(`${describeSeat(view)}\nweights at the last cycle: ${lastWeights ?? 'no cycle has run yet'}\nnext cycle: ${nextCycle ?? 'no schedule (start `trl up`)'}\n`);
     return 0;
   } finally {
     await connection.close();

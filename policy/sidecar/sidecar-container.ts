@@ -4,6 +4,7 @@
 import type Docker from 'dockerode';
 import { containerLabels } from '../../sandbox/container-labels.ts';
 import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-identity.ts';
+import { sandboxDnsHostConfig } from '../../sandbox/sandbox-dns.ts';
 import { policyJsonRunnerPathInImage } from '../../infra/policy-sidecar-image.ts';
 
 export type SidecarKind = 'python' | 'data';
@@ -81,6 +82,8 @@ export class SidecarContainer {
       },
       HostConfig: {
         NetworkMode: spec.network,
+        // No name leaves the sandbox through Docker's embedded resolver (sandbox-dns.ts).
+        ...sandboxDnsHostConfig,
         ReadonlyRootfs: true,
         Tmpfs: { '/tmp': 'rw,noexec,nosuid,nodev,size=64m' },
         Binds: [`${spec.filesDir}:/policy:ro`],

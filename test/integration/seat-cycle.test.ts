@@ -85,7 +85,8 @@ describe('the seat on the local chain', () => {
     await chain.as(miners.garbage.address).setCommitment(netuid, 'my pack is the best|ftp://nowhere');
     const first = await runCycle();
     assert.deepEqual(first.accepted.map((o) => o.packHash), [weakHash]);
-    assert.equal(first.weights.status, 'skipped');
+    // No winner yet: the fallback uid (no owner on the local chain, nothing configured: uid 0) gets the weight.
+    assert.equal(first.weights.status === 'set' && first.weights.fallback?.code, 'seat_empty', JSON.stringify(first.weights));
     assert.ok(first.skipped.some((s) => s.hotkey === miners.garbage.address && /64 hexadecimal/.test(s.reason)), JSON.stringify(first.skipped));
 
     const view = await waitForDecisions(1);
@@ -95,6 +96,7 @@ describe('the seat on the local chain', () => {
 
     // A later commitment of the same hash by someone else is not theirs to challenge with.
     await chain.as(miners.copycat.address).setCommitment(netuid, `${weakHash}|https://example.com/stolen`);
+    await passRateLimit();
     const second = await runCycle();
     assert.equal(second.accepted.length, 0);
     assert.ok(second.skipped.some((s) => s.hotkey === miners.copycat.address && /committed first by/.test(s.reason)), JSON.stringify(second.skipped));
