@@ -8,6 +8,7 @@ import { testCommand } from './commands/test-command.ts';
 import { submitCommand } from './commands/submit-command.ts';
 import { seatCommand } from './commands/seat-command.ts';
 import { consensusCommand } from './commands/consensus-command.ts';
+import { replayCommand } from './commands/replay-command.ts';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
@@ -36,6 +37,13 @@ const usage = `usage: trl <command> [options]
       --url URL                where validators download the pack (required on Subtensor)
   seat [--json]              the seat: incumbent, challenge in progress, queue, recent decisions
   consensus [--json]         Yuma consensus preview from all validators' weights and stakes
+  replay <workflow-id>       replay a run's history against the current workflow code: "replays cleanly"
+                             or the first non-determinism and its event (exit 0 clean, 1 not, 64 bad input)
+      --all                    every closed run of a type instead (the check before deploying workflow code)
+      --since DATE             with --all: runs started since DATE
+      --type NAME              with --all: the workflow type (default evaluateSubmission)
+      --workflows FILE         replay against this workflows entry file instead of workflows/index.ts
+      --json                   the outcomes as JSON
   test [FILTER...]           bootstrap and run the test suite (files whose path contains FILTER)
 `;
 
@@ -82,6 +90,15 @@ async function main(argv: string[]): Promise<number> {
     case 'consensus': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
       return consensusCommand({ json: values.json! });
+    }
+    case 'replay': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { all: { type: 'boolean', default: false }, since: { type: 'string' }, type: { type: 'string', default: 'evaluateSubmission' }, workflows: { type: 'string' }, json: { type: 'boolean', default: false } },
+      });
+      if (positionals.length > 1) throw new UsageError('trl replay takes one workflow id (or --all)');
+      return replayCommand({ workflowId: positionals[0], all: values.all!, since: values.since, type: values.type!, workflows: values.workflows, json: values.json! });
     }
     case 'test':
       return testCommand({ filter: rest });

@@ -16,8 +16,9 @@ import type { SeatActivityDependencies } from '../activities/seat-activities.ts'
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 
-export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+/** The workflow bundle; `path` replaces the project's workflows (replaying against other code). */
+export async function bundleWorkflows(path = workflowsPath): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: path, logger: quietBundlerLogger });
 }
 
 const quietBundlerLogger = {
