@@ -9,6 +9,8 @@ import { submitCommand } from './commands/submit-command.ts';
 import { seatCommand } from './commands/seat-command.ts';
 import { consensusCommand } from './commands/consensus-command.ts';
 import { replayCommand } from './commands/replay-command.ts';
+import { runsCommand } from './commands/runs-command.ts';
+import { showCommand } from './commands/show-command.ts';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
@@ -37,6 +39,15 @@ const usage = `usage: trl <command> [options]
       --url URL                where validators download the pack (required on Subtensor)
   seat [--json]              the seat: incumbent, challenge in progress, queue, recent decisions
   consensus [--json]         Yuma consensus preview from all validators' weights and stakes
+  runs                       evaluations from Temporal visibility: id, when, pack, hotkey, status, tests, cost
+      --status S               completed, incomplete, rejected, running, queued
+      --hotkey H               the miner's hotkey
+      --pack P                 pack hash (or its first characters)
+      --since DATE             started since DATE
+      --limit N                at most N rows (default 50)
+  show <workflow-id>         a run's per-scenario table and every artifact's path
+      --scenario NAME          that scenario's conversation turn by turn (model, cost, latency, tools)
+      --max-chars N            longest text shown per message or tool output (default 600)
   replay <workflow-id>       replay a run's history against the current workflow code: "replays cleanly"
                              or the first non-determinism and its event (exit 0 clean, 1 not, 64 bad input)
       --all                    every closed run of a type instead (the check before deploying workflow code)
@@ -90,6 +101,26 @@ async function main(argv: string[]): Promise<number> {
     case 'consensus': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
       return consensusCommand({ json: values.json! });
+    }
+    case 'runs': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { status: { type: 'string' }, hotkey: { type: 'string' }, pack: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string', default: '50' }, json: { type: 'boolean', default: false } },
+      });
+      const limit = Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer; got "${values.limit}"`);
+      return runsCommand({ status: values.status, hotkey: values.hotkey, pack: values.pack, since: values.since, limit, json: values.json! });
+    }
+    case 'show': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { scenario: { type: 'string' }, 'max-chars': { type: 'string', default: '600' }, json: { type: 'boolean', default: false } },
+      });
+      if (positionals.length !== 1) throw new UsageError('trl show needs exactly one workflow id, e.g. trl show evaluate-local-20261201T101500-abc123');
+      const maxChars = Number(values['max-chars']);
+      if (!Number.isInteger(maxChars) || maxChars < 40) throw new UsageError(`--max-chars must be an integer of at least 40; got "${values['max-chars']}"`);
+      return showCommand({ workflowId: positionals[0]!, scenario: values.scenario, maxChars, json: values.json! });
     }
     case 'replay': {
       const { values, positionals } = parseArgs({

@@ -14,12 +14,14 @@ export async function startEvaluation(client: Client, input: SubmissionInput, ta
     typedSearchAttributes: [
       { key: searchAttributes.submissionId, value: submission.submissionId },
       { key: searchAttributes.status, value: 'queued' },
+      ...(submission.hotkey ? [{ key: searchAttributes.hotkey, value: submission.hotkey }] : []),
     ],
     memo: {
       submission: {
         pack: submission.pack.kind === 'directory' ? submission.pack.path : submission.pack.url,
         agent: submission.agent,
         scenarios: submission.scenarios.length ? submission.scenarios : 'active set',
+        ...(submission.hotkey ? { hotkey: submission.hotkey } : {}),
       },
     },
   });
