@@ -23,6 +23,7 @@ import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-s
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { canonicalPackSchema } from '../packs/canonical-pack.ts';
 import { skillFile } from '../packs/pack-format.ts';
+import { scenarioContentHash } from '../catalog/scenario-content-hash.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -50,6 +51,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       cpus: config.environment.cpus,
       memoryMb: config.environment.memory_mb,
       agentOutputs: config.agent_outputs,
+      contentHash: await scenarioContentHash(scenario.dir),
     };
   }
 

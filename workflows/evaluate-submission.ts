@@ -10,7 +10,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { Submission } from '../contracts/submission.ts';
+import type { ReusedScenario, Submission } from '../contracts/submission.ts';
+import { reusableResults } from '../contracts/reuse-key.ts';
 import type { AgentRunResult, EvaluationResult, PreparedScenario, Rejection, ScenarioDescriptor, ScenarioResult } from '../contracts/results.ts';
 import { searchAttributes } from '../contracts/temporal-names.ts';
 import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../contracts/progress.ts';
@@ -113,6 +114,12 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   if (verdict.verdict === 'reject') return finish({ packHash: pack.packHash, rejection: verdict.reasons, perScenario: [] });
 
   const { spec: scenarioSpec, scenarios } = await quick.resolveScenarios({ names: submission.scenarios, scenariosDir: submission.scenariosDir });
+  // A rerun (trl rerun): earlier results it may reuse, only where pack, spec, seed, agent and the scenario's content all match.
+  let reusable = new Map<string, ReusedScenario>();
+  if (submission.reuse?.length) {
+    const hashes = await quick.hashScenarios({ scenarios });
+    reusable = reusableResults(submission.reuse, { packHash: pack.packHash, spec: scenarioSpec ?? null, seed: submission.seed, agent: submission.agent }, hashes);
+  }
   progress.stage = 'scenarios';
   progress.scenarios = scenarios.map((s) => ({ name: s.name, phase: 'queued' as ScenarioPhase }));
   const setPhase = (name: string, phase: ScenarioPhase, extra: Partial<EvaluationProgress['scenarios'][number]> = {}) => {
@@ -127,6 +134,8 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
       return result;
     };
     const notRun = (from: ScenarioResult): ScenarioResult => ({ ...from, status: 'ceiling_reached', error: `not run: ${stoppedReason}` });
+    const reused = reusable.get(scenario.name);
+    if (reused) return done({ ...reused.result, reusedFrom: reused.from });
     if (stoppedReason) return done(notRun(base));
     let prepared: PreparedScenario;
     try {
@@ -135,7 +144,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     } catch (error) {
       return done({ ...base, error: `prepare: ${failureText(error).message}` });
     }
-    const described = { ...base, category: prepared.category, difficulty: prepared.difficulty };
+    const described = { ...base, category: prepared.category, difficulty: prepared.difficulty, ...(prepared.contentHash ? { scenarioHash: prepared.contentHash } : {}) };
     const sandbox = sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec));
     if (stoppedReason) return done(notRun(described));
     let run;
