@@ -11,6 +11,7 @@ import { consensusCommand } from './commands/consensus-command.ts';
 import { replayCommand } from './commands/replay-command.ts';
 import { runsCommand } from './commands/runs-command.ts';
 import { showCommand } from './commands/show-command.ts';
+import { rerunCommand } from './commands/rerun-command.ts';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
@@ -30,6 +31,7 @@ const usage = `usage: trl <command> [options]
                                oracle, partial or null (validator-side test agents, no policy:
                                solution/solve.sh, solution/partial.sh, nothing)
       --seed N                 seed recorded with the run (default 0)
+      --id SUBMISSION-ID       the submission id (workflow evaluate-<id>); an id runs once (see rerun)
       --json                   print the evaluation result as JSON
   scenarios [--json]         list the active scenarios with category, difficulty and test count
   pack <dir> [--out FILE]    print a pack's hash; --out writes its canonical JSON
@@ -48,6 +50,11 @@ const usage = `usage: trl <command> [options]
   show <workflow-id>         a run's per-scenario table and every artifact's path
       --scenario NAME          that scenario's conversation turn by turn (model, cost, latency, tools)
       --max-chars N            longest text shown per message or tool output (default 600)
+  rerun <workflow-id>        a new evaluation linked to this one (TrlRerunOf) that reuses its completed scenario
+                             results (same pack, scenario content, spec, seed and agent) and runs the rest
+      --scenario NAME          run this scenario again (repeatable)
+      --failed                 run again those that ended infra_error or ceiling_reached
+      --json                   print the combined evaluation result as JSON
   replay <workflow-id>       replay a run's history against the current workflow code: "replays cleanly"
                              or the first non-determinism and its event (exit 0 clean, 1 not, 64 bad input)
       --all                    every closed run of a type instead (the check before deploying workflow code)
@@ -70,13 +77,14 @@ async function main(argv: string[]): Promise<number> {
           'scenarios-dir': { type: 'string' },
           agent: { type: 'string', default: defaultAgent },
           seed: { type: 'string', default: '0' },
+          id: { type: 'string' },
           json: { type: 'boolean', default: false },
         },
       });
       if (positionals.length !== 1) throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
       const seed = Number(values.seed);
       if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer; got "${values.seed}"`);
-      return evalCommand({ pack: positionals[0]!, scenarios: values.scenario ?? [], scenariosDir: values['scenarios-dir'], agent: values.agent!, seed, json: values.json! });
+      return evalCommand({ pack: positionals[0]!, scenarios: values.scenario ?? [], scenariosDir: values['scenarios-dir'], agent: values.agent!, seed, json: values.json!, id: values.id });
     }
     case 'up':
       return upCommand();
@@ -121,6 +129,15 @@ async function main(argv: string[]): Promise<number> {
       const maxChars = Number(values['max-chars']);
       if (!Number.isInteger(maxChars) || maxChars < 40) throw new UsageError(`--max-chars must be an integer of at least 40; got "${values['max-chars']}"`);
       return showCommand({ workflowId: positionals[0]!, scenario: values.scenario, maxChars, json: values.json! });
+    }
+    case 'rerun': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { scenario: { type: 'string', multiple: true, default: [] }, failed: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+      });
+      if (positionals.length !== 1) throw new UsageError('trl rerun needs exactly one workflow id, e.g. trl rerun evaluate-local-20261201T101500-abc123 --failed');
+      return rerunCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], failed: values.failed!, json: values.json! });
     }
     case 'replay': {
       const { values, positionals } = parseArgs({

@@ -7,7 +7,7 @@ import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 import { evaluationTaskQueue } from '../../contracts/temporal-names.ts';
 import { workerPidFile } from '../../common/data-layout.ts';
-import type { SubmissionInput } from '../../contracts/submission.ts';
+import { submissionSchema, type SubmissionInput } from '../../contracts/submission.ts';
 import { agentNameSchema } from '../../contracts/agent-kinds.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { selectScenarios } from '../../catalog/list-scenarios.ts';
@@ -26,6 +26,8 @@ export interface EvalOptions {
   agent: string;
   seed: number;
   json: boolean;
+  /** The submission id (default: local-<time>-<random>); an id that already ran is refused, naming `trl rerun`. */
+  id?: string;
 }
 
 export async function evalCommand(options: EvalOptions): Promise<number> {
@@ -33,7 +35,25 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
   if (!agent.success) throw new UsageError(`--agent must be one of ${agentNameSchema.options.join(', ')}; got "${options.agent}"`);
   // Fail fast on names that do not exist, before anything starts.
   await selectScenarios(options.scenarios, options.scenariosDir);
+  if (options.id !== undefined) {
+    const id = submissionSchema.shape.submissionId.safeParse(options.id);
+    if (!id.success) throw new UsageError(`--id: ${id.error.issues[0]?.message ?? 'not a valid submission id'}`);
+  }
 
+  const submissionId = options.id ?? `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+  const input: SubmissionInput = {
+    submissionId,
+    pack: { kind: 'directory', path: path.resolve(options.pack) },
+    agent: agent.data,
+    scenarios: options.scenarios,
+    scenariosDir: options.scenariosDir ? path.resolve(options.scenariosDir) : undefined,
+    seed: options.seed,
+  };
+  return runEvaluation(input, { json: options.json, label: options.pack });
+}
+
+/** Starts one evaluation (hosting a worker when `trl up` is not running), shows progress, prints the result. */
+export async function runEvaluation(input: SubmissionInput, options: { json: boolean; label: string; after?: (result: EvaluationResult) => string }): Promise<number> {
   const docker = createDockerClient();
   const stack = await bootstrap(docker);
   const { temporal } = stack;
@@ -47,18 +67,17 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
     ownWorker = { shutdown: () => hosted.shutdown(), done: hosted.run() };
   }
 
-  const submissionId = `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
-  const input: SubmissionInput = {
-    submissionId,
-    pack: { kind: 'directory', path: path.resolve(options.pack) },
-    agent: agent.data,
-    scenarios: options.scenarios,
-    scenariosDir: options.scenariosDir ? path.resolve(options.scenariosDir) : undefined,
-    seed: options.seed,
-  };
-  const handle = await startEvaluation(client, input);
+  let handle;
+  try {
+    handle = await startEvaluation(client, input);
+  } catch (error) {
+    ownWorker?.shutdown();
+    await ownWorker?.done;
+    await connection.close();
+    throw error;
+  }
   const uiLink = workflowUiUrl(temporal.uiUrl, temporal.namespace, handle.workflowId);
-  if (!options.json) process.stderr.write(`trl: evaluating ${options.pack} as ${handle.workflowId}\ntrl: watch it at ${uiLink}\n`);
+  if (!options.json) process.stderr.write(`trl: evaluating ${options.label} as ${handle.workflowId}\ntrl: watch it at ${uiLink}\n`);
 
   const view = options.json ? undefined : new ProgressView();
   const poll = setInterval(() => {
@@ -81,6 +100,7 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   } else {
     process.stdout.write(renderEvaluation(result) + '\n\n');
+    if (options.after) process.stdout.write(options.after(result) + '\n');
     process.stdout.write(`result: ${result.resultFile?.path ?? '(none)'}\nTemporal UI: ${uiLink}\n`);
   }
   return result.status === 'completed' ? 0 : result.status === 'rejected' ? 2 : 3;

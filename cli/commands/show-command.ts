@@ -35,7 +35,7 @@ export function renderArtifacts(result: EvaluationResult, resultFile: string): s
   for (const scenario of result.perScenario) {
     const entries = Object.entries(scenario.artifacts);
     if (!entries.length) continue;
-    lines.push(`${scenario.name}:`);
+    lines.push(`${scenario.name}:${scenario.reusedFrom ? ` (reused from ${scenario.reusedFrom})` : ''}`);
     for (const [name, ref] of entries) lines.push(`  ${name.padEnd(15)} ${ref.path}`);
   }
   return lines.join('\n');
