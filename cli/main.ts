@@ -12,6 +12,7 @@ import { replayCommand } from './commands/replay-command.ts';
 import { runsCommand } from './commands/runs-command.ts';
 import { showCommand } from './commands/show-command.ts';
 import { rerunCommand } from './commands/rerun-command.ts';
+import { rescoreCommand } from './commands/rescore-command.ts';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
@@ -55,6 +56,10 @@ const usage = `usage: trl <command> [options]
       --scenario NAME          run this scenario again (repeatable)
       --failed                 run again those that ended infra_error or ceiling_reached
       --json                   print the combined evaluation result as JSON
+  rescore <workflow-id>      today's verifiers in fresh containers over a run's stored agent outputs (no model
+                             call), as a new evaluation linked to it; old and new counts side by side
+      --scenario NAME          only this scenario (repeatable; the others are reused as they are)
+      --json                   print the new evaluation result as JSON
   replay <workflow-id>       replay a run's history against the current workflow code: "replays cleanly"
                              or the first non-determinism and its event (exit 0 clean, 1 not, 64 bad input)
       --all                    every closed run of a type instead (the check before deploying workflow code)
@@ -138,6 +143,15 @@ async function main(argv: string[]): Promise<number> {
       });
       if (positionals.length !== 1) throw new UsageError('trl rerun needs exactly one workflow id, e.g. trl rerun evaluate-local-20261201T101500-abc123 --failed');
       return rerunCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], failed: values.failed!, json: values.json! });
+    }
+    case 'rescore': {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { scenario: { type: 'string', multiple: true, default: [] }, json: { type: 'boolean', default: false } },
+      });
+      if (positionals.length !== 1) throw new UsageError('trl rescore needs exactly one workflow id, e.g. trl rescore evaluate-local-20261201T101500-abc123');
+      return rescoreCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], json: values.json! });
     }
     case 'replay': {
       const { values, positionals } = parseArgs({

@@ -25,3 +25,10 @@ test('a result is reused only when pack, spec, seed, agent and the scenario cont
   assert.deepEqual([...reusableResults(offered, run, hashes).keys()], ['a']);
   assert.equal(reusableResults(offered.slice(2), run, hashes).size, 0);
 });
+
+test('a rescore entry does not need the scenario content to match (its verifier changed)', () => {
+  const run = { packHash: 'p', spec: 3, seed: 0, agent: 'hermes' };
+  const rescore = { ...entry('a', { scenarioHash: 'before-the-fix' }), mode: 'verify' as const };
+  assert.deepEqual([...reusableResults([rescore], run, { a: 'after-the-fix' }).keys()], ['a']);
+  assert.equal(reusableResults([{ ...rescore, key: { ...rescore.key, seed: 1 } }], run, { a: 'x' }).size, 0);
+});

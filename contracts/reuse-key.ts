@@ -12,7 +12,8 @@ export function reusableResults(
   for (const entry of offered) {
     const { key, result } = entry;
     if (key.packHash !== run.packHash || key.spec !== run.spec || key.seed !== run.seed || key.agent !== run.agent) continue;
-    if (!scenarioHashes[result.name] || key.scenarioHash !== scenarioHashes[result.name]) continue;
+    // A rescore exists because the verifier changed: the content hash (tests included) may differ.
+    if (entry.mode !== 'verify' && (!scenarioHashes[result.name] || key.scenarioHash !== scenarioHashes[result.name])) continue;
     usable.set(result.name, entry);
   }
   return usable;

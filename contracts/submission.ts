@@ -27,6 +27,9 @@ export type ReuseKey = z.infer<typeof reuseKeySchema>;
 /** A completed scenario result of an earlier evaluation, offered to a rerun. */
 export const reusedScenarioSchema = z.object({
   from: z.string(),
+  /** `result` (default): used as it is. `verify` (trl rescore): the agent's stored outputs are verified
+   * again by today's verifier in a fresh container; the scenario's content hash need not match. */
+  mode: z.enum(['result', 'verify']).optional(),
   key: reuseKeySchema,
   result: z.custom<ScenarioResult>((value) => typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string'),
 });

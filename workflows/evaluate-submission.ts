@@ -135,7 +135,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     };
     const notRun = (from: ScenarioResult): ScenarioResult => ({ ...from, status: 'ceiling_reached', error: `not run: ${stoppedReason}` });
     const reused = reusable.get(scenario.name);
-    if (reused) return done({ ...reused.result, reusedFrom: reused.from });
+    if (reused && reused.mode !== 'verify') return done({ ...reused.result, reusedFrom: reused.from });
     if (stoppedReason) return done(notRun(base));
     let prepared: PreparedScenario;
     try {
@@ -146,6 +146,17 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     }
     const described = { ...base, category: prepared.category, difficulty: prepared.difficulty, ...(prepared.contentHash ? { scenarioHash: prepared.contentHash } : {}) };
     const sandbox = sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec));
+    if (reused?.mode === 'verify' && reused.result.artifacts.agentOutputs) {
+      // A rescore: today's verifier over the stored agent outputs; the agent's run and its cost stand.
+      const earlier = { ...reused.result, ...described, status: reused.result.status, costUsd: reused.result.costUsd, agentWallMs: reused.result.agentWallMs, reusedFrom: reused.from };
+      try {
+        setPhase(scenario.name, 'verifying');
+        const verification = await sandbox.verifyScenario({ scenario: prepared, outputs: reused.result.artifacts.agentOutputs });
+        return done({ ...earlier, error: undefined, testsPassed: verification.testsPassed, testsTotal: verification.testsTotal, verifierWallMs: verification.wallMs, artifacts: { ...reused.result.artifacts, verifierReport: verification.report, verifierLog: verification.verifierLog } });
+      } catch (error) {
+        return done({ ...earlier, status: 'infra_error', testsPassed: 0, testsTotal: 0, error: `verifier: ${failureText(error).message}` });
+      }
+    }
     if (stoppedReason) return done(notRun(described));
     let run;
     try {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EvaluationResult, ScenarioResult } from '../../contracts/results.ts';
 import type { Submission } from '../../contracts/submission.ts';
-import { planRerun, rerunSubmissionId } from './rerun-plan.ts';
+import { planRerun, planRescore, rerunSubmissionId } from './rerun-plan.ts';
 
 const scenario = (name: string, status: ScenarioResult['status'], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
   name, status, testsPassed: status === 'completed' ? 2 : 0, testsTotal: 2, costUsd: 0.01, agentWallMs: 1, verifierWallMs: 1, artifacts: {}, scenarioHash: `hash-${name}`, ...extra,
@@ -45,4 +45,16 @@ test('rerun ids stay valid and do not pile up suffixes', () => {
   assert.equal(rerunSubmissionId('local-1', now, 'abc123'), 'local-1-rerun-20261201T100000-abc123');
   assert.equal(rerunSubmissionId('local-1-rerun-20261130T090000-ffffff', now, 'abc123'), 'local-1-rerun-20261201T100000-abc123');
   assert.ok(rerunSubmissionId('x'.repeat(128), now, 'abc123').length <= 128);
+});
+
+test('a rescore verifies the chosen scenarios again, reuses the rest, and names what has no verdict', () => {
+  const withOutputs = { ...original, result: { ...result, perScenario: result.perScenario.map((s) => ({ ...s, artifacts: { agentOutputs: { path: `/o/${s.name}.tar`, sha256: '0'.repeat(64), sizeBytes: 1 } } })) } };
+  const all = planRescore(withOutputs, [], 'x');
+  assert.deepEqual(all.rescored, ['a', 'd', 'e', 'f']);
+  assert.deepEqual(all.run, ['b', 'c']);
+  const one = planRescore(withOutputs, ['a'], 'x');
+  assert.deepEqual(one.rescored, ['a']);
+  assert.deepEqual(one.reused, ['a', 'd', 'f']);
+  assert.deepEqual(one.noHash, ['e']);
+  assert.throws(() => planRescore(withOutputs, ['zz'], 'x'), /has no scenario "zz"/);
 });

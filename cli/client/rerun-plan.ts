@@ -58,8 +58,44 @@ export function planRerun(
   };
 }
 
-export function rerunSubmissionId(original: string, now: Date, suffix: string): string {
+export function rerunSubmissionId(original: string, now: Date, suffix: string, kind: 'rerun' | 'rescore' = 'rerun'): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
-  const tail = `-rerun-${stamp}-${suffix}`;
-  return original.replace(/-rerun-\d{8}T\d{6}-[0-9a-f]+$/, '').slice(0, 128 - tail.length) + tail;
+  const tail = `-${kind}-${stamp}-${suffix}`;
+  return original.replace(/-(?:rerun|rescore)-\d{8}T\d{6}-[0-9a-f]+$/, '').slice(0, 128 - tail.length) + tail;
+}
+
+/**
+ * A rescore: the chosen scenarios (default all) are verified again by today's verifier over their
+ * stored agent outputs; the rest are reused as they are. A scenario without a verdict (infra_error,
+ * ceiling_reached) has nothing to rescore and runs again, as with `rerun --failed`.
+ */
+export function planRescore(
+  original: { workflowId: string; submission: Submission; result: EvaluationResult },
+  scenarios: string[],
+  submissionId: string,
+): RerunPlan & { rescored: string[] } {
+  const { workflowId, submission, result } = original;
+  if (result.status === 'rejected' || !result.packHash) throw new UsageError(`${workflowId} was rejected before any scenario ran: there is nothing to rescore`);
+  const names = new Set(result.perScenario.map((s) => s.name));
+  const unknown = scenarios.filter((name) => !names.has(name));
+  if (unknown.length) throw new UsageError(`${workflowId} has no scenario ${unknown.map((n) => `"${n}"`).join(', ')}; it ran ${[...names].join(', ')}`);
+  const chosen = new Set(scenarios.length ? scenarios : names);
+  const reuse: ReusedScenario[] = [];
+  const noHash: string[] = [];
+  for (const scenario of result.perScenario) {
+    if (unresolvedStatuses.includes(scenario.status)) continue;
+    const { reusedFrom, ...rest } = scenario;
+    const key = { packHash: result.packHash, scenarioHash: scenario.scenarioHash ?? '', spec: result.scenarioSpec ?? null, seed: submission.seed, agent: submission.agent };
+    if (chosen.has(scenario.name) && scenario.artifacts.agentOutputs) reuse.push({ from: reusedFrom ?? workflowId, mode: 'verify', key, result: rest });
+    else if (scenario.scenarioHash) reuse.push({ from: reusedFrom ?? workflowId, key, result: rest });
+    else noHash.push(scenario.name);
+  }
+  const reused = reuse.map((r) => r.result.name);
+  return {
+    input: { ...submission, submissionId, rerunOf: workflowId, reuse },
+    run: result.perScenario.map((s) => s.name).filter((name) => !reused.includes(name)),
+    reused,
+    rescored: reuse.filter((r) => r.mode === 'verify').map((r) => r.result.name),
+    noHash,
+  };
 }
