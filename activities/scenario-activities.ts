@@ -72,7 +72,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     throw ApplicationFailure.create({ type: packFailureTypes.invalid, message: 'the pack has no single entry (policy.ts / policy.py / policy.json); pre-evaluation should have rejected it', nonRetryable: true });
   }
 
-  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string }): Promise<AgentRunResult> {
+  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string; tape?: ArtifactRef }): Promise<AgentRunResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
@@ -93,11 +93,14 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           callLogFile: path.join(dir, policyRecordNames.callLog),
         })
       : undefined;
+    // A tape run: the recorded calls answer (zero-token usage: $0); the first unmatched request ends the scenario.
+    const tape = request.tape && deps.tapeUpstream ? deps.tapeUpstream((await readVerified(request.tape)).toString('utf8')) : undefined;
+    const tapeRun = tape ? { upstream: tape.client } : {};
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
     try {
-      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal });
+      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal, ...tapeRun });
     } catch (error) {
       await spend?.release('the agent environment did not start');
       throw error;
@@ -126,6 +129,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       const ownRecords = agent.records?.();
       const agentRecords = ownRecords ? await writeArtifact(path.join(dir, artifactNames.hermesRecords), ownRecords) : undefined;
       const summary = await environment.close();
+      const divergence = tape?.divergence();
+      if (divergence) throw ApplicationFailure.create({ type: failureTypes.tapeDiverged, message: divergence.message, nonRetryable: true });
       return {
         outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
         exitCode: record.exitCode,

@@ -32,6 +32,8 @@ const usage = `usage: trl <command> [options]
                                oracle, partial or null (validator-side test agents, no policy:
                                solution/solve.sh, solution/partial.sh, nothing)
       --seed N                 seed recorded with the run (default 0)
+      --tape WORKFLOW-ID       answer the policy's model calls from that run's recording, at $0 (matched by request
+                               fingerprint; the first request it lacks ends the scenario naming call and field)
       --id SUBMISSION-ID       the submission id (workflow evaluate-<id>); an id runs once (see rerun)
       --json                   print the evaluation result as JSON
   scenarios [--json]         list the active scenarios with category, difficulty and test count
@@ -83,13 +85,14 @@ async function main(argv: string[]): Promise<number> {
           agent: { type: 'string', default: defaultAgent },
           seed: { type: 'string', default: '0' },
           id: { type: 'string' },
+          tape: { type: 'string' },
           json: { type: 'boolean', default: false },
         },
       });
       if (positionals.length !== 1) throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
       const seed = Number(values.seed);
       if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer; got "${values.seed}"`);
-      return evalCommand({ pack: positionals[0]!, scenarios: values.scenario ?? [], scenariosDir: values['scenarios-dir'], agent: values.agent!, seed, json: values.json!, id: values.id });
+      return evalCommand({ pack: positionals[0]!, scenarios: values.scenario ?? [], scenariosDir: values['scenarios-dir'], agent: values.agent!, seed, json: values.json!, id: values.id, tape: values.tape });
     }
     case 'up':
       return upCommand();

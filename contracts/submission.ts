@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { agentNameSchema, defaultAgent } from './agent-kinds.ts';
 import type { ScenarioResult } from './results.ts';
+import { artifactRefSchema } from './artifact.ts';
 
 export const packSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('directory'), path: z.string().min(1) }),
@@ -49,6 +50,8 @@ export const submissionSchema = z.object({
   /** A rerun: the evaluation it reruns (workflow id), and the results it may reuse instead of running. */
   rerunOf: z.string().optional(),
   reuse: z.array(reusedScenarioSchema).optional(),
+  /** `trl eval --tape`: each scenario's recorded model-call log of an earlier run, answering instead of the upstream. */
+  tape: z.object({ of: z.string(), callLogs: z.record(z.string(), artifactRefSchema) }).optional(),
 });
 export type Submission = z.infer<typeof submissionSchema>;
 export type SubmissionInput = z.input<typeof submissionSchema>;

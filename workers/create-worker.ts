@@ -11,6 +11,7 @@ import { log } from '../common/log.ts';
 import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { openWorkerSpendLedger } from '../gateway/spend/worker-spend-ledger.ts';
 import type { WorkerConfig } from './worker-config.ts';
+import { createTapeUpstream } from './tape-upstream.ts';
 import type OpenAI from 'openai';
 import type { SeatActivityDependencies } from '../activities/seat-activities.ts';
 
@@ -62,6 +63,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     policyRequestTimeoutMs: options.config.TRL_POLICY_REQUEST_TIMEOUT_SEC * 1000,
     spendLedger: await openWorkerSpendLedger({ submissionCeilingUsd: options.config.TRL_SUBMISSION_CEILING_USD, dailyCeilingUsd: options.config.TRL_DAILY_CEILING_USD }),
     seat: options.seat,
+    tapeUpstream: createTapeUpstream,
   });
   return Worker.create({
     connection: options.connection,

@@ -158,10 +158,13 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
       }
     }
     if (stoppedReason) return done(notRun(described));
+    // A tape run never falls back to the paid upstream: a scenario the recording lacks is not run.
+    if (submission.tape && !submission.tape.callLogs[scenario.name]) return done({ ...described, error: `agent: the tape of ${submission.tape.of} has no recording of ${scenario.name}` });
     let run;
     try {
       setPhase(scenario.name, 'agent');
-      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed, submissionId: submission.submissionId });
+      const tape = submission.tape?.callLogs[scenario.name];
+      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed, submissionId: submission.submissionId, ...(tape ? { tape } : {}) });
     } catch (error) {
       const failure = failureText(error);
       // Not the policy's fault and not retried: the evaluation is incomplete, never scored on it.

@@ -8,6 +8,8 @@ import { bootstrap } from '../../infra/bootstrap.ts';
 import { evaluationTaskQueue } from '../../contracts/temporal-names.ts';
 import { workerPidFile } from '../../common/data-layout.ts';
 import { submissionSchema, type SubmissionInput } from '../../contracts/submission.ts';
+import type { ArtifactRef } from '../../contracts/artifact.ts';
+import { loadEvaluationResult } from './show-command.ts';
 import { agentNameSchema } from '../../contracts/agent-kinds.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { selectScenarios } from '../../catalog/list-scenarios.ts';
@@ -28,6 +30,19 @@ export interface EvalOptions {
   json: boolean;
   /** The submission id (default: local-<time>-<random>); an id that already ran is refused, naming `trl rerun`. */
   id?: string;
+  /** A recorded run (workflow id) whose model calls answer instead of the upstream, at $0. */
+  tape?: string;
+}
+
+/** Each scenario's model-call log of a recorded run, for `--tape`; scenarios of the run by default. */
+export async function tapeOf(workflowId: string, scenarios: string[]): Promise<{ tape: NonNullable<SubmissionInput["tape"]>; scenarios: string[] }> {
+  const { result } = await loadEvaluationResult(workflowId);
+  const callLogs: Record<string, ArtifactRef> = {};
+  for (const scenario of result.perScenario) if (scenario.artifacts.modelCallLog) callLogs[scenario.name] = scenario.artifacts.modelCallLog;
+  const chosen = scenarios.length ? scenarios : Object.keys(callLogs);
+  const missing = chosen.filter((name) => !callLogs[name]);
+  if (missing.length) throw new UsageError(`--tape ${workflowId} has no model-call log for ${missing.join(', ')}; recorded: ${Object.keys(callLogs).join(', ') || 'none (its agent made no model call)'}`);
+  return { tape: { of: workflowId, callLogs }, scenarios: chosen };
 }
 
 export async function evalCommand(options: EvalOptions): Promise<number> {
@@ -41,11 +56,13 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
   }
 
   const submissionId = options.id ?? `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+  const taped = options.tape ? await tapeOf(options.tape, options.scenarios) : undefined;
   const input: SubmissionInput = {
     submissionId,
     pack: { kind: 'directory', path: path.resolve(options.pack) },
     agent: agent.data,
-    scenarios: options.scenarios,
+    scenarios: taped?.scenarios ?? options.scenarios,
+    ...(taped ? { tape: taped.tape } : {}),
     scenariosDir: options.scenariosDir ? path.resolve(options.scenariosDir) : undefined,
     seed: options.seed,
   };
