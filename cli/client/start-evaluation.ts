@@ -13,10 +13,21 @@ export async function startEvaluation(client: Client, input: SubmissionInput, ta
   } catch (error) {
     if (error instanceof WorkflowExecutionAlreadyStartedError) {
       // An id runs once (REJECT_DUPLICATE): a run's record is never overwritten.
-      throw new UsageError(`evaluation ${workflowId} already exists and an evaluation id runs once; \`trl rerun ${workflowId}\` runs it again as a new evaluation, reusing its completed scenarios (--scenario NAME or --failed chooses what runs)`);
+      throw evaluationExists(workflowId);
     }
     throw error;
   }
+}
+
+export function evaluationExists(workflowId: string): UsageError {
+  return new UsageError(`evaluation ${workflowId} already exists and an evaluation id runs once; \`trl rerun ${workflowId}\` runs it again as a new evaluation, reusing its completed scenarios (--scenario NAME or --failed chooses what runs)`);
+}
+
+/** Refuses an id that already ran before anything is started for it. */
+export async function assertNewEvaluation(client: Client, submissionId: string): Promise<void> {
+  const workflowId = evaluationWorkflowId(submissionId);
+  const exists = await client.workflow.getHandle(workflowId).describe().then(() => true, () => false);
+  if (exists) throw evaluationExists(workflowId);
 }
 
 function startWorkflow(client: Client, submission: Submission, workflowId: string, taskQueue: string) {

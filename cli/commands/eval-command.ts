@@ -13,7 +13,7 @@ import { loadEvaluationResult } from './show-command.ts';
 import { agentNameSchema } from '../../contracts/agent-kinds.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { selectScenarios } from '../../catalog/list-scenarios.ts';
-import { startEvaluation, workflowUiUrl } from '../client/start-evaluation.ts';
+import { assertNewEvaluation, startEvaluation, workflowUiUrl } from '../client/start-evaluation.ts';
 import { startHostedWorker } from '../../workers/hosted-worker.ts';
 import { progressQuery } from '../../contracts/progress.ts';
 import { ProgressView } from '../progress-view.ts';
@@ -77,6 +77,12 @@ export async function runEvaluation(input: SubmissionInput, options: { json: boo
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection, namespace: temporal.namespace });
 
+  try {
+    await assertNewEvaluation(client, input.submissionId);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
   // A worker started by `trl up` serves the queue; otherwise this command hosts one for the run.
   let ownWorker: { shutdown: () => void; done: Promise<void> } | undefined;
   if (!liveWorkerPid(workerPidFile)) {
