@@ -40,6 +40,8 @@ export async function tapeOf(workflowId: string, scenarios: string[]): Promise<{
   const callLogs: Record<string, ArtifactRef> = {};
   for (const scenario of result.perScenario) if (scenario.artifacts.modelCallLog) callLogs[scenario.name] = scenario.artifacts.modelCallLog;
   const chosen = scenarios.length ? scenarios : Object.keys(callLogs);
+  // Never an empty list: that would mean the whole active set, none of it on the tape.
+  if (chosen.length === 0) throw new UsageError(`--tape ${workflowId} recorded no model call (agent ${result.agent}); record a run with a policy-driven agent (hermes, loop)`);
   const missing = chosen.filter((name) => !callLogs[name]);
   if (missing.length) throw new UsageError(`--tape ${workflowId} has no model-call log for ${missing.join(', ')}; recorded: ${Object.keys(callLogs).join(', ') || 'none (its agent made no model call)'}`);
   return { tape: { of: workflowId, callLogs }, scenarios: chosen };
