@@ -18,6 +18,8 @@ export interface ActivityDependencies {
   allowlist: Allowlist;
   /** The OpenAI-compatible upstream: the sim fleet by default, Engy in production. */
   upstream: OpenAI;
+  /** Builds the tape upstream of `trl eval --tape` from a recorded model-call log (workers/tape-upstream.ts). */
+  tapeUpstream?: (callLogText: string) => { client: OpenAI; divergence(): Error | undefined };
   /** Image policies run in. */
   policyImage: string;
   /** Image Python (policy.py) and data (policy.json) packs run in, one sidecar per attempt. */

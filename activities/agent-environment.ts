@@ -11,6 +11,7 @@ import type { PolicyFault } from '../policy/host/policy-backend.ts';
 import { watchdogLimitsFromEnv } from '../policy/host/watchdog.ts';
 import { startSidecar } from '../policy/sidecar/start-sidecar.ts';
 import type { Allowlist } from '../gateway/catalog/allowlist.ts';
+import type OpenAI from 'openai';
 import { createAgent } from '../agents/agent-registry.ts';
 import type { ScenarioAgent } from '../agents/scenario-agent.ts';
 import type { ActivityDependencies } from './activity-context.ts';
@@ -64,6 +65,8 @@ export async function startAgentEnvironment(
     deadlineMs: number;
     /** Cancellation of the attempt: stops waiting for the policy to start. */
     signal?: AbortSignal;
+    /** A tape run: the recorded calls answer instead of the upstream. */
+    upstream?: OpenAI;
   },
 ): Promise<AgentEnvironment> {
   const { scenario } = request;
@@ -116,7 +119,7 @@ export async function startAgentEnvironment(
                 ).backend,
         watchdog: deps.watchdog ?? watchdogLimitsFromEnv(),
         allowlist: deps.allowlist,
-        upstream: deps.upstream,
+        upstream: request.upstream ?? deps.upstream,
         capUsd: deps.budgetCapUsd,
         seed: request.seed,
         dir: request.dir,

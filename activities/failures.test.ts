@@ -10,7 +10,7 @@ import { ScenarioError } from '../catalog/scenario-error.ts';
 import { VerifierFailure } from '../verifiers/run-verifier.ts';
 import { ImageBuildError } from '../sandbox/image-build.ts';
 import { ChainError } from '../chain/chain-error.ts';
-import { chainErrorKinds, chainFailureType, chainNonRetryableTypes, evaluationNonRetryableTypes, packFailureTypes, packFaultTypes, verifierFailureTypes } from '../contracts/failure-types.ts';
+import { chainErrorKinds, chainFailureType, failureTypes, chainNonRetryableTypes, evaluationNonRetryableTypes, packFailureTypes, packFaultTypes, verifierFailureTypes } from '../contracts/failure-types.ts';
 import { spendCeilingReachedType } from '../gateway/spend/attempt-spend.ts';
 
 function classifiedFailure(error: unknown): ApplicationFailure {
@@ -28,6 +28,7 @@ test('every evaluation failure the activities raise is non-retryable exactly whe
     classifiedFailure(new ImageBuildError('t', 'x')),
     ApplicationFailure.create({ type: spendCeilingReachedType, nonRetryable: true }),
     ApplicationFailure.create({ type: 'artifact_corrupt', nonRetryable: true }),
+    ApplicationFailure.create({ type: failureTypes.tapeDiverged, nonRetryable: true }),
   ];
   for (const failure of raised) {
     assert.equal(evaluationNonRetryableTypes.includes(failure.type!), failure.nonRetryable, `${failure.type}: workflow list and activity disagree`);

@@ -5,6 +5,7 @@ import { createAggregate } from './aggregate-activity.ts';
 import { createScenarioActivities } from './scenario-activities.ts';
 import { classified } from './failures.ts';
 import { createSeatActivities } from './seat-activities.ts';
+import { hashScenarios } from './rerun-activities.ts';
 
 export function createActivities(deps: ActivityDependencies) {
   const scenario = createScenarioActivities(deps);
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDependencies) {
     runScenario: classified(scenario.runScenario),
     verifyScenario: classified(scenario.verifyScenario),
     aggregate: classified(createAggregate(deps)),
+    hashScenarios: classified(hashScenarios),
     recordSeatDecision: seat.recordSeatDecision,
     readChallengers: seat.readChallengers,
     offerChallenges: seat.offerChallenges,

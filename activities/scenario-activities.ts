@@ -27,6 +27,7 @@ import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-s
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { canonicalPackSchema } from '../packs/canonical-pack.ts';
 import { skillFile } from '../packs/pack-format.ts';
+import { scenarioContentHash } from '../catalog/scenario-content-hash.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -54,6 +55,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       cpus: config.environment.cpus,
       memoryMb: config.environment.memory_mb,
       agentOutputs: config.agent_outputs,
+      contentHash: await scenarioContentHash(scenario.dir),
     };
   }
 
@@ -75,7 +77,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
   }
 
   /** `round`: the workflow's own try of the scenario (after calls failed upstream), so each try keeps its folder. */
-  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string; round?: number }): Promise<AgentRunResult> {
+  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string; round?: number; tape?: ArtifactRef }): Promise<AgentRunResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
@@ -96,11 +98,14 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           callLogFile: path.join(dir, policyRecordNames.callLog),
         })
       : undefined;
+    // A tape run: the recorded calls answer (zero-token usage: $0); the first unmatched request ends the scenario.
+    const tape = request.tape && deps.tapeUpstream ? deps.tapeUpstream((await readVerified(request.tape)).toString('utf8')) : undefined;
+    const tapeRun = tape ? { upstream: tape.client } : {};
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
     try {
-      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal });
+      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal, ...tapeRun });
     } catch (error) {
       await spend?.release('the agent environment did not start');
       throw error;
@@ -139,6 +144,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       const ownRecords = agent.records?.();
       const agentRecords = ownRecords ? await writeArtifact(path.join(dir, artifactNames.hermesRecords), ownRecords) : undefined;
       const summary = await environment.close();
+      const divergence = tape?.divergence();
+      if (divergence) throw ApplicationFailure.create({ type: failureTypes.tapeDiverged, message: divergence.message, nonRetryable: true });
       return boundAgentRunResult({
         outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
         exitCode: record.exitCode,

@@ -31,6 +31,8 @@ export const failureTypes = {
   artifactCorrupt: 'artifact_corrupt',
   /** A spend ceiling (per submission or per day) would be passed: no paid work starts. */
   spendCeilingReached: 'spend_ceiling_reached',
+  /** `trl eval --tape`: the policy asked for a call the recording does not have; replaying again would diverge again. */
+  tapeDiverged: 'tape_diverged',
   /** A seat activity ran on a worker started without a chain. */
   seatNotConfigured: 'seat_not_configured',
 } as const;
@@ -58,7 +60,7 @@ export const packFaultTypeList: readonly string[] = Object.values(packFaultTypes
 export const upstreamUnavailableType = 'upstream_unavailable';
 
 /** Types an evaluation never retries: retrying cannot change the outcome. */
-export const evaluationNonRetryableTypes: readonly string[] = [...packRejectionTypes, ...packFaultTypeList, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt, failureTypes.spendCeilingReached];
+export const evaluationNonRetryableTypes: readonly string[] = [...packRejectionTypes, ...packFaultTypeList, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt, failureTypes.spendCeilingReached, failureTypes.tapeDiverged];
 
 /** Chain failures are `chain_<kind>`; the kinds are chain/chain-error.ts's. */
 export const chainErrorKinds = ['preflight', 'dispatch', 'invalid_transaction', 'connection', 'bad_data'] as const;

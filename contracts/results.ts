@@ -42,6 +42,8 @@ export interface PreparedScenario {
   cpus: number;
   memoryMb: number;
   agentOutputs: string[];
+  /** sha256 of the scenario folder (catalog/scenario-content-hash.ts): a rerun reuses results only when it matches. */
+  contentHash?: string;
 }
 
 export type AgentOutcome = 'completed' | 'agent_timeout' | 'agent_error';
@@ -110,6 +112,10 @@ export interface ScenarioResult {
   /** What went wrong on the policy side (crash, hang, malformed answer, protocol abuse). */
   policyFaults?: { kind: string; requestId?: string; message: string }[];
   artifacts: Record<string, z.infer<typeof artifactRefSchema>>;
+  /** The scenario folder's content hash when it ran (absent before it was recorded, or when it never got that far). */
+  scenarioHash?: string;
+  /** Reused from an earlier evaluation (its workflow id) by a rerun, not run again. */
+  reusedFrom?: string;
 }
 
 export type EvaluationStatus = 'completed' | 'incomplete' | 'rejected';

@@ -14,6 +14,10 @@ export const searchAttributes = {
   packHash: defineSearchAttributeKey('TrlPackHash', 'KEYWORD'),
   status: defineSearchAttributeKey('TrlStatus', 'KEYWORD'),
   testsPassed: defineSearchAttributeKey('TrlTestsPassed', 'INT'),
+  /** The miner's hotkey, when the pack came from a chain commitment. */
+  hotkey: defineSearchAttributeKey('TrlHotkey', 'KEYWORD'),
+  /** A rerun's original evaluation (workflow id): `TrlRerunOf = "evaluate-…"` lists its reruns. */
+  rerunOf: defineSearchAttributeKey('TrlRerunOf', 'KEYWORD'),
 } as const;
 
 export function evaluationWorkflowId(submissionId: string): string {

@@ -11,13 +11,15 @@ import { log } from '../common/log.ts';
 import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { openWorkerSpendLedger } from '../gateway/spend/worker-spend-ledger.ts';
 import type { WorkerConfig } from './worker-config.ts';
+import { createTapeUpstream } from './tape-upstream.ts';
 import type OpenAI from 'openai';
 import type { SeatActivityDependencies } from '../activities/seat-activities.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 
-export async function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+/** The workflow bundle; `path` replaces the project's workflows (replaying against other code). */
+export async function bundleWorkflows(path = workflowsPath): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: path, logger: quietBundlerLogger });
 }
 
 const quietBundlerLogger = {
@@ -61,6 +63,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     policyRequestTimeoutMs: options.config.TRL_POLICY_REQUEST_TIMEOUT_SEC * 1000,
     spendLedger: await openWorkerSpendLedger({ submissionCeilingUsd: options.config.TRL_SUBMISSION_CEILING_USD, dailyCeilingUsd: options.config.TRL_DAILY_CEILING_USD }),
     seat: options.seat,
+    tapeUpstream: createTapeUpstream,
   });
   return Worker.create({
     connection: options.connection,

@@ -11,7 +11,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { Submission } from '../contracts/submission.ts';
+import type { ReusedScenario, Submission } from '../contracts/submission.ts';
+import { reusableResults } from '../contracts/reuse-key.ts';
 import type { AgentRunResult, EvaluationResult, PreparedScenario, Rejection, ScenarioDescriptor, ScenarioResult } from '../contracts/results.ts';
 import { searchAttributes } from '../contracts/temporal-names.ts';
 import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../contracts/progress.ts';
@@ -114,6 +115,12 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   if (verdict.verdict === 'reject') return finish({ packHash: pack.packHash, rejection: verdict.reasons, perScenario: [] });
 
   const { spec: scenarioSpec, scenarios } = await quick.resolveScenarios({ names: submission.scenarios, scenariosDir: submission.scenariosDir });
+  // A rerun (trl rerun): earlier results it may reuse, only where pack, spec, seed, agent and the scenario's content all match.
+  let reusable = new Map<string, ReusedScenario>();
+  if (submission.reuse?.length) {
+    const hashes = await quick.hashScenarios({ scenarios });
+    reusable = reusableResults(submission.reuse, { packHash: pack.packHash, spec: scenarioSpec ?? null, seed: submission.seed, agent: submission.agent }, hashes);
+  }
   progress.stage = 'scenarios';
   progress.scenarios = scenarios.map((s) => ({ name: s.name, phase: 'queued' as ScenarioPhase }));
   const setPhase = (name: string, phase: ScenarioPhase, extra: Partial<EvaluationProgress['scenarios'][number]> = {}) => {
@@ -128,6 +135,8 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
       return result;
     };
     const notRun = (from: ScenarioResult): ScenarioResult => ({ ...from, status: 'ceiling_reached', error: `not run: ${stoppedReason}` });
+    const reused = reusable.get(scenario.name);
+    if (reused && reused.mode !== 'verify') return done({ ...reused.result, reusedFrom: reused.from });
     if (stoppedReason) return done(notRun(base));
     let prepared: PreparedScenario;
     try {
@@ -136,11 +145,24 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     } catch (error) {
       return done({ ...base, error: `prepare: ${failureText(error).message}` });
     }
-    const described = { ...base, category: prepared.category, difficulty: prepared.difficulty };
+    const described = { ...base, category: prepared.category, difficulty: prepared.difficulty, ...(prepared.contentHash ? { scenarioHash: prepared.contentHash } : {}) };
     const sandbox = sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec));
+    if (reused?.mode === 'verify' && reused.result.artifacts.agentOutputs) {
+      // A rescore: today's verifier over the stored agent outputs; the agent's run and its cost stand.
+      const earlier = { ...reused.result, ...described, status: reused.result.status, costUsd: reused.result.costUsd, agentWallMs: reused.result.agentWallMs, reusedFrom: reused.from };
+      try {
+        setPhase(scenario.name, 'verifying');
+        const verification = await sandbox.verifyScenario({ scenario: prepared, outputs: reused.result.artifacts.agentOutputs });
+        return done({ ...earlier, error: undefined, testsPassed: verification.testsPassed, testsTotal: verification.testsTotal, verifierWallMs: verification.wallMs, artifacts: { ...reused.result.artifacts, verifierReport: verification.report, verifierLog: verification.verifierLog } });
+      } catch (error) {
+        return done({ ...earlier, status: 'infra_error', testsPassed: 0, testsTotal: 0, error: `verifier: ${failureText(error).message}` });
+      }
+    }
     if (stoppedReason) return done(notRun(described));
     // Spend of earlier tries of this scenario (run again because calls failed upstream).
     let earlierCostUsd = 0;
+    // A tape run never falls back to the paid upstream: a scenario the recording lacks is not run.
+    if (submission.tape && !submission.tape.callLogs[scenario.name]) return done({ ...described, error: `agent: the tape of ${submission.tape.of} has no recording of ${scenario.name}` });
     for (let round = 1; ; round++) {
       const attempt = await runAndVerify(scenario, prepared, described, sandbox, round);
       if (attempt.status !== 'infra_error' || !attempt.upstreamFailures) return done({ ...attempt.result, costUsd: attempt.result.costUsd + earlierCostUsd });
@@ -166,7 +188,8 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     let run: AgentRunResult;
     try {
       setPhase(scenario.name, 'agent');
-      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed, submissionId: submission.submissionId, ...(round > 1 ? { round } : {}) });
+      const tape = submission.tape?.callLogs[scenario.name];
+      run = await sandbox.runScenario({ scenario: prepared, agent: submission.agent, pack, seed: submission.seed, submissionId: submission.submissionId, ...(round > 1 ? { round } : {}), ...(tape ? { tape } : {}) });
     } catch (error) {
       const failure = failureText(error);
       // Not the policy's fault and not retried: the evaluation is incomplete, never scored on it.

@@ -7,11 +7,13 @@ import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 import { evaluationTaskQueue } from '../../contracts/temporal-names.ts';
 import { workerPidFile } from '../../common/data-layout.ts';
-import type { SubmissionInput } from '../../contracts/submission.ts';
+import { submissionSchema, type SubmissionInput } from '../../contracts/submission.ts';
+import type { ArtifactRef } from '../../contracts/artifact.ts';
+import { loadEvaluationResult } from './show-command.ts';
 import { agentNameSchema } from '../../contracts/agent-kinds.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { selectScenarios } from '../../catalog/list-scenarios.ts';
-import { startEvaluation, workflowUiUrl } from '../client/start-evaluation.ts';
+import { assertNewEvaluation, startEvaluation, workflowUiUrl } from '../client/start-evaluation.ts';
 import { startHostedWorker } from '../../workers/hosted-worker.ts';
 import { progressQuery } from '../../contracts/progress.ts';
 import { ProgressView } from '../progress-view.ts';
@@ -26,6 +28,23 @@ export interface EvalOptions {
   agent: string;
   seed: number;
   json: boolean;
+  /** The submission id (default: local-<time>-<random>); an id that already ran is refused, naming `trl rerun`. */
+  id?: string;
+  /** A recorded run (workflow id) whose model calls answer instead of the upstream, at $0. */
+  tape?: string;
+}
+
+/** Each scenario's model-call log of a recorded run, for `--tape`; scenarios of the run by default. */
+export async function tapeOf(workflowId: string, scenarios: string[]): Promise<{ tape: NonNullable<SubmissionInput["tape"]>; scenarios: string[] }> {
+  const { result } = await loadEvaluationResult(workflowId);
+  const callLogs: Record<string, ArtifactRef> = {};
+  for (const scenario of result.perScenario) if (scenario.artifacts.modelCallLog) callLogs[scenario.name] = scenario.artifacts.modelCallLog;
+  const chosen = scenarios.length ? scenarios : Object.keys(callLogs);
+  // Never an empty list: that would mean the whole active set, none of it on the tape.
+  if (chosen.length === 0) throw new UsageError(`--tape ${workflowId} recorded no model call (agent ${result.agent}); record a run with a policy-driven agent (hermes, loop)`);
+  const missing = chosen.filter((name) => !callLogs[name]);
+  if (missing.length) throw new UsageError(`--tape ${workflowId} has no model-call log for ${missing.join(', ')}; recorded: ${Object.keys(callLogs).join(', ') || 'none (its agent made no model call)'}`);
+  return { tape: { of: workflowId, callLogs }, scenarios: chosen };
 }
 
 export async function evalCommand(options: EvalOptions): Promise<number> {
@@ -33,13 +52,39 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
   if (!agent.success) throw new UsageError(`--agent must be one of ${agentNameSchema.options.join(', ')}; got "${options.agent}"`);
   // Fail fast on names that do not exist, before anything starts.
   await selectScenarios(options.scenarios, options.scenariosDir);
+  if (options.id !== undefined) {
+    const id = submissionSchema.shape.submissionId.safeParse(options.id);
+    if (!id.success) throw new UsageError(`--id: ${id.error.issues[0]?.message ?? 'not a valid submission id'}`);
+  }
 
+  const submissionId = options.id ?? `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+  const taped = options.tape ? await tapeOf(options.tape, options.scenarios) : undefined;
+  const input: SubmissionInput = {
+    submissionId,
+    pack: { kind: 'directory', path: path.resolve(options.pack) },
+    agent: agent.data,
+    scenarios: taped?.scenarios ?? options.scenarios,
+    ...(taped ? { tape: taped.tape } : {}),
+    scenariosDir: options.scenariosDir ? path.resolve(options.scenariosDir) : undefined,
+    seed: options.seed,
+  };
+  return runEvaluation(input, { json: options.json, label: options.pack });
+}
+
+/** Starts one evaluation (hosting a worker when `trl up` is not running), shows progress, prints the result. */
+export async function runEvaluation(input: SubmissionInput, options: { json: boolean; label: string; after?: (result: EvaluationResult) => string }): Promise<number> {
   const docker = createDockerClient();
   const stack = await bootstrap(docker);
   const { temporal } = stack;
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection, namespace: temporal.namespace });
 
+  try {
+    await assertNewEvaluation(client, input.submissionId);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
   // A worker started by `trl up` serves the queue; otherwise this command hosts one for the run.
   let ownWorker: { shutdown: () => void; done: Promise<void> } | undefined;
   if (!liveWorkerPid(workerPidFile)) {
@@ -47,18 +92,17 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
     ownWorker = { shutdown: () => hosted.shutdown(), done: hosted.run() };
   }
 
-  const submissionId = `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
-  const input: SubmissionInput = {
-    submissionId,
-    pack: { kind: 'directory', path: path.resolve(options.pack) },
-    agent: agent.data,
-    scenarios: options.scenarios,
-    scenariosDir: options.scenariosDir ? path.resolve(options.scenariosDir) : undefined,
-    seed: options.seed,
-  };
-  const handle = await startEvaluation(client, input);
+  let handle;
+  try {
+    handle = await startEvaluation(client, input);
+  } catch (error) {
+    ownWorker?.shutdown();
+    await ownWorker?.done;
+    await connection.close();
+    throw error;
+  }
   const uiLink = workflowUiUrl(temporal.uiUrl, temporal.namespace, handle.workflowId);
-  if (!options.json) process.stderr.write(`trl: evaluating ${options.pack} as ${handle.workflowId}\ntrl: watch it at ${uiLink}\n`);
+  if (!options.json) process.stderr.write(`trl: evaluating ${options.label} as ${handle.workflowId}\ntrl: watch it at ${uiLink}\n`);
 
   const view = options.json ? undefined : new ProgressView();
   const poll = setInterval(() => {
@@ -81,6 +125,7 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   } else {
     process.stdout.write(renderEvaluation(result) + '\n\n');
+    if (options.after) process.stdout.write(options.after(result) + '\n');
     process.stdout.write(`result: ${result.resultFile?.path ?? '(none)'}\nTemporal UI: ${uiLink}\n`);
   }
   return result.status === 'completed' ? 0 : result.status === 'rejected' ? 2 : 3;
