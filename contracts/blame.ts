@@ -39,6 +39,7 @@ const proofs = {
   notFound: 'test/integration/pack-rejection.test.ts — a missing pack directory is rejected as pack_not_found',
   tooLarge: 'test/integration/pack-rejection.test.ts — an oversized file is rejected as pack_too_large',
   hashMismatch: 'test/integration/pack-rejection.test.ts — a URL pack whose bytes do not match the committed sha256 is rejected',
+  tapeDiverged: 'test/integration/tape-eval.test.ts — a changed policy stops at its first unrecorded call, naming the call and the field',
   urlRefused: 'packs/safe-fetch.test.ts — a redirect to a loopback port outside the allowed set is refused; within it, followed',
   memoryBomb: 'test/integration/policy-containment.test.ts — a memory bomb kills only the policy: recorded as a crash',
   hang: 'test/integration/policy-containment.test.ts — a policy that never answers times out per request',
@@ -70,6 +71,8 @@ export const blameTable: readonly BlameRow[] = [
   row('failure_type', packFailureTypes.tooLarge, 'policy', 'rejected', proofs.tooLarge),
   row('failure_type', packFailureTypes.hashMismatch, 'policy', 'rejected', proofs.hashMismatch),
   row('failure_type', packFailureTypes.urlRefused, 'policy', 'rejected', proofs.urlRefused),
+  // Tapes are an engineer's replay at $0, never a scored evaluation: the policy asked what the recording lacks.
+  row('failure_type', failureTypes.tapeDiverged, 'policy', 'outside_evaluation', proofs.tapeDiverged),
   row('failure_type', packFailureTypes.invalid, 'policy', 'rejected', proofs.rejection),
   row('failure_type', packFailureTypes.fetchFailed, 'infrastructure', 'retried_then_incomplete', proofs.incomplete),
   row('failure_type', packFaultTypes.outputsTooLarge, 'policy', 'scored', proofs.packFault),
