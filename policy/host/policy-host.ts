@@ -9,8 +9,9 @@ import { checkPolicyCompletion, type PolicyCompletion } from './completion-schem
 import type Docker from 'dockerode';
 import type { TurnLog } from './turn-log.ts';
 
-import { PolicyRequestError, TurnLimitError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from './policy-backend.ts';
+import { PolicyRequestError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from './policy-backend.ts';
 import { JsonTooDeepError, parseJsonBounded } from '../../common/bounded-json.ts';
+import { AgentTurns } from './agent-turns.ts';
 
 export { PolicyRequestError, TurnLimitError, type PolicyFault, type PolicyFaultKind } from './policy-backend.ts';
 
@@ -38,12 +39,14 @@ export class PolicyHost implements PolicyBackend {
   readonly logLines: string[] = [];
   requestsServed = 0;
   private readonly pending = new Map<string, Pending>();
-  private nextRequest = 1;
+  private readonly turns: AgentTurns;
   private sandbox: PolicySandbox | undefined;
   private readyWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   private stopping = false;
 
-  private constructor(private readonly gateway: ModelGateway, private readonly options: PolicyHostOptions) {}
+  private constructor(private readonly gateway: ModelGateway, private readonly options: PolicyHostOptions) {
+    this.turns = new AgentTurns(options);
+  }
 
   static async start(docker: Docker, spec: PolicySandboxSpec, gateway: ModelGateway, options: PolicyHostOptions): Promise<PolicyHost> {
     const host = new PolicyHost(gateway, options);
@@ -174,22 +177,9 @@ export class PolicyHost implements PolicyBackend {
 
   /** One agent request through the policy; rejects with PolicyRequestError on any policy fault. */
   async complete(body: { messages: unknown[] } & Record<string, unknown>): Promise<PolicyCompletion> {
-    const { maxAgentRequests, turnLog } = this.options;
-    if (maxAgentRequests !== undefined && this.nextRequest > maxAgentRequests) throw new TurnLimitError(maxAgentRequests);
-    const id = `req-${this.nextRequest++}`;
-    const started = performance.now();
-    const newMessages = turnLog?.newMessagesOf(body.messages) ?? [];
-    const record = (outcome: { response?: PolicyCompletion; error?: PolicyFault }) =>
-      turnLog?.append({
-        requestId: id,
-        startedAtMs: Math.round(started),
-        latencyMs: Math.round(performance.now() - started),
-        messageCount: body.messages.length,
-        newMessages,
-        toolCount: Array.isArray(body.tools) ? body.tools.length : 0,
-        response: outcome.response?.choices[0]?.message,
-        error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message },
-      });
+    const turn = this.turns.begin(body);
+    const id = turn.id;
+    const record = (outcome: { response?: PolicyCompletion; error?: PolicyFault }) => turn.record({ response: outcome.response?.choices[0]?.message, error: outcome.error });
     try {
       const completion = await this.forward(id, body);
       record({ response: completion });

@@ -1,7 +1,7 @@
 // The run's watchdog: a policy-driven agent is stopped when no model call has completed within
 // `firstCallMs` of its start, or in the last `idleMs`. What the agent wrote is verified as usual;
 // the fault says why it stopped. A completed call is a gateway call that ended `ok`.
-import { CallLog, type CallLogEntry } from '../../gateway/call-log.ts';
+import { CallLog } from '../../gateway/call-log.ts';
 import type { PolicyFault } from './policy-backend.ts';
 
 export interface WatchdogLimits {

@@ -4,7 +4,8 @@
 // that is gone, breaks a stream, answers 5xx or with garbage is a recorded policy fault.
 import http from 'node:http';
 import { checkPolicyCompletion } from '../host/completion-schema.ts';
-import { PolicyRequestError, TurnLimitError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from '../host/policy-backend.ts';
+import { AgentTurns } from '../host/agent-turns.ts';
+import { PolicyRequestError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from '../host/policy-backend.ts';
 import type { TurnLog } from '../host/turn-log.ts';
 import { SseAssembler } from './sse-assembler.ts';
 import { parseJsonBounded } from '../../common/bounded-json.ts';
@@ -59,7 +60,7 @@ export class SidecarBackend implements PolicyBackend {
   private readonly logLines: string[] = [];
   private sidecarOutput = '';
   private readonly open = new Set<string>();
-  private nextRequest = 1;
+  private readonly turns: AgentTurns;
   requestsServed = 0;
   startFailure: PolicyFault | undefined;
   /** Where the sidecar answers; set once it is healthy. */
@@ -68,7 +69,9 @@ export class SidecarBackend implements PolicyBackend {
   private stopping = false;
   private stopper: (() => Promise<string>) | undefined;
 
-  constructor(private readonly options: SidecarBackendOptions) {}
+  constructor(private readonly options: SidecarBackendOptions) {
+    this.turns = new AgentTurns(options);
+  }
 
   /** The newest agent request still open: the one the sidecar's gateway calls belong to. */
   currentRequestId(): string | undefined {
@@ -113,22 +116,9 @@ export class SidecarBackend implements PolicyBackend {
   }
 
   async answer(body: AgentRequestBody): Promise<PolicyAnswer> {
-    const { maxAgentRequests, turnLog } = this.options;
-    if (maxAgentRequests !== undefined && this.nextRequest > maxAgentRequests) throw new TurnLimitError(maxAgentRequests);
-    const id = `req-${this.nextRequest++}`;
-    const started = performance.now();
-    const newMessages = turnLog?.newMessagesOf(body.messages) ?? [];
-    const record = (outcome: { response?: unknown; error?: PolicyFault }) =>
-      turnLog?.append({
-        requestId: id,
-        startedAtMs: Math.round(started),
-        latencyMs: Math.round(performance.now() - started),
-        messageCount: body.messages.length,
-        newMessages,
-        toolCount: Array.isArray(body.tools) ? body.tools.length : 0,
-        response: outcome.response,
-        error: outcome.error && { kind: outcome.error.kind, message: outcome.error.message },
-      });
+    const turn = this.turns.begin(body);
+    const id = turn.id;
+    const record = turn.record;
     const fail = (status: number, fault: PolicyFault, counted = true): never => {
       if (counted) this.fault(fault);
       record({ error: fault });

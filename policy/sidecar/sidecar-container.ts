@@ -101,8 +101,10 @@ export class SidecarContainer {
       await container.start();
       const info = await container.inspect();
       const address = info.NetworkSettings.Networks[spec.network]?.IPAddress;
-      if (!address) throw new Error(`the policy sidecar has no address on ${spec.network}`);
-      return new SidecarContainer(container, address);
+      // A policy that dies at once (an error at import) has already left its network: it is kept
+      // without an address so the health wait sees the exit and reports it with the output.
+      if (!address && info.State?.Running) throw new Error(`the policy sidecar has no address on ${spec.network}`);
+      return new SidecarContainer(container, address ?? '');
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
       throw error;

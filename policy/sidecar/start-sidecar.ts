@@ -118,7 +118,7 @@ async function waitHealthy(container: SidecarContainer, backend: SidecarBackend,
       const tail = output.trim().split('\n').slice(-12).join('\n');
       return backend.failedToStart(`${describeExit(container.exitInfo)} before it answered GET /v1/models${tail ? `:\n${tail}` : ''}`);
     }
-    if (await healthy(container.baseUrl)) return backend.ready(container.baseUrl);
+    if (container.address && (await healthy(container.baseUrl))) return backend.ready(container.baseUrl);
     // Poll again soon, or as soon as the container exits.
     await Promise.race([sleep(200), container.exited]);
   }
