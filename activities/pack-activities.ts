@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { PackSource } from '../contracts/submission.ts';
 import type { PackRef, PreEvalResult } from '../contracts/results.ts';
 import { readLocalPack, fetchPackFromUrl } from '../packs/read-pack.ts';
+import { packFetchPolicyFromEnvironment } from '../packs/address-policy.ts';
 import { packDisplayName, packKindOf } from '../packs/pack-format.ts';
 import { canonicalJson, canonicalPackSchema, packHash, sha256Hex, type CanonicalPack } from '../packs/canonical-pack.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
@@ -29,7 +30,7 @@ async function fromStoreOrUrl(url: string, sha256: string): Promise<CanonicalPac
   const stored = packFile(sha256);
   const text = await readFile(stored, 'utf8').catch(() => undefined);
   if (text !== undefined && sha256Hex(text) === sha256) return canonicalPackSchema.parse(JSON.parse(text));
-  return fetchPackFromUrl(url, sha256);
+  return fetchPackFromUrl(url, sha256, { allowAddress: packFetchPolicyFromEnvironment() });
 }
 
 export async function fetchPack(source: PackSource): Promise<PackRef> {

@@ -1,6 +1,6 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { ipv6Groups, onlyEndpoints, publicAddressesOnly } from './address-policy.ts';
+import { ipv6Groups, onlyEndpoints, packFetchPolicyFromEnvironment, publicAddressesOnly } from './address-policy.ts';
 
 const refused = [
   // IPv4: unspecified, loopback, RFC 1918, CGNAT, link-local (metadata), multicast, broadcast, reserved, documentation
@@ -35,4 +35,15 @@ test('a test policy allows exactly the listed endpoints', () => {
   assert.equal(allow('127.0.0.1', 8080), true);
   assert.equal(allow('127.0.0.1', 8081), false);
   assert.equal(allow('::1', 8080), false);
+});
+
+test("the operator's exceptions add exactly the listed endpoints to the public ones", () => {
+  assert.equal(packFetchPolicyFromEnvironment(undefined), publicAddressesOnly);
+  const policy = packFetchPolicyFromEnvironment('127.0.0.1:8080, [::1]:9000');
+  assert.equal(policy('127.0.0.1', 8080), true);
+  assert.equal(policy('127.0.0.1', 8081), false);
+  assert.equal(policy('::1', 9000), true);
+  assert.equal(policy('10.0.0.1', 8080), false);
+  assert.equal(policy('8.8.8.8', 443), true);
+  assert.throws(() => packFetchPolicyFromEnvironment('localhost:80'), /TRL_PACK_FETCH_ALLOW/);
 });

@@ -87,3 +87,19 @@ export const publicAddressesOnly: AddressPolicy = (address) => isPublicIpv4(addr
 export function onlyEndpoints(endpoints: readonly { address: string; port: number }[]): AddressPolicy {
   return (address, port) => endpoints.some((e) => e.address === address && e.port === port);
 }
+
+/**
+ * The operator's exceptions, from TRL_PACK_FETCH_ALLOW: comma-separated `address:port` endpoints
+ * (IPv6 in brackets) a pack may also be fetched from — a private pack mirror, or a test's server.
+ * Public addresses stay allowed; nothing else is.
+ */
+export function packFetchPolicyFromEnvironment(value = process.env.TRL_PACK_FETCH_ALLOW): AddressPolicy {
+  if (!value?.trim()) return publicAddressesOnly;
+  const endpoints = value.split(',').map((item) => {
+    const match = /^\s*(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+)):(\d{1,5})\s*$/.exec(item);
+    if (!match) throw new Error(`TRL_PACK_FETCH_ALLOW: "${item.trim()}" is not address:port (IPv6 in brackets), e.g. 127.0.0.1:8080`);
+    return { address: (match[1] ?? match[2])!, port: Number(match[3]) };
+  });
+  const listed = onlyEndpoints(endpoints);
+  return (address, port) => publicAddressesOnly(address, port) || listed(address, port);
+}

@@ -24,8 +24,11 @@ describe('pack rejection', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // Pack fetch refuses every non-public address; the operator's exception lets exactly this server in.
+    process.env.TRL_PACK_FETCH_ALLOW = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
+    delete process.env.TRL_PACK_FETCH_ALLOW;
     server?.close();
     await harness?.close();
   });
@@ -55,6 +58,17 @@ describe('pack rejection', () => {
       const result = await harness.evaluate({ pack: { kind: 'directory', path: await writePack(files) }, scenarios: ['csv-sales-report'] });
       assert.equal(result.status, 'rejected');
       assert.match((result.rejection ?? []).map((r) => `${r.code}: ${r.message}`).join('\n'), expected);
+    }
+  });
+
+  test('without the exception, a pack URL on this machine is refused as pack_url_refused', async () => {
+    const allowed = process.env.TRL_PACK_FETCH_ALLOW;
+    delete process.env.TRL_PACK_FETCH_ALLOW;
+    try {
+      const result = await harness.evaluate({ pack: { kind: 'url', url: `${baseUrl}/nothing.json`, sha256: 'a'.repeat(64) } });
+      assert.equal(result.rejection?.[0]?.code, 'pack_url_refused');
+    } finally {
+      process.env.TRL_PACK_FETCH_ALLOW = allowed;
     }
   });
 
