@@ -59,6 +59,8 @@ export async function startAgentEnvironment(
     bundleCode?: string;
     /** The pack's SKILL.md, placed read-only in the agent's /workspace. */
     skill?: string;
+    /** Which try of the scenario this is: the workflow's round and the activity's attempt. */
+    tryKey?: string;
     seed: number;
     workflowId: string;
     dir: string;
@@ -122,6 +124,7 @@ export async function startAgentEnvironment(
         upstream: request.upstream ?? deps.upstream,
         capUsd: deps.budgetCapUsd,
         seed: request.seed,
+        tryKey: request.tryKey,
         dir: request.dir,
         bindHost: network?.hostAddress ?? '127.0.0.1',
         requestTimeoutMs: deps.policyRequestTimeoutMs,

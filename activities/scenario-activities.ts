@@ -105,7 +105,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
     try {
-      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal, ...tapeRun });
+      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, ...((request.round ?? 1) > 1 || info.attempt > 1 ? { tryKey: `${request.round ?? 1}.${info.attempt}` } : {}), seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal, ...tapeRun });
     } catch (error) {
       await spend?.release('the agent environment did not start');
       throw error;

@@ -25,6 +25,12 @@ export interface GatewayOptions {
   callLog: CallLog;
   /** The evaluation seed, passed upstream so simulated (and seed-honouring real) models vary with it. */
   seed: number;
+  /**
+   * Which try of the scenario this episode is (the workflow's round and the activity's attempt),
+   * sent upstream as `x-trl-try`: the sim fleet rolls its transient faults anew for every try, as a
+   * real provider's outages come and go; real upstreams ignore it.
+   */
+  tryKey?: string;
   /** Back-off before each retry of an upstream 429/503; its length is the number of retries. */
   retryDelaysMs?: readonly number[];
 }
@@ -77,9 +83,13 @@ function linkedAbort(signal: AbortSignal | undefined): AbortController {
   return controller;
 }
 
-// The attempt number goes upstream as a header (the sim fleet rolls each attempt's faults anew).
-function requestOptions(prepared: PreparedCall, attempt: number): { signal: AbortSignal; headers?: Record<string, string> } {
-  return attempt > 1 ? { signal: prepared.abort.signal, headers: { 'x-trl-attempt': String(attempt) } } : { signal: prepared.abort.signal };
+// The attempt number and the scenario's try go upstream as headers (the sim fleet rolls the faults
+// of each attempt of each try anew).
+function requestOptions(prepared: PreparedCall, attempt: number, tryKey?: string): { signal: AbortSignal; headers?: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  if (attempt > 1) headers['x-trl-attempt'] = String(attempt);
+  if (tryKey) headers['x-trl-try'] = tryKey;
+  return Object.keys(headers).length ? { signal: prepared.abort.signal, headers } : { signal: prepared.abort.signal };
 }
 
 /** Calls `create` and reads the x-request-id header when the client offers it (test fakes may not). */
@@ -229,7 +239,7 @@ export class ModelGateway {
     let sent: { value: { data: OpenAI.Chat.Completions.ChatCompletion; requestId?: string }; attempts: number };
     try {
       sent = await this.sendWithRetries(prepared, (attempt) =>
-        withRequestId(this.options.upstream.chat.completions.create({ ...prepared.upstreamBody, stream: false } as never, requestOptions(prepared, attempt)) as never),
+        withRequestId(this.options.upstream.chat.completions.create({ ...prepared.upstreamBody, stream: false } as never, requestOptions(prepared, attempt, this.options.tryKey)) as never),
       );
     } catch (error) {
       throw this.failed(prepared, error);
@@ -249,7 +259,7 @@ export class ModelGateway {
         withRequestId(
           this.options.upstream.chat.completions.create(
             { ...prepared.upstreamBody, stream: true, stream_options: { include_usage: true } } as never,
-            requestOptions(prepared, attempt),
+            requestOptions(prepared, attempt, this.options.tryKey),
           ) as never,
         ),
       );

@@ -101,7 +101,8 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
       return sendError(res, invalidRequest(`the request body is not JSON: ${(error as Error).message}`, null, 'invalid_json'));
     }
     const attemptHeader = Number(req.headers['x-trl-attempt']);
-    const result = simulateChatCompletion(body, context, Number.isSafeInteger(attemptHeader) && attemptHeader > 1 ? attemptHeader : 1);
+    const tryHeader = typeof req.headers['x-trl-try'] === 'string' ? req.headers['x-trl-try'].slice(0, 64) : undefined;
+    const result = simulateChatCompletion(body, context, Number.isSafeInteger(attemptHeader) && attemptHeader > 1 ? attemptHeader : 1, tryHeader);
     if (!result.ok) {
       if (!(await pause(result.delayMs * timeScale, signal))) return void res.destroy();
       return sendError(res, result.error);

@@ -117,6 +117,20 @@ test('faults come at the profile rates and repeat for the same request', () => {
   assert.ok(counts[500] > 0 && counts[503] > 0);
 });
 
+test("a scenario's later try rolls its faults anew, so a transient 500 does not follow the scenario into every re-run", () => {
+  let faulted = 0;
+  for (let seed = 0; seed < 3000; seed++) {
+    const body = { model: 'glm-5.3-flash', messages: [{ role: 'user', content: 'ping' }], seed };
+    const first = simulateChatCompletion(body, realRates);
+    if (first.ok) continue;
+    faulted += 1;
+    const later = ['2.1', '3.1', '1.2'].map((tryKey) => simulateChatCompletion(body, realRates, 1, tryKey));
+    assert.ok(later.some((r) => r.ok), `seed ${seed}: one of three later tries succeeds`);
+    assert.deepEqual(simulateChatCompletion(body, realRates, 1, '2.1'), later[0], 'a try is deterministic too');
+  }
+  assert.ok(faulted > 30, `${faulted} faulted first tries`);
+});
+
 test('response_format json_schema gets JSON that validates; json_object gets an object', () => {
   const verdict = z.object({ verdict: z.enum(['pass', 'reject']), reasons: z.array(z.string()).min(1), risk: z.number().min(0).max(1) });
   for (let seed = 0; seed < 20; seed++) {

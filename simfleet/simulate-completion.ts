@@ -138,7 +138,7 @@ export function requestKeyOf(body: Record<string, unknown>): string {
  * each attempt of the same request rolls its own deterministic fault, so a retried 429/503 can
  * succeed and a replay still fails the same way.
  */
-export function simulateChatCompletion(body: unknown, context: FleetContext, attempt = 1): SimulationResult {
+export function simulateChatCompletion(body: unknown, context: FleetContext, attempt = 1, tryKey?: string): SimulationResult {
   const parsed = parseChatRequest(body);
   if (!parsed.ok) return { ok: false, error: parsed.error, delayMs: 0 };
   const request = parsed.request;
@@ -156,7 +156,10 @@ export function simulateChatCompletion(body: unknown, context: FleetContext, att
   }
 
   const requestKey = requestKeyOf(body as Record<string, unknown>);
-  const fault = injectedFault(model, attempt > 1 ? `${requestKey}#attempt-${attempt}` : requestKey);
+  // Faults are transient: each attempt of each try of a scenario rolls its own (the reply itself
+  // stays a function of the request and the seed).
+  const faultKey = `${requestKey}${tryKey ? `#try-${tryKey}` : ''}${attempt > 1 ? `#attempt-${attempt}` : ''}`;
+  const fault = injectedFault(model, faultKey);
   if (fault) return { ok: false, error: fault, delayMs: fault.status >= 500 ? model.sim.latencyMs : 0 };
 
   const random = new DeterministicRandom(requestKey);

@@ -32,6 +32,8 @@ export interface PolicyRunOptions {
   upstream: OpenAI;
   capUsd: number;
   seed: number;
+  /** Which try of the scenario this is (ModelGateway's tryKey). */
+  tryKey?: string;
   /** Folder of this attempt's records. */
   dir: string;
   /** Address the agent endpoint binds: loopback, or the bridge address of the run's network. */
@@ -107,7 +109,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
   const callLog = new WatchedCallLog(callLogFile, watchdog);
   const turnLogFile = path.join(options.dir, policyRecordNames.turnLog);
   const turnLog = new TurnLog(turnLogFile);
-  const gateway = new ModelGateway({ allowlist: options.allowlist, upstream: options.upstream, capUsd: options.capUsd, callLog, seed: options.seed });
+  const gateway = new ModelGateway({ allowlist: options.allowlist, upstream: options.upstream, capUsd: options.capUsd, callLog, seed: options.seed, tryKey: options.tryKey });
   const context: BackendContext = { gateway, turnLog, dir: options.dir, requestTimeoutMs: options.requestTimeoutMs, deadlineMs: options.deadlineMs, maxAgentRequests: options.maxAgentRequests };
   const closeRecords = async () => {
     await callLog.close();

@@ -7,7 +7,7 @@ import type { EvaluationResult } from '../../contracts/results.ts';
 import { tapeOf } from '../../cli/commands/eval-command.ts';
 import { loadTape } from '../../gateway/tape/call-tape.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
-import { examplePackDir, validPackFiles, writePack } from '../support/fixture-packs.ts';
+import { examplePackDir, writePack } from '../support/fixture-packs.ts';
 
 describe('trl eval --tape', () => {
   let harness: Harness;
@@ -20,7 +20,22 @@ describe('trl eval --tape', () => {
     const scenarios = ['csv-sales-report'];
     recorded = await harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent: 'hermes', scenarios });
     const { tape } = await tapeOf(recorded.workflowId, scenarios);
-    const otherPolicy = await writePack(validPackFiles());
+    // Another policy (glm-5.2 for every call), distinct enough that pre-eval's similarity never
+    // takes it for a copy of a pack an earlier test committed.
+    const otherPolicy = await writePack({
+      'SKILL.md': '# tape divergence probe\n\nA policy that is not the recorded one: it sends every request to glm-5.2, so its first call already differs from the tape.\n',
+      'policy.ts': [
+        "import { definePolicy } from 'trl-policy-sdk';",
+        "const reason = 'the tape records another policy; this one always asks glm-5.2, whatever the conversation holds';",
+        'export default definePolicy({',
+        '  async complete(request, ctx) {',
+        '    ctx.log(reason);',
+        "    return ctx.call('glm-5.2', request, { maxTokens: 1024 });",
+        '  },',
+        '});',
+        '',
+      ].join('\n'),
+    });
     [replayed, changed] = await Promise.all([
       harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent: 'hermes', scenarios, tape }),
       harness.evaluate({ pack: { kind: 'directory', path: otherPolicy }, agent: 'hermes', scenarios, tape }),
@@ -47,6 +62,7 @@ describe('trl eval --tape', () => {
   });
 
   test('a changed policy stops at its first unrecorded call, naming the call and the field', () => {
+    assert.notEqual(changed.status, 'rejected', JSON.stringify(changed.rejection));
     const scenario = changed.perScenario[0]!;
     assert.equal(scenario.status, 'infra_error');
     assert.match(scenario.error ?? '', /tape diverged at call 1 \(recorded as req-1\): model was "[^"]+", now "glm-5\.2"/);
