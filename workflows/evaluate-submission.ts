@@ -161,15 +161,23 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     if (stoppedReason) return done(notRun(described));
     // Spend of earlier tries of this scenario (run again because calls failed upstream).
     let earlierCostUsd = 0;
+    // …and by model, so the scenario's cost by model sums to its cost.
+    const earlierByModel: Record<string, number> = {};
+    const withEarlier = (byModel: Record<string, number> | undefined): Record<string, number> => {
+      const sum = { ...earlierByModel };
+      for (const [model, usd] of Object.entries(byModel ?? {})) sum[model] = (sum[model] ?? 0) + usd;
+      return sum;
+    };
     // A tape run never falls back to the paid upstream: a scenario the recording lacks is not run.
     if (submission.tape && !submission.tape.callLogs[scenario.name]) return done({ ...described, error: `agent: the tape of ${submission.tape.of} has no recording of ${scenario.name}` });
     for (let round = 1; ; round++) {
       const attempt = await runAndVerify(scenario, prepared, described, sandbox, round);
-      if (attempt.status !== 'infra_error' || !attempt.upstreamFailures) return done({ ...attempt.result, costUsd: attempt.result.costUsd + earlierCostUsd });
+      if (attempt.status !== 'infra_error' || !attempt.upstreamFailures) return done({ ...attempt.result, costUsd: attempt.result.costUsd + earlierCostUsd, ...(round > 1 ? { costByModelUsd: withEarlier(attempt.result.costByModelUsd) } : {}) });
       earlierCostUsd += attempt.result.costUsd;
+      Object.assign(earlierByModel, withEarlier(attempt.result.costByModelUsd));
       const pause = upstreamRetryPausesSec[round - 1];
       if (pause === undefined || stoppedReason) {
-        return done({ ...attempt.result, costUsd: earlierCostUsd, error: `${attempt.result.error} in each of ${round} tries; the scenario is the infrastructure's, never scored` });
+        return done({ ...attempt.result, costUsd: earlierCostUsd, costByModelUsd: { ...earlierByModel }, error: `${attempt.result.error} in each of ${round} tries; the scenario is the infrastructure's, never scored` });
       }
       setPhase(scenario.name, 'queued');
       await sleep(`${pause} seconds`);
