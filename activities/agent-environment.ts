@@ -13,6 +13,7 @@ import { startSidecar } from '../policy/sidecar/start-sidecar.ts';
 import type { Allowlist } from '../gateway/catalog/allowlist.ts';
 import type OpenAI from 'openai';
 import { createAgent } from '../agents/agent-registry.ts';
+import { CrashRestartingAgent } from '../agents/crash-restart.ts';
 import type { ScenarioAgent } from '../agents/scenario-agent.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 import { packFiles } from '../sandbox/tar-archive.ts';
@@ -147,7 +148,10 @@ export async function startAgentEnvironment(
     cleanups.push(() => session.remove());
     // The pack's SKILL.md, read-only for the agent (root-owned, 0444, in a root-owned folder).
     if (request.skill !== undefined) await session.upload(await packFiles([{ name: `${skillFolder.slice(1)}/${skillFile}`, content: Buffer.from(request.skill, 'utf8'), mode: 0o444 }]), '/');
-    const agent = createAgent(request.agent, { policyEndpointUrl: policyRun?.endpoint.url, maxTurns: scenario.agentMaxTurns });
+    const created = createAgent(request.agent, { policyEndpointUrl: policyRun?.endpoint.url, maxTurns: scenario.agentMaxTurns });
+    // A policy-driven agent that crashes before the policy saw a request is started again.
+    const endpoint = policyRun?.endpoint;
+    const agent = endpoint ? new CrashRestartingAgent(created, () => endpoint.requests) : created;
     let closing: Promise<PolicyRunSummary | undefined> | undefined;
     const run = policyRun;
     const startFailure = policyRun?.host.startFailure;

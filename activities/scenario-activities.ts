@@ -23,6 +23,7 @@ import { writeArtifact } from '../common/write-artifact.ts';
 import { boundAgentRunResult } from './payload-bounds.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 import { failureTypes, packFailureTypes } from '../contracts/failure-types.ts';
+import { defaultCrashRestarts } from '../agents/crash-restart.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { canonicalPackSchema } from '../packs/canonical-pack.ts';
@@ -131,6 +132,9 @@ export function createScenarioActivities(deps: ActivityDependencies) {
             signal: AbortSignal.any([context.cancellationSignal, stopSignal]),
           });
       disk.stop();
+      if (record.crashedBeforeFirstRequest) {
+        throw ApplicationFailure.create({ type: failureTypes.agentCrashed, message: `the agent crashed (${record.crashedBeforeFirstRequest}) before its first request to the policy, ${1 + defaultCrashRestarts} times: not the pack's doing` });
+      }
       if (stopSignal.aborted) record.transcript += `\n[stopped: ${(stopSignal.reason as Error).message}]`;
       if (context.cancellationSignal.aborted) throw new CancelledFailure('runScenario cancelled');
       const wallMs = Math.round(performance.now() - started);

@@ -23,6 +23,8 @@ export interface AgentRunRecord {
   timedOut: boolean;
   /** Human-readable transcript of what the agent did (bounded). */
   transcript: string;
+  /** The agent kept crashing of this signal before the policy saw any request (agents/crash-restart.ts): the infrastructure's. */
+  crashedBeforeFirstRequest?: string;
 }
 
 export interface ScenarioAgent {

@@ -53,6 +53,7 @@ const proofs = {
   scenarioRule: 'contracts/blame.test.ts — the scenario status follows the table',
   packFault: 'test/integration/scenario-blame.test.ts — a pack that breaks its own run is scored 0 for it, and the evaluation completes',
   upstreamRetried: 'test/integration/scenario-blame.test.ts — calls failing upstream make the scenario infra_error after three tries, and the evaluation incomplete',
+  agentCrash: 'agents/crash-restart.test.ts — an agent that crashes before its first request is restarted; if it keeps crashing, the run says so',
   chain: 'test/integration/chopsticks-chain.test.ts — a dispatch error comes back decoded by name',
 } as const;
 
@@ -86,6 +87,7 @@ export const blameTable: readonly BlameRow[] = [
   row('failure_type', failureTypes.imageBuildFailed, 'infrastructure', 'retried_then_incomplete', proofs.incomplete),
   row('failure_type', failureTypes.artifactCorrupt, 'infrastructure', 'incomplete', proofs.incomplete),
   row('failure_type', failureTypes.spendCeilingReached, 'infrastructure', 'incomplete', proofs.ceiling),
+  row('failure_type', failureTypes.agentCrashed, 'infrastructure', 'retried_then_incomplete', proofs.agentCrash),
   row('failure_type', failureTypes.seatNotConfigured, 'infrastructure', 'outside_evaluation', proofs.chain),
   row('failure_type', upstreamUnavailableType, 'infrastructure', 'retried_then_incomplete', proofs.upstreamRetried),
   ...chainErrorKinds.map((kind) => row('failure_type', chainFailureType(kind), 'infrastructure', 'outside_evaluation', proofs.chain)),

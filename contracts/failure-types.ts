@@ -33,6 +33,8 @@ export const failureTypes = {
   spendCeilingReached: 'spend_ceiling_reached',
   /** `trl eval --tape`: the policy asked for a call the recording does not have; replaying again would diverge again. */
   tapeDiverged: 'tape_diverged',
+  /** The agent harness kept crashing (a fatal signal) before the policy saw any request: retried, then infra_error. */
+  agentCrashed: 'agent_crashed',
   /** A seat activity ran on a worker started without a chain. */
   seatNotConfigured: 'seat_not_configured',
 } as const;
