@@ -165,6 +165,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,
           upstreamFailures: summary.upstreamFailures,
+          provenance: summary.provenance,
           faults: summary.faults,
           callLog: summary.callLog,
           policyLog: summary.policyLog,

@@ -79,3 +79,15 @@ test('a pack fault scores the scenario 0 and never makes it incomplete', () => {
     assert.equal(entry.consequence, 'scored');
   }
 });
+
+test('a policy that authors what the agent receives is a provenance violation, scored 0', () => {
+  const provenance = (coverage: number, units = 400) => ({ coverage, units, coveredUnits: Math.round(coverage * units), turns: 9, uncovered: ['print(42) > /app/answer.txt'] });
+  const authored = { outcome: 'completed' as const, policy: { faults: [], budgetRefusals: 0, provenance: provenance(0.31) } };
+  const blamed = scenarioStatusOf(authored, verified(5));
+  assert.equal(blamed.status, 'provenance_violation', 'even with every test passed');
+  assert.match(blamed.reason!, /31\.0% .*print\(42\)/);
+  assert.equal(scenarioStatusOf({ ...authored, policy: { ...authored.policy, faults: [{}] } }, verified(0)).status, 'provenance_violation', 'authoring outranks a fault');
+  assert.equal(scenarioStatusOf({ ...authored, policy: { ...authored.policy, provenance: provenance(0.97) } }, verified(5)).status, 'completed');
+  assert.equal(scenarioStatusOf({ ...authored, policy: { ...authored.policy, provenance: provenance(0, 4) } }, verified(5)).status, 'completed', 'too little to judge');
+  assert.equal(blameOf('scenario_status', 'provenance_violation')?.consequence, 'scored');
+});

@@ -6,6 +6,7 @@
 // Workflow code imports this file: no Node built-ins.
 import { chainErrorKinds, chainFailureType, failureTypes, packFailureTypes, packFaultTypes, upstreamUnavailableType, verifierFailureTypes } from './failure-types.ts';
 import type { AgentRunResult, ScenarioStatus } from './results.ts';
+import { isProvenanceViolation, provenanceCoverageThreshold } from './provenance.ts';
 
 export type Blame = 'policy' | 'agent' | 'infrastructure';
 
@@ -53,6 +54,7 @@ const proofs = {
   scenarioRule: 'contracts/blame.test.ts — the scenario status follows the table',
   packFault: 'test/integration/scenario-blame.test.ts — a pack that breaks its own run is scored 0 for it, and the evaluation completes',
   upstreamRetried: 'test/integration/scenario-blame.test.ts — calls failing upstream make the scenario infra_error after three tries, and the evaluation incomplete',
+  provenance: 'test/integration/provenance.test.ts — a policy that answers the agent with its own text is a provenance violation, scored 0, with the evidence',
   agentCrash: 'agents/crash-restart.test.ts — an agent that crashes before its first request is restarted; if it keeps crashing, the run says so',
   chain: 'test/integration/chopsticks-chain.test.ts — a dispatch error comes back decoded by name',
 } as const;
@@ -65,6 +67,7 @@ export const blameTable: readonly BlameRow[] = [
   row('scenario_status', 'agent_timeout', 'agent', 'scored', proofs.deadline),
   row('scenario_status', 'policy_error', 'policy', 'scored', proofs.malformed),
   row('scenario_status', 'budget_exhausted', 'policy', 'scored', proofs.cap),
+  row('scenario_status', 'provenance_violation', 'policy', 'scored', proofs.provenance),
   row('scenario_status', 'infra_error', 'infrastructure', 'retried_then_incomplete', proofs.incomplete),
   row('scenario_status', 'ceiling_reached', 'infrastructure', 'incomplete', proofs.ceiling),
   // Failure types raised by activities (contracts/failure-types.ts).
@@ -121,13 +124,14 @@ export function blameOf(source: BlameSource, cause: string): BlameRow | undefine
 }
 
 /** What the scenario rule needs of an agent run: the outcome and the policy's counts. */
-export type RunForBlame = Pick<AgentRunResult, 'outcome'> & { policy?: Pick<NonNullable<AgentRunResult['policy']>, 'budgetRefusals' | 'upstreamFailures'> & { faults: readonly unknown[] } };
+export type RunForBlame = Pick<AgentRunResult, 'outcome'> & { policy?: Pick<NonNullable<AgentRunResult['policy']>, 'budgetRefusals' | 'upstreamFailures' | 'provenance'> & { faults: readonly unknown[] } };
 
 /**
  * The scenario's status from its run and what the verifier found. Calls that failed upstream for
  * the infrastructure's reasons make it `infra_error` when they may have changed the outcome —
- * anything short of every test passed with no policy fault; otherwise a policy fault outranks a
- * spent budget, which outranks a timeout: each says who is to blame first.
+ * anything short of every test passed with no policy fault; otherwise content the policy authored
+ * (provenance below the threshold: scored 0 whatever the tests say) outranks a policy fault, which
+ * outranks a spent budget, which outranks a timeout: each says who is to blame first.
  */
 export function scenarioStatusOf(run: RunForBlame, verified: { testsPassed: number; testsTotal: number }): { status: ScenarioStatus; reason?: string } {
   const upstreamFailures = run.policy?.upstreamFailures ?? 0;
@@ -135,6 +139,10 @@ export function scenarioStatusOf(run: RunForBlame, verified: { testsPassed: numb
   const unaffected = faults === 0 && run.outcome === 'completed' && verified.testsTotal > 0 && verified.testsPassed === verified.testsTotal;
   if (upstreamFailures > 0 && !unaffected) {
     return { status: 'infra_error', reason: `${upstreamFailures} model call${upstreamFailures === 1 ? '' : 's'} failed upstream (rate limit, 5xx, timeout or the validator's account) after the gateway's retries` };
+  }
+  const provenance = run.policy?.provenance;
+  if (provenance && isProvenanceViolation(provenance)) {
+    return { status: 'provenance_violation', reason: `only ${(provenance.coverage * 100).toFixed(1)}% of what the agent received came from model answers (at least ${provenanceCoverageThreshold * 100}% must)${provenance.uncovered[0] ? `; for example: "${provenance.uncovered[0]}"` : ''}` };
   }
   if (faults > 0) return { status: 'policy_error' };
   if (run.policy?.budgetRefusals) return { status: 'budget_exhausted' };

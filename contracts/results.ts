@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { artifactRefSchema } from './artifact.ts';
+import type { ProvenanceSummary } from './provenance.ts';
 
 export const rejectionSchema = z.object({
   code: z.string(),
@@ -67,6 +68,8 @@ export interface AgentRunResult {
     budgetRefusals: number;
     /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries; absent in older results. */
     upstreamFailures?: number;
+    /** How much of what the agent received came from model answers; absent in older results. */
+    provenance?: ProvenanceSummary;
     faults: { kind: string; requestId?: string; message: string }[];
     callLog: z.infer<typeof artifactRefSchema>;
     policyLog: z.infer<typeof artifactRefSchema>;
@@ -88,7 +91,7 @@ export interface VerificationResult {
  * `ceiling_reached`: not run (or refused before paid work) because a spend ceiling was reached —
  * neither a policy failure nor scored; like `infra_error` it makes the evaluation incomplete.
  */
-export const scenarioStatuses = ['completed', 'agent_timeout', 'policy_error', 'budget_exhausted', 'infra_error', 'ceiling_reached'] as const;
+export const scenarioStatuses = ['completed', 'agent_timeout', 'policy_error', 'budget_exhausted', 'provenance_violation', 'infra_error', 'ceiling_reached'] as const;
 export type ScenarioStatus = (typeof scenarioStatuses)[number];
 
 export interface ScenarioResult {
@@ -109,6 +112,8 @@ export interface ScenarioResult {
    * packFaultTypes): scored 0 of the scenario's tests, whose count the pairing takes from the other side.
    */
   unverified?: boolean;
+  /** How much of what the agent received came from model answers (below the threshold: `provenance_violation`, scored 0). */
+  provenance?: ProvenanceSummary;
   /** What went wrong on the policy side (crash, hang, malformed answer, protocol abuse). */
   policyFaults?: { kind: string; requestId?: string; message: string }[];
   artifacts: Record<string, z.infer<typeof artifactRefSchema>>;

@@ -224,11 +224,13 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
       return settled({
         ...described,
         status: blamed.status,
-        ...(blamed.reason ? { error: `${upstreamUnavailableType}: ${blamed.reason}` } : {}),
+        ...(blamed.reason ? { error: blamed.status === 'provenance_violation' ? `provenance: ${blamed.reason}` : `${upstreamUnavailableType}: ${blamed.reason}` } : {}),
         costUsd,
         ...(run.policy?.costByModelUsd ? { costByModelUsd: run.policy.costByModelUsd } : {}),
         policyFaults: run.policy?.faults.length ? run.policy.faults : undefined,
-        testsPassed: verification.testsPassed,
+        ...(run.policy?.provenance ? { provenance: run.policy.provenance } : {}),
+        // Content the policy authored scores nothing, whatever the tests found.
+        testsPassed: blamed.status === 'provenance_violation' ? 0 : verification.testsPassed,
         testsTotal: verification.testsTotal,
         agentWallMs: run.wallMs,
         verifierWallMs: verification.wallMs,

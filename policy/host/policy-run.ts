@@ -16,6 +16,8 @@ import type { PolicyBackend, PolicyFault } from './policy-backend.ts';
 import { defaultWatchdogLimits, Watchdog, WatchedCallLog, type WatchdogLimits } from './watchdog.ts';
 import { serveAgentEndpoint, type AgentEndpoint } from './agent-endpoint.ts';
 import { TurnLog } from './turn-log.ts';
+import { ProvenanceTracker } from '../../gateway/provenance/provenance-tracker.ts';
+import type { ProvenanceSummary } from '../../contracts/provenance.ts';
 
 export interface PolicyRunOptions {
   docker: Docker;
@@ -64,6 +66,8 @@ export interface PolicyRunSummary {
   /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries (contracts/blame.ts). */
   upstreamFailures: number;
   agentRequests: number;
+  /** How much of what the agent received came from model answers. */
+  provenance: ProvenanceSummary;
   faults: PolicyFault[];
   callLog: ArtifactRef;
   policyLog: ArtifactRef;
@@ -106,9 +110,11 @@ async function startTypeScriptBackend(options: PolicyRunOptions, context: Backen
 export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyRun> {
   const watchdog = new Watchdog(options.watchdog ?? defaultWatchdogLimits);
   const callLogFile = path.join(options.dir, policyRecordNames.callLog);
-  const callLog = new WatchedCallLog(callLogFile, watchdog);
+  // What the agent receives must come from model answers (contracts/provenance.ts).
+  const provenance = new ProvenanceTracker();
+  const callLog = new WatchedCallLog(callLogFile, watchdog, (response) => provenance.addModelResponse(response));
   const turnLogFile = path.join(options.dir, policyRecordNames.turnLog);
-  const turnLog = new TurnLog(turnLogFile);
+  const turnLog = new TurnLog(turnLogFile, (response) => provenance.checkReceived(response));
   const gateway = new ModelGateway({ allowlist: options.allowlist, upstream: options.upstream, capUsd: options.capUsd, callLog, seed: options.seed, tryKey: options.tryKey });
   const context: BackendContext = { gateway, turnLog, dir: options.dir, requestTimeoutMs: options.requestTimeoutMs, deadlineMs: options.deadlineMs, maxAgentRequests: options.maxAgentRequests };
   const closeRecords = async () => {
@@ -147,6 +153,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
         budgetRefusals: gateway.budgetRefusals,
         upstreamFailures: gateway.upstreamFailures,
         agentRequests: endpoint.requests,
+        provenance: provenance.summary(),
         faults: [...host.faults, ...(watchdog.fault ? [watchdog.fault] : [])],
         callLog: await describeArtifact(callLogFile),
         policyLog: await writeArtifact(path.join(options.dir, policyRecordNames.policyLog), host.logText()),

@@ -23,7 +23,11 @@ export class TurnLog {
   private previousCount = 0;
   turns = 0;
 
-  constructor(readonly file?: string) {
+  constructor(
+    readonly file?: string,
+    /** Sees every answer the agent received (provenance measures it). */
+    private readonly onResponse?: (response: unknown) => void,
+  ) {
     if (file) {
       mkdirSync(path.dirname(file), { recursive: true });
       this.stream = createWriteStream(file, { flags: 'a' });
@@ -39,6 +43,7 @@ export class TurnLog {
 
   append(entry: Omit<TurnEntry, 'turn'>): void {
     this.turns += 1;
+    if (entry.response !== undefined) this.onResponse?.(entry.response);
     let line = JSON.stringify({ turn: this.turns, ...entry });
     if (line.length > maxEntryChars) line = JSON.stringify({ turn: this.turns, ...entry, newMessages: `[${entry.newMessages.length} messages, ${line.length} chars: too large to log]` });
     this.stream?.write(line + '\n');

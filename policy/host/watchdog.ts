@@ -77,12 +77,18 @@ export class Watchdog {
 
 /** The gateway's call log, telling the watchdog about every call that completed. */
 export class WatchedCallLog extends CallLog {
-  constructor(file: string | undefined, private readonly watchdog: Watchdog) {
+  constructor(
+    file: string | undefined,
+    private readonly watchdog: Watchdog,
+    /** Sees every settled response, complete or cut short (provenance fingerprints them). */
+    private readonly onResponse?: (response: unknown) => void,
+  ) {
     super(file);
   }
 
   override ended(row: Parameters<CallLog['ended']>[0]): void {
     super.ended(row);
     if (row.status === 'ok') this.watchdog.noteCompletedCall();
+    if (row.response !== undefined) this.onResponse?.(row.response);
   }
 }

@@ -41,6 +41,8 @@ describe('example policies on the sim fleet', async () => {
       assert.ok(scenario.costUsd > 0 && scenario.costUsd <= 1, `cost ${scenario.costUsd}`);
       assert.ok(scenario.artifacts.modelCallLog && scenario.artifacts.modelCallLog.sizeBytes > 0);
       assert.ok(scenario.artifacts.turnLog);
+      // An honest policy passes model output on: what the agent received came from model answers.
+      assert.ok(scenario.provenance && scenario.provenance.units > 0 && scenario.provenance.coverage >= 0.95, JSON.stringify(scenario.provenance));
     });
   }
 

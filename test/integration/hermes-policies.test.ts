@@ -34,6 +34,7 @@ describe('policies through Hermes on the sim fleet', () => {
         const upstreamOnly = (scenario.policyFaults ?? []).every((f) => /rate limited|failed upstream|did not answer in time/.test(f.message));
         assert.ok(scenario.status === 'completed' || (scenario.status === 'policy_error' && upstreamOnly), `${scenario.name}: ${scenario.error ?? JSON.stringify(scenario.policyFaults)}`);
         assert.ok(scenario.artifacts.turnLog && scenario.artifacts.modelCallLog && scenario.artifacts.agentRecords);
+        assert.ok(scenario.provenance && scenario.provenance.coverage >= 0.95, `${scenario.name}: provenance ${JSON.stringify(scenario.provenance)}`);
       }
     }
   });

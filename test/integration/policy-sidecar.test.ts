@@ -159,6 +159,8 @@ describe('policy sidecar', () => {
       const turnIds = new Set(turns.map((t) => t.requestId));
       assert.ok(calls.every((c) => turnIds.has(c.requestId)), 'calls join the turn log by request id');
       assert.ok(turns.every((t) => t.response && !t.error), 'every turn records what the agent received');
+      // Honest policies pass model output on, whatever their kind: provenance stays at 1.
+      assert.ok(summary.provenance.units > 0 && summary.provenance.coverage >= 0.95, JSON.stringify(summary.provenance));
     });
   }
 

@@ -1,0 +1,149 @@
+// Provenance at run time. Every model answer the gateway settles is fingerprinted (text as
+// overlapping runs of words, each tool call as its name and canonical arguments); every answer the
+// agent receives is measured against them: a word counts as covered when some run of
+// `shingleWords` words around it appears in a model answer, a tool call when a model produced the
+// same call. Selecting, truncating, combining and reordering model output keeps coverage near 1;
+// text the policy wrote itself does not. Memory is bounded: the most recent answers are kept up to
+// `windowChars`, older ones are forgotten (an answer is normally used in the turn that asked it).
+import { canonicalJson } from '../catalog/canonical-json.ts';
+import type { ProvenanceSummary } from '../../contracts/provenance.ts';
+import { answerParts, messageParts, type MessageParts } from './answer-parts.ts';
+
+export const shingleWords = 5;
+const defaultWindowChars = 4 * 1024 * 1024;
+const maxUncoveredSamples = 3;
+const sampleChars = 160;
+
+const wordsOf = (text: string): string[] => text.split(/\s+/).filter((word) => word.length > 0);
+
+/** Two 32-bit FNV-1a hashes folded into one safe integer: a Set key without keeping the text. */
+function hashText(text: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a * 0x200000 + (b & 0x1fffff);
+}
+
+/** A tool call's identity: name and arguments as canonical JSON (the raw text when it is not JSON, or too deep to fold). */
+function toolCallFingerprint(call: { name: string; arguments: string }): string {
+  let args = call.arguments.trim();
+  try {
+    args = canonicalJson(JSON.parse(args));
+  } catch {
+    // Not JSON (or nested past the stack): compared as written.
+  }
+  return `${call.name}\u0000${args}`;
+}
+
+interface IndexedAnswer {
+  chars: number;
+  joined: string;
+  shingles: number[];
+  toolCalls: string[];
+}
+
+export class ProvenanceTracker {
+  private readonly answers: IndexedAnswer[] = [];
+  private readonly shingles = new Map<number, number>();
+  private readonly toolCalls = new Map<string, number>();
+  private windowUsed = 0;
+  private units = 0;
+  private coveredUnits = 0;
+  private turns = 0;
+  private readonly uncovered: string[] = [];
+
+  constructor(private readonly windowChars = defaultWindowChars) {}
+
+  /** A model response as the gateway settled it (a completion, or a stream's chunks). */
+  addModelResponse(response: unknown): void {
+    for (const answer of answerParts(response)) this.addAnswer(answer);
+  }
+
+  /** One answer the agent received from the policy. */
+  checkReceived(message: unknown): void {
+    const parts = messageParts(message);
+    this.turns += 1;
+    this.checkText(parts.text);
+    for (const call of parts.toolCalls) {
+      const weight = Math.max(1, wordsOf(call.arguments).length);
+      this.units += weight;
+      if (this.toolCalls.has(toolCallFingerprint(call))) this.coveredUnits += weight;
+      else this.sample(`tool call ${call.name}(${call.arguments})`);
+    }
+  }
+
+  summary(): ProvenanceSummary {
+    return {
+      coverage: this.units === 0 ? 1 : Math.round((this.coveredUnits / this.units) * 1e4) / 1e4,
+      units: this.units,
+      coveredUnits: this.coveredUnits,
+      turns: this.turns,
+      uncovered: [...this.uncovered],
+    };
+  }
+
+  private addAnswer(answer: MessageParts): void {
+    const words = wordsOf(answer.text);
+    const shingles: number[] = [];
+    for (let i = 0; i + shingleWords <= words.length; i++) shingles.push(hashText(words.slice(i, i + shingleWords).join(' ')));
+    const indexed: IndexedAnswer = {
+      chars: answer.text.length + answer.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0),
+      joined: words.join(' '),
+      shingles,
+      toolCalls: answer.toolCalls.map(toolCallFingerprint),
+    };
+    for (const key of indexed.shingles) this.shingles.set(key, (this.shingles.get(key) ?? 0) + 1);
+    for (const key of indexed.toolCalls) this.toolCalls.set(key, (this.toolCalls.get(key) ?? 0) + 1);
+    this.answers.push(indexed);
+    this.windowUsed += indexed.chars;
+    while (this.windowUsed > this.windowChars && this.answers.length > 1) this.forget(this.answers.shift()!);
+  }
+
+  private forget(answer: IndexedAnswer): void {
+    this.windowUsed -= answer.chars;
+    const drop = <K>(map: Map<K, number>, key: K) => {
+      const left = (map.get(key) ?? 0) - 1;
+      if (left > 0) map.set(key, left);
+      else map.delete(key);
+    };
+    for (const key of answer.shingles) drop(this.shingles, key);
+    for (const key of answer.toolCalls) drop(this.toolCalls, key);
+  }
+
+  private checkText(text: string): void {
+    const words = wordsOf(text);
+    if (words.length === 0) return;
+    this.units += words.length;
+    if (words.length < shingleWords) {
+      // Too short for a run of words: covered when some answer holds it whole.
+      const joined = words.join(' ');
+      if (this.answers.some((answer) => answer.joined.includes(joined))) this.coveredUnits += words.length;
+      else this.sample(joined);
+      return;
+    }
+    const covered = new Uint8Array(words.length);
+    for (let i = 0; i + shingleWords <= words.length; i++) {
+      if (this.shingles.has(hashText(words.slice(i, i + shingleWords).join(' ')))) covered.fill(1, i, i + shingleWords);
+    }
+    let count = 0;
+    let firstGap = -1;
+    for (let i = 0; i < words.length; i++) {
+      if (covered[i]) count += 1;
+      else if (firstGap < 0) firstGap = i;
+    }
+    this.coveredUnits += count;
+    if (firstGap >= 0) {
+      let end = firstGap;
+      while (end < words.length && !covered[end]) end += 1;
+      this.sample(words.slice(firstGap, end).join(' '));
+    }
+  }
+
+  private sample(text: string): void {
+    if (this.uncovered.length < maxUncoveredSamples) this.uncovered.push(text.length > sampleChars ? `${text.slice(0, sampleChars)}…` : text);
+  }
+}
