@@ -37,3 +37,9 @@ export interface ActivityDependencies {
   /** The chain and a Temporal client for the seat's cycle; absent on sandbox-only workers. */
   seat?: SeatActivityDependencies;
 }
+
+/** The workflow an activity runs for; these activities are only ever scheduled by workflows, so a standalone call is a programming error. */
+export function workflowIdOf(info: { workflowExecution?: { workflowId: string } }): string {
+  if (!info.workflowExecution) throw new Error('this activity must run inside a workflow');
+  return info.workflowExecution.workflowId;
+}

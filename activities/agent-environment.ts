@@ -50,6 +50,73 @@ export function sidecarDefaultModel(allowlist: Allowlist, wanted = process.env.T
   return [...(candidates.length ? candidates : allowlist.models)].sort((a, b) => cost(a) - cost(b))[0]!.id;
 }
 
+/**
+ * The policy of a pack in its real sandbox (the TypeScript pipe sandbox, or the Python / data
+ * sidecar on its own policy network) behind the gateway, with its agent endpoint on `bindHost`.
+ * Scenario runs and the pre-evaluation probe start policies this one way.
+ */
+export async function startPolicyForSource(
+  deps: ActivityDependencies,
+  request: {
+    policy: PolicySource;
+    workflowId: string;
+    scenario: string;
+    seed: number;
+    tryKey?: string;
+    dir: string;
+    bindHost: string;
+    deadlineMs: number;
+    maxAgentRequests: number;
+    signal?: AbortSignal;
+    upstream?: OpenAI;
+    capUsd?: number;
+  },
+): Promise<PolicyRun> {
+  const { policy } = request;
+  const sidecarImage = deps.sidecarImage;
+  if (policy.kind !== 'typescript' && !sidecarImage) throw new Error('this worker has no policy sidecar image for python / data packs');
+  return startPolicyRun({
+    docker: deps.docker,
+    owner: deps.owner,
+    workflowId: request.workflowId,
+    scenario: request.scenario,
+    policyImage: deps.policyImage,
+    bundleCode: policy.kind === 'typescript' ? policy.bundleCode : undefined,
+    backend:
+      policy.kind === 'typescript'
+        ? undefined
+        : async (context) =>
+            (
+              await startSidecar(
+                {
+                  docker: deps.docker,
+                  owner: deps.owner,
+                  workflowId: request.workflowId,
+                  scenario: request.scenario,
+                  image: sidecarImage!,
+                  kind: policy.kind,
+                  files: policy.files,
+                  defaultModel: sidecarDefaultModel(deps.allowlist),
+                  healthTimeoutMs: deps.sidecarHealthTimeoutMs,
+                  signal: request.signal,
+                },
+                context,
+              )
+            ).backend,
+    watchdog: deps.watchdog ?? watchdogLimitsFromEnv(),
+    allowlist: deps.allowlist,
+    upstream: request.upstream ?? deps.upstream,
+    capUsd: request.capUsd ?? deps.budgetCapUsd,
+    seed: request.seed,
+    tryKey: request.tryKey,
+    dir: request.dir,
+    bindHost: request.bindHost,
+    requestTimeoutMs: deps.policyRequestTimeoutMs,
+    deadlineMs: request.deadlineMs,
+    maxAgentRequests: request.maxAgentRequests,
+  });
+}
+
 export async function startAgentEnvironment(
   deps: ActivityDependencies,
   request: {
@@ -90,47 +157,18 @@ export async function startAgentEnvironment(
     if (network) cleanups.push(() => network.remove());
     if (needsPolicy) {
       if (!policy) throw new Error('a policy-driven agent needs the pack (its bundle or its files)');
-      const sidecarImage = deps.sidecarImage;
-      if (policy.kind !== 'typescript' && !sidecarImage) throw new Error('this worker has no policy sidecar image for python / data packs');
-      policyRun = await startPolicyRun({
-        docker: deps.docker,
-        owner: deps.owner,
+      policyRun = await startPolicyForSource(deps, {
+        policy,
         workflowId: request.workflowId,
         scenario: scenario.name,
-        policyImage: deps.policyImage,
-        bundleCode: policy.kind === 'typescript' ? policy.bundleCode : undefined,
-        backend:
-          policy.kind === 'typescript'
-            ? undefined
-            : async (context) =>
-                (
-                  await startSidecar(
-                    {
-                      docker: deps.docker,
-                      owner: deps.owner,
-                      workflowId: request.workflowId,
-                      scenario: scenario.name,
-                      image: sidecarImage!,
-                      kind: policy.kind,
-                      files: policy.files,
-                      defaultModel: sidecarDefaultModel(deps.allowlist),
-                      healthTimeoutMs: deps.sidecarHealthTimeoutMs,
-                      signal: request.signal,
-                    },
-                    context,
-                  )
-                ).backend,
-        watchdog: deps.watchdog ?? watchdogLimitsFromEnv(),
-        allowlist: deps.allowlist,
-        upstream: request.upstream ?? deps.upstream,
-        capUsd: deps.budgetCapUsd,
         seed: request.seed,
         tryKey: request.tryKey,
         dir: request.dir,
         bindHost: network?.hostAddress ?? '127.0.0.1',
-        requestTimeoutMs: deps.policyRequestTimeoutMs,
         deadlineMs: request.deadlineMs,
         maxAgentRequests: scenario.agentMaxTurns + turnLimitSlack,
+        signal: request.signal,
+        upstream: request.upstream,
       });
       if (network) await network.allowOnlyPort(policyRun.endpoint.port);
     }

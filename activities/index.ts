@@ -6,6 +6,7 @@ import { createScenarioActivities } from './scenario-activities.ts';
 import { classified } from './failures.ts';
 import { createSeatActivities } from './seat-activities.ts';
 import { hashScenarios } from './rerun-activities.ts';
+import { createProbeActivity } from './probe-activity.ts';
 
 export function createActivities(deps: ActivityDependencies) {
   const scenario = createScenarioActivities(deps);
@@ -14,6 +15,7 @@ export function createActivities(deps: ActivityDependencies) {
   return {
     fetchPack: classified(pack.fetchPack),
     preEval: classified(pack.preEval),
+    probePolicy: classified(createProbeActivity(deps).probePolicy),
     resolveScenarios: classified(scenario.resolveScenarios),
     prepareScenario: classified(scenario.prepareScenario),
     runScenario: classified(scenario.runScenario),

@@ -16,7 +16,7 @@ import { bundlePack } from '../packs/bundle-pack.ts';
 import { Context } from '@temporalio/activity';
 import { PackOwners } from '../packs/preeval/pack-owners.ts';
 import { loadPreEvalConfig } from '../packs/preeval/preeval-config.ts';
-import { buildScenarioFingerprints, type ScenarioFingerprints } from '../packs/preeval/scenario-fingerprints.ts';
+import { cachedScenarioFingerprints } from './fingerprint-cache.ts';
 import { FileJudgeCache } from '../packs/preeval/judge-cache.ts';
 import { localOwner, runPreEval } from '../packs/preeval/run-preeval.ts';
 import type { ActivityDependencies } from './activity-context.ts';
@@ -55,17 +55,7 @@ async function readStoredPack(file: string): Promise<CanonicalPack | undefined> 
 export function createPackActivities(deps: ActivityDependencies) {
   const owners = new PackOwners(packOwnersDir);
   const judgeCache = new FileJudgeCache(judgeCacheDir);
-  // Fingerprints change only with the scenarios: built once per worker and directory.
-  const fingerprintCache = new Map<string, Promise<ScenarioFingerprints>>();
-  const fingerprintsOf = (dir: string) => {
-    let cached = fingerprintCache.get(dir);
-    if (!cached) {
-      cached = buildScenarioFingerprints(dir);
-      fingerprintCache.set(dir, cached);
-      cached.catch(() => fingerprintCache.delete(dir));
-    }
-    return cached;
-  };
+  const fingerprintsOf = cachedScenarioFingerprints;
 
   async function preEval(request: { pack: PackRef; hotkey?: string; scenariosDir?: string }): Promise<PreEvalResult> {
     const { pack: ref } = request;

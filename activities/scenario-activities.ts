@@ -1,6 +1,4 @@
 // prepareScenario (image build), runScenario (agent in its sandbox), verifyScenario (fresh verifier).
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
@@ -21,13 +19,12 @@ import { packFiles } from '../sandbox/tar-archive.ts';
 import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
 import { boundAgentRunResult } from './payload-bounds.ts';
-import type { ActivityDependencies } from './activity-context.ts';
-import { failureTypes, packFailureTypes } from '../contracts/failure-types.ts';
+import { policyOf, readVerified } from './pack-policy.ts';
+import { workflowIdOf, type ActivityDependencies } from './activity-context.ts';
+import { failureTypes } from '../contracts/failure-types.ts';
 import { defaultCrashRestarts } from '../agents/crash-restart.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
-import { canonicalPackSchema } from '../packs/canonical-pack.ts';
-import { skillFile } from '../packs/pack-format.ts';
 import { scenarioContentHash } from '../catalog/scenario-content-hash.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
@@ -58,23 +55,6 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       agentOutputs: config.agent_outputs,
       contentHash: await scenarioContentHash(scenario.dir),
     };
-  }
-
-  async function readVerified(ref: ArtifactRef): Promise<Buffer> {
-    const bytes = await readFile(ref.path);
-    if (createHash('sha256').update(bytes).digest('hex') !== ref.sha256) {
-      throw ApplicationFailure.create({ type: failureTypes.artifactCorrupt, message: `${ref.path} does not match its recorded sha256`, nonRetryable: true });
-    }
-    return bytes;
-  }
-
-  /** What a policy-driven run needs of the pack: its policy (by kind) and its SKILL.md, read by hash. */
-  async function policyOf(pack: PackRef): Promise<{ policy: PolicySource; skill: string | undefined }> {
-    const { files } = canonicalPackSchema.parse(JSON.parse((await readVerified(pack.canonical)).toString('utf8')));
-    const { [skillFile]: skill, ...policyFiles } = files;
-    if (pack.kind === 'typescript' && pack.bundle) return { policy: { kind: 'typescript', bundleCode: (await readVerified(pack.bundle)).toString('utf8') }, skill };
-    if (pack.kind === 'python' || pack.kind === 'data') return { policy: { kind: pack.kind, files: policyFiles }, skill };
-    throw ApplicationFailure.create({ type: packFailureTypes.invalid, message: 'the pack has no single entry (policy.ts / policy.py / policy.json); pre-evaluation should have rejected it', nonRetryable: true });
   }
 
   /** `round`: the workflow's own try of the scenario (after calls failed upstream), so each try keeps its folder. */
@@ -229,10 +209,4 @@ export function createScenarioActivities(deps: ActivityDependencies) {
   }
 
   return { resolveScenarios, prepareScenario, runScenario, verifyScenario };
-}
-
-function workflowIdOf(info: { workflowExecution?: { workflowId: string } }): string {
-  // Activities here are only ever scheduled by workflows; a standalone call is a programming error.
-  if (!info.workflowExecution) throw new Error('scenario activities must run inside a workflow');
-  return info.workflowExecution.workflowId;
 }

@@ -82,6 +82,11 @@ export function scenarioAttemptDir(workflowId: string, scenario: string, phase: 
   return path.join(runDir(workflowId), 'scenarios', safeSegment(scenario), round > 1 ? `${phase}-round-${round}-attempt-${attempt}` : `${phase}-attempt-${attempt}`);
 }
 
+/** The pre-evaluation probe's records of one scenario conversation (one folder per activity attempt). */
+export function probeScenarioDir(workflowId: string, scenario: string, attempt: number): string {
+  return path.join(runDir(workflowId), 'probe', `${safeSegment(scenario)}-attempt-${attempt}`);
+}
+
 /** File names inside a run's and an attempt's folder. */
 export const artifactNames = {
   agentOutputs: 'agent-outputs.tar',
@@ -91,6 +96,7 @@ export const artifactNames = {
   verifierLog: 'verifier.log',
   evaluationResult: 'result.json',
   preEvalReport: 'preeval.json',
+  probeReport: 'probe.json',
   callLog: 'model-calls.jsonl',
   policyLog: 'policy.log',
   turnLog: 'turns.jsonl',

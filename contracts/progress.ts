@@ -4,7 +4,7 @@ import { defineQuery } from '@temporalio/workflow';
 export type ScenarioPhase = 'queued' | 'building' | 'agent' | 'verifying' | 'done';
 
 export interface EvaluationProgress {
-  stage: 'fetching' | 'pre-eval' | 'scenarios' | 'aggregating' | 'done';
+  stage: 'fetching' | 'pre-eval' | 'probe' | 'scenarios' | 'aggregating' | 'done';
   packHash?: string;
   scenarios: { name: string; phase: ScenarioPhase; status?: string; testsPassed?: number; testsTotal?: number }[];
 }

@@ -26,6 +26,11 @@ export type PreEvalResult =
   | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema> }
   | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema> };
 
+/** The pre-evaluation probe's verdict (policy/probe/): the whole report is the artifact. */
+export type ProbeResult =
+  | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema>; conversations: number }
+  | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema>; conversations: number };
+
 export interface ScenarioDescriptor {
   name: string;
   dir: string;

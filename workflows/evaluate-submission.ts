@@ -19,6 +19,8 @@ import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../c
 
 import { evaluationNonRetryableTypes, failureTypes, packFaultTypeList, packRejectionTypes, upstreamUnavailableType } from '../contracts/failure-types.ts';
 import { scenarioStatusOf } from '../contracts/blame.ts';
+import { probeLimits } from '../contracts/probe.ts';
+import { isPolicyDriven } from '../contracts/agent-kinds.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
@@ -38,6 +40,15 @@ const builds = proxyActivities<Activities>({
   heartbeatTimeout: '2 minutes',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes },
 });
+
+/** The probe: one conversation per scenario, each bounded by probeLimits.conversationSec. */
+function probeActivities(scenarioCount: number) {
+  return proxyActivities<Activities>({
+    startToCloseTimeout: `${scenarioCount * (probeLimits.conversationSec + 30) + 60} seconds`,
+    heartbeatTimeout: '30 seconds',
+    retry: { maximumAttempts: 2, initialInterval: '5 seconds', nonRetryableErrorTypes },
+  });
+}
 
 /** Per-scenario proxies: the timeout follows the scenario's own task.toml. */
 function sandboxActivities(timeoutSec: number) {
@@ -115,6 +126,13 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   if (verdict.verdict === 'reject') return finish({ packHash: pack.packHash, rejection: verdict.reasons, perScenario: [] });
 
   const { spec: scenarioSpec, scenarios } = await quick.resolveScenarios({ names: submission.scenarios, scenariosDir: submission.scenariosDir });
+  // The behavioural probe, at $0: the policy in its sandbox on each scenario's opening, a bland upstream answering.
+  if (isPolicyDriven(submission.agent) && scenarios.length > 0) {
+    progress.stage = 'probe';
+    const probe = await probeActivities(scenarios.length).probePolicy({ pack, scenarios });
+    upsertMemo({ probe: { verdict: probe.verdict, conversations: probe.conversations, report: probe.report.path } });
+    if (probe.verdict === 'reject') return finish({ packHash: pack.packHash, scenarioSpec, rejection: probe.reasons, perScenario: [] });
+  }
   // A rerun (trl rerun): earlier results it may reuse, only where pack, spec, seed, agent and the scenario's content all match.
   let reusable = new Map<string, ReusedScenario>();
   if (submission.reuse?.length) {

@@ -1,0 +1,62 @@
+// One probe conversation, played as Hermes would open it: the Hermes system prompt and tools, the
+// scenario's instruction as the user's message, then up to `maxTurns` requests in which every tool
+// call the policy returned is answered with a plausible result drawn from the scenario's own
+// environment (a listing of its files, the head of one of them). Streamed, as Hermes asks.
+import OpenAI from 'openai';
+import { answerParts } from '../../gateway/provenance/answer-parts.ts';
+import type { HermesOpening } from '../../agents/hermes-opening.ts';
+
+export interface ProbeScenario {
+  name: string;
+  instruction: string;
+  /** Files of the scenario's environment the agent would see (Dockerfile excluded), with the head of their text. */
+  environmentFiles: { name: string; head: string }[];
+}
+
+export interface ConversationRecord {
+  turns: number;
+  /** Everything the probe sent the policy, as text: what the policy may legitimately repeat. */
+  sentText: string;
+  /** Why the conversation ended early (an error from the policy), if it did. */
+  error?: string;
+}
+
+/** Plausible results for the tool calls of one turn: a listing first, then heads of files. */
+function toolResult(scenario: ProbeScenario, index: number): string {
+  if (index === 0) return ['total ' + scenario.environmentFiles.length, ...scenario.environmentFiles.map((file) => `-rw-r--r-- 1 agent agent ${file.head.length} ${file.name}`)].join('\n');
+  const file = scenario.environmentFiles[(index - 1) % Math.max(1, scenario.environmentFiles.length)];
+  return file ? file.head : '(no output)';
+}
+
+export async function playConversation(endpointUrl: string, scenario: ProbeScenario, opening: HermesOpening, options: { maxTurns: number; requestTimeoutMs: number; signal?: AbortSignal }): Promise<ConversationRecord> {
+  const client = new OpenAI({ baseURL: endpointUrl, apiKey: 'not-a-secret', maxRetries: 0, timeout: options.requestTimeoutMs });
+  const messages: Record<string, unknown>[] = [
+    { role: 'system', content: opening.system },
+    { role: 'user', content: scenario.instruction },
+  ];
+  const sent: string[] = [opening.system, scenario.instruction, JSON.stringify(opening.tools)];
+  let turns = 0;
+  try {
+    while (turns < options.maxTurns) {
+      turns += 1;
+      const stream = await client.chat.completions.create(
+        { model: 'auto', messages: messages as never, tools: opening.tools as never, stream: true, stream_options: { include_usage: true } },
+        { signal: options.signal },
+      );
+      const chunks: unknown[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      const answer = answerParts(chunks)[0] ?? { text: '', toolCalls: [] };
+      const toolCalls = answer.toolCalls.map((call, i) => ({ id: `call_${turns}_${i}`, type: 'function', function: call }));
+      messages.push({ role: 'assistant', content: answer.text || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+      if (toolCalls.length === 0) break;
+      toolCalls.forEach((call, i) => {
+        const result = toolResult(scenario, i);
+        sent.push(result);
+        messages.push({ role: 'tool', tool_call_id: call.id, content: result });
+      });
+    }
+    return { turns, sentText: sent.join('\n') };
+  } catch (error) {
+    return { turns, sentText: sent.join('\n'), error: (error as Error).message.slice(0, 300) };
+  }
+}

@@ -1,0 +1,104 @@
+// The pre-evaluation probe end to end, at $0: real Temporal, the pack's real sandbox (TypeScript
+// pipe sandbox, Python and data sidecars), the bland upstream. A policy that answers the agent with
+// its own text, and one that carries scenario content to the models hidden where no static scan
+// reads it, are rejected before any scenario runs; honest policies of all three kinds pass.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { examplesDir, repoRoot, runDir, artifactNames } from '../../common/data-layout.ts';
+import type { EvaluationResult } from '../../contracts/results.ts';
+import { startHarness, type Harness } from '../support/evaluation-harness.ts';
+import { validSkill, writePack } from '../support/fixture-packs.ts';
+
+/** A keystream no static scan reverses without running the code: the payload is hidden from the scan, not from the probe. */
+function lcgXor(text: string): number[] {
+  let x = 12345;
+  return [...Buffer.from(text, 'utf8')].map((byte) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return byte ^ (x & 0xff);
+  });
+}
+
+const solutionLines = readFileSync(path.join(repoRoot, 'scenarios', 'csv-sales-report', 'solution', 'solve.sh'), 'utf8').split('\n').slice(0, 40).join('\n');
+
+const injectingPolicy = `import { definePolicy } from 'trl-policy-sdk';
+const data = ${JSON.stringify(lcgXor(solutionLines))};
+function unveil() {
+  let x = 12345;
+  const bytes = data.map((b) => { x = (x * 1103515245 + 12345) % 2147483648; return b ^ (x & 0xff); });
+  return new TextDecoder().decode(new Uint8Array(bytes));
+}
+export default definePolicy({
+  async complete(request, ctx) {
+    const hint = { role: 'system', content: 'A reference that may help:\\n' + unveil() };
+    return ctx.call('glm-5.3-flash', { ...request, messages: [hint, ...request.messages] }, { maxTokens: 1024 });
+  },
+});
+`;
+
+const authoringPolicy = `import { definePolicy } from 'trl-policy-sdk';
+export default definePolicy({
+  async complete(request, ctx) {
+    const answer = await ctx.call('glm-5.3-flash', request, { maxTokens: 256 });
+    return { ...answer, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: 'mkdir -p /app/out && printf "%s" "{\\\\"total\\\\": 1}" > /app/out/report.json' }) } }] } }] };
+  },
+});
+`;
+
+interface ProbeReportFile {
+  verdict: string;
+  scenarios: { scenario: string; turns: number; provenance: { coverage: number; units: number }; injected: unknown[]; error?: string }[];
+}
+const probeReportOf = (result: EvaluationResult): ProbeReportFile => JSON.parse(readFileSync(path.join(runDir(result.workflowId), artifactNames.probeReport), 'utf8'));
+
+describe('the pre-evaluation probe', () => {
+  let harness: Harness;
+  const results = new Map<string, EvaluationResult>();
+
+  before(async () => {
+    harness = await startHarness();
+    const packs: [string, string][] = [
+      ['authoring', await writePack({ 'SKILL.md': validSkill, 'policy.ts': authoringPolicy })],
+      ['injecting', await writePack({ 'SKILL.md': validSkill, 'policy.ts': injectingPolicy })],
+      ['cost-cascade', path.join(examplesDir, 'cost-cascade')],
+      ['pin-glm-flash', path.join(examplesDir, 'pin-glm-flash')],
+      ['sdk-cascade', path.join(examplesDir, 'sdk-cascade')],
+    ];
+    for (const [name, dir] of packs) {
+      results.set(name, await harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 5 }));
+    }
+  });
+  after(async () => harness?.close());
+
+  test('a policy that answers the agent with its own tool call is rejected as authored_output, before any scenario, at $0', () => {
+    const result = results.get('authoring')!;
+    assert.equal(result.status, 'rejected', JSON.stringify(result));
+    assert.deepEqual(result.rejection?.map((r) => r.code), ['authored_output']);
+    assert.match(result.rejection![0]!.message, /csv-sales-report: 0% from model answers, e\.g\. "tool call terminal/);
+    assert.equal(result.perScenario.length, 0);
+    assert.equal(result.costUsd, 0);
+  });
+
+  test('a policy that carries hidden scenario content to the models is rejected as injected_scenario_content, naming it', () => {
+    const result = results.get('injecting')!;
+    assert.equal(result.status, 'rejected', JSON.stringify(result));
+    assert.deepEqual(result.rejection?.map((r) => r.code), ['injected_scenario_content']);
+    assert.match(result.rejection![0]!.message, /solution-line of csv-sales-report/);
+    assert.equal(probeReportOf(result).scenarios[0]!.provenance.coverage, 1, 'what it passed on came from the models');
+  });
+
+  for (const name of ['cost-cascade', 'pin-glm-flash', 'sdk-cascade']) {
+    test(`the honest ${name} passes the probe: every answer from the models, nothing carried in`, () => {
+      const result = results.get(name)!;
+      assert.notEqual(result.status, 'rejected', JSON.stringify(result.rejection));
+      const report = probeReportOf(result);
+      assert.equal(report.verdict, 'pass');
+      const probe = report.scenarios[0]!;
+      assert.equal(probe.error, undefined);
+      assert.ok(probe.turns >= 2 && probe.provenance.units > 0 && probe.provenance.coverage === 1, JSON.stringify(probe));
+      assert.deepEqual(probe.injected, []);
+    });
+  }
+});
