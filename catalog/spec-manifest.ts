@@ -34,6 +34,12 @@ export function specManifestHash(manifest: SpecManifest): string {
   return createHash('sha256').update(canonicalJson(manifest)).digest('hex');
 }
 
+/** The scenario part alone (spec number and content hashes), as `trl scenarios` shows it before any run. */
+export function scenarioSetHash(scenarioSpec: number | null, scenarios: { name: string; contentHash?: string | null }[]): string {
+  const { scenarioSpec: spec, scenarios: sorted } = buildSpecManifest({ scenarioSpec, scenarios, images: {}, agent: { name: '', version: '' }, priceTableHash: '', capUsd: 0 });
+  return createHash('sha256').update(canonicalJson({ scenarioSpec: spec, scenarios: sorted })).digest('hex');
+}
+
 /** The same contest decided by the seat: the evaluation's manifest with the decision's parameters. */
 export function withDecision(manifest: SpecManifest, decision: DecisionParameters): SpecManifest {
   return { ...manifest, decision: { ...decision } };

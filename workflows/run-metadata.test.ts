@@ -7,19 +7,20 @@ import type { SeatView } from '../contracts/seat.ts';
 
 const scenario = { name: 'csv-sales-report', dir: '/s/csv-sales-report' };
 
-test('each activity call is summarized by its scenario and try', () => {
-  assert.equal(activitySummary('runScenario', [{ scenario, agent: 'hermes' }]), 'runScenario · csv-sales-report');
-  assert.equal(activitySummary('runScenario', [{ scenario, round: 2 }]), 'runScenario · csv-sales-report · try 2');
-  assert.equal(activitySummary('verifyScenario', [{ scenario, outputs: {} }]), 'verifyScenario · csv-sales-report');
-  assert.equal(activitySummary('prepareScenario', [scenario]), 'prepareScenario · csv-sales-report');
-  assert.equal(activitySummary('fetchPack', [{ kind: 'url', url: 'https://x/p.json', sha256: 'ab'.repeat(32) }]), `fetchPack · pack ${'ab'.repeat(6)}`);
-  assert.equal(activitySummary('fetchPack', [{ kind: 'directory', path: '/packs/single-model/' }]), 'fetchPack · single-model');
-  assert.equal(activitySummary('preEval', [{ pack: { packHash: 'cd'.repeat(32) } }]), `preEval · pack ${'cd'.repeat(6)}`);
-  assert.equal(activitySummary('resolveScenarios', [{ names: [] }]), 'resolveScenarios · the active set');
-  assert.equal(activitySummary('aggregate', [{ packHash: 'ef'.repeat(32), perScenario: [{}, {}] }]), `aggregate · pack ${'ef'.repeat(6)} · 2 scenarios`);
-  assert.equal(activitySummary('recordSeatDecision', [{ netuid: 11, record: { number: 3 } }]), 'recordSeatDecision · decision #3');
-  assert.equal(activitySummary('readChallengers', [{ netuid: 11 }]), 'readChallengers · subnet 11');
+test('each activity call is summarized by its scenario and try (the UI shows the type before it)', () => {
+  assert.equal(activitySummary('runScenario', [{ scenario, agent: 'hermes' }]), 'csv-sales-report');
+  assert.equal(activitySummary('runScenario', [{ scenario, round: 2 }]), 'csv-sales-report · try 2');
+  assert.equal(activitySummary('verifyScenario', [{ scenario, outputs: {} }]), 'csv-sales-report');
+  assert.equal(activitySummary('prepareScenario', [scenario]), 'csv-sales-report');
+  assert.equal(activitySummary('fetchPack', [{ kind: 'url', url: 'https://x/p.json', sha256: 'ab'.repeat(32) }]), `pack ${'ab'.repeat(6)}`);
+  assert.equal(activitySummary('fetchPack', [{ kind: 'directory', path: '/packs/single-model/' }]), 'single-model');
+  assert.equal(activitySummary('preEval', [{ pack: { packHash: 'cd'.repeat(32) } }]), `pack ${'cd'.repeat(6)}`);
+  assert.equal(activitySummary('resolveScenarios', [{ names: [] }]), 'the active set');
+  assert.equal(activitySummary('aggregate', [{ packHash: 'ef'.repeat(32), perScenario: [{}, {}] }]), `pack ${'ef'.repeat(6)} · 2 scenarios`);
+  assert.equal(activitySummary('recordSeatDecision', [{ netuid: 11, record: { number: 3 } }]), 'decision #3');
+  assert.equal(activitySummary('readChallengers', [{ netuid: 11 }]), 'subnet 11');
   assert.equal(activitySummary('anything', [undefined]), 'anything');
+  assert.equal(activitySummary('setSeatWeights', [{}]), 'setSeatWeights');
 });
 
 test('the summarized proxy passes the summary with the arguments, untouched', async () => {
@@ -31,7 +32,7 @@ test('the summarized proxy passes the summary with the arguments, untouched', as
   assert.equal(await proxy.runScenario(), 'with options');
   const input = { scenario, round: 3 };
   await (proxy.runScenario as unknown as (input: unknown) => Promise<unknown>)(input);
-  assert.deepEqual(calls[1], { options: { summary: 'runScenario · csv-sales-report · try 3' }, args: [input] });
+  assert.deepEqual(calls[1], { options: { summary: 'csv-sales-report · try 3' }, args: [input] });
 });
 
 const submission: Submission = { submissionId: 's1', pack: { kind: 'url', url: 'https://example.org/p.json', sha256: '12'.repeat(32) }, agent: 'hermes', scenarios: [], seed: 0, hotkey: '5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX' };

@@ -30,10 +30,14 @@ function lastSegment(path: string): string {
   return path.replace(/\/+$/, '').split('/').pop() || path;
 }
 
-/** `runScenario · csv-sales-report` (`· try 2` when the scenario runs again after upstream failures). */
+/**
+ * `csv-sales-report` (`csv-sales-report · try 2` when the scenario runs again after upstream
+ * failures). The Web UI prints the activity type before it (`runScenario • csv-sales-report`), so
+ * the summary does not repeat it; an activity with nothing to name is summarized by its type.
+ */
 export function activitySummary(activity: string, args: readonly unknown[]): string {
   const input = args[0];
-  const parts = [activity];
+  const parts: string[] = [];
   const scenario = text(field(field(input, 'scenario'), 'name')) ?? (activity === 'prepareScenario' ? text(field(input, 'name')) : undefined);
   if (scenario) parts.push(scenario);
   const round = field(input, 'round');
@@ -57,7 +61,7 @@ export function activitySummary(activity: string, args: readonly unknown[]): str
   if (typeof number === 'number') parts.push(`decision #${number}`);
   const netuid = field(input, 'netuid');
   if (typeof netuid === 'number' && typeof number !== 'number') parts.push(`subnet ${netuid}`);
-  return parts.join(' · ');
+  return parts.length ? parts.join(' · ') : activity;
 }
 
 /**

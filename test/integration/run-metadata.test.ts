@@ -37,13 +37,15 @@ describe('run metadata in the Temporal UI', () => {
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     assert.ok(scheduled.length >= 2 + scenarios.length * 3, `only ${scheduled.length} activities scheduled`);
     const summaries = scheduled.map((e) => ({ type: e.activityTaskScheduledEventAttributes!.activityType!.name!, summary: summaryOf(e) }));
-    for (const { type, summary } of summaries) assert.ok(summary?.startsWith(`${type}`), `${type} has summary ${summary}`);
+    for (const { type, summary } of summaries) assert.ok(summary, `${type} has no summary`);
     const texts = summaries.map((s) => s.summary);
     for (const name of scenarios) {
-      for (const activity of ['prepareScenario', 'runScenario', 'verifyScenario']) assert.ok(texts.includes(`${activity} · ${name}`), `no "${activity} · ${name}" in ${texts.join(' | ')}`);
+      for (const activity of ['prepareScenario', 'runScenario', 'verifyScenario']) {
+        assert.ok(summaries.some((s) => s.type === activity && s.summary === name), `no ${activity} summarized "${name}" in ${texts.join(' | ')}`);
+      }
     }
-    assert.ok(texts.includes('fetchPack · single-model'), texts.join(' | '));
-    assert.ok(texts.includes(`aggregate · pack ${result.packHash!.slice(0, 12)} · ${scenarios.length} scenarios`), texts.join(' | '));
+    assert.ok(texts.includes('single-model'), texts.join(' | '));
+    assert.ok(texts.includes(`pack ${result.packHash!.slice(0, 12)} · ${scenarios.length} scenarios`), texts.join(' | '));
   });
 
   test('the workflow has a static summary and details of what was asked', async () => {
