@@ -2,7 +2,10 @@
 // chain, challenges offered to the seat workflow, weights set for the seated winner.
 import { ApplicationFailure } from '@temporalio/activity';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { seatDecisionFile } from '../common/data-layout.ts';
+import { readFile } from 'node:fs/promises';
+import { evaluationResultFile, seatDecisionFile } from '../common/data-layout.ts';
+import { specManifestSchema, type DecisionParameters } from '../contracts/spec-manifest.ts';
+import { specManifestHash, withDecision } from '../catalog/spec-manifest.ts';
 import { seatWorkflowId } from '../contracts/temporal-names.ts';
 import { chainFailureType, failureTypes } from '../contracts/failure-types.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
@@ -47,16 +50,37 @@ function chainFailure(error: unknown): never {
   throw error;
 }
 
+/**
+ * The decision's spec manifest: its first evaluation's (every pairing runs the same contest) with the
+ * seat's decision parameters. None when no evaluation recorded one (rejected before any scenario ran).
+ */
+async function decisionManifest(evaluations: ScoredEvaluation[], parameters: DecisionParameters) {
+  for (const evaluation of evaluations) {
+    let text: string;
+    try {
+      text = await readFile(evaluationResultFile(evaluation.workflowId), 'utf8');
+    } catch {
+      continue; // an incomplete child may have written no result
+    }
+    const parsed = specManifestSchema.safeParse((JSON.parse(text) as { specManifest?: unknown }).specManifest);
+    if (!parsed.success) continue;
+    const manifest = withDecision(parsed.data, parameters);
+    return { manifest, hash: specManifestHash(manifest) };
+  }
+  return undefined;
+}
+
 export function createSeatActivities(configured?: SeatActivityDependencies) {
   // A worker started without a chain (some tests) still records decisions; chain work says why not.
   const need = (): SeatActivityDependencies => {
     if (!configured) throw ApplicationFailure.create({ type: failureTypes.seatNotConfigured, message: 'this worker has no chain and no Temporal client for the seat; start it with trl up', nonRetryable: true });
     return configured;
   };
-  async function recordSeatDecision(input: { netuid: number; record: SeatRecord; challenge: Challenge; decision: Decision | null; evaluations: ScoredEvaluation[] }) {
+  async function recordSeatDecision(input: { netuid: number; record: SeatRecord; challenge: Challenge; decision: Decision | null; evaluations: ScoredEvaluation[]; parameters?: DecisionParameters }) {
     const file = seatDecisionFile(input.netuid, input.record.number, input.challenge.packHash);
-    const ref = await writeArtifact(file, JSON.stringify(input, null, 2) + '\n');
-    return { path: ref.path, sha256: ref.sha256 };
+    const manifest = input.parameters ? await decisionManifest(input.evaluations, input.parameters) : undefined;
+    const ref = await writeArtifact(file, JSON.stringify({ ...input, ...(manifest ? { manifestHash: manifest.hash, specManifest: manifest.manifest } : {}) }, null, 2) + '\n');
+    return { path: ref.path, sha256: ref.sha256, ...(manifest ? { manifestHash: manifest.hash } : {}) };
   }
 
   /** Valid commitments of registered hotkeys; a hash belongs to its first committer. */
@@ -99,6 +123,7 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
         taskQueue,
         args: [newSeatState(input.seat)],
         workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: `seat · subnet ${input.seat.netuid} · ${input.seat.agent} · ${input.seat.repeats} repeat${input.seat.repeats === 1 ? '' : 's'} per side`,
       }),
     });
     for (const refused of offers.filter((o) => o.code)) log.info('challenge_refused', { hotkey: refused.hotkey, packHash: refused.packHash, code: refused.code, reason: refused.reason });

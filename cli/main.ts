@@ -70,6 +70,7 @@ const usage = `usage: trl <command> [options]
       --workflows FILE         replay against this workflows entry file instead of workflows/index.ts
       --json                   the outcomes as JSON
   test [FILTER...]           bootstrap and run the test suite (files whose path contains FILTER)
+      --browser                also the browser checks of the Temporal Web UI (test/browser/, installs chromium)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -166,7 +167,7 @@ async function main(argv: string[]): Promise<number> {
       return replayCommand({ workflowId: positionals[0], all: values.all!, since: values.since, type: values.type!, workflows: values.workflows, json: values.json! });
     }
     case 'test':
-      return testCommand({ filter: rest });
+      return testCommand({ filter: rest.filter((a) => a !== '--browser'), browser: rest.includes('--browser') });
     case undefined:
     case 'help':
     case '--help':

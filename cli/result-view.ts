@@ -44,5 +44,6 @@ export function renderEvaluation(result: EvaluationResult): string {
   const models = Object.entries(result.costByModelUsd ?? {}).sort(([, a], [, b]) => b - a);
   const byModel = models.length ? [`spend by model: ${models.map(([model, usd]) => `${model} $${usd.toFixed(4)}`).join(', ')}`] : [];
   const pricing = result.priceTableHash ? [`price table ${result.priceTableHash.slice(0, 12)}…${result.official === false ? ' (operator override: unofficial)' : ''}`] : [];
-  return [table, ...byModel, ...pricing, ...ledger, ...stopped, ...(errors.length ? ['', 'errors:', ...errors] : [])].join('\n');
+  const manifest = result.manifestHash ? [`spec manifest ${result.manifestHash.slice(0, 12)}… (scenarios, images, agent ${result.specManifest?.agent.version ?? '?'}, prices, cap)`] : [];
+  return [table, ...byModel, ...pricing, ...manifest, ...ledger, ...stopped, ...(errors.length ? ['', 'errors:', ...errors] : [])].join('\n');
 }

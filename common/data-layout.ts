@@ -40,6 +40,8 @@ export function baseImageRootfsDir(recipeHash: string): string {
 // The data directory, by owner.
 /** `trl test` keeps its artifacts, pack store and records here, apart from real runs. */
 export const testDataDir = path.join(dataDir, 'test');
+/** Screenshots of the Temporal Web UI taken by the browser tests (`trl test --browser`). */
+export const browserScreenshotsDir = path.join(testDataDir, 'browser');
 export const temporalDbFile = path.join(dataDir, 'temporal', 'temporal.db');
 export const temporalLogFile = path.join(dataDir, 'temporal', 'server.log');
 export const temporalPidFile = path.join(dataDir, 'temporal', 'server.pid');

@@ -1,5 +1,8 @@
 // Structured logs, one JSON object per line on stderr; quiet by default (warn and up).
-// TRL_LOG_LEVEL=debug|info|warn|error changes that.
+// TRL_LOG_LEVEL=debug|info|warn|error changes that. A line written inside an activity carries its
+// workflow, run and activity ids, so a log line leads to the run in the Temporal UI.
+import { Context } from '@temporalio/activity';
+
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -8,9 +11,21 @@ function threshold(): number {
   return order[configured ?? 'warn'] ?? order.warn;
 }
 
+/** The running activity's ids, or nothing outside an activity (Context.current throws there). */
+function activityFields(): Record<string, unknown> {
+  let context: Context;
+  try {
+    context = Context.current();
+  } catch {
+    return {};
+  }
+  const { info } = context;
+  return { workflowId: info.workflowExecution?.workflowId, runId: info.workflowExecution?.runId, activityType: info.activityType, activityId: info.activityId, attempt: info.attempt };
+}
+
 function emit(level: Level, event: string, fields: Record<string, unknown>): void {
   if (order[level] < threshold()) return;
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level, event, ...fields }) + '\n');
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level, event, ...activityFields(), ...fields }) + '\n');
 }
 
 export const log = {

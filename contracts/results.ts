@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { artifactRefSchema } from './artifact.ts';
 import type { ProvenanceSummary } from './provenance.ts';
+import type { SpecManifest } from './spec-manifest.ts';
 
 export const rejectionSchema = z.object({
   code: z.string(),
@@ -146,6 +147,9 @@ export interface EvaluationResult {
   priceTableHash?: string;
   /** Charged by the spec's frozen table and cap; false when an operator overrode prices (TRL_MODELS_FILE) or the cap. */
   official?: boolean;
+  /** sha256 of the spec manifest (contracts/spec-manifest.ts): equal hashes, the same contest. */
+  manifestHash?: string;
+  specManifest?: SpecManifest;
   /** Settled spend of every attempt of this submission in the spend ledger, retried attempts included. */
   ledgerCostUsd?: number;
   /** Why the evaluation stopped starting paid scenarios (a spend ceiling), when it did. */

@@ -139,8 +139,8 @@ export interface SeatRecord {
   incumbentForfeits?: boolean;
   decidedAt: string;
   evaluations: string[];
-  /** The full Decision with per-scenario evidence, as a file. */
-  evidence?: { path: string; sha256: string };
+  /** The full Decision with per-scenario evidence, as a file, and the decision's spec manifest hash (contracts/spec-manifest.ts). */
+  evidence?: { path: string; sha256: string; manifestHash?: string };
 }
 
 export interface ChallengeOffer {

@@ -18,7 +18,17 @@ export const searchAttributes = {
   hotkey: defineSearchAttributeKey('TrlHotkey', 'KEYWORD'),
   /** A rerun's original evaluation (workflow id): `TrlRerunOf = "evaluate-…"` lists its reruns. */
   rerunOf: defineSearchAttributeKey('TrlRerunOf', 'KEYWORD'),
+  /** Why the evaluation ran: `challenger` or `incumbent` (the seat's), `local` (trl eval and tests). */
+  role: defineSearchAttributeKey('TrlRole', 'KEYWORD'),
+  /** The registry's scenario spec number, when the active set ran. */
+  spec: defineSearchAttributeKey('TrlSpec', 'INT'),
+  /** The evaluation's model spend in USD. */
+  costUsd: defineSearchAttributeKey('TrlCostUsd', 'DOUBLE'),
+  /** The spec manifest hash (contracts/spec-manifest.ts): `TrlSpecHash = "…"` lists one contest's runs. */
+  specHash: defineSearchAttributeKey('TrlSpecHash', 'KEYWORD'),
 } as const;
+
+export type EvaluationRole = 'challenger' | 'incumbent' | 'local';
 
 export function evaluationWorkflowId(submissionId: string): string {
   return `evaluate-${submissionId}`;

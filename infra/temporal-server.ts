@@ -98,7 +98,7 @@ async function registerSearchAttributes(endpoint: TemporalEndpoint): Promise<voi
     const missing: Record<string, proto.temporal.api.enums.v1.IndexedValueType> = {};
     const wrongType: string[] = [];
     for (const key of Object.values(searchAttributes)) {
-      const wanted = key.type === 'INT' ? types.INDEXED_VALUE_TYPE_INT : types.INDEXED_VALUE_TYPE_KEYWORD;
+      const wanted = key.type === 'INT' ? types.INDEXED_VALUE_TYPE_INT : key.type === 'DOUBLE' ? types.INDEXED_VALUE_TYPE_DOUBLE : types.INDEXED_VALUE_TYPE_KEYWORD;
       const current = existing[key.name];
       if (current === wanted) continue;
       if (current !== undefined) wrongType.push(key.name);

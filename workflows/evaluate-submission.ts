@@ -4,6 +4,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   sleep,
   upsertMemo,
@@ -21,42 +22,43 @@ import { evaluationNonRetryableTypes, failureTypes, packFaultTypeList, packRejec
 import { scenarioStatusOf } from '../contracts/blame.ts';
 import { probeLimits } from '../contracts/probe.ts';
 import { isPolicyDriven } from '../contracts/agent-kinds.ts';
+import { progressDetails, resultDetails, summarized } from './run-metadata.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
-const quick = proxyActivities<Activities>({
+const quick = summarized(proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { maximumAttempts: 5, initialInterval: '1 second', nonRetryableErrorTypes },
-});
+}));
 
 /** Pre-evaluation may wait on the LLM judge (which retries on its own, then fails closed). */
-const screening = proxyActivities<Activities>({
+const screening = summarized(proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   retry: { maximumAttempts: 2, initialInterval: '5 seconds', nonRetryableErrorTypes },
-});
+}));
 
-const builds = proxyActivities<Activities>({
+const builds = summarized(proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '2 minutes',
   retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes },
-});
+}));
 
 /** The probe: one conversation per scenario, each bounded by probeLimits.conversationSec. */
 function probeActivities(scenarioCount: number) {
-  return proxyActivities<Activities>({
+  return summarized(proxyActivities<Activities>({
     startToCloseTimeout: `${scenarioCount * (probeLimits.conversationSec + 30) + 60} seconds`,
     heartbeatTimeout: '30 seconds',
     retry: { maximumAttempts: 2, initialInterval: '5 seconds', nonRetryableErrorTypes },
-  });
+  }));
 }
 
 /** Per-scenario proxies: the timeout follows the scenario's own task.toml. */
 function sandboxActivities(timeoutSec: number) {
-  return proxyActivities<Activities>({
+  return summarized(proxyActivities<Activities>({
     startToCloseTimeout: `${Math.ceil(timeoutSec) + 300} seconds`,
     heartbeatTimeout: '20 seconds',
     retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes },
-  });
+  }));
 }
 
 function failureText(error: unknown): { type?: string; message: string } {
@@ -78,7 +80,9 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   upsertSearchAttributes([
     { key: searchAttributes.submissionId, value: submission.submissionId },
     { key: searchAttributes.status, value: 'running' },
+    ...(submission.hotkey ? [{ key: searchAttributes.hotkey, value: submission.hotkey }] : []),
   ]);
+  setCurrentDetails(progressDetails(progress));
 
   // Set when a spend ceiling refused a scenario's paid run: no further paid scenario is started.
   let stoppedReason: string | undefined;
@@ -89,7 +93,11 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     upsertSearchAttributes([
       { key: searchAttributes.status, value: result.status },
       { key: searchAttributes.testsPassed, value: result.testsPassed },
+      { key: searchAttributes.costUsd, value: result.costUsd },
+      ...(typeof result.scenarioSpec === 'number' ? [{ key: searchAttributes.spec, value: result.scenarioSpec }] : []),
+      ...(result.manifestHash ? [{ key: searchAttributes.specHash, value: result.manifestHash }] : []),
     ]);
+    setCurrentDetails(resultDetails(result));
     upsertMemo({
       result: {
         status: result.status,
@@ -100,6 +108,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         stoppedReason: result.stoppedReason,
         rejection: result.rejection,
         resultFile: result.resultFile?.path,
+        manifestHash: result.manifestHash,
       },
     });
     progress.stage = 'done';
@@ -144,6 +153,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   const setPhase = (name: string, phase: ScenarioPhase, extra: Partial<EvaluationProgress['scenarios'][number]> = {}) => {
     const entry = progress.scenarios.find((s) => s.name === name);
     if (entry) Object.assign(entry, { phase, ...extra });
+    setCurrentDetails(progressDetails(progress));
   };
 
   const evaluateScenario = async (scenario: ScenarioDescriptor): Promise<ScenarioResult> => {
@@ -198,7 +208,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         return done({ ...attempt.result, costUsd: earlierCostUsd, costByModelUsd: { ...earlierByModel }, error: `${attempt.result.error} in each of ${round} tries; the scenario is the infrastructure's, never scored` });
       }
       setPhase(scenario.name, 'queued');
-      await sleep(`${pause} seconds`);
+      await sleep(`${pause} seconds`, { summary: `pause · ${scenario.name} · before try ${round + 1}` });
     }
   };
 

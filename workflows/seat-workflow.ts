@@ -8,6 +8,7 @@ import {
   continueAsNew,
   executeChild,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertMemo,
   workflowInfo,
@@ -23,16 +24,17 @@ import { incumbentAvailability, isTransientRejection } from '../scoring/incumben
 import { challengeUpdate, configureUpdate, seatQuery } from '../contracts/seat-signals.ts';
 import type { evaluateSubmission } from './evaluate-submission.ts';
 import { hotkeyRefusal, recordAcceptance } from './seat-admission.ts';
+import { childEvaluationMetadata, seatDetails, summarized } from './run-metadata.ts';
 
 const historyKept = 50;
 const decidedKept = 5_000;
 const maxQueue = 500;
 const maxIncompleteAttempts = 3;
 
-const records = proxyActivities<Activities>({
+const records = summarized(proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 5, initialInterval: '1 second' },
-});
+}));
 
 function short(hash: string): string {
   return hash.slice(0, 12);
@@ -72,7 +74,8 @@ export async function seat(state: SeatState): Promise<never> {
 
   // Defined before the update handlers: an update that came with the start runs as soon as its
   // handler is set.
-  const publish = () =>
+  const publish = () => {
+    setCurrentDetails(seatDetails(view()));
     upsertMemo({
       seat: state.incumbent
         ? { packHash: state.incumbent.packHash, hotkey: state.incumbent.hotkey, testsPassed: state.incumbent.seatedTestsPassed, since: state.incumbent.seatedAt }
@@ -80,6 +83,7 @@ export async function seat(state: SeatState): Promise<never> {
       queued: state.queue.length,
       decisions: state.decisions,
     });
+  };
   publish();
 
   setHandler(configureUpdate, (next) => {
@@ -132,6 +136,7 @@ export async function seat(state: SeatState): Promise<never> {
       const result = await executeChild<typeof evaluateSubmission>('evaluateSubmission', {
         workflowId: evaluationWorkflowId(submission.submissionId),
         args: [submission],
+        ...childEvaluationMetadata(submission, role, number, repeat),
       });
       return toScored(result);
     } catch (error) {
@@ -274,7 +279,8 @@ export async function seat(state: SeatState): Promise<never> {
     const { record, decision, scored } = await decide(challenge);
     record.decidedAt = now();
     // Every decision, the seat-moving and the not, is kept with its evidence as a file.
-    record.evidence = await records.recordSeatDecision({ netuid: config.netuid, record, challenge, decision: decision ?? null, evaluations: scored });
+    const parameters = { repeats: config.repeats, bootstrapResamples: config.bootstrapResamples, confidence: config.confidence ?? 0.95, seed: config.seed };
+    record.evidence = await records.recordSeatDecision({ netuid: config.netuid, record, challenge, decision: decision ?? null, evaluations: scored, parameters });
     apply(challenge, record);
   }
 }

@@ -1,7 +1,8 @@
 // Starting an evaluation from any client (the command line, tests, the seat workflow's caller).
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { UsageError } from '../usage-error.ts';
-import { evaluationTaskQueue, evaluationWorkflowId, searchAttributes } from '../../contracts/temporal-names.ts';
+import { evaluationTaskQueue, evaluationWorkflowId, searchAttributes, type EvaluationRole } from '../../contracts/temporal-names.ts';
+import { evaluationStaticDetails, evaluationSummary } from '../../workflows/run-metadata.ts';
 import { submissionSchema, type Submission, type SubmissionInput } from '../../contracts/submission.ts';
 import type { evaluateSubmission } from '../../workflows/evaluate-submission.ts';
 
@@ -31,14 +32,19 @@ export async function assertNewEvaluation(client: Client, submissionId: string):
 }
 
 function startWorkflow(client: Client, submission: Submission, workflowId: string, taskQueue: string) {
+  // The seat starts its evaluations as child workflows (challenger, incumbent); this client's are local.
+  const role: EvaluationRole = 'local';
   return client.workflow.start<typeof evaluateSubmission>('evaluateSubmission', {
     taskQueue,
     workflowId,
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     args: [submission],
+    staticSummary: evaluationSummary(submission, role),
+    staticDetails: evaluationStaticDetails(submission, role),
     typedSearchAttributes: [
       { key: searchAttributes.submissionId, value: submission.submissionId },
       { key: searchAttributes.status, value: 'queued' },
+      { key: searchAttributes.role, value: role },
       ...(submission.hotkey ? [{ key: searchAttributes.hotkey, value: submission.hotkey }] : []),
       ...(submission.rerunOf ? [{ key: searchAttributes.rerunOf, value: submission.rerunOf }] : []),
     ],

@@ -9,6 +9,8 @@ import { readRegistry } from '../../catalog/registry.ts';
 import { testsInFolder } from '../../catalog/count-tests.ts';
 import { scenariosDir as defaultScenariosDir } from '../../common/data-layout.ts';
 import { checkScenarioTestsForAgentCode, describeAgentCodeFinding } from '../../verifiers/agent-import-check.ts';
+import { scenarioContentHash } from '../../catalog/scenario-content-hash.ts';
+import { scenarioSetHash } from '../../catalog/spec-manifest.ts';
 
 /** Test count by pytest's own collection (parametrised cases included); a static count if that fails. */
 async function countTests(scenarioDir: string): Promise<number> {
@@ -26,14 +28,17 @@ export async function scenariosCommand(options: { scenariosDir?: string; json: b
     const scenario = await loadScenario(descriptor.dir);
     const agentCode = await checkScenarioTestsForAgentCode(descriptor.dir);
     findings.push(...agentCode.map((finding) => `${scenario.name}: ${describeAgentCodeFinding(finding)}`));
-    rows.push({ name: scenario.name, category: scenario.config.metadata.category, difficulty: scenario.config.metadata.difficulty, tests: await countTests(descriptor.dir), agentCode: agentCode.length });
+    rows.push({ name: scenario.name, category: scenario.config.metadata.category, difficulty: scenario.config.metadata.difficulty, tests: await countTests(descriptor.dir), agentCode: agentCode.length, contentHash: await scenarioContentHash(descriptor.dir) });
   }
   const registry = await readRegistry(path.resolve(options.scenariosDir ?? defaultScenariosDir));
+  // The scenario part of the spec manifest each result is stamped with (the rest: images, agent, prices, cap).
+  const setHash = scenarioSetHash(registry?.spec ?? null, rows);
   if (options.json) {
-    process.stdout.write(JSON.stringify({ spec: registry?.spec ?? null, scenarios: rows, agentCodeFindings: findings }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ spec: registry?.spec ?? null, scenarioSetHash: setHash, scenarios: rows, agentCodeFindings: findings }, null, 2) + '\n');
     return findings.length ? 2 : 0;
   }
-  process.stdout.write(registry ? `active scenario set, spec ${registry.spec}\n\n` : `all scenario folders (no registry.json)\n\n`);
+  process.stdout.write(registry ? `active scenario set, spec ${registry.spec}` : `all scenario folders (no registry.json)`);
+  process.stdout.write(` · scenario set ${setHash.slice(0, 12)}… (the scenarios of every result's spec manifest)\n\n`);
   const total = { name: `${rows.length} scenarios`, category: '', difficulty: '', tests: rows.reduce((t, r) => t + r.tests, 0), agentCode: findings.length };
   process.stdout.write(
     renderTable(

@@ -44,6 +44,7 @@ function describeSeat(view: SeatView): string {
       { header: 'C', value: (r) => r.challengerTotal ?? '—', align: 'right' },
       { header: 'I', value: (r) => r.incumbentTotal ?? '—', align: 'right' },
       { header: 'outcome', value: (r) => r.outcome },
+      { header: 'spec manifest', value: (r) => (r.evidence?.manifestHash ? shortHash(r.evidence.manifestHash) : '—') },
       { header: 'reason', value: (r) => (r.reason.length > 90 ? `${r.reason.slice(0, 89)}…` : r.reason) },
     ], view.history.slice(-10)));
     const last = view.history.at(-1);

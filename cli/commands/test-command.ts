@@ -1,5 +1,6 @@
 // `trl test`: bootstrap what the tests need (Docker engine, base image, Temporal server), then run
-// every *.test.ts with Node's built-in test runner.
+// every *.test.ts with Node's built-in test runner. The browser checks (test/browser/, headless
+// Chromium on the Temporal Web UI) run only with --browser: they install a browser and are slow.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,9 +19,13 @@ async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
   return found.filter((file) => filter.length === 0 || filter.some((f) => file.includes(f))).sort();
 }
 
-export async function testCommand(options: { filter: string[] }): Promise<number> {
+const browserTestsDir = path.join('test', 'browser') + path.sep;
+
+export async function testCommand(options: { filter: string[]; browser?: boolean }): Promise<number> {
   await bootstrap(createDockerClient());
-  const files = (await findTestFiles(repoRoot, options.filter)).map((f) => path.relative(repoRoot, f));
+  const files = (await findTestFiles(repoRoot, options.filter))
+    .map((f) => path.relative(repoRoot, f))
+    .filter((f) => options.browser || !f.startsWith(browserTestsDir));
   if (files.length === 0) {
     process.stderr.write('trl: no test files matched\n');
     return 1;

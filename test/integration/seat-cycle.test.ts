@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from '@temporalio/worker';
 import { repoRoot } from '../../common/data-layout.ts';
-import { seatCycleScheduleId, seatWorkflowId } from '../../contracts/temporal-names.ts';
+import { searchAttributes, seatCycleScheduleId, seatWorkflowId } from '../../contracts/temporal-names.ts';
 import { readChainConfig } from '../../chain/chain-config.ts';
 import { openLocalChain } from '../../chain/open-chain.ts';
 import { addressFromUri } from '../../chain/local/dev-keys.ts';
@@ -118,6 +118,24 @@ describe('the seat on the local chain', () => {
     assert.ok(evidence.decision.bootstrap.lowerBound > 0);
     assert.ok(evidence.decision.bootstrap.resamples >= 10_000);
     assert.equal(evidence.decision.perScenario.length, scenarios.length);
+    // The decision's spec manifest: its evaluations' contest with the seat's decision parameters.
+    assert.match(record.evidence!.manifestHash ?? '', /^[0-9a-f]{64}$/);
+    assert.equal(evidence.manifestHash, record.evidence!.manifestHash);
+    assert.deepEqual(evidence.specManifest.decision, { repeats: seat.repeats, bootstrapResamples: seat.bootstrapResamples, confidence: seat.confidence, seed: seat.seed });
+    // Its child evaluations say which side they are, in their summary and a search attribute.
+    const specHashes = new Set<string | undefined>();
+    for (const workflowId of record.evaluations) {
+      const child = await harness.client.workflow.getHandle(workflowId).describe();
+      const role = child.typedSearchAttributes.get(searchAttributes.role);
+      assert.ok(role === 'challenger' || role === 'incumbent', `${workflowId}: role ${role}`);
+      assert.ok(workflowId.includes(`-${role}-`), `${workflowId} is not the ${role}`);
+      assert.match((await child.staticSummary()) ?? '', new RegExp(`^${role} · pack [0-9a-f]{12} · `));
+      specHashes.add(child.typedSearchAttributes.get(searchAttributes.specHash));
+    }
+    // Both sides ran the same contest: one spec hash, which is not the decision's (that adds the parameters).
+    assert.equal(specHashes.size, 1, [...specHashes].join(', '));
+    assert.match([...specHashes][0] ?? '', /^[0-9a-f]{64}$/);
+    assert.notEqual([...specHashes][0], record.evidence!.manifestHash);
 
     await passRateLimit();
     const after = await runCycle();

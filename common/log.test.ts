@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { asyncLocalStorage, Context } from '@temporalio/activity';
+import { log } from './log.ts';
+
+function captured(write: () => void): Record<string, unknown> {
+  const original = process.stderr.write.bind(process.stderr);
+  let line = '';
+  process.stderr.write = ((chunk: string) => { line += chunk; return true; }) as typeof process.stderr.write;
+  try {
+    write();
+  } finally {
+    process.stderr.write = original;
+  }
+  return JSON.parse(line) as Record<string, unknown>;
+}
+
+test('a line written outside an activity has no activity ids', () => {
+  const line = captured(() => log.warn('plain', { scenario: 's' }));
+  assert.equal(line.event, 'plain');
+  assert.equal(line.scenario, 's');
+  assert.equal(line.workflowId, undefined);
+});
+
+test('a line written inside an activity carries its workflow, run and activity ids', () => {
+  const info = { workflowExecution: { workflowId: 'evaluate-x', runId: 'r1' }, activityType: 'runScenario', activityId: '7', attempt: 2 };
+  // The activity's context as the worker sets it; only `info` is read.
+  const context = { info } as unknown as Context;
+  const line = captured(() => asyncLocalStorage.run(context, () => log.warn('inside', { scenario: 'csv-sales-report' })));
+  assert.deepEqual(
+    { workflowId: line.workflowId, runId: line.runId, activityType: line.activityType, activityId: line.activityId, attempt: line.attempt, scenario: line.scenario },
+    { workflowId: 'evaluate-x', runId: 'r1', activityType: 'runScenario', activityId: '7', attempt: 2, scenario: 'csv-sales-report' },
+  );
+});
