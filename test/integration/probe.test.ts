@@ -42,7 +42,7 @@ export default definePolicy({
   async complete(request, ctx) {
     const answer = await ctx.call('glm-5.3-flash', request, { maxTokens: 256 });
     return { ...answer, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null,
-      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: 'mkdir -p /app/out && printf "%s" "{\\\\"total\\\\": 1}" > /app/out/report.json' }) } }] } }] };
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: 'ls -R /app | head -50 && cat /app/*.md 2>/dev/null | head -20 && echo done looking around' }) } }] } }] };
   },
 });
 `;
@@ -72,7 +72,7 @@ describe('the pre-evaluation probe', () => {
   });
   after(async () => harness?.close());
 
-  test('a policy that answers the agent with its own tool call is rejected as authored_output, before any scenario, at $0', () => {
+  test('a policy that answers the agent with a tool call of its own, however harmless, is rejected as authored_output, before any scenario, at $0', () => {
     const result = results.get('authoring')!;
     assert.equal(result.status, 'rejected', JSON.stringify(result));
     assert.deepEqual(result.rejection?.map((r) => r.code), ['authored_output']);
