@@ -19,6 +19,7 @@ import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../c
 
 import { evaluationNonRetryableTypes, failureTypes, packFaultTypeList, packRejectionTypes, upstreamUnavailableType } from '../contracts/failure-types.ts';
 import { scenarioStatusOf } from '../contracts/blame.ts';
+import { pairedGate } from './paired-gate.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
@@ -68,6 +69,9 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     { key: searchAttributes.submissionId, value: submission.submissionId },
     { key: searchAttributes.status, value: 'running' },
   ]);
+
+  // The seat's fair pairing: each scenario's run waits for the seat to release it to both sides.
+  const gate = pairedGate(submission.pairing);
 
   // Set when a spend ceiling refused a scenario's paid run: no further paid scenario is started.
   let stoppedReason: string | undefined;
@@ -121,6 +125,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     const hashes = await quick.hashScenarios({ scenarios });
     reusable = reusableResults(submission.reuse, { packHash: pack.packHash, spec: scenarioSpec ?? null, seed: submission.seed, agent: submission.agent }, hashes);
   }
+  await gate.ready(scenarios.map((s) => s.name));
   progress.stage = 'scenarios';
   progress.scenarios = scenarios.map((s) => ({ name: s.name, phase: 'queued' as ScenarioPhase }));
   const setPhase = (name: string, phase: ScenarioPhase, extra: Partial<EvaluationProgress['scenarios'][number]> = {}) => {
@@ -158,6 +163,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         return done({ ...earlier, status: 'infra_error', testsPassed: 0, testsTotal: 0, error: `verifier: ${failureText(error).message}` });
       }
     }
+    await gate.enter(scenario.name);
     if (stoppedReason) return done(notRun(described));
     // Spend of earlier tries of this scenario (run again because calls failed upstream).
     let earlierCostUsd = 0;
@@ -239,6 +245,10 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     }
   };
 
-  const perScenario = await Promise.all(scenarios.map(evaluateScenario));
+  const perScenario = await Promise.all(scenarios.map(async (scenario) => {
+    const result = await evaluateScenario(scenario);
+    await gate.leave(scenario.name);
+    return result;
+  }));
   return finish({ packHash: pack.packHash, scenarioSpec, perScenario });
 }
