@@ -17,6 +17,7 @@ import { newSeatState, seatConfigSchema, type SeatRecord, type SeatView } from '
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { localPackUrl, preparePackSubmission } from '../../cli/client/submit-pack.ts';
 import { seatQuery } from '../../contracts/seat-signals.ts';
+import { addressFromUri } from '../../chain/local/dev-keys.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'packs', 'seat');
@@ -53,6 +54,9 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
 
   before(async () => {
     harness = await startHarness();
+    // The hotkeys test/integration/seat-cycle.test.ts commits these packs with: a pack hash belongs to
+    // its first committer, so in a shared data directory either test may run first.
+    const hotkeys = { incumbent: await addressFromUri('//SeatTest-weak'), challenger: await addressFromUri('//SeatTest-strong') };
     const incumbent = await preparePackSubmission(path.join(fixtures, 'weak'), localPackUrl);
     const challenger = await preparePackSubmission(path.join(fixtures, 'strong'), localPackUrl);
     incumbentHash = incumbent.packHash;
@@ -65,8 +69,8 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
         taskQueue: harness.taskQueue,
         args: [{
           ...newSeatState(config),
-          incumbent: { packHash: incumbentHash, url: localPackUrl, hotkey: 'incumbent-hotkey', seatedTestsPassed: 0, seatedTestsTotal: 0, seatedAt: new Date().toISOString() },
-          queue: [{ packHash: challengerHash, url: localPackUrl, hotkey: 'challenger-hotkey', commitBlock: 1 }],
+          incumbent: { packHash: incumbentHash, url: localPackUrl, hotkey: hotkeys.incumbent, seatedTestsPassed: 0, seatedTestsTotal: 0, seatedAt: new Date().toISOString() },
+          queue: [{ packHash: challengerHash, url: localPackUrl, hotkey: hotkeys.challenger, commitBlock: 1 }],
         }],
       });
     };
