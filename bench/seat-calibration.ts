@@ -1,9 +1,12 @@
 // Calibration of the seat's decision rule by simulation (a script, not a test):
 //   node --import tsx bench/seat-calibration.ts [--cycles 1000] [--repeats 1] [--incumbent glm-5.2]
 //        [--shared-sd 0.5] [--run-sd 1.0] [--confidence C (default: the seat's, 0.998)] [--no-sensitivity]
+//        [--drift 0,0.05,0.1,0.2,0.3]
 // (a) identical policies: how often does a challenger take the seat by luck? (target ≤ 1%)
 // (b) a truly better challenger: at what advantage does it win 80% of cycles?
 // (c) the curve of win rate against true advantage, as a table and an ASCII plot.
+// (d) identical policies on a drifting upstream (the sim fleet's drift mode), under the old
+//     sequential schedule and the interleaved one (fair pairing), side by side.
 // The outcome model is documented in seat-sim-policies.ts. Every run is reproducible: all draws come
 // from seat/seeded-random.ts, and each cycle makes up a fresh pack-hash pair, so the bootstrap seed
 // differs from cycle to cycle as it would between real challengers.
@@ -14,6 +17,7 @@ import { seatConfigSchema } from '../contracts/seat.ts';
 import { SeededRandom } from '../scoring/seeded-random.ts';
 import { loadAllowlist, type ModelEntry } from '../gateway/catalog/allowlist.ts';
 import { scenariosDir } from '../common/data-layout.ts';
+import { driftScales, schedulePositions, type PairingSchedule } from './pairing-schedule.ts';
 import {
   drawEvaluation, drawSharedDifficulty, expectedTestsPassed, loadScenarioProfiles, policyLogits, randomPackHash,
   type NoiseModel, type ScenarioProfile,
@@ -28,12 +32,18 @@ const { values: options } = parseArgs({
     'run-sd': { type: 'string', default: '1.0' },
     confidence: { type: 'string', default: String(seatConfigSchema.shape.confidence.parse(undefined)) },
     'no-sensitivity': { type: 'boolean', default: false },
+    drift: { type: 'string', default: '0,0.05,0.1,0.2,0.3' },
   },
 });
 const cycles = Number(options.cycles);
 const repeats = Number(options.repeats);
 const noise: NoiseModel = { sharedSd: Number(options['shared-sd']), runSd: Number(options['run-sd']) };
 const confidence = Number(options.confidence);
+const driftGrid = options.drift.split(',').filter((text) => text.trim() !== '').map(Number);
+if (driftGrid.some((loss) => !(loss >= 0 && loss <= 1))) {
+  console.error('usage: --drift L1,L2,… (each the share of competence lost over a cycle, 0 ≤ L ≤ 1)');
+  process.exit(2);
+}
 if (!Number.isInteger(cycles) || cycles < 1 || !Number.isInteger(repeats) || repeats < 1 || !(noise.sharedSd >= 0) || !(noise.runSd >= 0)
   || !(confidence >= 0.5 && confidence < 1)) {
   console.error('usage: --cycles N (≥ 1) --repeats N (≥ 1) --shared-sd X (≥ 0) --run-sd X (≥ 0) --confidence C (0.5 ≤ C < 1)');
@@ -56,23 +66,34 @@ interface CycleStats {
  *  every row of a curve sees the same luck (common random numbers), so the curve is smooth. */
 const simulated = new Map<string, CycleStats>();
 
-function simulate(scenarios: readonly ScenarioProfile[], model: ModelEntry, advantagePoints: number, noiseModel: NoiseModel, level: number, label: string): CycleStats {
-  const streamLabel = `seat-calibration/${label}/${model.id}/${noiseModel.sharedSd}/${noiseModel.runSd}/${repeats}`;
-  const key = `${streamLabel}/${advantagePoints}/${level}`;
+interface Drift {
+  totalLoss: number;
+  schedule: PairingSchedule;
+}
+
+function simulate(scenarios: readonly ScenarioProfile[], model: ModelEntry, advantagePoints: number, noiseModel: NoiseModel, level: number, label: string, drift?: Drift): CycleStats {
+  // The schedule is not in the stream's label: both schedules see the same luck, so a difference
+  // between them is the schedule's alone.
+  const streamLabel = `seat-calibration/${label}/${model.id}/${noiseModel.sharedSd}/${noiseModel.runSd}/${repeats}${drift ? `/drift-${drift.totalLoss}` : ''}`;
+  const key = `${streamLabel}/${advantagePoints}/${level}${drift ? `/${drift.schedule}` : ''}`;
   const known = simulated.get(key);
   if (known) return known; // the same condition asked twice (e.g. by a sensitivity table) gives the same figures
   const random = SeededRandom.fromText(streamLabel);
   const incumbentLogits = policyLogits(model, scenarios);
   const challengerLogits = policyLogits(model, scenarios, advantagePoints / 100);
   const stats: CycleStats = { wins: 0, marginPassed: 0, boundPassed: 0, meanShare: 0, meanDifference: 0 };
+  const positions = drift ? schedulePositions(drift.schedule, scenarios.length) : undefined;
+  const scales = drift && positions
+    ? { challenger: driftScales(positions.challenger, scenarios.length, drift.totalLoss), incumbent: driftScales(positions.incumbent, scenarios.length, drift.totalLoss) }
+    : undefined;
   for (let cycle = 0; cycle < cycles; cycle++) {
     const incumbentPackHash = randomPackHash(random);
     const challengerPackHash = randomPackHash(random);
     const shared = drawSharedDifficulty(random, scenarios.length, noiseModel);
-    const side = (packHash: string, logits: Float64Array) => Array.from({ length: repeats }, (_, r) =>
-      drawEvaluation(random, scenarios, logits, shared, noiseModel, { packHash, workflowId: `cycle-${cycle}-${packHash.slice(0, 6)}-${r}` }));
-    const incumbentRuns = side(incumbentPackHash, incumbentLogits);
-    const challengerRuns = side(challengerPackHash, challengerLogits);
+    const side = (packHash: string, logits: Float64Array, competenceScales?: Float64Array) => Array.from({ length: repeats }, (_, r) =>
+      drawEvaluation(random, scenarios, logits, shared, noiseModel, { packHash, workflowId: `cycle-${cycle}-${packHash.slice(0, 6)}-${r}` }, competenceScales));
+    const incumbentRuns = side(incumbentPackHash, incumbentLogits, scales?.incumbent);
+    const challengerRuns = side(challengerPackHash, challengerLogits, scales?.challenger);
     const started = performance.now();
     const decision = decideChallenge({ incumbentPackHash, challengerPackHash, incumbent: incumbentRuns, challenger: challengerRuns, confidence: level });
     decisionTimesMs.push(performance.now() - started);
@@ -220,6 +241,22 @@ if (!options['no-sensitivity']) {
     return [`${level * 100}%`, `${percent(identical.wins)} (≤ ${(100 * wilsonUpper(identical.wins, cycles)).toFixed(1)}%)`, crossing(curve)];
   });
   console.log(table(['confidence', 'identical: seat taken', '80% win rate at'], levelRows));
+}
+
+if (driftGrid.length > 0) {
+  console.log(`\n(d) Identical policies on a drifting upstream (incumbent profile ${incumbentModel.id}, default noise): the fleet loses`);
+  console.log(`the given share of its competence between the cycle's first and last scenario run (simfleet/model-drift.ts).`);
+  console.log(`sequential = the challenger's evaluation whole, then the incumbent's (the old seat); interleaved = scenario k of`);
+  console.log(`both sides together, the challenger first in each pair (fair pairing). Target: seat taken ≤ 1%.\n`);
+  const driftRows = driftGrid.map((totalLoss) => {
+    const row: (string | number)[] = [`${(totalLoss * 100).toFixed(0)}%`];
+    for (const schedule of ['sequential', 'interleaved'] as const) {
+      const stats = simulate(scenarios, incumbentModel, 0, noise, confidence, 'drift', { totalLoss, schedule });
+      row.push(stats.meanDifference.toFixed(1), `${percent(stats.wins)} (≤ ${(100 * wilsonUpper(stats.wins, cycles)).toFixed(1)}%)`);
+    }
+    return row;
+  });
+  console.log(table(['drift over cycle', 'sequential: mean C−I', 'sequential: seat taken', 'interleaved: mean C−I', 'interleaved: seat taken'], driftRows));
 }
 
 const sorted = [...decisionTimesMs].sort((a, b) => a - b);

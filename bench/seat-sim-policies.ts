@@ -11,6 +11,8 @@
 //            A large runSd pushes a run towards all-or-nothing, as in the sim fleet, where a run
 //            either solves (every test passes) or leaves a partial or wrong answer;
 //   passed ~ Binomial(tests_j, logistic(logit(p_j) + ε_j + η_rj)).
+// A drifting upstream scales p_j by the competence left when the run reaches the fleet
+// (bench/pairing-schedule.ts), before the noise.
 import path from 'node:path';
 import type { ScoredEvaluation } from '../contracts/seat.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
@@ -73,9 +75,12 @@ export function drawEvaluation(
   sharedDifficulty: Float64Array,
   noise: NoiseModel,
   identity: { packHash: string; workflowId: string },
+  competenceScales?: Float64Array,
 ): ScoredEvaluation {
   const perScenario = scenarios.map((scenario, j) => {
-    const p = logistic(logits[j]! + sharedDifficulty[j]! + noise.runSd * random.nextGaussian());
+    const scale = competenceScales?.[j] ?? 1;
+    const logitP = scale === 1 ? logits[j]! : logit(clamp(logistic(logits[j]!) * scale));
+    const p = logistic(logitP + sharedDifficulty[j]! + noise.runSd * random.nextGaussian());
     let testsPassed = 0;
     for (let test = 0; test < scenario.testsTotal; test++) if (random.nextFloat() < p) testsPassed++;
     return { scenario: scenario.name, testsPassed, testsTotal: scenario.testsTotal };

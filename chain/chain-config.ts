@@ -19,6 +19,8 @@ const chainConfigSchema = z.object({
   TRL_SEAT_SCENARIOS: z.string().default(''),
   TRL_SEAT_SCENARIOS_DIR: z.string().optional(),
   TRL_SEAT_REPEATS: z.coerce.number().int().min(1).max(10).default(1),
+  TRL_SEAT_PAIRING: z.enum(['interleaved', 'sequential']).default('interleaved'),
+  TRL_SEAT_PAIRED_WINDOW: z.coerce.number().int().min(1).max(64).default(2),
   TRL_SEAT_BOOTSTRAP_RESAMPLES: z.coerce.number().int().min(10_000).default(10_000),
   TRL_SEAT_CONFIDENCE: z.coerce.number().min(0.5, 'TRL_SEAT_CONFIDENCE is a level such as 0.99').lt(1, 'TRL_SEAT_CONFIDENCE must be below 1').default(0.998),
   /** Uid that gets all weight when no policy holds the seat or the winner's weights cannot be set; default the subnet owner's, else 0. */
@@ -41,6 +43,8 @@ export function seatConfigFrom(config: ChainConfig): SeatConfig {
     scenarios: config.TRL_SEAT_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean),
     scenariosDir: config.TRL_SEAT_SCENARIOS_DIR,
     repeats: config.TRL_SEAT_REPEATS,
+    pairing: config.TRL_SEAT_PAIRING,
+    pairedWindow: config.TRL_SEAT_PAIRED_WINDOW,
     bootstrapResamples: config.TRL_SEAT_BOOTSTRAP_RESAMPLES,
     confidence: config.TRL_SEAT_CONFIDENCE,
     minSubmissionIntervalSec: config.TRL_SEAT_MIN_SUBMISSION_INTERVAL_SEC,

@@ -89,6 +89,14 @@ export const seatConfigSchema = z.object({
    * TRL_SEAT_MIN_SUBMISSION_INTERVAL_SEC defaults to an hour). One pending challenge per hotkey holds always.
    */
   minSubmissionIntervalSec: z.number().int().nonnegative().default(0),
+  /**
+   * How the two sides of a repeat are scheduled. `interleaved`: scenario by scenario in lockstep
+   * (contracts/pairing.ts), so upstream drift during the hour hits both alike; `sequential`: the
+   * challenger's first evaluation whole, then the incumbent's (the old way, kept for comparison).
+   */
+  pairing: z.enum(['interleaved', 'sequential']).default('interleaved'),
+  /** Interleaved: scenario pairs in flight at once (1 = strict alternation; each pair takes two activity slots). */
+  pairedWindow: z.number().int().min(1).max(64).default(2),
   /** Continue-as-new past this many history events (Temporal suggests it near 4,096 anyway). */
   maxHistoryEvents: z.number().int().min(20).default(2_000),
 });

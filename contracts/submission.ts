@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { agentNameSchema, defaultAgent } from './agent-kinds.ts';
 import type { ScenarioResult } from './results.ts';
 import { artifactRefSchema } from './artifact.ts';
+import { pairingSchema } from './pairing.ts';
 
 export const packSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('directory'), path: z.string().min(1) }),
@@ -52,6 +53,8 @@ export const submissionSchema = z.object({
   reuse: z.array(reusedScenarioSchema).optional(),
   /** `trl eval --tape`: each scenario's recorded model-call log of an earlier run, answering instead of the upstream. */
   tape: z.object({ of: z.string(), callLogs: z.record(z.string(), artifactRefSchema) }).optional(),
+  /** The seat's fair pairing: each scenario's run waits for the seat's gate, so both sides run it together. */
+  pairing: pairingSchema.optional(),
 });
 export type Submission = z.infer<typeof submissionSchema>;
 export type SubmissionInput = z.input<typeof submissionSchema>;

@@ -34,6 +34,16 @@ export function evaluationWorkflowId(submissionId: string): string {
   return `evaluate-${submissionId}`;
 }
 
+/** Signals between the seat and its paired evaluations (contracts/pairing.ts). */
+export const pairingSignalNames = {
+  /** seat → evaluation: these scenarios may start their runs now. */
+  gate: 'pairedScenarioGate',
+  /** evaluation → seat: past pre-evaluation, these are my scenarios; I wait at the gate. */
+  ready: 'pairedEvaluationReady',
+  /** evaluation → seat: this scenario is finished (result known, whatever it is). */
+  done: 'pairedScenarioDone',
+} as const;
+
 /** One seat workflow per subnet: it holds the incumbent and takes challenges one at a time. */
 export function seatWorkflowId(netuid: number): string {
   return `seat-${netuid}`;

@@ -22,6 +22,8 @@ export interface AgentTurnInput {
   seed: number;
   /** Fixes the wording of plain-chat replies (a hash of the request). */
   requestKey: string;
+  /** Share of the model's competence left by drift (simfleet/model-drift.ts); 1 when it does not drift. */
+  competenceScale?: number;
 }
 
 /** Chance that this model solves this scenario: base × difficulty × category, clamped to [0, 1]. */
@@ -31,9 +33,12 @@ export function solveProbability(model: ModelEntry, scenario: Pick<SimScenario, 
   return Math.min(1, Math.max(0, p));
 }
 
-/** Decided once per (seed, model, scenario): every turn of a conversation agrees. */
-export function modelSolves(seed: number, model: ModelEntry, scenario: SimScenario): boolean {
-  return unitFromParts('solve', seed, model.id, scenario.name) < solveProbability(model, scenario);
+/**
+ * Decided once per (seed, model, scenario): every turn of a conversation agrees. A drifting model
+ * (competenceScale < 1) solves the same draws a little less often: the roll is the same, the bar lower.
+ */
+export function modelSolves(seed: number, model: ModelEntry, scenario: SimScenario, competenceScale = 1): boolean {
+  return unitFromParts('solve', seed, model.id, scenario.name) < solveProbability(model, scenario) * competenceScale;
 }
 
 /** What a failing model tries instead: the partial solution (half the time, when there is one) or a wrong one. */
@@ -77,7 +82,7 @@ export function plainChatReply(modelId: string, messages: readonly ChatMessage[]
   return `[simulated ${modelId}] This answer comes from the trl-sim-fleet simulator, not a real model. You wrote: "${quoted}". (reference ${requestKey.slice(0, 8)})`;
 }
 
-export function decideAgentTurn({ request, model, scenarios, seed, requestKey }: AgentTurnInput): AgentReply {
+export function decideAgentTurn({ request, model, scenarios, seed, requestKey, competenceScale = 1 }: AgentTurnInput): AgentReply {
   const scenario = recognizeScenario(request.messages, scenarios);
   if (!scenario) return { kind: 'text', content: plainChatReply(model.id, request.messages, requestKey) };
 
@@ -85,7 +90,7 @@ export function decideAgentTurn({ request, model, scenarios, seed, requestKey }:
   if (marks.some((mark) => mark.attempt === 'solve')) return { kind: 'text', content: confidentFinish };
   if (marks.some((mark) => mark.model === model.id)) return { kind: 'text', content: unsureFinish };
 
-  const solves = modelSolves(seed, model, scenario);
+  const solves = modelSolves(seed, model, scenario, competenceScale);
   const attempt = solves ? 'solve' : failedAttemptKind(seed, model, scenario);
   const command = attemptCommand({ scenario, model: model.id, attempt, afterFailedAttempt: marks.length > 0 });
   const toolName = findShellTool(request);

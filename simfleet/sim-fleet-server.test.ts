@@ -1,6 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { reassembleChunks } from './chunk-reassembly.ts';
+import { modelSolves } from './agent-behaviour.ts';
 import { startSimFleet } from './sim-fleet-server.ts';
 import type { ChatCompletion } from './simulate-completion.ts';
 import type { ChatCompletionChunk } from './sse.ts';
@@ -148,4 +149,29 @@ test('closing the fleet ends pending requests at once, and only loopback is allo
   assert.ok(performance.now() - started < 1000);
   assert.ok((await pending) instanceof Error, 'the pending request was cut off');
   await assert.rejects(startSimFleet({ host: '0.0.0.0' as '127.0.0.1' }), /127\.0\.0\.1 only/);
+});
+
+test('a drifting model answers worse as the fleet answers more of its calls; the others do not move', async () => {
+  const steady = withoutFaults();
+  const target = scenario('csv-sales-report');
+  const glm = steady.models.find((m) => m.id === 'glm-5.2')!;
+  // Solved at full competence, not at half of it.
+  const seed = Array.from({ length: 1000 }, (_, s) => s).find((s) => modelSolves(s, glm, target) && !modelSolves(s, glm, target, 0.5))!;
+  const drifting = { ...steady, models: steady.models.map((m) => (m.id === 'glm-5.2' ? { ...m, sim: { ...m.sim, drift: { competenceLossPerCall: 0.25, floor: 0 } } } : m)) };
+  const driftingFleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: drifting });
+  try {
+    const command = async (base: string, model: string) => {
+      const completion = (await (await post({ model, messages: agentStart(target), tools: hermesTools, seed }, base)).json()) as ChatCompletion;
+      return completion.choices[0].message.tool_calls![0]!.function.arguments;
+    };
+    const answers = [];
+    for (let call = 0; call < 3; call++) answers.push(await command(driftingFleet.url, 'glm-5.2'));
+    // Calls 0 and 1 at 100% and 75% of the competence, call 2 at 50%: below what this seed needs.
+    assert.equal(answers[0], await command(fleet.url, 'glm-5.2'));
+    assert.notEqual(answers[2], answers[0]);
+    const other = await command(driftingFleet.url, 'kimi-k3');
+    assert.equal(other, await command(fleet.url, 'kimi-k3'));
+  } finally {
+    await driftingFleet.close();
+  }
 });

@@ -8,6 +8,7 @@ import { SimApiError, invalidRequest } from './api-error.ts';
 import { loadSimScenarios } from './scenario-recognition.ts';
 import { simulateChatCompletion, simulatorName, type FleetContext, type SimulatedCompletion } from './simulate-completion.ts';
 import { completionChunks, sseDone, sseEvent } from './sse.ts';
+import { createCallCounter } from './model-drift.ts';
 
 export interface SimFleetOptions {
   host?: '127.0.0.1';
@@ -75,6 +76,8 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
     scenarios: await loadSimScenarios(options.scenariosDir),
   };
   const closing = new AbortController();
+  // The order of calls per model, for models whose profile drifts.
+  const countCall = createCallCounter();
 
   async function streamCompletion(res: ServerResponse, simulated: SimulatedCompletion, signal: AbortSignal): Promise<void> {
     res.writeHead(200, { ...simulatorHeader, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -102,7 +105,7 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
     }
     const attemptHeader = Number(req.headers['x-trl-attempt']);
     const tryHeader = typeof req.headers['x-trl-try'] === 'string' ? req.headers['x-trl-try'].slice(0, 64) : undefined;
-    const result = simulateChatCompletion(body, context, Number.isSafeInteger(attemptHeader) && attemptHeader > 1 ? attemptHeader : 1, tryHeader);
+    const result = simulateChatCompletion(body, context, Number.isSafeInteger(attemptHeader) && attemptHeader > 1 ? attemptHeader : 1, tryHeader, countCall);
     if (!result.ok) {
       if (!(await pause(result.delayMs * timeScale, signal))) return void res.destroy();
       return sendError(res, result.error);

@@ -10,6 +10,7 @@ import { isJudgeRequest, simulatedJudgement } from './judge-mode.ts';
 import { parseChatRequest, requestedMaxTokens, type ChatRequest } from './request-schema.ts';
 import type { SimScenario } from './scenario-recognition.ts';
 import { countPromptTokens, countTokens, truncateToTokens } from './token-count.ts';
+import { competenceScale } from './model-drift.ts';
 
 export const simulatorName = 'trl-sim-fleet';
 /** Fixed so that equal requests give byte-identical responses (2026-01-01T00:00:00Z). */
@@ -136,9 +137,10 @@ export function requestKeyOf(body: Record<string, unknown>): string {
 /**
  * `attempt` (1 for a first try) is the caller's retry count (the gateway's `x-trl-attempt` header):
  * each attempt of the same request rolls its own deterministic fault, so a retried 429/503 can
- * succeed and a replay still fails the same way.
+ * succeed and a replay still fails the same way. `countCall` (the server's) returns how many calls to
+ * the model came before this one, for a drifting model (simfleet/model-drift.ts).
  */
-export function simulateChatCompletion(body: unknown, context: FleetContext, attempt = 1, tryKey?: string): SimulationResult {
+export function simulateChatCompletion(body: unknown, context: FleetContext, attempt = 1, tryKey?: string, countCall?: (modelId: string) => number): SimulationResult {
   const parsed = parseChatRequest(body);
   if (!parsed.ok) return { ok: false, error: parsed.error, delayMs: 0 };
   const request = parsed.request;
@@ -156,6 +158,7 @@ export function simulateChatCompletion(body: unknown, context: FleetContext, att
   }
 
   const requestKey = requestKeyOf(body as Record<string, unknown>);
+  const callsBefore = model.sim.drift ? (countCall?.(model.id) ?? 0) : 0;
   // Faults are transient: each attempt of each try of a scenario rolls its own (the reply itself
   // stays a function of the request and the seed).
   const faultKey = `${requestKey}${tryKey ? `#try-${tryKey}` : ''}${attempt > 1 ? `#attempt-${attempt}` : ''}`;
@@ -164,7 +167,7 @@ export function simulateChatCompletion(body: unknown, context: FleetContext, att
 
   const random = new DeterministicRandom(requestKey);
   const seed = request.seed ?? 0;
-  const reply: Reply = structuredReply(request, model, random.derive('json'), context.scenarios) ?? decideAgentTurn({ request, model, scenarios: context.scenarios, seed, requestKey });
+  const reply: Reply = structuredReply(request, model, random.derive('json'), context.scenarios) ?? decideAgentTurn({ request, model, scenarios: context.scenarios, seed, requestKey, competenceScale: competenceScale(model.sim.drift, callsBefore) });
   const maxTokens = Math.min(requestedMaxTokens(request) ?? model.maxOutputTokens, model.maxOutputTokens);
   const bounded = boundReply(reply, maxTokens);
 

@@ -23,6 +23,7 @@ import { scenarioStatusOf } from '../contracts/blame.ts';
 import { probeLimits } from '../contracts/probe.ts';
 import { isPolicyDriven } from '../contracts/agent-kinds.ts';
 import { progressDetails, resultDetails, summarized } from './run-metadata.ts';
+import { pairedGate } from './paired-gate.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
@@ -83,6 +84,9 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     ...(submission.hotkey ? [{ key: searchAttributes.hotkey, value: submission.hotkey }] : []),
   ]);
   setCurrentDetails(progressDetails(progress));
+
+  // The seat's fair pairing: each scenario's run waits for the seat to release it to both sides.
+  const gate = pairedGate(submission.pairing);
 
   // Set when a spend ceiling refused a scenario's paid run: no further paid scenario is started.
   let stoppedReason: string | undefined;
@@ -148,6 +152,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     const hashes = await quick.hashScenarios({ scenarios });
     reusable = reusableResults(submission.reuse, { packHash: pack.packHash, spec: scenarioSpec ?? null, seed: submission.seed, agent: submission.agent }, hashes);
   }
+  await gate.ready(scenarios.map((s) => s.name));
   progress.stage = 'scenarios';
   progress.scenarios = scenarios.map((s) => ({ name: s.name, phase: 'queued' as ScenarioPhase }));
   const setPhase = (name: string, phase: ScenarioPhase, extra: Partial<EvaluationProgress['scenarios'][number]> = {}) => {
@@ -186,6 +191,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         return done({ ...earlier, status: 'infra_error', testsPassed: 0, testsTotal: 0, error: `verifier: ${failureText(error).message}` });
       }
     }
+    await gate.enter(scenario.name);
     if (stoppedReason) return done(notRun(described));
     // Spend of earlier tries of this scenario (run again because calls failed upstream).
     let earlierCostUsd = 0;
@@ -269,6 +275,10 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     }
   };
 
-  const perScenario = await Promise.all(scenarios.map(evaluateScenario));
+  const perScenario = await Promise.all(scenarios.map(async (scenario) => {
+    const result = await evaluateScenario(scenario);
+    await gate.leave(scenario.name);
+    return result;
+  }));
   return finish({ packHash: pack.packHash, scenarioSpec, perScenario });
 }

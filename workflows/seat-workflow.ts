@@ -1,21 +1,24 @@
 // seat: one long-lived workflow per subnet. It holds the incumbent, takes challenges (an update)
 // into a queue, and processes them one at a time: evaluate the challenger and re-evaluate the
-// incumbent beside it (child evaluateSubmission workflows, paired by seed), apply the decision
-// rule, record the decision with its evidence. Continues-as-new between challenges.
+// incumbent beside it (child evaluateSubmission workflows, paired by seed and, by default, run in
+// lockstep scenario by scenario: workflows/paired-scenarios.ts), apply the decision rule, record the
+// decision with its evidence. Continues-as-new between challenges.
 import {
   allHandlersFinished,
   condition,
   continueAsNew,
   executeChild,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
+  startChild,
   upsertMemo,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { z } from 'zod';
-import { challengeSchema, seatConfigSchema, type Challenge, type ChallengeOffer, type Decision, type ScoredEvaluation, type SeatRecord, type SeatState, type SeatView } from '../contracts/seat.ts';
+import { challengeSchema, seatConfigSchema, type Challenge, type ChallengeOffer, type Decision, type Incumbent, type ScoredEvaluation, type SeatRecord, type SeatState, type SeatView } from '../contracts/seat.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import type { Submission } from '../contracts/submission.ts';
 import { evaluationWorkflowId } from '../contracts/temporal-names.ts';
@@ -25,11 +28,15 @@ import { challengeUpdate, configureUpdate, seatQuery } from '../contracts/seat-s
 import type { evaluateSubmission } from './evaluate-submission.ts';
 import { hotkeyRefusal, recordAcceptance } from './seat-admission.ts';
 import { childEvaluationMetadata, seatDetails, summarized } from './run-metadata.ts';
+import type { Pairing } from '../contracts/pairing.ts';
+import { PairingBoard, reachedGate, runInLockstep, type PairedChild } from './paired-scenarios.ts';
 
 const historyKept = 50;
 const decidedKept = 5_000;
 const maxQueue = 500;
 const maxIncompleteAttempts = 3;
+/** Marks seats that pair in lockstep, so a decision begun by an older worker replays the old way. */
+const interleavedPairingPatch = 'seat-interleaved-pairing';
 
 const records = summarized(proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -71,6 +78,7 @@ export async function seat(state: SeatState): Promise<never> {
     pendingConfig: state.pendingConfig ?? null,
   });
   setHandler(seatQuery, view);
+  const board = new PairingBoard();
 
   // Defined before the update handlers: an update that came with the start runs as soon as its
   // handler is set.
@@ -122,16 +130,22 @@ export async function seat(state: SeatState): Promise<never> {
   });
 
 
-  const evaluate = async (challenge: { packHash: string; url: string; hotkey: string }, role: 'challenger' | 'incumbent', number: number, repeat: number): Promise<ScoredEvaluation> => {
-    const submission: Submission = {
-      submissionId: `seat-${config.netuid}-${number}-${role}-${short(challenge.packHash)}-r${repeat}`,
-      pack: { kind: 'url', url: challenge.url, sha256: challenge.packHash },
-      agent: config.agent,
-      scenarios: config.scenarios,
-      scenariosDir: config.scenariosDir,
-      seed: config.seed + repeat,
-      hotkey: challenge.hotkey,
-    };
+  type Side = { packHash: string; url: string; hotkey: string };
+  const submissionFor = (challenge: Side, role: 'challenger' | 'incumbent', number: number, repeat: number, pairing?: Pairing): Submission => ({
+    submissionId: `seat-${config.netuid}-${number}-${role}-${short(challenge.packHash)}-r${repeat}`,
+    pack: { kind: 'url', url: challenge.url, sha256: challenge.packHash },
+    agent: config.agent,
+    scenarios: config.scenarios,
+    scenariosDir: config.scenariosDir,
+    seed: config.seed + repeat,
+    hotkey: challenge.hotkey,
+    ...(pairing ? { pairing } : {}),
+  });
+  const incompleteOf = (challenge: Side, submission: Submission): ScoredEvaluation =>
+    ({ packHash: challenge.packHash, workflowId: evaluationWorkflowId(submission.submissionId), status: 'incomplete', testsPassed: 0, testsTotal: 0, perScenario: [] });
+
+  const evaluate = async (challenge: Side, role: 'challenger' | 'incumbent', number: number, repeat: number): Promise<ScoredEvaluation> => {
+    const submission = submissionFor(challenge, role, number, repeat);
     try {
       const result = await executeChild<typeof evaluateSubmission>('evaluateSubmission', {
         workflowId: evaluationWorkflowId(submission.submissionId),
@@ -141,27 +155,70 @@ export async function seat(state: SeatState): Promise<never> {
       return toScored(result);
     } catch (error) {
       // A failed child is an infrastructure problem: the evaluation is incomplete, never a score.
-      return { packHash: challenge.packHash, workflowId: evaluationWorkflowId(submission.submissionId), status: 'incomplete', testsPassed: 0, testsTotal: 0, perScenario: [] };
+      return incompleteOf(challenge, submission);
     }
+  };
+
+  /** A paired side's child, started; its result never rejects (a failed child is incomplete). */
+  const startPaired = async (challenge: Side, role: 'challenger' | 'incumbent', number: number, repeat: number): Promise<PairedChild> => {
+    const submission = submissionFor(challenge, role, number, repeat, { coordinatorWorkflowId: workflowInfo().workflowId, challenge: number, pair: repeat, side: role });
+    let settled = false;
+    try {
+      const handle = await startChild<typeof evaluateSubmission>('evaluateSubmission', { workflowId: evaluationWorkflowId(submission.submissionId), args: [submission], ...childEvaluationMetadata(submission, role, number, repeat) });
+      const result = handle.result().then(toScored, () => incompleteOf(challenge, submission)).finally(() => { settled = true; });
+      return { side: role, handle, result, settled: () => settled };
+    } catch {
+      return { side: role, result: Promise.resolve(incompleteOf(challenge, submission)), settled: () => true };
+    }
+  };
+
+  /** The old schedule: the challenger's first evaluation whole, then the rest side by side. */
+  const sequentialRuns = async (challenge: Challenge, incumbent: Incumbent | null, number: number, repeats: number[]) => {
+    const first = await evaluate(challenge, 'challenger', number, 0);
+    if (first.status !== 'completed') return { first, challengerRest: [], incumbentRuns: [] };
+    const [challengerRest, incumbentRuns] = await Promise.all([
+      Promise.all(repeats.slice(1).map((r) => evaluate(challenge, 'challenger', number, r))),
+      incumbent ? Promise.all(repeats.map((r) => evaluate(incumbent, 'incumbent', number, r))) : Promise.resolve([]),
+    ]);
+    return { first, challengerRest, incumbentRuns };
+  };
+
+  /**
+   * Fair pairing: each repeat's two evaluations run in lockstep, scenario by scenario. The
+   * challenger's first still goes through pre-evaluation alone: a rejected pack costs no incumbent run.
+   */
+  const interleavedRuns = async (challenge: Challenge, incumbent: Incumbent, number: number, repeats: number[]) => {
+    board.begin(number);
+    const firstChild = await startPaired(challenge, 'challenger', number, 0);
+    if (!(await reachedGate(board, 0, firstChild))) return { first: await firstChild.result, challengerRest: [], incumbentRuns: [] };
+    const window = config.pairedWindow ?? 2;
+    const pairs = await Promise.all(repeats.map(async (r) => {
+      const [challengerChild, incumbentChild] = await Promise.all([
+        r === 0 ? Promise.resolve(firstChild) : startPaired(challenge, 'challenger', number, r),
+        startPaired(incumbent, 'incumbent', number, r),
+      ]);
+      return runInLockstep(board, r, challengerChild, incumbentChild, window);
+    }));
+    return { first: pairs[0]![0], challengerRest: pairs.slice(1).map(([challenger]) => challenger), incumbentRuns: pairs.map(([, incumbentRun]) => incumbentRun) };
   };
 
   const decide = async (challenge: Challenge): Promise<{ record: SeatRecord; decision?: Decision; scored: ScoredEvaluation[] }> => {
     const number = state.decisions + 1;
     const repeats = Array.from({ length: config.repeats }, (_, r) => r);
-    // The challenger's first evaluation goes alone: a rejected pack costs no incumbent run.
-    const first = await evaluate(challenge, 'challenger', number, 0);
+    const incumbent = state.incumbent;
+    // Settings carried from before the field existed pair in lockstep too; the patch keeps
+    // decisions an older worker began on the old schedule when their history is replayed.
+    const interleave = incumbent !== null && (config.pairing ?? 'interleaved') === 'interleaved' && patched(interleavedPairingPatch);
+    // The challenger's first evaluation goes through pre-evaluation alone: a rejected pack costs no incumbent run.
+    const { first, challengerRest, incumbentRuns } = interleave ? await interleavedRuns(challenge, incumbent, number, repeats) : await sequentialRuns(challenge, incumbent, number, repeats);
     const base = { number, packHash: challenge.packHash, hotkey: challenge.hotkey, decidedAt: '', evaluations: [first.workflowId] };
     if (first.status !== 'completed') {
       const codes = first.rejectionCodes ?? [];
       const rejected = first.status === 'rejected' && !isTransientRejection(first);
       const reason = first.status === 'rejected' ? `the challenger was rejected (${codes.join(', ') || 'no reason given'})` : `the challenger's evaluation is ${first.status}`;
-      return { record: { ...base, outcome: 'no_decision', reason, incomplete: !rejected, incumbentPackHash: state.incumbent?.packHash }, scored: [first] };
+      const ran = [first, ...challengerRest, ...incumbentRuns];
+      return { record: { ...base, evaluations: ran.map((e) => e.workflowId), outcome: 'no_decision', reason, incomplete: !rejected, incumbentPackHash: state.incumbent?.packHash }, scored: ran };
     }
-    const incumbent = state.incumbent;
-    const [challengerRest, incumbentRuns] = await Promise.all([
-      Promise.all(repeats.slice(1).map((r) => evaluate(challenge, 'challenger', number, r))),
-      incumbent ? Promise.all(repeats.map((r) => evaluate(incumbent, 'incumbent', number, r))) : Promise.resolve([]),
-    ]);
     const challengerRuns = [first, ...challengerRest];
     const evaluations = [...challengerRuns, ...incumbentRuns].map((e) => e.workflowId);
     const challengerMean = challengerRuns.reduce((sum, e) => sum + e.testsPassed, 0) / challengerRuns.length;

@@ -51,7 +51,7 @@ export function planRerun(
   }
   const reused = reuse.map((r) => r.result.name);
   return {
-    input: { ...submission, submissionId, rerunOf: workflowId, reuse },
+    input: { ...unpaired(submission), submissionId, rerunOf: workflowId, reuse },
     run: result.perScenario.map((s) => s.name).filter((name) => !reused.includes(name)),
     reused,
     noHash,
@@ -92,10 +92,16 @@ export function planRescore(
   }
   const reused = reuse.map((r) => r.result.name);
   return {
-    input: { ...submission, submissionId, rerunOf: workflowId, reuse },
+    input: { ...unpaired(submission), submissionId, rerunOf: workflowId, reuse },
     run: result.perScenario.map((s) => s.name).filter((name) => !reused.includes(name)),
     reused,
     rescored: reuse.filter((r) => r.mode === 'verify').map((r) => r.result.name),
     noHash,
   };
+}
+
+/** A rerun runs on its own: the seat's pairing (its gate) belonged to the original run's challenge. */
+function unpaired<T extends { pairing?: unknown }>(submission: T): Omit<T, 'pairing'> {
+  const { pairing: _pairing, ...rest } = submission;
+  return rest;
 }

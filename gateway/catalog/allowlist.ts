@@ -24,6 +24,13 @@ export const simProfileSchema = z.object({
   }),
   rateLimitRate: probability,
   serverErrorRate: probability,
+  /** A drifting upstream (simfleet/model-drift.ts): competence falls with the calls the fleet has answered for this model. */
+  drift: z.object({
+    /** Share of the competence lost per call answered before this one. */
+    competenceLossPerCall: z.number().min(0).max(1),
+    /** The competence never falls below this share of the profile's. */
+    floor: probability.default(0),
+  }).optional(),
 });
 export type SimProfile = z.infer<typeof simProfileSchema>;
 
