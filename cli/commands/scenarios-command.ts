@@ -4,6 +4,7 @@ import path from 'node:path';
 import { listScenarioFolders } from '../../catalog/list-scenarios.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { renderTable } from '../render-table.ts';
+import { notDeclared } from '../../contracts/task-config.ts';
 import { runCommand } from '../../common/run-command.ts';
 import { readRegistry } from '../../catalog/registry.ts';
 import { testsInFolder } from '../../catalog/count-tests.ts';
@@ -26,7 +27,7 @@ export async function scenariosCommand(options: { scenariosDir?: string; json: b
     const scenario = await loadScenario(descriptor.dir);
     const agentCode = await checkScenarioTestsForAgentCode(descriptor.dir);
     findings.push(...agentCode.map((finding) => `${scenario.name}: ${describeAgentCodeFinding(finding)}`));
-    rows.push({ name: scenario.name, category: scenario.config.metadata.category, difficulty: scenario.config.metadata.difficulty, tests: await countTests(descriptor.dir), agentCode: agentCode.length });
+    rows.push({ name: scenario.name, category: scenario.config.metadata.category ?? notDeclared, difficulty: scenario.config.metadata.difficulty ?? notDeclared, tests: await countTests(descriptor.dir), agentCode: agentCode.length });
   }
   const registry = await readRegistry(path.resolve(options.scenariosDir ?? defaultScenariosDir));
   if (options.json) {
