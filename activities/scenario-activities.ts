@@ -175,7 +175,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
             : await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes);
       if (fromSnapshot && disk.breachBytes === undefined) {
         snapshot = await snapshotAgentContainer(deps.docker, session, { owner: deps.owner, scenario: scenario.name, tag: snapshotTag([scenario.name, workflowId, String(request.round ?? 1), String(info.attempt)]) });
-        collected.notes.push(`verified from a snapshot of the agent's container (no agent_outputs declared): ${(snapshot.sizeBytes / 1e6).toFixed(1)} MB committed in ${(snapshot.commitMs / 1000).toFixed(1)} s`);
+        collected.notes.push(`verified from a snapshot of the agent's container (no agent_outputs declared): ${(snapshot.sizeBytes / 1e6).toFixed(2)} MB committed in ${(snapshot.commitMs / 1000).toFixed(1)} s`);
       }
       const outputs = await writeArtifact(path.join(dir, artifactNames.agentOutputs), collected.archive);
       const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), record.transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
@@ -231,6 +231,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       cpus: scenario.cpus,
       memoryMb: scenario.memoryMb,
       owner: deps.owner,
+      env: scenario.containerEnv,
     });
     try {
       const run = await runVerifier({
