@@ -182,6 +182,7 @@ export async function startAgentEnvironment(
       owner: deps.owner,
       networkMode: network?.name ?? 'none',
       storageBytes: defaultAgentDiskBudgetBytes,
+      env: scenario.containerEnv,
     });
     cleanups.push(() => session.remove());
     // The pack's SKILL.md, read-only for the agent (root-owned, 0444, in a root-owned folder).

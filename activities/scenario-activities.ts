@@ -26,6 +26,10 @@ import { defaultCrashRestarts } from '../agents/crash-restart.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { scenarioContentHash } from '../catalog/scenario-content-hash.ts';
+import { resolveTaskUsers } from '../catalog/task-users.ts';
+import { testsInFolder } from '../catalog/count-tests.ts';
+import { removeSnapshot, snapshotAgentContainer, snapshotTag, type AgentSnapshot } from '../sandbox/agent-snapshot.ts';
+import { agentUser } from '../agents/scenario-agent.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -41,18 +45,32 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const context = Context.current();
     const imageTag = await ensureScenarioImage(deps.docker, deps.baseImageTag, scenario, () => context.heartbeat());
     const { config } = folder;
+    const image = await inspectScenarioImage(deps.docker, imageTag);
+    const users = resolveTaskUsers(scenario.name, config, image.user);
+    const asEnv = (table: Record<string, string>) => Object.entries(table).map(([name, value]) => `${name}=${value}`);
+    const notes = [...folder.notes, ...users.notes];
     return {
       name: scenario.name,
       dir: scenario.dir,
       imageTag,
-      category: config.metadata.category,
-      difficulty: config.metadata.difficulty,
+      ...(config.metadata.category ? { category: config.metadata.category } : {}),
+      ...(config.metadata.difficulty ? { difficulty: config.metadata.difficulty } : {}),
       agentTimeoutSec: config.agent.timeout_sec,
       agentMaxTurns: config.agent.max_turns,
       verifierTimeoutSec: config.verifier.timeout_sec,
       cpus: config.environment.cpus,
       memoryMb: config.environment.memory_mb,
-      agentOutputs: config.agent_outputs,
+      agentOutputs: config.agent_outputs ?? [],
+      agentUser: users.agent,
+      ...(users.verifier ? { verifierUser: users.verifier } : {}),
+      workdir: config.environment.workdir ?? (image.workdir || '/app'),
+      containerEnv: asEnv(config.environment.env),
+      agentEnv: asEnv(config.agent.env),
+      solutionEnv: asEnv(config.solution.env),
+      verifierEnv: asEnv(config.verifier.env),
+      ...(config.environment.storage_mb ? { storageMb: config.environment.storage_mb } : {}),
+      testsDeclared: await testsInFolder(path.join(scenario.dir, 'tests')).catch(() => 0),
+      ...(notes.length ? { notes } : {}),
       contentHash: await scenarioContentHash(scenario.dir),
     };
   }
@@ -85,6 +103,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
+    // [environment] storage_mb lowers the worker's disk budget for this scenario, never raises it.
+    const diskBudgetBytes = scenario.storageMb ? Math.min(defaultAgentDiskBudgetBytes, scenario.storageMb * 1024 * 1024) : defaultAgentDiskBudgetBytes;
     try {
       environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, ...((request.round ?? 1) > 1 || info.attempt > 1 ? { tryKey: `${request.round ?? 1}.${info.attempt}` } : {}), seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal, ...tapeRun });
     } catch (error) {
@@ -97,7 +117,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       // The agent's disk budget: past it the agent is stopped and its outputs are not collected, so
       // the scenario scores as no output (the policy's failure, with a note), never the worker's.
       const diskStop = new AbortController();
-      disk = watchDisk(session.container, defaultAgentDiskBudgetBytes, (bytes) => diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${defaultAgentDiskBudgetBytes}-byte disk budget`)));
+      disk = watchDisk(session.container, diskBudgetBytes, (bytes) => diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${diskBudgetBytes}-byte disk budget`)));
+      const account = await agentAccountIn(session, scenario.agentUser ?? agentUser);
       const stopSignal = policyStop ? AbortSignal.any([policyStop, diskStop.signal]) : diskStop.signal;
       // A policy that never became ready fails the attempt at once (its fault is in the summary);
       // the untouched workspace is still collected and verified.
@@ -105,7 +126,15 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         ? { exitCode: null, timedOut: false, transcript: `[the agent did not start: ${startFailure.message}]` }
         : await agent.run({
             session,
-            task: { scenario: scenario.name, scenarioDir: scenario.dir, instruction: folder.instruction, workdir: '/app' },
+            task: {
+              scenario: scenario.name,
+              scenarioDir: scenario.dir,
+              instruction: folder.instruction,
+              workdir: scenario.workdir ?? '/app',
+              user: account,
+              env: scenario.agentEnv ?? [],
+              solutionEnv: scenario.solutionEnv ?? [],
+            },
             deadlineMs,
             onTick: () => context.heartbeat(),
             // The watchdog stops the agent like a cancellation would; what it wrote is verified.
@@ -119,10 +148,19 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       if (context.cancellationSignal.aborted) throw new CancelledFailure('runScenario cancelled');
       const wallMs = Math.round(performance.now() - started);
       // Partial outputs of an agent stopped at its deadline are still collected and verified.
+      // Without declared outputs, the stopped container itself is the verifier's start.
+      const fromSnapshot = scenario.agentOutputs.length === 0;
+      let snapshot: AgentSnapshot | undefined;
       const collected =
-        disk.breachBytes === undefined
-          ? await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes)
-          : { archive: await packFiles([]), fileCount: 0, notes: [`outputs not collected: ${(diskStop.signal.reason as Error).message}`] };
+        disk.breachBytes !== undefined
+          ? { archive: await packFiles([]), fileCount: 0, notes: [`outputs not collected: ${(diskStop.signal.reason as Error).message}`] }
+          : fromSnapshot
+            ? { archive: await packFiles([]), fileCount: 0, notes: [] as string[] }
+            : await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes);
+      if (fromSnapshot && disk.breachBytes === undefined) {
+        snapshot = await snapshotAgentContainer(deps.docker, session, { owner: deps.owner, scenario: scenario.name, tag: snapshotTag([scenario.name, workflowId, String(request.round ?? 1), String(info.attempt)]) });
+        collected.notes.push(`verified from a snapshot of the agent's container (no agent_outputs declared): ${(snapshot.sizeBytes / 1e6).toFixed(2)} MB committed in ${(snapshot.commitMs / 1000).toFixed(1)} s`);
+      }
       const outputs = await writeArtifact(path.join(dir, artifactNames.agentOutputs), collected.archive);
       const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), record.transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
       const ownRecords = agent.records?.();
@@ -138,6 +176,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         agentLog,
         agentRecords,
         outputNotes: collected.notes,
+        ...(snapshot ? { snapshotImage: snapshot.imageTag } : {}),
         policy: summary && {
           costUsd: summary.costUsd,
           costByModelUsd: summary.costByModelUsd,
@@ -163,27 +202,32 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     }
   }
 
-  async function verifyScenario(request: { scenario: PreparedScenario; outputs: ArtifactRef; round?: number }): Promise<VerificationResult> {
+  async function verifyScenario(request: { scenario: PreparedScenario; outputs: ArtifactRef; snapshotImage?: string; round?: number }): Promise<VerificationResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
     const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'verifier', info.attempt, request.round);
     const archive = await readVerified(request.outputs);
     const session = await ContainerSession.start(deps.docker, {
-      image: scenario.imageTag,
+      image: request.snapshotImage ?? scenario.imageTag,
       role: 'verifier',
       scenario: scenario.name,
       workflowId: workflowIdOf(info),
       cpus: scenario.cpus,
       memoryMb: scenario.memoryMb,
       owner: deps.owner,
+      env: scenario.containerEnv,
     });
     try {
       const run = await runVerifier({
         session,
         scenarioDir: scenario.dir,
-        outputsArchive: archive,
+        // A snapshot holds everything the agent left; declared outputs are copied into a fresh image.
+        ...(request.snapshotImage ? {} : { outputsArchive: archive }),
         timeoutSec: scenario.verifierTimeoutSec,
+        declaredTests: scenario.testsDeclared,
+        ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
+        env: Object.fromEntries((scenario.verifierEnv ?? []).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)])),
         onTick: () => context.heartbeat(),
         signal: context.cancellationSignal,
       }).catch(async (error: unknown) => {
@@ -192,21 +236,43 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         throw error;
       });
       if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
-      const report = await writeArtifact(path.join(dir, run.counts.source === 'ctrf' ? artifactNames.ctrfReport : 'reward.txt'), run.reportText);
+      const report = await writeArtifact(path.join(dir, run.reportName === 'ctrf.json' ? artifactNames.ctrfReport : run.reportName), run.reportText);
       const verifierLog = await writeArtifact(path.join(dir, artifactNames.verifierLog), run.log);
       return {
         testsPassed: run.counts.testsPassed,
         testsFailed: run.counts.testsFailed,
         testsTotal: run.counts.testsTotal,
         source: run.counts.source,
+        ...(run.counts.reward !== undefined ? { reward: run.counts.reward } : {}),
         report,
         verifierLog,
         wallMs: run.wallMs,
+        ...(run.notes.length ? { notes: run.notes } : {}),
       };
     } finally {
       await session.remove();
+      // The snapshot served its one verification (a retry of this activity starts the agent's run anew
+      // only through the workflow); one a dead worker left is removed by orphan cleanup.
+      if (request.snapshotImage) await removeSnapshot(deps.docker, request.snapshotImage).catch(() => undefined);
     }
   }
 
   return { resolveScenarios, prepareScenario, runScenario, verifyScenario };
 }
+
+/** The image's USER and WORKDIR, the defaults Harbor runs a task's agent with. */
+async function inspectScenarioImage(docker: ActivityDependencies['docker'], imageTag: string): Promise<{ user: string; workdir: string }> {
+  const inspected = (await docker.getImage(imageTag).inspect()) as { Config?: { User?: string; WorkingDir?: string } };
+  return { user: inspected.Config?.User ?? '', workdir: inspected.Config?.WorkingDir ?? '' };
+}
+
+/** The agent's account in the container (getent), so files handed to it are its own. */
+async function agentAccountIn(session: ContainerSession, name: string): Promise<{ name: string; uid: number; gid: number; home: string }> {
+  const found = await session.exec({ command: ['getent', 'passwd', name], deadlineMs: performance.now() + 30_000 });
+  const fields = found.stdout.trim().split('\n')[0]?.split(':') ?? [];
+  if (found.exitCode !== 0 || fields.length < 6) {
+    throw ApplicationFailure.create({ type: failureTypes.scenarioInvalid, message: `the agent user ${name} does not exist in the scenario image (task.toml [agent] user or the Dockerfile's USER)`, nonRetryable: true });
+  }
+  return { name: fields[0]!, uid: Number(fields[2]), gid: Number(fields[3]), home: fields[5] || '/tmp' };
+}
+

@@ -3,8 +3,7 @@
 // context compression, and only the terminal and file tools. Limits are enforced from outside:
 // the deadline by the container exec, the turn limit by the policy host.
 import { packFiles } from '../sandbox/tar-archive.ts';
-import { agentUid } from '../sandbox/agent-outputs.ts';
-import { agentUser, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
+import { agentAccount, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
 
 export const hermesHome = '/tmp/hermes-home';
 const hermesRecordsLimitBytes = 16 * 1024 * 1024;
@@ -13,6 +12,8 @@ export interface HermesOptions {
   /** The policy endpoint as the container sees it (the run network's host address). */
   endpointUrl: string;
   maxTurns: number;
+  /** The agent's working directory (the task's). */
+  workdir?: string;
 }
 
 /** config.yaml for this run. JSON is valid YAML, so no YAML writer is needed. */
@@ -25,7 +26,7 @@ export function hermesConfig(options: HermesOptions): string {
       providers: {},
       toolsets: ['terminal', 'file'],
       agent: { max_turns: options.maxTurns, api_max_retries: 1 },
-      terminal: { backend: 'local', cwd: '/app', timeout: 180, env_passthrough: [] },
+      terminal: { backend: 'local', cwd: options.workdir ?? '/app', timeout: 180, env_passthrough: [] },
       compression: { enabled: false },
       // Auxiliary calls (vision, web extraction, summaries) may only ever go to the policy endpoint.
       auxiliary: { vision: endpoint, web_extract: endpoint, compression: endpoint },
@@ -44,13 +45,14 @@ export class HermesAgent implements ScenarioAgent {
   constructor(private readonly options: HermesOptions) {}
 
   async run({ session, task, deadlineMs, onTick, signal }: AgentRunRequest): Promise<AgentRunRecord> {
-    await session.upload(await packFiles([{ name: 'hermes-home/config.yaml', content: Buffer.from(hermesConfig(this.options)), mode: 0o600 }], { uid: agentUid, gid: agentUid }), '/tmp');
+    const account = agentAccount(task);
+    await session.upload(await packFiles([{ name: 'hermes-home/config.yaml', content: Buffer.from(hermesConfig({ ...this.options, workdir: task.workdir })), mode: 0o600 }], { uid: account.uid, gid: account.gid }), '/tmp');
     const result = await session.exec({
       command: ['hermes', 'chat', '-q', task.instruction, '-Q', '--yolo', '-t', 'terminal,file', '--max-turns', String(this.options.maxTurns), '-m', 'auto'],
-      user: agentUser,
+      user: account.name,
       workdir: task.workdir,
-      // The whole environment of the agent: nothing inherited, no credential of any kind.
-      env: [`HERMES_HOME=${hermesHome}`, 'HOME=/home/agent', 'PATH=/usr/local/bin:/usr/bin:/bin', 'LANG=C.UTF-8', 'TERM=dumb', 'NO_COLOR=1'],
+      // The agent's environment: the task's own variables and ours, no credential of any kind.
+      env: [...(task.env ?? []), `HERMES_HOME=${hermesHome}`, `HOME=${account.home}`, 'PATH=/usr/local/bin:/usr/bin:/bin', 'LANG=C.UTF-8', 'TERM=dumb', 'NO_COLOR=1'],
       deadlineMs,
       onTick,
       signal,

@@ -3,8 +3,7 @@
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { packDirectory } from '../sandbox/tar-archive.ts';
-import { agentUid } from '../sandbox/agent-outputs.ts';
-import { agentUser, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
+import { agentAccount, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
 
 export class OracleAgent implements ScenarioAgent {
   constructor(private readonly script = 'solve.sh', readonly name = 'oracle') {}
@@ -13,16 +12,20 @@ export class OracleAgent implements ScenarioAgent {
     const solutionDir = path.join(task.scenarioDir, 'solution');
     const found = await stat(path.join(solutionDir, this.script)).catch(() => undefined);
     if (!found?.isFile()) throw new Error(`scenario ${task.scenario} has no solution/${this.script}`);
-    // The solution only ever enters the container of an oracle run, never an agent's.
-    await session.upload(await packDirectory(solutionDir, 'solution', { uid: agentUid, gid: agentUid }), '/');
+    // The solution only ever enters the container of an oracle run, never an agent's; it is removed
+    // afterwards, so a snapshot the verifier starts from does not carry it.
+    const account = agentAccount(task);
+    await session.upload(await packDirectory(solutionDir, 'solution', { uid: account.uid, gid: account.gid }), '/');
     const result = await session.exec({
       command: ['bash', `/solution/${this.script}`],
-      user: agentUser,
+      user: account.name,
       workdir: task.workdir,
+      env: [...(task.env ?? []), ...(task.solutionEnv ?? [])],
       deadlineMs,
       onTick,
       signal,
     });
+    if (!result.timedOut) await session.exec({ command: ['rm', '-rf', '/solution'], deadlineMs: performance.now() + 30_000 });
     const transcript = [`$ bash /solution/${this.script}`, result.stdout, result.stderr && `[stderr]\n${result.stderr}`, `[exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', deadline reached' : ''}]`]
       .filter(Boolean)
       .join('\n');

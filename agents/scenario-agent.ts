@@ -6,7 +6,13 @@ export interface AgentTask {
   scenario: string;
   scenarioDir: string;
   instruction: string;
+  /** [environment] workdir, else the image's WORKDIR, else /app. */
   workdir: string;
+  /** The OS user the agent runs as ([agent] user, else the image's USER, never root) and its ids. */
+  user?: { name: string; uid: number; gid: number; home: string };
+  /** [agent] env (the agent) and [solution] env (the oracle), as NAME=value. */
+  env?: string[];
+  solutionEnv?: string[];
 }
 
 export interface AgentRunRequest {
@@ -34,5 +40,10 @@ export interface ScenarioAgent {
   records?(): Buffer | undefined;
 }
 
-/** The unprivileged user every agent runs as inside the scenario container. */
+/** The unprivileged user agents run as inside the scenario container unless the task names another. */
 export const agentUser = 'agent';
+
+/** The task's agent user, or the base image's `agent` (uid 1000). */
+export function agentAccount(task: AgentTask): { name: string; uid: number; gid: number; home: string } {
+  return task.user ?? { name: agentUser, uid: 1000, gid: 1000, home: '/home/agent' };
+}

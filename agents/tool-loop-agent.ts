@@ -1,7 +1,7 @@
 // A small built-in LLM agent: the classic tool loop against the policy endpoint, with one
 // `terminal` tool whose commands run as the agent user inside the scenario container. It lets a
 // miner check a policy end to end without Hermes; Hermes (a later stage) is the competition agent.
-import { agentUser, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
+import { agentAccount, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
 
 const terminalTool = {
   type: 'function',
@@ -54,7 +54,7 @@ export class ToolLoopAgent implements ScenarioAgent {
       if (!assistant.tool_calls?.length) break;
       for (const call of assistant.tool_calls) {
         const toolStart = performance.now();
-        const result = await this.runTool(call, session, deadlineMs, onTick, signal);
+        const result = await this.runTool(call, session, task, deadlineMs, onTick, signal);
         // Turns and timings of the conversation are in the policy host's turn log; this is the agent's side.
         transcript.push(`[turn ${turn}] $ ${result.command ?? call.function.arguments.slice(0, 200)} (${Math.round(performance.now() - toolStart)} ms)\n${result.output.slice(0, 2000)}`);
         messages.push({ role: 'tool', tool_call_id: call.id, content: result.output });
@@ -65,7 +65,7 @@ export class ToolLoopAgent implements ScenarioAgent {
     return { exitCode: 0, timedOut, transcript: transcript.join('\n') };
   }
 
-  private async runTool(call: ToolCall, session: AgentRunRequest['session'], deadlineMs: number, onTick: () => void, signal?: AbortSignal) {
+  private async runTool(call: ToolCall, session: AgentRunRequest['session'], task: AgentRunRequest['task'], deadlineMs: number, onTick: () => void, signal?: AbortSignal) {
     if (call.function.name !== 'terminal') return { output: `error: unknown tool ${call.function.name}; the only tool is terminal`, exitCode: null, error: 'unknown_tool' };
     let command: string;
     try {
@@ -79,8 +79,9 @@ export class ToolLoopAgent implements ScenarioAgent {
     // `timeout` inside the container ends a slow command without ending the container.
     const result = await session.exec({
       command: ['timeout', '-s', 'KILL', String(limitSec), 'bash', '-lc', command],
-      user: agentUser,
-      workdir: '/app',
+      user: agentAccount(task).name,
+      workdir: task.workdir,
+      env: task.env,
       deadlineMs,
       onTick,
       signal,

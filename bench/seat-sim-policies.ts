@@ -43,7 +43,9 @@ export async function loadScenarioProfiles(scenariosDir: string): Promise<{ spec
   for (const name of registry.active) {
     const dir = path.join(scenariosDir, name);
     const { config } = await loadScenario(dir);
-    scenarios.push({ name, category: config.metadata.category, difficulty: config.metadata.difficulty, testsTotal: await testsInFolder(path.join(dir, 'tests')) });
+    const declared = config.metadata.difficulty;
+    const difficulty = declared === 'easy' || declared === 'hard' ? declared : 'medium';
+    scenarios.push({ name, category: config.metadata.category ?? 'uncategorised', difficulty, testsTotal: await testsInFolder(path.join(dir, 'tests')) });
   }
   return { spec: registry.spec, scenarios };
 }

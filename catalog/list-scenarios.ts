@@ -7,17 +7,40 @@ import type { ScenarioDescriptor } from '../contracts/results.ts';
 import { ScenarioError } from './scenario-error.ts';
 import { readRegistry } from './registry.ts';
 
-/** Every scenario folder in dir, active or not. */
+/** Task folders one level down, or two (a dataset grouped in sub-folders), as Harbor finds them. */
+const searchDepth = 2;
+
+async function findTaskFolders(dir: string, depth: number, found: ScenarioDescriptor[], legacy: string[]): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const folder = path.join(dir, entry.name);
+    const isFile = async (name: string) => (await stat(path.join(folder, name)).catch(() => undefined))?.isFile() === true;
+    if (await isFile('task.toml')) found.push({ name: entry.name, dir: folder });
+    else if (await isFile('task.yaml')) legacy.push(folder);
+    else if (depth > 1) await findTaskFolders(folder, depth - 1, found, legacy);
+  }
+}
+
+/** Every scenario folder in dir (or one sub-folder deeper), active or not. */
 export async function listAllScenarioFolders(dir: string = defaultScenariosDir): Promise<ScenarioDescriptor[]> {
   const root = path.resolve(dir);
-  const entries = await readdir(root, { withFileTypes: true }).catch(() => {
-    throw new ScenarioError(root, `the scenarios directory ${root} does not exist`);
-  });
+  const rootStat = await stat(root).catch(() => undefined);
+  if (!rootStat?.isDirectory()) throw new ScenarioError(root, `the scenarios directory ${root} does not exist`);
   const found: ScenarioDescriptor[] = [];
-  for (const entry of entries) {
-    if (!entry.isDirectory()) continue;
-    const toml = await stat(path.join(root, entry.name, 'task.toml')).catch(() => undefined);
-    if (toml?.isFile()) found.push({ name: entry.name, dir: path.join(root, entry.name) });
+  const legacy: string[] = [];
+  await findTaskFolders(root, searchDepth, found, legacy);
+  if (found.length === 0) {
+    const why = legacy.length
+      ? `it holds ${legacy.length} Terminal-Bench 1 task(s) (task.yaml, e.g. ${path.relative(root, legacy[0]!)}); convert them with \`trl import-tasks ${root} DEST\` and use DEST`
+      : `no folder in it (or one level deeper) has a task.toml; a task is a folder with task.toml, instruction.md, environment/Dockerfile and tests/test.sh`;
+    throw new ScenarioError(root, `no scenarios found: ${why}`);
+  }
+  const byName = new Map<string, string>();
+  for (const scenario of found) {
+    const earlier = byName.get(scenario.name);
+    if (earlier) throw new ScenarioError(scenario.name, `two task folders share this name (${earlier} and ${scenario.dir}); scenario names must be unique`);
+    byName.set(scenario.name, scenario.dir);
   }
   return found.sort((a, b) => a.name.localeCompare(b.name));
 }

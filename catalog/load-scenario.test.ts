@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTaskToml, loadScenario } from './load-scenario.ts';
+import { parseTaskToml, loadScenario, configNotes } from './load-scenario.ts';
+import { parseSizeMb } from '../contracts/task-config.ts';
 import { listScenarioFolders, selectScenarios } from './list-scenarios.ts';
-import { ScenarioError } from './scenario-error.ts';
 
 const valid = `
 version = "1.0"
@@ -22,16 +22,58 @@ memory_mb = 1024
 test('a valid task.toml parses with defaults filled in', () => {
   const config = parseTaskToml('s', valid);
   assert.equal(config.metadata.difficulty, 'hard');
-  assert.equal(config.environment.allow_internet, false);
+  assert.equal(config.environment.allow_internet, true, "Harbor's default");
   assert.deepEqual(config.metadata.tags, []);
 });
 
+test("a task.toml with nothing but a version gets Harbor's defaults", () => {
+  const config = parseTaskToml('s', 'version = "1.0"');
+  assert.equal(config.agent_outputs, undefined, 'no outputs declared: verified from a snapshot');
+  assert.equal(config.metadata.category, undefined);
+  assert.equal(config.metadata.difficulty, undefined);
+  assert.deepEqual([config.agent.timeout_sec, config.verifier.timeout_sec, config.environment.cpus, config.environment.memory_mb], [600, 600, 1, 2048]);
+  assert.deepEqual([config.environment.env, config.verifier.env, config.solution.env], [{}, {}, {}]);
+  assert.equal(configNotes(config).length, 1, 'allow_internet (default true) is noted');
+});
+
+test('Harbor\'s other spellings: memory and storage strings, users, env tables, free-form metadata', () => {
+  const config = parseTaskToml('s', `
+[metadata]
+difficulty = "very hard"
+category = "Machine Learning"
+author_email = "x@example.org"
+[agent]
+user = "builder"
+[verifier]
+user = 0
+env = { MODE = "strict", LEVEL = 3 }
+[environment]
+memory = "4G"
+storage = "512M"
+allow_internet = false
+workdir = "/srv/work"
+[environment.env]
+PYTHONHASHSEED = 0
+`);
+  assert.deepEqual([config.environment.memory_mb, config.environment.storage_mb], [4096, 512]);
+  assert.deepEqual([config.agent.user, config.verifier.user, config.environment.workdir], ['builder', '0', '/srv/work']);
+  assert.deepEqual(config.verifier.env, { MODE: 'strict', LEVEL: '3' });
+  assert.deepEqual(config.environment.env, { PYTHONHASHSEED: '0' });
+  assert.equal(config.metadata.difficulty, 'very hard');
+  assert.deepEqual(configNotes(config), []);
+});
+
 test('task.toml errors name the scenario and the field', () => {
-  assert.throws(() => parseTaskToml('s', valid.replace('"hard"', '"brutal"')), /scenario s: task.toml field "metadata.difficulty"/);
   assert.throws(() => parseTaskToml('s', valid.replace('["/app/out"]', '["relative/out"]')), /field "agent_outputs.0": must be an absolute path/);
-  assert.throws(() => parseTaskToml('s', valid + '\nallow_internet = true'), ScenarioError);
-  assert.throws(() => parseTaskToml('s', valid.replace('[environment]', '[environment]\nallow_internet = true')), /allow_internet must be false/);
+  assert.throws(() => parseTaskToml('s', valid.replace('["/app/out"]', '[]')), /leave agent_outputs out to verify from a snapshot/);
+  assert.throws(() => parseTaskToml('s', valid.replace('memory_mb = 1024', 'memory = "lots"')), /field "environment.memory": "lots" is not a size/);
+  assert.throws(() => parseTaskToml('s', valid.replace('[agent]', '[agent]\nenv = { "BAD NAME" = "1" }')), /field "agent.env.BAD NAME"/);
   assert.throws(() => parseTaskToml('s', 'not = toml = really'), /not valid TOML/);
+});
+
+test('sizes: units, plain megabytes, and nonsense', () => {
+  assert.deepEqual(['2G', '512M', '1.5g', '2048', '1Gi', 1024].map(parseSizeMb), [2048, 512, 1536, 2048, 1024, 1024]);
+  assert.deepEqual(['', 'G', '-1G', '0'].map(parseSizeMb), [undefined, undefined, undefined, undefined]);
 });
 
 test('every scenario in the repository loads', async () => {
@@ -45,4 +87,25 @@ test('every scenario in the repository loads', async () => {
 
 test('unknown scenario names are refused with the available ones listed', async () => {
   await assert.rejects(selectScenarios(['no-such-scenario']), /no such scenario; available: .*csv-sales-report/);
+});
+
+test('tasks one folder deeper are found; a folder with none says why', async () => {
+  const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const root = await mkdtemp(path.join(tmpdir(), 'trl-tasks-'));
+  try {
+    await assert.rejects(listScenarioFolders(root), /no scenarios found: no folder in it \(or one level deeper\) has a task.toml/);
+    await mkdir(path.join(root, 'tb1', 'hello'), { recursive: true });
+    await writeFile(path.join(root, 'tb1', 'hello', 'task.yaml'), 'instruction: hi\n');
+    await assert.rejects(listScenarioFolders(root), /Terminal-Bench 1 task\(s\) \(task.yaml, e.g. tb1\/hello\); convert them with `trl import-tasks/);
+    await mkdir(path.join(root, 'group', 'deep-task'), { recursive: true });
+    await writeFile(path.join(root, 'group', 'deep-task', 'task.toml'), 'version = "1.0"\n');
+    assert.deepEqual((await listScenarioFolders(root)).map((s) => s.name), ['deep-task']);
+    await mkdir(path.join(root, 'other', 'deep-task'), { recursive: true });
+    await writeFile(path.join(root, 'other', 'deep-task', 'task.toml'), 'version = "1.0"\n');
+    await assert.rejects(listScenarioFolders(root), /two task folders share this name/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });

@@ -10,6 +10,15 @@ export interface ScenarioFolder {
   dir: string;
   config: TaskConfig;
   instruction: string;
+  /** What the validator does differently from what the task asks (e.g. no internet), for the result. */
+  notes: string[];
+}
+
+/** Notes a task's configuration earns: settings the validator accepts but does not grant. */
+export function configNotes(config: TaskConfig): string[] {
+  const notes: string[] = [];
+  if (config.environment.allow_internet) notes.push('allow_internet = true (Harbor\'s default) accepted; the validator runs every scenario without egress all the same');
+  return notes;
 }
 
 const requiredFiles = ['instruction.md', 'environment/Dockerfile', 'tests/test.sh'];
@@ -43,5 +52,5 @@ export async function loadScenario(dir: string): Promise<ScenarioFolder> {
     if (!found?.isFile()) throw new ScenarioError(name, `missing ${file}; see the scenario layout in DESIGN.md`);
   }
   const instruction = await readFile(path.join(dir, 'instruction.md'), 'utf8');
-  return { name, dir, config, instruction };
+  return { name, dir, config, instruction, notes: configNotes(config) };
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { evalCommand } from './commands/eval-command.ts';
 import { upCommand } from './commands/up-command.ts';
 import { scenariosCommand } from './commands/scenarios-command.ts';
+import { importTasksCommand } from './commands/import-tasks-command.ts';
 import { packCommand } from './commands/pack-command.ts';
 import { testCommand } from './commands/test-command.ts';
 import { submitCommand } from './commands/submit-command.ts';
@@ -37,6 +38,8 @@ const usage = `usage: trl <command> [options]
       --id SUBMISSION-ID       the submission id (workflow evaluate-<id>); an id runs once (see rerun)
       --json                   print the evaluation result as JSON
   scenarios [--json]         list the active scenarios with category, difficulty and test count
+  import-tasks SRC DEST      convert Terminal-Bench 1 tasks (task.yaml, run-tests.sh; found up to two folders
+                             below SRC) to the Harbor layout under DEST, saying per task what changed or why not
   pack <dir> [--out FILE]    print a pack's hash; --out writes its canonical JSON
   submit <pack>              commit a pack: on the local chain (default) store it and commit it for a
                              miner hotkey; on Subtensor print the commitment to make
@@ -100,6 +103,11 @@ async function main(argv: string[]): Promise<number> {
     case 'scenarios': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, 'scenarios-dir': { type: 'string' } } });
       return scenariosCommand({ json: values.json!, scenariosDir: values['scenarios-dir'] });
+    }
+    case 'import-tasks': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
+      if (positionals.length !== 2) throw new UsageError('trl import-tasks needs SRC (Terminal-Bench 1 tasks) and DEST (where the Harbor-layout tasks go)');
+      return importTasksCommand({ src: positionals[0]!, dest: positionals[1]!, json: values.json! });
     }
     case 'pack': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });

@@ -41,14 +41,32 @@ export interface PreparedScenario {
   name: string;
   dir: string;
   imageTag: string;
-  category: string;
-  difficulty: string;
+  /** Optional in task.toml (Harbor's default: none); shown as "—". */
+  category?: string;
+  difficulty?: string;
   agentTimeoutSec: number;
   agentMaxTurns: number;
   verifierTimeoutSec: number;
   cpus: number;
   memoryMb: number;
+  /** Declared outputs; empty when the task declares none and the verifier starts from the agent's snapshot. */
   agentOutputs: string[];
+  /** The agent's OS user ([agent] user, else the image's USER; never root) and working directory. */
+  agentUser?: string;
+  workdir?: string;
+  /** [environment] env (the containers), [agent] env, [solution] env, [verifier] env, as NAME=value. */
+  containerEnv?: string[];
+  agentEnv?: string[];
+  solutionEnv?: string[];
+  verifierEnv?: string[];
+  /** [verifier] user; root when absent. */
+  verifierUser?: string;
+  /** [environment] storage_mb: lowers the agent's disk budget when below the worker's. */
+  storageMb?: number;
+  /** The task's test count, read statically (no test code runs on the host): the scale of a reward. */
+  testsDeclared?: number;
+  /** What the validator does differently from what the task asks (allow_internet), for the result. */
+  notes?: string[];
   /** sha256 of the scenario folder (catalog/scenario-content-hash.ts): a rerun reuses results only when it matches. */
   contentHash?: string;
 }
@@ -65,6 +83,8 @@ export interface AgentRunResult {
   agentRecords?: z.infer<typeof artifactRefSchema>;
   /** Reasons outputs were trimmed (unsafe paths, size), recorded rather than silently dropped. */
   outputNotes: string[];
+  /** A task without agent_outputs: the stopped agent container committed as this image, the verifier's start. */
+  snapshotImage?: string;
   /** Present when the agent went through the policy: spend, faults and the records of the run. */
   policy?: {
     costUsd: number;
@@ -88,9 +108,13 @@ export interface VerificationResult {
   testsFailed: number;
   testsTotal: number;
   source: 'ctrf' | 'reward';
+  /** The reward the verifier wrote, when the counts are a share of the declared tests. */
+  reward?: number;
   report: z.infer<typeof artifactRefSchema>;
   verifierLog: z.infer<typeof artifactRefSchema>;
   wallMs: number;
+  /** How the score was read (zero tests collected, a placeholder report passed over). */
+  notes?: string[];
 }
 
 /**
@@ -127,6 +151,8 @@ export interface ScenarioResult {
   scenarioHash?: string;
   /** Reused from an earlier evaluation (its workflow id) by a rerun, not run again. */
   reusedFrom?: string;
+  /** What the validator did differently from what the task asked, and how its score was read. */
+  notes?: string[];
 }
 
 export type EvaluationStatus = 'completed' | 'incomplete' | 'rejected';

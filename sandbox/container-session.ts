@@ -20,6 +20,8 @@ export interface ContainerSpec {
   networkMode?: string;
   /** Caps the writable layer where the storage driver allows it (see container-limits.ts). */
   storageBytes?: number;
+  /** The task's [environment] env, as NAME=value. */
+  env?: string[];
 }
 
 export interface ExecRequest {
@@ -58,6 +60,7 @@ export class ContainerSession {
       Image: spec.image,
       Cmd: ['sleep', 'infinity'],
       User: 'root',
+      ...(spec.env?.length ? { Env: spec.env } : {}),
       Labels: {
         ...ownershipLabels(spec.owner),
         [containerLabels.role]: spec.role,

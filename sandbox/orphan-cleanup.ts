@@ -4,6 +4,7 @@ import { containerLabels } from './container-labels.ts';
 import { log } from '../common/log.ts';
 import type { WorkerIdentity } from './worker-identity.ts';
 import { processAlive } from '../common/process-alive.ts';
+import { removeSnapshot, snapshotLabel } from './agent-snapshot.ts';
 
 /** True when a process with this pid exists on this host (EPERM: it exists, owned by another user). */
 /** True when labels name a worker on this host whose process is gone. */
@@ -29,6 +30,13 @@ export async function removeOrphanContainers(docker: Docker, self: WorkerIdentit
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode !== 404) throw error;
     }
+  }
+  // Snapshot images of agent containers (tasks without agent_outputs) a dead worker never verified.
+  const snapshots = await docker.listImages({ filters: { label: [`${snapshotLabel}=1`, `${containerLabels.workerHost}=${self.host}`] } });
+  for (const image of snapshots) {
+    if (!ownedByDeadWorker(image.Labels ?? {}, self)) continue;
+    for (const tag of image.RepoTags ?? []) await removeSnapshot(docker, tag);
+    log.info('orphan_snapshot_removed', { image: image.Id.slice(7, 19), scenario: image.Labels?.[containerLabels.scenario] });
   }
   return removed;
 }

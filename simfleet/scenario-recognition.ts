@@ -5,6 +5,7 @@ import path from 'node:path';
 import { listScenarioFolders } from '../catalog/list-scenarios.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { contentText, type ChatMessage } from './request-schema.ts';
+import { notDeclared } from '../contracts/task-config.ts';
 
 export interface SimScenario {
   name: string;
@@ -16,6 +17,11 @@ export interface SimScenario {
   partialScript?: string;
   /** task.toml agent_outputs: what the scenario's verifier reads. */
   agentOutputs: string[];
+}
+
+/** Harbor leaves difficulty free-form and optional; the sim plays anything else as medium. */
+function simDifficulty(declared: string | undefined): SimScenario['difficulty'] {
+  return declared === 'easy' || declared === 'hard' ? declared : 'medium';
 }
 
 const openingChars = 300;
@@ -43,12 +49,12 @@ export async function loadSimScenarios(dir?: string): Promise<SimScenario[]> {
     const partialScript = await readOptional(path.join(folder.dir, 'solution', 'partial.sh'));
     scenarios.push({
       name: folder.name,
-      category: folder.config.metadata.category,
-      difficulty: folder.config.metadata.difficulty,
+      category: folder.config.metadata.category ?? notDeclared,
+      difficulty: simDifficulty(folder.config.metadata.difficulty),
       normalisedInstruction: normaliseWhitespace(folder.instruction),
       solveScript,
       ...(partialScript === undefined ? {} : { partialScript }),
-      agentOutputs: folder.config.agent_outputs,
+      agentOutputs: folder.config.agent_outputs ?? [],
     });
   }
   return scenarios;

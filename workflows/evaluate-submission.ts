@@ -178,8 +178,12 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     } catch (error) {
       return done({ ...base, error: `prepare: ${failureText(error).message}` });
     }
-    const described = { ...base, category: prepared.category, difficulty: prepared.difficulty, ...(prepared.contentHash ? { scenarioHash: prepared.contentHash } : {}) };
+    const described = { ...base, category: prepared.category, difficulty: prepared.difficulty, ...(prepared.contentHash ? { scenarioHash: prepared.contentHash } : {}), ...(prepared.notes?.length ? { notes: prepared.notes } : {}) };
     const sandbox = sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec));
+    if (reused?.mode === 'verify' && prepared.agentOutputs.length === 0) {
+      // Verified from the agent's snapshot, which did not outlive that verification.
+      return done({ ...reused.result, ...described, status: 'infra_error', testsPassed: 0, testsTotal: 0, reusedFrom: reused.from, error: 'verifier: this task declares no agent_outputs; its run was verified from a snapshot that is gone, so it cannot be rescored' });
+    }
     if (reused?.mode === 'verify' && reused.result.artifacts.agentOutputs) {
       // A rescore: today's verifier over the stored agent outputs; the agent's run and its cost stand.
       const earlier = { ...reused.result, ...described, status: reused.result.status, costUsd: reused.result.costUsd, agentWallMs: reused.result.agentWallMs, reusedFrom: reused.from };
@@ -253,7 +257,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     const costUsd = run.policy?.costUsd ?? 0;
     try {
       setPhase(scenario.name, 'verifying');
-      const verification = await sandbox.verifyScenario({ scenario: prepared, outputs: run.outputs, ...(round > 1 ? { round } : {}) });
+      const verification = await sandbox.verifyScenario({ scenario: prepared, outputs: run.outputs, ...(run.snapshotImage ? { snapshotImage: run.snapshotImage } : {}), ...(round > 1 ? { round } : {}) });
       const blamed = scenarioStatusOf(run, verification);
       return settled({
         ...described,
@@ -266,6 +270,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
         // Content the policy authored scores nothing, whatever the tests found.
         testsPassed: blamed.status === 'provenance_violation' ? 0 : verification.testsPassed,
         testsTotal: verification.testsTotal,
+        ...(verification.notes?.length ? { notes: [...(described.notes ?? []), ...verification.notes] } : {}),
         agentWallMs: run.wallMs,
         verifierWallMs: verification.wallMs,
         artifacts: { ...artifacts, verifierReport: verification.report, verifierLog: verification.verifierLog },

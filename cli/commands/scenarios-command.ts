@@ -4,7 +4,7 @@ import path from 'node:path';
 import { listScenarioFolders } from '../../catalog/list-scenarios.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { renderTable } from '../render-table.ts';
-import { runCommand } from '../../common/run-command.ts';
+import { notDeclared } from '../../contracts/task-config.ts';
 import { readRegistry } from '../../catalog/registry.ts';
 import { testsInFolder } from '../../catalog/count-tests.ts';
 import { scenariosDir as defaultScenariosDir } from '../../common/data-layout.ts';
@@ -12,13 +12,9 @@ import { checkScenarioTestsForAgentCode, describeAgentCodeFinding } from '../../
 import { scenarioContentHash } from '../../catalog/scenario-content-hash.ts';
 import { scenarioSetHash } from '../../catalog/spec-manifest.ts';
 
-/** Test count by pytest's own collection (parametrised cases included); a static count if that fails. */
+/** Test count read statically: a task's test code never runs on the host (pytest collection would execute it). */
 async function countTests(scenarioDir: string): Promise<number> {
-  const testsDir = path.join(scenarioDir, 'tests');
-  const collected = await runCommand('python3', ['-m', 'pytest', '--collect-only', '-q', '-p', 'no:cacheprovider', testsDir], { allowFailure: true, cwd: testsDir });
-  const summary = /^(\d+) tests? collected/m.exec(collected.stdout);
-  if (collected.exitCode === 0 && summary) return Number(summary[1]);
-  return testsInFolder(testsDir);
+  return testsInFolder(path.join(scenarioDir, 'tests')).catch(() => 0);
 }
 
 export async function scenariosCommand(options: { scenariosDir?: string; json: boolean }): Promise<number> {
@@ -28,7 +24,7 @@ export async function scenariosCommand(options: { scenariosDir?: string; json: b
     const scenario = await loadScenario(descriptor.dir);
     const agentCode = await checkScenarioTestsForAgentCode(descriptor.dir);
     findings.push(...agentCode.map((finding) => `${scenario.name}: ${describeAgentCodeFinding(finding)}`));
-    rows.push({ name: scenario.name, category: scenario.config.metadata.category, difficulty: scenario.config.metadata.difficulty, tests: await countTests(descriptor.dir), agentCode: agentCode.length, contentHash: await scenarioContentHash(descriptor.dir) });
+    rows.push({ name: scenario.name, category: scenario.config.metadata.category ?? notDeclared, difficulty: scenario.config.metadata.difficulty ?? notDeclared, tests: await countTests(descriptor.dir), agentCode: agentCode.length, contentHash: await scenarioContentHash(descriptor.dir) });
   }
   const registry = await readRegistry(path.resolve(options.scenariosDir ?? defaultScenariosDir));
   // The scenario part of the spec manifest each result is stamped with (the rest: images, agent, prices, cap).

@@ -46,7 +46,7 @@ test('a model outside the spec table needs its own prices', () => {
 
 test('the sim profiles cover every category of the active scenarios', async () => {
   const categories = new Set<string>();
-  for (const scenario of await listScenarioFolders()) categories.add((await loadScenario(scenario.dir)).config.metadata.category);
+  for (const scenario of await listScenarioFolders()) categories.add((await loadScenario(scenario.dir)).config.metadata.category ?? '');
   for (const model of loadAllowlist(defaultAllowlistFile).models) {
     for (const category of categories) assert.ok(category in model.sim.competence.byCategory, `${model.id} has no competence for ${category}`);
   }

@@ -50,7 +50,7 @@ describe('Hermes sandbox', () => {
     const imageTag = await ensureScenarioImage(docker, stack.baseImage, folder);
     scenario = {
       name: folder.name, dir: folder.dir, imageTag, category: folder.config.metadata.category, difficulty: folder.config.metadata.difficulty,
-      agentTimeoutSec: 300, agentMaxTurns: 20, verifierTimeoutSec: 60, cpus: 1, memoryMb: 1024, agentOutputs: folder.config.agent_outputs,
+      agentTimeoutSec: 300, agentMaxTurns: 20, verifierTimeoutSec: 60, cpus: 1, memoryMb: 1024, agentOutputs: folder.config.agent_outputs ?? [],
     };
     deps = {
       docker, owner: currentWorkerIdentity(), baseImageTag: stack.baseImage, maxAgentOutputBytes: 1 << 24, allowlist: loadAllowlist(),
