@@ -291,6 +291,11 @@ export class ConstantEvaluator {
   private term(index: number, depth: number): Evaluated | undefined {
     let current = this.primary(index, depth);
     while (current) {
+      // TypeScript's non-null assertion (`parts[2]!`) changes nothing.
+      if (this.is(current.end, '!') && this.at(current.end)?.type === 'punct') {
+        current = { ...current, end: current.end + 1 };
+        continue;
+      }
       if (this.is(current.end, '[') && current.value.kind !== 'number') {
         const next = this.subscript(current, current.end, depth);
         if (!next) return current;
