@@ -59,9 +59,10 @@ function normalizedTokens(all: readonly Token[]): string[] {
     }
     switch (token.type) {
       case 'identifier':
-        // One placeholder for every name: numbering names by first appearance made a copy with its
-        // declarations reordered a different text.
-        out.push('$');
+        // One placeholder for every name a pack chooses (numbering names by first appearance made a
+        // copy with its declarations reordered a different text); property names after a dot are
+        // kept, most of them are the SDK's and the request's (`ctx.call`, `request.messages`).
+        out.push(tokens[index - 1]?.raw === '.' || tokens[index - 1]?.raw === '?.' ? token.raw : '$');
         break;
       case 'string':
         out.push(JSON.stringify(token.value ?? ''));
