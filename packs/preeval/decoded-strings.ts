@@ -195,7 +195,8 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
       if (token.raw === '[') noteArray(items, token.line);
       const codes = charCodesText(items);
       if (codes !== undefined) emit(codes, token.line, 'char-codes');
-      else if (items.length >= minDecodedChars && numberItems(items)) {
+      // Printable is not text: codes shifted by a constant are printable nonsense.
+      if (items.length >= minDecodedChars && numberItems(items)) {
         const keyed = keyedText(items.map((item) => (item as { value: number }).value));
         if (keyed !== undefined) emit(keyed, token.line, 'xor');
       }
