@@ -21,6 +21,9 @@ const maxRotTotalChars = 400_000;
 /** Arrays paired as (fragments, order) to rebuild a string put together by indices. */
 const maxPairedArrays = 64;
 const maxLoopIterations = 4_096;
+/** Tokens all loops of one file may evaluate, and index-array items all pairings may read. */
+const maxLoopTokens = 400_000;
+const maxPairingItems = 2_000_000;
 
 function encodingOf(flags: Flags): Encoding | undefined {
   if (flags.charCodes) return 'char-codes';
@@ -43,7 +46,7 @@ const numberItems = (items: Value[]) => items.every((item) => item.kind === 'num
  * item in turn: `for (const p of parts) s += p`, `for (let i = 0; i < n; i++) s += parts[order[i]]`,
  * `for p in parts: s += p`, `for i in range(len(order)): s += parts[order[i]]`.
  */
-function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: number): { name: string; text: string; flags: Flags } | undefined {
+function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: number, budget: { tokens: number }): { name: string; text: string; flags: Flags } | undefined {
   const is = (at: number, raw: string) => tokens[at]?.raw === raw;
   let variable: string | undefined;
   let items: Value[] | undefined;
@@ -98,11 +101,13 @@ function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: 
   let flags: Flags = { ...initial.flags, joined: true };
   try {
     for (const item of items.slice(0, maxLoopIterations)) {
+      if (budget.tokens <= 0) return undefined;
       evaluator.constants.set(variable, { value: item, flags: { joined: false, charCodes: false, reversed: false, indexed: false } });
       evaluator.forget();
       const piece = evaluator.expression(body + 2, 1);
       const text = piece && asText(piece.value);
       if (text === undefined) return undefined;
+      budget.tokens -= piece!.end - body;
       flags = { ...flags, indexed: flags.indexed || piece!.flags.indexed, charCodes: flags.charCodes || piece!.flags.charCodes };
       parts.push(text);
       length += text.length;
@@ -152,6 +157,7 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
       if (rotated !== undefined) push(rotated, line, 'rot-n');
     }
   };
+  const loopBudget = { tokens: maxLoopTokens };
   const stringArrays: { items: string[]; line: number }[] = [];
   const orderArrays: number[][] = [];
   const noteArray = (items: Value[], line: number) => {
@@ -171,7 +177,7 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
       if (value && !evaluator.constants.has(token.raw)) evaluator.constants.set(token.raw, { value: value.value, flags: value.flags });
     }
     if (token.type === 'keyword' && token.raw === 'for') {
-      const loop = runLoop(evaluator, significant, index);
+      const loop = loopBudget.tokens > 0 ? runLoop(evaluator, significant, index, loopBudget) : undefined;
       if (loop) {
         evaluator.constants.set(loop.name, { value: { kind: 'string', text: loop.text }, flags: loop.flags });
         emit(loop.text, token.line, encodingOf(loop.flags) ?? 'joined');
@@ -210,9 +216,12 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
 
   // Fragments put together by an array of indices, whatever the code that does it (a map, a
   // comprehension, a loop): every (fragments, order) pair whose indices all fit.
+  let pairingItems = 0;
   for (const fragments of stringArrays) {
     for (const order of orderArrays) {
-      if (order.length > maxArrayItems || !order.every((at) => at >= 0 && at < fragments.items.length)) continue;
+      pairingItems += order.length;
+      if (pairingItems > maxPairingItems || emittedChars >= maxEmittedChars) return found;
+      if (!order.every((at) => at >= 0 && at < fragments.items.length)) continue;
       const text = joinBounded(order.map((at) => fragments.items[at]!), '');
       emit(text, fragments.line, 'indexed');
     }
