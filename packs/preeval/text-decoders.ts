@@ -124,7 +124,7 @@ export function rotDecoded(text: string): string | undefined {
     }
   }
   // Nats per letter: English scores about -2.9, rotated English about -3.9 and worse.
-  if (bestShift === 0 || bestScore - asWritten < 0.5 || bestScore < -3.3) return undefined;
+  if (bestShift === 0 || bestScore - asWritten < 0.3 || bestScore < -3.3) return undefined;
   return rotate(text, bestShift);
 }
 
@@ -146,11 +146,9 @@ export function proseBlobs(text: string): Blob[] {
       const codes = run.split(',').map((part) => Number(part.trim()));
       if (codes.every((code) => code >= 9 && code <= 0x10ffff)) {
         const plain = String.fromCodePoint(...codes);
-        if (printable(plain)) {
-          found.push({ text: plain, line, encoding: 'char-codes' });
-          continue;
-        }
+        if (printable(plain)) found.push({ text: plain, line, encoding: 'char-codes' });
       }
+      // Printable is not text: codes XOR-ed with a key are mostly printable nonsense.
       const keyed = keyedText(codes);
       if (keyed) found.push({ text: keyed, line, encoding: 'xor' });
       continue;
