@@ -1,275 +1,187 @@
 // The strings a source file holds, as a reader of the code would see them at run time where that can
-// be seen statically: literals (escapes resolved), concatenations and `[...].join()`, templates of
-// literal pieces, `String.fromCharCode` and arrays of character codes, reversals, and base64 or hex
-// payloads decoded. A policy hiding scenario text behind such tricks is caught by what it decodes to.
+// be seen statically: literals (escapes resolved), concatenations (also in loops) and joins, templates
+// of literal pieces, element access and arithmetic (constant-evaluator.ts), character codes,
+// reversals, fragments put together by an index array, and base64, hex, base32, rot-n or single-key
+// XOR payloads decoded (text-decoders.ts). JavaScript, TypeScript, JSON and Python sources alike. A
+// policy hiding scenario text behind such tricks is caught by what it decodes to.
+import { asText, codesToText, ConstantEvaluator, joinBounded, maxArrayItems, type Flags, type Value } from './constant-evaluator.ts';
 import { tokenize, type Token } from './js-tokens.ts';
+import { tokenizePython } from './python-tokens.ts';
+import { base32Decoded, base64Decoded, hexDecoded, keyedText, minDecodedChars, printable, resetKeySearchBudget, rotDecoded } from './text-decoders.ts';
 
-export type Encoding = 'plain' | 'base64' | 'hex' | 'joined' | 'char-codes' | 'reversed';
+export type Encoding = 'plain' | 'base64' | 'hex' | 'base32' | 'joined' | 'indexed' | 'char-codes' | 'xor' | 'reversed' | 'rot-n' | 'unicode';
 export type DecodedString = { text: string; line: number; encoding: Encoding };
+export type SourceLanguage = 'javascript' | 'python';
 
-/** Bounds that keep hostile input cheap: long chains and huge values are cut, not followed. */
-const maxValueChars = 200_000;
-const maxArrayItems = 20_000;
 /** All the text one file may emit: a 32 KB source repeating a 200 k constant must not become gigabytes. */
 const maxEmittedChars = 8_000_000;
-const minDecodedChars = 6;
-
-type Flags = { joined: boolean; charCodes: boolean; reversed: boolean };
-type Value = { kind: 'string'; text: string } | { kind: 'number'; value: number } | { kind: 'array'; items: Value[] };
-type Evaluated = { value: Value; end: number; flags: Flags };
-
-const noFlags = (): Flags => ({ joined: false, charCodes: false, reversed: false });
-const merge = (a: Flags, b: Flags): Flags => ({ joined: a.joined || b.joined, charCodes: a.charCodes || b.charCodes, reversed: a.reversed || b.reversed });
-/** parts.join(separator) cut at maxValueChars without ever building the whole string. */
-function joinBounded(parts: readonly string[], separator: string): string {
-  const kept: string[] = [];
-  let length = 0;
-  for (const part of parts) {
-    if (length >= maxValueChars) break;
-    kept.push(part);
-    length += part.length + separator.length;
-  }
-  return kept.join(separator).slice(0, maxValueChars);
-}
-
-const asText = (value: Value): string | undefined => (value.kind === 'string' ? value.text : value.kind === 'number' ? String(value.value) : undefined);
-
-function numberOf(raw: string): number | undefined {
-  const cleaned = raw.replace(/_/g, '').replace(/n$/, '');
-  const value = /^0[bBoOxX]/.test(cleaned) ? Number(cleaned) : Number.parseFloat(cleaned);
-  return Number.isFinite(value) ? value : undefined;
-}
-
-/** Printable text: no replacement characters, few control characters. */
-function printable(text: string): boolean {
-  if (text.length < minDecodedChars || text.includes('\ufffd')) return false;
-  let control = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (code < 32 && code !== 9 && code !== 10 && code !== 13) control += 1;
-  }
-  return control / text.length < 0.05;
-}
-
-function charCodesText(items: Value[]): string | undefined {
-  if (items.length < 4 || !items.every((item) => item.kind === 'number' && Number.isInteger(item.value) && item.value >= 9 && item.value <= 0x10ffff)) return undefined;
-  const text = String.fromCodePoint(...items.map((item) => (item as { value: number }).value));
-  return printable(text) ? text : undefined;
-}
-
-/** A tiny evaluator of constant string expressions over the token stream. */
-class ConstantEvaluator {
-  readonly constants = new Map<string, { value: Value; flags: Flags }>();
-  constructor(private readonly tokens: Token[]) {}
-
-  private at(index: number): Token | undefined {
-    return this.tokens[index];
-  }
-  private is(index: number, raw: string): boolean {
-    const token = this.tokens[index];
-    return token !== undefined && (token.type === 'punct' || token.type === 'identifier' || token.type === 'keyword') && token.raw === raw;
-  }
-
-  /** expression := term ('+' term)*; chains start once, so results at depth 0 are remembered. */
-  expression(index: number, depth = 0): Evaluated | undefined {
-    if (depth === 0 && this.memo.has(index)) return this.memo.get(index);
-    const result = depth > 20 ? undefined : this.sum(index, depth);
-    if (depth === 0) this.memo.set(index, result);
-    return result;
-  }
-  private readonly memo = new Map<number, Evaluated | undefined>();
-
-  private sum(index: number, depth: number): Evaluated | undefined {
-    const first = this.term(index, depth);
-    if (!first || !this.is(first.end, '+')) return first;
-    // Pieces are collected and joined once: a chain of 50,000 literals must stay linear.
-    const parts: string[] = [];
-    let length = 0;
-    let flags: Flags = { ...first.flags, joined: true };
-    let current: Evaluated = first;
-    for (;;) {
-      const text = asText(current.value);
-      if (text === undefined) return undefined;
-      if (length < maxValueChars) {
-        parts.push(text);
-        length += text.length;
-      }
-      if (!this.is(current.end, '+')) break;
-      const next = this.term(current.end + 1, depth);
-      if (!next) return undefined;
-      flags = merge(flags, next.flags);
-      current = next;
-    }
-    return { value: { kind: 'string', text: parts.join('').slice(0, maxValueChars) }, end: current.end, flags };
-  }
-
-  private arguments(index: number, depth: number): { values: { value: Value; flags: Flags }[]; end: number } | undefined {
-    if (!this.is(index, '(')) return undefined;
-    const values: { value: Value; flags: Flags }[] = [];
-    let cursor = index + 1;
-    while (!this.is(cursor, ')')) {
-      const spread = this.is(cursor, '...');
-      const item = this.expression(spread ? cursor + 1 : cursor, depth + 1);
-      if (!item) return undefined;
-      if (spread && item.value.kind === 'array') values.push(...item.value.items.map((value) => ({ value, flags: item.flags })));
-      else values.push({ value: item.value, flags: item.flags });
-      cursor = item.end;
-      if (this.is(cursor, ',')) cursor += 1;
-      else if (!this.is(cursor, ')')) return undefined;
-    }
-    return { values, end: cursor + 1 };
-  }
-
-  private primary(index: number, depth: number): Evaluated | undefined {
-    const token = this.at(index);
-    if (!token) return undefined;
-    if (token.type === 'string' || (token.type === 'template' && token.templatePart === 'full')) return { value: { kind: 'string', text: token.value ?? '' }, end: index + 1, flags: noFlags() };
-    if (token.type === 'number') {
-      const value = numberOf(token.raw);
-      return value === undefined ? undefined : { value: { kind: 'number', value }, end: index + 1, flags: noFlags() };
-    }
-    if (token.type === 'punct' && token.raw === '-' && this.at(index + 1)?.type === 'number') {
-      const value = numberOf(this.at(index + 1)!.raw);
-      return value === undefined ? undefined : { value: { kind: 'number', value: -value }, end: index + 2, flags: noFlags() };
-    }
-    if (token.type === 'template' && token.templatePart === 'head') {
-      // `a${'b'}c`: joined only when every substitution is itself constant.
-      let text = token.value ?? '';
-      let flags: Flags = { ...noFlags(), joined: true };
-      let cursor = index + 1;
-      for (;;) {
-        const inner = this.expression(cursor, depth + 1);
-        const piece = inner && asText(inner.value);
-        const next = inner && this.at(inner.end);
-        if (!inner || piece === undefined || next?.type !== 'template') return undefined;
-        if (text.length < maxValueChars) text += piece.slice(0, maxValueChars) + (next.value ?? '');
-        flags = merge(flags, inner.flags);
-        cursor = inner.end + 1;
-        if (next.templatePart === 'tail') return { value: { kind: 'string', text: text.slice(0, maxValueChars) }, end: cursor, flags };
-      }
-    }
-    if (token.raw === '(' && token.type === 'punct') {
-      const inner = this.expression(index + 1, depth + 1);
-      return inner && this.is(inner.end, ')') ? { ...inner, end: inner.end + 1 } : undefined;
-    }
-    if (token.raw === '[' && token.type === 'punct') {
-      const items: Value[] = [];
-      let flags = noFlags();
-      let cursor = index + 1;
-      while (!this.is(cursor, ']')) {
-        if (items.length >= maxArrayItems) return undefined;
-        const item = this.expression(cursor, depth + 1);
-        if (!item) return undefined;
-        items.push(item.value);
-        flags = merge(flags, item.flags);
-        cursor = item.end;
-        if (this.is(cursor, ',')) cursor += 1;
-        else if (!this.is(cursor, ']')) return undefined;
-      }
-      return { value: { kind: 'array', items }, end: cursor + 1, flags };
-    }
-    if (token.type === 'identifier' && token.raw === 'String' && this.is(index + 1, '.') && this.is(index + 2, 'fromCharCode')) {
-      const args = this.arguments(index + 3, depth);
-      const text = args && charCodesText(args.values.map((arg) => arg.value));
-      return args && text !== undefined ? { value: { kind: 'string', text }, end: args.end, flags: { ...noFlags(), charCodes: true } } : undefined;
-    }
-    if (token.type === 'identifier' && !this.is(index - 1, '.')) {
-      const known = this.constants.get(token.raw);
-      return known ? { value: known.value, end: index + 1, flags: known.flags } : undefined;
-    }
-    return undefined;
-  }
-
-  /** term := primary ('.' method '(' args ')')* for the few methods that keep a value constant. */
-  private term(index: number, depth: number): Evaluated | undefined {
-    let current = this.primary(index, depth);
-    while (current && this.is(current.end, '.') && this.at(current.end + 1)?.type === 'identifier') {
-      const method = this.at(current.end + 1)!.raw;
-      const args = this.arguments(current.end + 2, depth);
-      if (!args) return current;
-      const value = current.value;
-      const first = args.values[0] && asText(args.values[0].value);
-      let next: Value | undefined;
-      let flags = current.flags;
-      if (method === 'join' && value.kind === 'array') {
-        const parts = value.items.map(asText);
-        if (parts.some((part) => part === undefined)) return undefined;
-        next = { kind: 'string', text: joinBounded(parts as string[], args.values.length === 0 ? ',' : first ?? ',') };
-        flags = { ...flags, joined: true };
-      } else if (method === 'reverse' && value.kind === 'array') {
-        next = { kind: 'array', items: [...value.items].reverse() };
-        flags = { ...flags, reversed: true };
-      } else if (method === 'split' && value.kind === 'string' && first === '') {
-        next = { kind: 'array', items: [...value.text.slice(0, maxArrayItems)].map((text) => ({ kind: 'string', text }) as Value) };
-      } else if (method === 'concat' && value.kind === 'string') {
-        const rest = args.values.map((arg) => asText(arg.value));
-        if (rest.some((part) => part === undefined)) return undefined;
-        next = { kind: 'string', text: joinBounded([value.text, ...(rest as string[])], '') };
-        flags = { ...flags, joined: true };
-      } else if (['toLowerCase', 'toUpperCase', 'trim'].includes(method) && value.kind === 'string' && args.values.length === 0) {
-        next = { kind: 'string', text: method === 'trim' ? value.text.trim() : method === 'toLowerCase' ? value.text.toLowerCase() : value.text.toUpperCase() };
-      } else return current;
-      current = { value: next, end: args.end, flags };
-    }
-    return current;
-  }
-}
+/** Texts longer than this are not tried as rot-n (the rest of the file still is). */
+const maxRotChars = 20_000;
+const maxRotTotalChars = 400_000;
+/** Arrays paired as (fragments, order) to rebuild a string put together by indices. */
+const maxPairedArrays = 64;
+const maxLoopIterations = 4_096;
+/** Tokens all loops of one file may evaluate, and index-array items all pairings may read. */
+const maxLoopTokens = 400_000;
+const maxPairingItems = 2_000_000;
 
 function encodingOf(flags: Flags): Encoding | undefined {
   if (flags.charCodes) return 'char-codes';
   if (flags.reversed) return 'reversed';
+  if (flags.indexed) return 'indexed';
   if (flags.joined) return 'joined';
   return undefined;
 }
 
-function base64Decoded(text: string): string | undefined {
-  const compact = text.trim();
-  // Each test is one linear pass: "mixed case" as two class searches, not `[a-z].*[A-Z]`, which
-  // backtracks quadratically on a long run of one letter class (a padded pack took minutes).
-  if (compact.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return undefined;
-  if (!/[0-9+/=_-]/.test(compact) && !(/[a-z]/.test(compact) && /[A-Z]/.test(compact))) return undefined;
-  const decoded = Buffer.from(compact, 'base64').toString('utf8');
-  return printable(decoded) ? decoded : undefined;
+function charCodesText(items: Value[]): string | undefined {
+  if (items.length < 4 || !items.every((item) => item.kind === 'number' && item.value >= 9)) return undefined;
+  const text = codesToText(items);
+  return text !== undefined && printable(text) ? text : undefined;
 }
 
-function hexDecoded(text: string): string | undefined {
-  const compact = text.trim().replace(/\\x|0x/gi, '').replace(/[\s,:]+/g, '');
-  if (compact.length < 12 || compact.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(compact)) return undefined;
-  const decoded = Buffer.from(compact, 'hex').toString('utf8');
-  return printable(decoded) ? decoded : undefined;
+const numberItems = (items: Value[]) => items.every((item) => item.kind === 'number' && Number.isInteger(item.value));
+
+/**
+ * A loop that appends to a constant at `index` (the `for` keyword), run with its variable bound to each
+ * item in turn: `for (const p of parts) s += p`, `for (let i = 0; i < n; i++) s += parts[order[i]]`,
+ * `for p in parts: s += p`, `for i in range(len(order)): s += parts[order[i]]`.
+ */
+function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: number, budget: { tokens: number }): { name: string; text: string; flags: Flags } | undefined {
+  const is = (at: number, raw: string) => tokens[at]?.raw === raw;
+  let variable: string | undefined;
+  let items: Value[] | undefined;
+  let body: number;
+  if (is(index + 1, '(')) {
+    let cursor = index + 2;
+    if (['const', 'let', 'var'].includes(tokens[cursor]?.raw ?? '')) cursor += 1;
+    variable = tokens[cursor]?.raw;
+    if (is(cursor + 1, 'of')) {
+      const source = evaluator.expression(cursor + 2, 1);
+      if (!source || source.value.kind !== 'array' || !is(source.end, ')')) return undefined;
+      items = source.value.items;
+      body = source.end + 1;
+    } else if (is(cursor + 1, '=') && tokens[cursor + 2]?.type === 'number' && is(cursor + 3, ';') && tokens[cursor + 4]?.raw === variable && is(cursor + 5, '<')) {
+      const start = Number(tokens[cursor + 2]!.raw);
+      const limit = evaluator.expression(cursor + 6, 1);
+      if (!limit || limit.value.kind !== 'number' || !is(limit.end, ';')) return undefined;
+      let close = limit.end + 1;
+      while (close < limit.end + 6 && !is(close, ')')) close += 1;
+      if (!is(close, ')')) return undefined;
+      items = [];
+      for (let i = start; i < Math.min(limit.value.value, start + maxLoopIterations); i++) items.push({ kind: 'number', value: i });
+      body = close + 1;
+    } else return undefined;
+    if (is(body, '{')) body += 1;
+  } else {
+    variable = tokens[index + 1]?.raw;
+    if (!is(index + 2, 'in')) return undefined;
+    const source = evaluator.expression(index + 3, 1);
+    if (!source) {
+      // range(n) / range(len(x))
+      if (!is(index + 3, 'range') || !is(index + 4, '(')) return undefined;
+      const limit = evaluator.expression(index + 5, 1);
+      if (!limit || limit.value.kind !== 'number' || !is(limit.end, ')') || !is(limit.end + 1, ':')) return undefined;
+      items = Array.from({ length: Math.max(0, Math.min(limit.value.value, maxLoopIterations)) }, (_, i) => ({ kind: 'number', value: i }) as Value);
+      body = limit.end + 2;
+    } else {
+      if (source.value.kind !== 'array' && source.value.kind !== 'string') return undefined;
+      if (!is(source.end, ':')) return undefined;
+      items = source.value.kind === 'array' ? source.value.items : [...source.value.text.slice(0, maxArrayItems)].map((text) => ({ kind: 'string', text }) as Value);
+      body = source.end + 1;
+    }
+  }
+  const target = tokens[body];
+  if (!variable || !target || target.type !== 'identifier' || !is(body + 1, '+=') || !evaluator.constants.has(target.raw)) return undefined;
+  const initial = evaluator.constants.get(target.raw)!;
+  const start = asText(initial.value);
+  if (start === undefined || initial.value.kind !== 'string') return undefined;
+  const saved = evaluator.constants.get(variable);
+  const parts = [start];
+  let length = start.length;
+  let flags: Flags = { ...initial.flags, joined: true };
+  try {
+    for (const item of items.slice(0, maxLoopIterations)) {
+      if (budget.tokens <= 0) return undefined;
+      evaluator.constants.set(variable, { value: item, flags: { joined: false, charCodes: false, reversed: false, indexed: false } });
+      evaluator.forget();
+      const piece = evaluator.expression(body + 2, 1);
+      const text = piece && asText(piece.value);
+      if (text === undefined) return undefined;
+      budget.tokens -= piece!.end - body;
+      flags = { ...flags, indexed: flags.indexed || piece!.flags.indexed, charCodes: flags.charCodes || piece!.flags.charCodes };
+      parts.push(text);
+      length += text.length;
+      if (length > 200_000) break;
+    }
+  } finally {
+    if (saved) evaluator.constants.set(variable, saved);
+    else evaluator.constants.delete(variable);
+    evaluator.forget();
+  }
+  return { name: target.raw, text: joinBounded(parts, ''), flags };
 }
 
 /** Every string `code` holds, plain and decoded, with the line where its expression starts. */
-export function decodedStrings(code: string, tokens: Token[] = tokenize(code)): DecodedString[] {
-  const significant = tokens.filter((token) => token.type !== 'comment');
+export function decodedStrings(code: string, tokens?: Token[], language: SourceLanguage = 'javascript'): DecodedString[] {
+  const all = tokens ?? (language === 'python' ? tokenizePython(code) : tokenize(code));
+  const significant = all.filter((token) => token.type !== 'comment');
   const evaluator = new ConstantEvaluator(significant);
   const found: DecodedString[] = [];
+  resetKeySearchBudget();
   // Each distinct text is emitted once (the first place it shows), and all together stay within
   // maxEmittedChars: repeating a constant adds nothing to find and must not add work.
   const seen = new Set<string>();
   let emittedChars = 0;
+  let rotChars = 0;
+  const push = (text: string, line: number, encoding: Encoding) => {
+    emittedChars += text.length;
+    found.push({ text, line, encoding });
+  };
   const emit = (text: string, line: number, encoding: Encoding) => {
     if (text.trim() === '' || emittedChars >= maxEmittedChars) return;
     const key = `${encoding}\0${text}`;
     if (seen.has(key)) return;
     seen.add(key);
-    emittedChars += text.length;
-    found.push({ text, line, encoding });
-    if (text.length >= minDecodedChars) {
-      const fromBase64 = base64Decoded(text);
-      if (fromBase64 !== undefined) found.push({ text: fromBase64, line, encoding: 'base64' });
-      const fromHex = hexDecoded(text);
-      if (fromHex !== undefined) found.push({ text: fromHex, line, encoding: 'hex' });
-      if (encoding === 'plain' || encoding === 'joined') found.push({ text: [...text].reverse().join(''), line, encoding: 'reversed' });
+    push(text, line, encoding);
+    if (text.length < minDecodedChars) return;
+    const fromBase64 = base64Decoded(text);
+    if (fromBase64 !== undefined) push(fromBase64, line, 'base64');
+    const fromHex = hexDecoded(text);
+    if (fromHex !== undefined) push(fromHex, line, 'hex');
+    const fromBase32 = base32Decoded(text);
+    if (fromBase32 !== undefined) push(fromBase32, line, 'base32');
+    if (encoding === 'plain' || encoding === 'joined' || encoding === 'indexed') push([...text].reverse().join(''), line, 'reversed');
+    if (text.length <= maxRotChars && rotChars < maxRotTotalChars) {
+      rotChars += text.length;
+      const rotated = rotDecoded(text);
+      if (rotated !== undefined) push(rotated, line, 'rot-n');
     }
+  };
+  const loopBudget = { tokens: maxLoopTokens };
+  const stringArrays: { items: string[]; line: number }[] = [];
+  const orderArrays: number[][] = [];
+  const noteArray = (items: Value[], line: number) => {
+    if (items.length >= 2 && items.every((item) => item.kind === 'string') && stringArrays.length < maxPairedArrays) stringArrays.push({ items: items.map((item) => asText(item)!), line });
+    if (items.length >= 3 && numberItems(items) && orderArrays.length < maxPairedArrays) orderArrays.push(items.map((item) => (item as { value: number }).value));
   };
 
   significant.forEach((token, index) => {
     const previous = significant[index - 1];
-    // Declarations first, so later uses of the name evaluate to the value.
-    if (token.type === 'identifier' && previous?.type === 'keyword' && ['const', 'let', 'var'].includes(previous.raw) && significant[index + 1]?.raw === '=') {
+    const next = significant[index + 1];
+    // Declarations first, so later uses of the name evaluate to the value: `const x =` in JavaScript,
+    // `x =` at the start of a line in Python.
+    const declares = token.type === 'identifier' && next?.raw === '=' && next.type === 'punct' &&
+      (language === 'python' ? !previous || previous.line < token.line : previous?.type === 'keyword' && ['const', 'let', 'var'].includes(previous.raw));
+    if (declares) {
       const value = evaluator.expression(index + 2);
       if (value && !evaluator.constants.has(token.raw)) evaluator.constants.set(token.raw, { value: value.value, flags: value.flags });
+    }
+    if (token.type === 'keyword' && token.raw === 'for') {
+      const loop = loopBudget.tokens > 0 ? runLoop(evaluator, significant, index, loopBudget) : undefined;
+      if (loop) {
+        evaluator.constants.set(loop.name, { value: { kind: 'string', text: loop.text }, flags: loop.flags });
+        emit(loop.text, token.line, encodingOf(loop.flags) ?? 'joined');
+      }
     }
     if (token.type === 'string' || token.type === 'template') {
       // Printable ASCII written as \x or \u escapes is hidden text (esbuild escapes only non-ASCII).
@@ -277,22 +189,42 @@ export function decodedStrings(code: string, tokens: Token[] = tokenize(code)): 
       emit(token.value ?? '', token.line, escaped ? 'hex' : 'plain');
     }
     // Composed values start where a chain starts, not in its middle.
-    if (previous && ['+', '.'].includes(previous.raw) && previous.type === 'punct') return;
-    if (!(token.type === 'string' || token.type === 'template' || token.raw === '[' || token.raw === '(' || token.raw === 'String' || evaluator.constants.has(token.raw))) return;
+    if (previous && ['+', '.', '-', '*', '^', '|', '&', '%', '/'].includes(previous.raw) && previous.type === 'punct') return;
+    if (!(token.type === 'string' || token.type === 'template' || token.raw === '[' || token.raw === '(' || token.type === 'identifier')) return;
     const result = evaluator.expression(index);
     // A constant's name alone is its declaration again, already seen.
     if (!result || (token.type === 'identifier' && result.end === index + 1)) return;
     const encoding = encodingOf(result.flags);
     if (result.value.kind === 'string' && encoding) emit(result.value.text, token.line, encoding);
     if (result.value.kind === 'array') {
-      const codes = charCodesText(result.value.items);
+      const items = result.value.items;
+      if (token.raw === '[') noteArray(items, token.line);
+      const codes = charCodesText(items);
       if (codes !== undefined) emit(codes, token.line, 'char-codes');
-      const parts = result.value.items.map(asText).filter((part): part is string => part !== undefined && !/^-?\d/.test(part));
+      // Printable is not text: codes shifted by a constant are printable nonsense.
+      if (items.length >= minDecodedChars && numberItems(items)) {
+        const keyed = keyedText(items.map((item) => (item as { value: number }).value));
+        if (keyed !== undefined) emit(keyed, token.line, 'xor');
+      }
+      const parts = items.map(asText).filter((part): part is string => part !== undefined && !/^-?\d/.test(part));
       if (parts.length >= 2) {
         emit(joinBounded(parts, ''), token.line, encoding === 'reversed' ? 'reversed' : 'joined');
         emit(joinBounded(parts, ' '), token.line, 'joined');
       }
     }
   });
+
+  // Fragments put together by an array of indices, whatever the code that does it (a map, a
+  // comprehension, a loop): every (fragments, order) pair whose indices all fit.
+  let pairingItems = 0;
+  for (const fragments of stringArrays) {
+    for (const order of orderArrays) {
+      pairingItems += order.length;
+      if (pairingItems > maxPairingItems || emittedChars >= maxEmittedChars) return found;
+      if (!order.every((at) => at >= 0 && at < fragments.items.length)) continue;
+      const text = joinBounded(order.map((at) => fragments.items[at]!), '');
+      emit(text, fragments.line, 'indexed');
+    }
+  }
   return found;
 }

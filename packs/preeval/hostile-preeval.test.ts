@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type OpenAI from 'openai';
-import { amplifierPack, deepNestingPack, paddedBase64Pack } from '../../test/fixtures/hostile/hostile-packs.ts';
+import { amplifierPack, deepNestingPack, paddedBase64Pack, paddedMixedPack } from '../../test/fixtures/hostile/hostile-packs.ts';
 import { bundlePack } from '../bundle-pack.ts';
 import type { CanonicalPack } from '../canonical-pack.ts';
 import { packHash } from '../canonical-pack.ts';
@@ -32,7 +32,7 @@ async function preEval(pack: CanonicalPack, dependencies: PreEvalDependencies) {
   return runPreEval({ pack, packHash: packHash(pack), bundleCode, owner: localOwner, claimedAt: new Date().toISOString() }, dependencies);
 }
 
-for (const [name, build] of [['padded base64', paddedBase64Pack], ['amplifier', amplifierPack], ['deep nesting', deepNestingPack]] as const) {
+for (const [name, build] of [['padded base64', paddedBase64Pack], ['amplifier', amplifierPack], ['deep nesting', deepNestingPack], ['every file kind padded', paddedMixedPack]] as const) {
   test(`${name}: pre-evaluation finishes in seconds while the event loop keeps ticking`, { timeout: 60_000 }, async () => {
     const pack = build();
     let ticks = 0;
@@ -47,7 +47,7 @@ for (const [name, build] of [['padded base64', paddedBase64Pack], ['amplifier', 
     const started = performance.now();
     try {
       // Similarity against a few earlier packs of the same shape runs too.
-      const report = await preEval(pack, deps([amplifierPack(), paddedBase64Pack(), deepNestingPack()].filter((other) => packHash(other) !== packHash(pack))));
+      const report = await preEval(pack, deps([amplifierPack(), paddedBase64Pack(), deepNestingPack(), paddedMixedPack()].filter((other) => packHash(other) !== packHash(pack))));
       const elapsedMs = performance.now() - started;
       assert.ok(elapsedMs < 20_000, `took ${Math.round(elapsedMs)} ms`);
       assert.ok(report.scan, 'the static scan ran');

@@ -6,12 +6,13 @@ import type { CanonicalPack } from '../canonical-pack.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
 import type { ScanThresholds } from './scan-thresholds.ts';
 import type { ScanInput, ScanResult } from './static-scan.ts';
+import type { NearCopy } from './similarity.ts';
 
 export type OffLoopTask =
   | { task: 'scan'; input: ScanInput; fingerprints: ScenarioFingerprints; thresholds: ScanThresholds }
   | { task: 'similarity'; candidate: CanonicalPack; others: { packHash: string; pack: CanonicalPack }[]; threshold: number };
 
-type OffLoopResult<T extends OffLoopTask> = T extends { task: 'scan' } ? ScanResult : { packHash: string; distance: number }[];
+type OffLoopResult<T extends OffLoopTask> = T extends { task: 'scan' } ? ScanResult : NearCopy[];
 
 export const defaultScanTimeLimitMs = 30_000;
 

@@ -10,6 +10,7 @@ import type { PackOwners } from './pack-owners.ts';
 import type { PreEvalConfig } from './preeval-config.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
 import type { ScanResult } from './static-scan.ts';
+import type { NearCopy } from './similarity.ts';
 import { defaultScanTimeLimitMs, runOffLoop, ScanTimeLimitError } from './off-loop.ts';
 import { judgePack, JudgeUnavailableError, type JudgeVerdict } from './llm-judge.ts';
 import type { JudgeCache } from './judge-cache.ts';
@@ -38,7 +39,7 @@ export interface PreEvalReport {
   verdict: 'pass' | 'reject';
   reasons: Rejection[];
   scan?: ScanResult;
-  nearCopies?: { packHash: string; distance: number }[];
+  nearCopies?: NearCopy[];
   judge?: JudgeVerdict;
   judgeError?: { reason: string; attempts: number; causes: string[] };
 }
@@ -104,7 +105,10 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
     }
     const closest = report.nearCopies[0];
     if (closest) {
-      reasons.push({ code: 'near_copy', message: `the pack is a near copy of pack ${closest.packHash} (normalized compression distance ${closest.distance.toFixed(3)} ≤ ${deps.config.similarity.maxDistance})` });
+      const why = closest.distance <= deps.config.similarity.maxDistance
+        ? `normalized compression distance ${closest.distance.toFixed(3)} ≤ ${deps.config.similarity.maxDistance}`
+        : `${Math.round(closest.containment * 100)}% of that pack's code is inside this one`;
+      reasons.push({ code: 'near_copy', message: `the pack is a near copy of pack ${closest.packHash} (${why}; only files reachable from the entry are compared)` });
       return done();
     }
   }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packHash } from '../canonical-pack.ts';
-import { defaultNearCopyThreshold, findNearCopies, ncd, normalizedPackSource, normalizePolicyCode } from './similarity.ts';
+import { comparePacks, containment, defaultContainmentThreshold, defaultNearCopyThreshold, findNearCopies, ncd, normalizedPackSource, normalizePolicyCode, packProfile } from './similarity.ts';
+import { reachableFiles } from './reachable-files.ts';
 import { byName, readCorpus } from './testing/corpus.ts';
 
 const corpus = await readCorpus();
@@ -37,7 +38,53 @@ export default build({
 test('different literals or structure do change it', () => {
   assert.notEqual(normalizePolicyCode(`f('a')`), normalizePolicyCode(`f('b')`));
   assert.notEqual(normalizePolicyCode(`if (a) b(); else c();`), normalizePolicyCode(`while (a) b(); c();`));
-  assert.notEqual(normalizePolicyCode(`f(a, b, a)`), normalizePolicyCode(`f(a, b, b)`));
+  assert.notEqual(normalizePolicyCode(`f(a.x, b)`), normalizePolicyCode(`f(a.y, b)`));
+});
+
+test('the normal form does not depend on the order names are declared in (issue 16)', () => {
+  const one = `const first = 'glm-5.2';\nconst second = 'kimi-k3';\nexport default definePolicy({ complete: (r, c) => c.call(second, r) });`;
+  const other = `const second = 'glm-5.2';\nconst first = 'kimi-k3';\nexport default definePolicy({ complete: (r, c) => c.call(first, r) });`;
+  assert.equal(normalizePolicyCode(one), normalizePolicyCode(other));
+});
+
+test('only files reachable from the entry count: imports, Python modules, files named in strings', () => {
+  const pack = {
+    schema_version: 1 as const,
+    files: {
+      'SKILL.md': '# x', 'policy.ts': "import { a } from './lib/a';\nimport data from './data.json' with { type: 'json' };", 'lib/a.ts': "export * from '../b.ts';", 'b.ts': 'export const b = 1;',
+      'data.json': '{}', 'padding.ts': 'export const pad = 1;', 'notes.txt': 'never read',
+    },
+  };
+  assert.deepEqual(reachableFiles(pack), ['SKILL.md', 'b.ts', 'data.json', 'lib/a.ts', 'policy.ts']);
+  const python = { schema_version: 1 as const, files: { 'SKILL.md': '# x', 'policy.py': "from helpers import pick\nimport rules\nopen('hints.txt')", 'helpers.py': '', 'rules.py': '', 'hints.txt': '', 'unused.py': '' } };
+  assert.deepEqual(reachableFiles(python), ['SKILL.md', 'helpers.py', 'hints.txt', 'policy.py', 'rules.py']);
+});
+
+test('reordered and padded copies are caught by NCD or containment; the margin to honest pairs is wide', (t) => {
+  const others = withHash(honest);
+  let closestHonest = Infinity;
+  let mostContained = 0;
+  for (const entry of others) {
+    for (const found of comparePacks(entry.pack, others.filter((other) => other.packHash !== entry.packHash))) {
+      closestHonest = Math.min(closestHonest, found.distance);
+      mostContained = Math.max(mostContained, found.containment);
+    }
+  }
+  t.diagnostic(`honest pairs: closest NCD ${closestHonest} (threshold ${defaultNearCopyThreshold}), highest containment ${mostContained} (threshold ${defaultContainmentThreshold})`);
+  assert.ok(closestHonest > defaultNearCopyThreshold + 0.15, String(closestHonest));
+  assert.ok(mostContained < defaultContainmentThreshold - 0.15, String(mostContained));
+  for (const [copy, original] of [['renamed-copy', 'cost-cascade'], ['reordered-copy', 'category-router'], ['padded-copy', 'parallel-pick'], ['reordered-padded-copy', 'fallback-chain']] as const) {
+    const found = findNearCopies(byName(corpus, copy).pack, others, defaultNearCopyThreshold);
+    const names = found.map((entry) => others.find((other) => other.packHash === entry.packHash)!.name);
+    t.diagnostic(`${copy}: ${found.map((entry, index) => `${names[index]} NCD ${entry.distance} containment ${entry.containment}`).join(', ')}`);
+    assert.deepEqual(names, [original], copy);
+    assert.ok(found[0]!.distance < defaultNearCopyThreshold - 0.1 || found[0]!.containment > defaultContainmentThreshold + 0.15, copy);
+  }
+  // The padding of reordered-padded-copy is imported: NCD alone would miss it, containment does not.
+  const padded = packProfile(byName(corpus, 'reordered-padded-copy').pack);
+  const original = packProfile(byName(corpus, 'fallback-chain').pack);
+  assert.ok(ncd(padded.source, original.source) > defaultNearCopyThreshold);
+  assert.ok(containment(padded, original) > defaultContainmentThreshold);
 });
 
 test('ncd: about 0 for a copy, high for unrelated text, symmetric and deterministic', () => {

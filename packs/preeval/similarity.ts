@@ -1,18 +1,26 @@
-// Near-copy detection by normalized compression distance (NCD): two programs are close when
-// compressing them together costs little more than compressing the larger alone. The code is first
-// normalized so that renaming, reformatting and rewriting comments do not hide a copy: comments and
-// imports dropped, identifiers replaced by positional placeholders, literals and keywords kept.
+// Near-copy detection on the files a pack can reach from its entry (reachable-files.ts), two ways:
+// normalized compression distance (NCD: compressing two programs together costs little more than the
+// larger alone) and containment (the share of the earlier pack's token 6-grams found in the new one,
+// which padding cannot dilute). The code is first normalized so that renaming, reordering,
+// reformatting and rewriting comments do not hide a copy: comments and imports dropped, every
+// identifier the same placeholder (independent of declaration order), literals and keywords kept,
+// files ordered by their normal form rather than by name.
 import { brotliCompressSync, constants } from 'node:zlib';
-import type { CanonicalPack } from '../canonical-pack.ts';
+import { canonicalJson, type CanonicalPack } from '../canonical-pack.ts';
 import { tokenize, type Token } from './js-tokens.ts';
+import { tokenizePython } from './python-tokens.ts';
+import { reachableFiles } from './reachable-files.ts';
 
 /**
- * Default distance at or below which a pack counts as a near copy. Measured on the corpus (eleven
- * honest packs: policy/examples and test/fixtures/packs/honest, 55 pairs): honest pairs lie between
- * 0.57 and 0.97; the renamed and reformatted copy of cost-cascade is 0.07 from it (0.72 without
- * normalization). 0.30 sits well inside that gap. Checked in similarity.test.ts.
+ * Default distance at or below which a pack counts as a near copy, and the containment at or above
+ * which it does. Measured on the corpus (sixteen honest packs and examples, 120 pairs) in
+ * similarity.test.ts, which prints the closest honest pair and the copies' figures.
  */
 export const defaultNearCopyThreshold = 0.3;
+export const defaultContainmentThreshold = 0.7;
+/** Earlier packs with fewer distinct 6-grams than this are too small for containment to mean anything. */
+const minContainmentGrams = 80;
+const gramTokens = 6;
 
 const sourceFile = /\.(?:[cm]?[jt]sx?)$/i;
 const closing = new Set([')', ']', '}']);
@@ -34,8 +42,12 @@ function endOfImport(tokens: readonly Token[], start: number): number {
 
 /** The normal form compared by `ncd`: identical for copies that differ only in names, layout and comments. */
 export function normalizePolicyCode(code: string): string {
-  const tokens = tokenize(code).filter((token) => token.type !== 'comment');
-  const placeholders = new Map<string, string>();
+  return normalizedTokens(tokenize(code)).join(' ');
+}
+
+/** Normal-form tokens of JavaScript/TypeScript or Python tokens. */
+function normalizedTokens(all: readonly Token[]): string[] {
+  const tokens = all.filter((token) => token.type !== 'comment');
   const out: string[] = [];
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index]!;
@@ -46,15 +58,12 @@ export function normalizePolicyCode(code: string): string {
       continue;
     }
     switch (token.type) {
-      case 'identifier': {
-        let placeholder = placeholders.get(token.raw);
-        if (!placeholder) {
-          placeholder = `$${placeholders.size}`;
-          placeholders.set(token.raw, placeholder);
-        }
-        out.push(placeholder);
+      case 'identifier':
+        // One placeholder for every name a pack chooses (numbering names by first appearance made a
+        // copy with its declarations reordered a different text); property names after a dot are
+        // kept, most of them are the SDK's and the request's (`ctx.call`, `request.messages`).
+        out.push(tokens[index - 1]?.raw === '.' || tokens[index - 1]?.raw === '?.' ? token.raw : '$');
         break;
-      }
       case 'string':
         out.push(JSON.stringify(token.value ?? ''));
         break;
@@ -73,7 +82,7 @@ export function normalizePolicyCode(code: string): string {
         out.push(token.raw);
     }
   }
-  return out.join(' ');
+  return out;
 }
 
 function compressedSize(text: string): number {
@@ -96,33 +105,58 @@ export function ncd(a: string, b: string): number {
   return Math.max(0, (together - Math.min(sizeA, sizeB)) / Math.max(sizeA, sizeB));
 }
 
-/** Python without comments, blank lines and runs of spaces (names are kept: no tokenizer here yet). */
-function normalizePython(code: string): string {
-  return code
-    .split('\n')
-    .map((line) => line.replace(/(^|\s)#.*$/, '').replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .join('\n');
+function normalizedFile(name: string, text: string): string[] {
+  if (sourceFile.test(name)) return normalizedTokens(tokenize(text));
+  if (name.endsWith('.py')) return normalizedTokens(tokenizePython(text).filter((token, index, all) => !(token.type === 'keyword' && (token.raw === 'import' || token.raw === 'from') && (index === 0 || all[index - 1]!.line < token.line))));
+  if (name.endsWith('.json')) {
+    try {
+      return [canonicalJson(JSON.parse(text))];
+    } catch {
+      // Not JSON after all: compared as text.
+    }
+  }
+  return text.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-/** Every file of a pack in path order, each normalized by its kind: what two packs are compared on. */
+export type PackProfile = { source: string; grams: Set<string> };
+
+/** What two packs are compared on: the normal form of the reachable files, and its token 6-grams. */
+export function packProfile(pack: CanonicalPack): PackProfile {
+  const files = reachableFiles(pack).map((name) => normalizedFile(name, pack.files[name]!));
+  const grams = new Set<string>();
+  for (const tokens of files) for (let i = 0; i + gramTokens <= tokens.length; i++) grams.add(tokens.slice(i, i + gramTokens).join(' '));
+  // Ordered by content, not by name: renaming files changes nothing.
+  return { source: files.map((tokens) => tokens.join(' ')).sort().join('\n'), grams };
+}
+
+/** Every reachable file of a pack, normalized and in a name-independent order. */
 export function normalizedPackSource(pack: CanonicalPack): string {
-  return Object.keys(pack.files)
-    .sort()
-    .map((name) => {
-      const text = pack.files[name]!;
-      if (sourceFile.test(name)) return normalizePolicyCode(text);
-      if (name.endsWith('.py')) return normalizePython(text);
-      return text.replace(/\s+/g, ' ').trim();
-    })
-    .join('\n');
+  return packProfile(pack).source;
 }
 
-/** Packs within `threshold` of the candidate, nearest first. */
-export function findNearCopies(candidate: CanonicalPack, others: { packHash: string; pack: CanonicalPack }[], threshold: number): { packHash: string; distance: number }[] {
-  const source = normalizedPackSource(candidate);
+/** The share of `earlier`'s 6-grams that `candidate` holds; 0 when `earlier` is too small to tell. */
+export function containment(candidate: PackProfile, earlier: PackProfile): number {
+  if (earlier.grams.size < minContainmentGrams) return 0;
+  let inside = 0;
+  for (const gram of earlier.grams) if (candidate.grams.has(gram)) inside += 1;
+  return inside / earlier.grams.size;
+}
+
+export type NearCopy = { packHash: string; distance: number; containment: number };
+
+/** Every comparison with the earlier packs, the closest first (NCD, then containment). */
+export function comparePacks(candidate: CanonicalPack, others: { packHash: string; pack: CanonicalPack }[]): NearCopy[] {
+  const profile = packProfile(candidate);
+  const round = (value: number) => Math.round(value * 10_000) / 10_000;
   return others
-    .map(({ packHash, pack }) => ({ packHash, distance: Math.round(ncd(source, normalizedPackSource(pack)) * 10_000) / 10_000 }))
-    .filter(({ distance }) => distance <= threshold)
-    .sort((a, b) => a.distance - b.distance || (a.packHash < b.packHash ? -1 : a.packHash > b.packHash ? 1 : 0));
+    .map(({ packHash, pack }) => {
+      const other = packProfile(pack);
+      return { packHash, distance: round(ncd(profile.source, other.source)), containment: round(containment(profile, other)) };
+    })
+    .sort((a, b) => a.distance - b.distance || b.containment - a.containment || (a.packHash < b.packHash ? -1 : a.packHash > b.packHash ? 1 : 0));
+}
+
+/** Packs the candidate is a near copy of (NCD within `threshold`, or containment at or above `minContainment`), nearest first. */
+export function findNearCopies(candidate: CanonicalPack, others: { packHash: string; pack: CanonicalPack }[], threshold: number, minContainment = defaultContainmentThreshold): NearCopy[] {
+  return comparePacks(candidate, others).filter(({ distance, containment: inside }) => distance <= threshold || inside >= minContainment);
 }

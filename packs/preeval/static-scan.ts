@@ -1,13 +1,16 @@
-// The static scan of a policy pack: scenario fingerprints (plain and decoded) and behaviour a policy
+// The static scan of a policy pack: every file of it, of every kind (code, Python, JSON, Markdown,
+// text), read after Unicode normalisation, for scenario fingerprints (plain and decoded) and behaviour a policy
 // has no business with, weighed into a score and a verdict. Every piece of evidence names the file,
 // the line, an excerpt and what it matched, so a rejected miner can see exactly why.
 import type { CanonicalPack } from '../canonical-pack.ts';
 import { codeBehaviour, stringBehaviour, textBehaviour, type BehaviourHit } from './behaviour-rules.ts';
-import { decodedStrings, type Encoding } from './decoded-strings.ts';
+import { decodedStrings, type DecodedString, type Encoding } from './decoded-strings.ts';
 import { findFingerprints, indexFingerprints, type FingerprintIndex } from './fingerprint-index.ts';
-import { tokenize } from './js-tokens.ts';
+import { tokenize, type Token } from './js-tokens.ts';
+import { normalizeForScan } from './normalize-text.ts';
 import { defaultScanThresholds, ruleFor, type ScanThresholds } from './scan-thresholds.ts';
 import type { Fingerprint, ScenarioFingerprints } from './scenario-fingerprints.ts';
+import { proseBlobs, resetKeySearchBudget, rotDecoded } from './text-decoders.ts';
 import { wordsWithLines, wordTokens } from './word-tokens.ts';
 
 export type ScanEvidence = { kind: string; scenario?: string; file: string; line: number; excerpt: string; matched: string; encoding: Encoding };
@@ -18,6 +21,8 @@ export type ScanInput = { pack: CanonicalPack; bundleCode?: string };
 export const bundleFileName = 'bundle.mjs';
 const codeFile = /\.(?:[cm]?[jt]sx?|json)$/i;
 const maxExcerptChars = 200;
+/** Prose tried as rot-n per file (paragraph by paragraph). */
+const maxProseRotChars = 64_000;
 
 /**
  * A hit before weighing: `key` says which hits are the same finding (counted once). Excerpts are cut
@@ -90,31 +95,67 @@ function lowerOnce(text: () => string): () => string {
   return () => (lower ??= text().toLowerCase());
 }
 
-function scanFile(index: FingerprintIndex, file: string, text: string, lines: string[]): Hit[] {
-  const raw = wordsWithLines(text);
-  const lineOf = (word: number) => raw.lines[word] ?? 1;
-  const lowerLines = new Map<number, () => string>();
-  const lineContext = (word: number) => {
-    const line = lineOf(word);
-    if (!lowerLines.has(line)) lowerLines.set(line, lowerOnce(() => lines[line - 1] ?? ''));
-    return lowerLines.get(line)!();
+const pythonFile = /\.py$/i;
+
+/** Decoded strings of one file: code by its language, prose and data by the encoded runs it holds. */
+function fileStrings(file: string, text: string): { strings: DecodedString[]; tokens?: Token[] } {
+  if (pythonFile.test(file)) return { strings: decodedStrings(text, undefined, 'python') };
+  if (codeFile.test(file)) {
+    const tokens = tokenize(text);
+    return { strings: decodedStrings(text, tokens), tokens };
+  }
+  resetKeySearchBudget();
+  const strings: DecodedString[] = proseBlobs(text);
+  // Rotated prose: each paragraph on its own, so one rotated line in honest text is still found.
+  let rotChars = 0;
+  let line = 1;
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    if (rotChars < maxProseRotChars) {
+      rotChars += paragraph.length;
+      const rotated = rotDecoded(paragraph.slice(0, maxProseRotChars));
+      if (rotated !== undefined) strings.push({ text: rotated, line, encoding: 'rot-n' });
+    }
+    for (let k = 0; k < paragraph.length; k++) if (paragraph.charCodeAt(k) === 10) line += 1;
+    line += 2;
+  }
+  return { strings };
+}
+
+function scanFile(index: FingerprintIndex, file: string, original: string, lines: string[]): Hit[] {
+  // Every file, of every kind, is read after Unicode normalisation; findings only the normalised text
+  // shows were hidden by invisible or look-alike characters.
+  const text = normalizeForScan(original);
+  const plainHits = (source: string) => {
+    const raw = wordsWithLines(source);
+    const sourceLines = source === original ? lines : source.split('\n');
+    const lineOf = (word: number) => raw.lines[word] ?? 1;
+    const lowerLines = new Map<number, () => string>();
+    const lineContext = (word: number) => {
+      const line = lineOf(word);
+      if (!lowerLines.has(line)) lowerLines.set(line, lowerOnce(() => sourceLines[line - 1] ?? ''));
+      return lowerLines.get(line)!();
+    };
+    return fingerprintHits(index, raw.words, lineOf, lineContext, file, 'plain');
   };
-  const hits = fingerprintHits(index, raw.words, lineOf, lineContext, file, 'plain');
+  let hits = plainHits(text);
+  if (text !== original) {
+    const visible = new Set(plainHits(original).map((hit) => `${hit.kind}\0${hit.key}`));
+    hits = hits.map((hit) => (visible.has(`${hit.kind}\0${hit.key}`) ? hit : { ...hit, encoding: 'unicode' as const }));
+  }
   hits.push(...behaviourHits(textBehaviour(text), file));
-  if (!codeFile.test(file)) return hits;
-  const tokens = tokenize(text);
-  const strings = decodedStrings(text, tokens);
+  const { strings: found, tokens } = fileStrings(file, text);
+  const strings = found.map((decoded) => ({ ...decoded, text: normalizeForScan(decoded.text) }));
   const scanString = (decoded: (typeof strings)[number]) => {
     const context = lowerOnce(() => decoded.text);
     return fingerprintHits(index, wordTokens(decoded.text), () => decoded.line, context, file, decoded.encoding);
   };
   for (const decoded of strings) if (decoded.encoding === 'plain') hits.push(...scanString(decoded));
   // A finding the file also shows in plain is not hidden: its decoded copies add nothing.
-  const plain = new Set(hits.map((hit) => `${hit.kind}\0${hit.key}`));
+  const plain = new Set(hits.filter((hit) => hit.encoding === 'plain').map((hit) => `${hit.kind}\0${hit.key}`));
   for (const decoded of strings) {
     if (decoded.encoding !== 'plain') hits.push(...scanString(decoded).filter((hit) => !plain.has(`${hit.kind}\0${hit.key}`)));
   }
-  hits.push(...behaviourHits([...codeBehaviour(tokens), ...stringBehaviour(strings)], file));
+  hits.push(...behaviourHits([...(tokens ? codeBehaviour(tokens) : []), ...stringBehaviour(strings)], file));
   return hits;
 }
 

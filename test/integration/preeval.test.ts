@@ -20,7 +20,23 @@ const expectedCodes: Record<string, string> = {
   'fetches-answers': 'scenario_specific_content',
   'judge-injection': 'judge_flagged',
   'renamed-copy': 'near_copy',
+  // Issue 16: encodings the decoder did not reverse, answers in non-code files, reordered and padded copies.
+  'indexed-fragments': 'scenario_specific_content',
+  'arithmetic-codes': 'scenario_specific_content',
+  'xor-bytes': 'scenario_specific_content',
+  'base32-answers': 'scenario_specific_content',
+  'rot-n-answers': 'scenario_specific_content',
+  'zero-width-homoglyphs': 'scenario_specific_content',
+  'python-encoded': 'scenario_specific_content',
+  'answers-in-markdown': 'scenario_specific_content',
+  'answers-in-text': 'scenario_specific_content',
+  'answers-in-json': 'scenario_specific_content',
+  'reordered-copy': 'near_copy',
+  'padded-copy': 'near_copy',
+  'reordered-padded-copy': 'near_copy',
 };
+/** The originals of the copy packs, committed first by their own hotkeys. */
+const originals = ['cost-cascade', 'category-router', 'parallel-pick', 'fallback-chain'];
 
 describe('pre-evaluation on the pack corpus', async () => {
   const honest = (await readdir(path.join(corpus, 'honest'))).sort();
@@ -31,9 +47,11 @@ describe('pre-evaluation on the pack corpus', async () => {
 
   before(async () => {
     harness = await startHarness();
-    // The original of renamed-copy must be known first: similarity compares against earlier
+    // The originals of the copies must be known first: similarity compares against earlier
     // submissions, which come from chain commitments (a hotkey); local runs are nobody's.
-    await harness.evaluate({ pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', 'cost-cascade') }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: '5Miner-cost-cascade-original' });
+    for (const original of originals) {
+      await harness.evaluate({ pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', original) }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${original}-original` });
+    }
     const runs = [...honest.map((n) => ['honest', n]), ...gaming.map((n) => ['gaming', n])];
     await Promise.all(runs.map(async ([kind, name]) => {
       const submissionId = uniqueId(name!);

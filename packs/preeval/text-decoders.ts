@@ -1,0 +1,164 @@
+// Decoders the static scan tries on every string and every blob of text it meets: base64, hex and
+// base32 payloads, letters rotated (rot-n, the rotation picked by English letter frequencies) and
+// bytes XOR-ed with, or shifted by, one constant (the constant picked by how text-like the result
+// is). Each is one linear pass, or a fixed number of them over a bounded prefix.
+import { base32Bytes, rotate } from './constant-evaluator.ts';
+
+export const minDecodedChars = 6;
+/** Bytes one file may spend on the XOR/shift search (255 + 255 passes each). */
+export const maxKeySearchBytes = 64_000;
+const maxKeySearchItemBytes = 8_192;
+
+/** Printable text: no replacement characters, few control characters. */
+export function printable(text: string): boolean {
+  if (text.length < minDecodedChars || text.includes('\ufffd')) return false;
+  let control = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 32 && code !== 9 && code !== 10 && code !== 13) control += 1;
+  }
+  return control / text.length < 0.05;
+}
+
+export function base64Decoded(text: string): string | undefined {
+  const compact = text.trim();
+  // Each test is one linear pass: "mixed case" as two class searches, not `[a-z].*[A-Z]`, which
+  // backtracks quadratically on a long run of one letter class (a padded pack took minutes).
+  if (compact.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) return undefined;
+  if (!/[0-9+/=_-]/.test(compact) && !(/[a-z]/.test(compact) && /[A-Z]/.test(compact))) return undefined;
+  return textOrKeyed(Buffer.from(compact, 'base64'));
+}
+
+export function hexDecoded(text: string): string | undefined {
+  const compact = text.trim().replace(/\\x|0x/gi, '').replace(/[\s,:]+/g, '');
+  if (compact.length < 12 || compact.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(compact)) return undefined;
+  return textOrKeyed(Buffer.from(compact, 'hex'));
+}
+
+export function base32Decoded(text: string): string | undefined {
+  const compact = text.trim();
+  // One case only, and long enough that a word in capitals is not taken for base32.
+  if (compact.length < 16 || !(/^[A-Z2-7]+=*$/.test(compact) || /^[a-z2-7]+=*$/.test(compact))) return undefined;
+  const bytes = base32Bytes(compact);
+  return bytes && textOrKeyed(bytes);
+}
+
+let keyBudget = maxKeySearchBytes;
+/** Starts a file's budget for the key search. */
+export function resetKeySearchBudget(): void {
+  keyBudget = maxKeySearchBytes;
+}
+
+function textOrKeyed(bytes: Buffer): string | undefined {
+  const text = bytes.toString('utf8');
+  if (printable(text)) return text;
+  return keyedText([...bytes.subarray(0, maxKeySearchItemBytes)]);
+}
+
+/** How text-like character codes are: the share of letters, digits, spaces and common punctuation. */
+function textShare(codes: readonly number[], transform: (code: number) => number): number {
+  let good = 0;
+  for (const code of codes) {
+    const c = transform(code);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 32 || c === 95 || c === 45 || c === 46 || c === 47 || c === 44 || c === 10) good += 1;
+  }
+  return good / codes.length;
+}
+
+/**
+ * Codes XOR-ed with one key or shifted by one constant, undone: the key whose result is most
+ * text-like, when at least 90% of it is. Undefined for codes that are already text, too few codes, or
+ * a spent budget.
+ */
+export function keyedText(codes: readonly number[]): string | undefined {
+  if (codes.length < minDecodedChars || codes.length > maxKeySearchItemBytes || keyBudget <= 0) return undefined;
+  if (!codes.every((code) => Number.isInteger(code) && code >= 0 && code <= 0xffff)) return undefined;
+  keyBudget -= codes.length;
+  if (textShare(codes, (code) => code) >= 0.9) return undefined;
+  // The key is chosen on a sample (510 passes over at most 256 codes), then checked on them all.
+  const sample = codes.slice(0, 256);
+  let best: { share: number; transform: (code: number) => number } | undefined;
+  const consider = (transform: (code: number) => number) => {
+    const share = textShare(sample, transform);
+    if (!best || share > best.share) best = { share, transform };
+  };
+  for (let key = 1; key < 256; key++) consider((code) => code ^ key);
+  for (let shift = 1; shift < 256; shift++) consider((code) => (code + shift) & 0xff);
+  if (!best || best.share < 0.9) return undefined;
+  const transform = best.transform;
+  if (textShare(codes, transform) < 0.9) return undefined;
+  const decoded = codes.map((code) => transform(code));
+  if (decoded.some((code) => code < 9 || code > 0x10ffff)) return undefined;
+  const text = String.fromCodePoint(...decoded);
+  return printable(text) && /[a-z]{3}/i.test(text) ? text : undefined;
+}
+
+// English letter frequencies (per mille), a to z.
+const english = [82, 15, 28, 43, 127, 22, 20, 61, 70, 2, 8, 40, 24, 67, 75, 19, 1, 60, 63, 91, 28, 10, 24, 2, 20, 1];
+const logEnglish = english.map((share) => Math.log(share / 1000));
+
+/**
+ * Letters rotated back (rot-n) when another rotation reads much more like English than the text as
+ * written: the best of the 25 by letter frequencies, one counting pass. Undefined otherwise.
+ */
+export function rotDecoded(text: string): string | undefined {
+  const counts = new Array<number>(26).fill(0);
+  let letters = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i) | 32;
+    if (code >= 97 && code <= 122) {
+      counts[code - 97]! += 1;
+      letters += 1;
+    }
+  }
+  if (letters < 10) return undefined;
+  const score = (shift: number) => counts.reduce((sum, count, letter) => sum + count * logEnglish[(letter + shift) % 26]!, 0) / letters;
+  let bestShift = 0;
+  let bestScore = score(0);
+  const asWritten = bestScore;
+  for (let shift = 1; shift < 26; shift++) {
+    const candidate = score(shift);
+    if (candidate > bestScore) {
+      bestScore = candidate;
+      bestShift = shift;
+    }
+  }
+  // Nats per letter: English scores about -2.9, rotated English about -3.9 and worse.
+  if (bestShift === 0 || bestScore - asWritten < 0.3 || bestScore < -3.3) return undefined;
+  return rotate(text, bestShift);
+}
+
+export type Blob = { text: string; line: number; encoding: 'base64' | 'hex' | 'base32' | 'char-codes' | 'xor' };
+
+const blobPattern = /[A-Za-z0-9+/_-]{16,}={0,2}|(?:0x)?[0-9a-fA-F]{12,}|\d{1,5}(?:\s*,\s*\d{1,5}){5,}/g;
+
+/** Encoded runs inside prose or data (a `.md`, `.txt` or `.json` file), decoded. */
+export function proseBlobs(text: string): Blob[] {
+  const found: Blob[] = [];
+  let line = 1;
+  let scanned = 0;
+  for (const match of text.matchAll(blobPattern)) {
+    const index = match.index ?? 0;
+    for (let k = scanned; k < index; k++) if (text.charCodeAt(k) === 10) line += 1;
+    scanned = index;
+    const run = match[0];
+    if (/^\d/.test(run) && run.includes(',')) {
+      const codes = run.split(',').map((part) => Number(part.trim()));
+      if (codes.every((code) => code >= 9 && code <= 0x10ffff)) {
+        const plain = String.fromCodePoint(...codes);
+        if (printable(plain)) found.push({ text: plain, line, encoding: 'char-codes' });
+      }
+      // Printable is not text: codes XOR-ed with a key are mostly printable nonsense.
+      const keyed = keyedText(codes);
+      if (keyed) found.push({ text: keyed, line, encoding: 'xor' });
+      continue;
+    }
+    const base32 = base32Decoded(run);
+    if (base32) found.push({ text: base32, line, encoding: 'base32' });
+    const hex = hexDecoded(run);
+    if (hex) found.push({ text: hex, line, encoding: 'hex' });
+    const base64 = !base32 && !hex ? base64Decoded(run) : undefined;
+    if (base64) found.push({ text: base64, line, encoding: 'base64' });
+  }
+  return found;
+}
