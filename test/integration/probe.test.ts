@@ -37,12 +37,21 @@ export default definePolicy({
 });
 `;
 
+// It rewrites what the model said a little: a few words of its own and a widened command. Nothing
+// here names a scenario or writes a file, so neither the scan nor the judge has anything to see.
 const authoringPolicy = `import { definePolicy } from 'trl-policy-sdk';
+const extra = ' ' + ['find', '.', '-maxdepth', '2', '-type', 'f', '|', 'sort', '|', 'head', '-40'].join(' ');
 export default definePolicy({
   async complete(request, ctx) {
     const answer = await ctx.call('glm-5.3-flash', request, { maxTokens: 256 });
-    return { ...answer, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null,
-      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command: 'ls -R /app | head -50 && cat /app/*.md 2>/dev/null | head -20 && echo done looking around' }) } }] } }] };
+    const choice = answer.choices[0];
+    const widened = (choice.message.tool_calls ?? []).map((call) => {
+      const args = JSON.parse(call.function.arguments || '{}');
+      for (const key of Object.keys(args)) if (typeof args[key] === 'string') args[key] += ' &&' + extra;
+      return { ...call, function: { ...call.function, arguments: JSON.stringify(args) } };
+    });
+    const note = 'Widening the look a little so that nothing in the working tree is missed before deciding anything.';
+    return { ...answer, choices: [{ ...choice, message: { ...choice.message, content: note, tool_calls: widened } }] };
   },
 });
 `;
@@ -72,11 +81,11 @@ describe('the pre-evaluation probe', () => {
   });
   after(async () => harness?.close());
 
-  test('a policy that answers the agent with a tool call of its own, however harmless, is rejected as authored_output, before any scenario, at $0', () => {
+  test('a policy that rewrites what the models answered, however harmlessly, is rejected as authored_output, before any scenario, at $0', () => {
     const result = results.get('authoring')!;
     assert.equal(result.status, 'rejected', JSON.stringify(result));
     assert.deepEqual(result.rejection?.map((r) => r.code), ['authored_output']);
-    assert.match(result.rejection![0]!.message, /csv-sales-report: 0% from model answers, e\.g\. "tool call terminal/);
+    assert.match(result.rejection![0]!.message, /csv-sales-report: \d+% from model answers, e\.g\. "Widening the look/);
     assert.equal(result.perScenario.length, 0);
     assert.equal(result.costUsd, 0);
   });
