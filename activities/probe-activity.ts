@@ -13,10 +13,10 @@ import { createBlandUpstream } from '../policy/probe/bland-upstream.ts';
 import { playConversation } from '../policy/probe/probe-conversation.ts';
 import { environmentHeads } from '../policy/probe/environment-heads.ts';
 import { injectedContent } from '../policy/probe/injected-content.ts';
-import { probeVerdict, type ScenarioProbe } from '../policy/probe/probe-verdict.ts';
+import { probeVerdict, type ProbeReport, type ScenarioProbe } from '../policy/probe/probe-verdict.ts';
 import type { ScenarioFingerprints } from '../packs/preeval/fingerprint-schema.ts';
 import { workflowIdOf, type ActivityDependencies } from './activity-context.ts';
-import { startPolicyForSource } from './agent-environment.ts';
+import { startPolicyForSource, type PolicySource } from './agent-environment.ts';
 import { policyOf } from './pack-policy.ts';
 import { cachedScenarioFingerprints } from './fingerprint-cache.ts';
 import { boundRejections } from './payload-bounds.ts';
@@ -29,51 +29,63 @@ async function mergedFingerprints(scenarios: readonly ScenarioDescriptor[]): Pro
   return { ...all[0]!, scenarios: all.flatMap((f) => f.scenarios), skipped: all.flatMap((f) => f.skipped), fingerprints: all.flatMap((f) => f.fingerprints) };
 }
 
+/**
+ * The probe's conversations, one per scenario, each with a fresh policy instance and a fresh bland
+ * upstream; the verdict with its report. The activity and bench/probe-corpus.ts both run this.
+ */
+export async function runProbe(
+  deps: ActivityDependencies,
+  input: { policy: PolicySource; scenarios: readonly ScenarioDescriptor[]; workflowId: string; attempt: number; signal: AbortSignal },
+): Promise<ProbeReport> {
+  const fingerprints = await mergedFingerprints(input.scenarios);
+  const opening = hermesOpening();
+  const probes: ScenarioProbe[] = [];
+  for (const descriptor of input.scenarios) {
+    if (input.signal.aborted) break;
+    const folder = await loadScenario(descriptor.dir);
+    const scenario = { name: descriptor.name, instruction: folder.instruction, environmentFiles: await environmentHeads(descriptor.dir) };
+    const bland = createBlandUpstream();
+    const deadlineMs = performance.now() + probeConversationMs;
+    const signal = AbortSignal.any([input.signal, AbortSignal.timeout(probeConversationMs)]);
+    const run = await startPolicyForSource(deps, {
+      policy: input.policy, workflowId: input.workflowId, scenario: descriptor.name, seed: 0, dir: probeScenarioDir(input.workflowId, descriptor.name, input.attempt),
+      bindHost: '127.0.0.1', deadlineMs, maxAgentRequests: probeLimits.turns + 2, signal, upstream: bland.client,
+    });
+    let conversation: Awaited<ReturnType<typeof playConversation>> = { turns: 0, sentText: '' };
+    try {
+      const startFailure = run.host.startFailure;
+      if (startFailure) conversation = { turns: 0, sentText: '', error: `the policy did not start: ${startFailure.message}` };
+      else conversation = await playConversation(run.endpoint.url, scenario, opening, { maxTurns: probeLimits.turns, requestTimeoutMs: probeConversationMs, signal });
+    } finally {
+      const summary = await run.stop();
+      probes.push({
+        scenario: descriptor.name,
+        turns: conversation.turns,
+        provenance: summary.provenance,
+        injected: injectedContent(fingerprints, bland.sent().text, conversation.sentText),
+        ...(conversation.error ? { error: conversation.error } : {}),
+      });
+    }
+  }
+  return probeVerdict(probes);
+}
+
 export function createProbeActivity(deps: ActivityDependencies) {
   async function probePolicy(request: { pack: PackRef; scenarios: ScenarioDescriptor[] }): Promise<ProbeResult> {
     const context = Context.current();
     const workflowId = workflowIdOf(context.info);
     const { policy } = await policyOf(request.pack);
-    const fingerprints = await mergedFingerprints(request.scenarios);
-    const opening = hermesOpening();
     const beat = setInterval(() => context.heartbeat(), 5_000);
-    const probes: ScenarioProbe[] = [];
+    let report: ProbeReport;
     try {
-      for (const descriptor of request.scenarios) {
-        if (context.cancellationSignal.aborted) break;
-        const folder = await loadScenario(descriptor.dir);
-        const scenario = { name: descriptor.name, instruction: folder.instruction, environmentFiles: await environmentHeads(descriptor.dir) };
-        const bland = createBlandUpstream();
-        const deadlineMs = performance.now() + probeConversationMs;
-        const signal = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(probeConversationMs)]);
-        const run = await startPolicyForSource(deps, {
-          policy, workflowId, scenario: descriptor.name, seed: 0, dir: probeScenarioDir(workflowId, descriptor.name, context.info.attempt),
-          bindHost: '127.0.0.1', deadlineMs, maxAgentRequests: probeLimits.turns + 2, signal, upstream: bland.client,
-        });
-        let conversation: Awaited<ReturnType<typeof playConversation>> = { turns: 0, sentText: '' };
-        try {
-          const startFailure = run.host.startFailure;
-          if (startFailure) conversation = { turns: 0, sentText: '', error: `the policy did not start: ${startFailure.message}` };
-          else conversation = await playConversation(run.endpoint.url, scenario, opening, { maxTurns: probeLimits.turns, requestTimeoutMs: probeConversationMs, signal });
-        } finally {
-          const summary = await run.stop();
-          probes.push({
-            scenario: descriptor.name,
-            turns: conversation.turns,
-            provenance: summary.provenance,
-            injected: injectedContent(fingerprints, bland.sent().text, conversation.sentText),
-            ...(conversation.error ? { error: conversation.error } : {}),
-          });
-        }
-      }
+      report = await runProbe(deps, { policy, scenarios: request.scenarios, workflowId, attempt: context.info.attempt, signal: context.cancellationSignal });
     } finally {
       clearInterval(beat);
     }
-    const report = probeVerdict(probes);
     const reportRef = await writeArtifact(path.join(runDir(workflowId), artifactNames.probeReport), JSON.stringify(report, null, 2) + '\n');
     return report.verdict === 'pass'
-      ? { verdict: 'pass', report: reportRef, conversations: probes.length }
-      : { verdict: 'reject', reasons: boundRejections(report.reasons), report: reportRef, conversations: probes.length };
+      ? { verdict: 'pass', report: reportRef, conversations: report.scenarios.length }
+      : { verdict: 'reject', reasons: boundRejections(report.reasons), report: reportRef, conversations: report.scenarios.length };
   }
   return { probePolicy };
 }
