@@ -26,6 +26,8 @@ import { defaultCrashRestarts } from '../agents/crash-restart.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { scenarioContentHash } from '../catalog/scenario-content-hash.ts';
+import { recordAgentRun, recordVerifierRun } from '../common/metrics.ts';
+import { withLogFields } from '../common/log.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -130,8 +132,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       const summary = await environment.close();
       const divergence = tape?.divergence();
       if (divergence) throw ApplicationFailure.create({ type: failureTypes.tapeDiverged, message: divergence.message, nonRetryable: true });
+      const outcome = record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error';
+      recordAgentRun({ agent: request.agent, outcome, wallMs });
       return boundAgentRunResult({
-        outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
+        outcome,
         exitCode: record.exitCode,
         wallMs,
         outputs,
@@ -192,6 +196,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         throw error;
       });
       if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
+      recordVerifierRun(run.wallMs);
       const report = await writeArtifact(path.join(dir, run.counts.source === 'ctrf' ? artifactNames.ctrfReport : 'reward.txt'), run.reportText);
       const verifierLog = await writeArtifact(path.join(dir, artifactNames.verifierLog), run.log);
       return {
@@ -208,5 +213,11 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     }
   }
 
-  return { resolveScenarios, prepareScenario, runScenario, verifyScenario };
+  // Every log line written while a scenario's activity runs names the scenario.
+  return {
+    resolveScenarios,
+    prepareScenario: (scenario: ScenarioDescriptor) => withLogFields({ scenario: scenario.name }, () => prepareScenario(scenario)),
+    runScenario: (request: Parameters<typeof runScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => runScenario(request)),
+    verifyScenario: (request: Parameters<typeof verifyScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => verifyScenario(request)),
+  };
 }
