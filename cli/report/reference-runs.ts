@@ -28,7 +28,8 @@ export interface ReferencePoint {
 
 /** A reference result restricted to the reported run's scenarios, or undefined when it lacks one of them. */
 export function comparablePoint(reported: EvaluationResult, candidate: EvaluationResult, label: string): ReferencePoint | undefined {
-  if (candidate.workflowId === reported.workflowId || candidate.agent !== reported.agent || candidate.status === 'rejected') return undefined;
+  // The reported policy itself is no reference for itself.
+  if (candidate.workflowId === reported.workflowId || candidate.packHash === reported.packHash || candidate.agent !== reported.agent || candidate.status === 'rejected') return undefined;
   const scenarios = reported.perScenario.map((s) => candidate.perScenario.find((c) => c.name === s.name && c.status !== 'infra_error' && c.status !== 'ceiling_reached'));
   if (!scenarios.length || scenarios.some((s) => s === undefined)) return undefined;
   return {

@@ -83,7 +83,8 @@ export function scatterChart(points: { x: number; y: number; label: string; high
   const top = 16;
   const right = 150;
   const maxX = Math.max(...points.map((p) => p.x), 0) * 1.1 || 1;
-  const maxY = Math.max(...points.map((p) => p.y), 0) * 1.1 || 1;
+  // A multiple of 4, so the quarter ticks are whole tests.
+  const maxY = Math.ceil((Math.max(...points.map((p) => p.y), 0) * 1.1) / 4) * 4 || 4;
   const px = (x: number) => round(left + (x / maxX) * (width - left - right));
   const py = (y: number) => round(height - bottom - (y / maxY) * (height - bottom - top));
   const ticks = [0, 0.25, 0.5, 0.75, 1];
@@ -95,7 +96,10 @@ export function scatterChart(points: { x: number; y: number; label: string; high
     + `<text x="14" y="${(top + height - bottom) / 2}" text-anchor="middle" transform="rotate(-90 14 ${(top + height - bottom) / 2})">${escapeHtml(options.yLabel)}</text>`;
   const marks = points
     .map((p) => `<circle cx="${px(p.x)}" cy="${py(p.y)}" r="${p.highlight ? 7 : 5}" fill="${p.highlight ? '#e15759' : '#4e79a7'}"><title>${escapeHtml(`${p.label}: ${p.y} tests, ${options.formatX(p.x)}`)}</title></circle>`
-      + `<text x="${px(p.x) + 10}" y="${py(p.y) + 4}">${escapeHtml(p.label)}</text>`)
+      // Labels of points in the right half go to their left, so long names stay inside the chart.
+      + (px(p.x) > (left + width - right) / 2
+        ? `<text x="${px(p.x) - 10}" y="${py(p.y) + 4}" text-anchor="end">${escapeHtml(p.label)}</text>`
+        : `<text x="${px(p.x) + 10}" y="${py(p.y) + 4}">${escapeHtml(p.label)}</text>`))
     .join('');
   return svg(width, height, axes + marks, options.label);
 }
