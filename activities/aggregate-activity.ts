@@ -8,6 +8,7 @@ import { evaluationResultFile } from '../common/data-layout.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 import { pricingIdentity } from '../gateway/catalog/allowlist.ts';
 import { gatherSpecManifest } from './spec-manifest-activity.ts';
+import { recordScenarioResult } from '../common/metrics.ts';
 
 export function createAggregate(deps: Pick<ActivityDependencies, 'spendLedger' | 'allowlist' | 'budgetCapUsd' | 'docker' | 'baseImageTag' | 'policyImage' | 'sidecarImage'>) {
   // This worker's table and cap; every worker of one deployment reads the same configuration.
@@ -18,6 +19,8 @@ export function createAggregate(deps: Pick<ActivityDependencies, 'spendLedger' |
     const manifest = input.perScenario.length ? await gatherSpecManifest(deps, { ...input, pricing, capUsd: deps.budgetCapUsd }) : {};
     const result = { ...summarizeEvaluation(input), ...pricing, ...manifest, ledgerCostUsd: Math.round(spend.settledUsd * 1e6) / 1e6 };
     const resultFile = await writeArtifact(evaluationResultFile(input.workflowId), JSON.stringify(result, null, 2) + '\n');
+    // Counted once per run of a scenario: a rerun's reused results were counted by their own run.
+    for (const scenario of result.perScenario) if (!scenario.reusedFrom) recordScenarioResult(scenario.status);
     return { ...result, resultFile };
   };
 }

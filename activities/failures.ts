@@ -1,13 +1,16 @@
 // Classifies errors where they happen: each becomes an ApplicationFailure with a stable type (from
 // contracts/failure-types.ts) and the right retry behaviour. Workflow code matches on these types,
 // never on messages.
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { Context } from '@temporalio/activity';
 import { PackError } from '../packs/pack-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { VerifierFailure } from '../verifiers/run-verifier.ts';
 import { ImageBuildError } from '../sandbox/image-build.ts';
 import { failureTypes, type PackFaultType } from '../contracts/failure-types.ts';
 import { truncateUtf8 } from '../common/bounded-list.ts';
+import { blameOf } from '../contracts/blame.ts';
+import { recordInfraError } from '../common/metrics.ts';
 
 /** A failure's message and stack in the activity result: what a pack can put there is cut to this. */
 const maxFailureTextBytes = 8 * 1024;
@@ -63,7 +66,25 @@ export function classified<A extends unknown[], R>(fn: (...args: A) => Promise<R
     try {
       return await fn(...args);
     } catch (error) {
-      throw classifyError(error);
+      const failure = classifyError(error);
+      countInfraError(failure);
+      throw failure;
     }
   };
+}
+
+/** An activity failure the blame table puts on the infrastructure (or an unclassified error, which it treats so) goes into the metrics. */
+function countInfraError(failure: unknown): void {
+  if (failure instanceof CancelledFailure) return;
+  const type = failure instanceof ApplicationFailure ? failure.type ?? 'unclassified' : 'unclassified';
+  const blame = blameOf('failure_type', type)?.blame;
+  if (blame !== undefined && blame !== 'infrastructure') return;
+  if (blame === undefined && failure instanceof ApplicationFailure && failure.nonRetryable) return;
+  let activity = 'unknown';
+  try {
+    activity = Context.current().info.activityType;
+  } catch {
+    // Called outside an activity (a unit test): the activity stays unknown.
+  }
+  recordInfraError(activity, type);
 }

@@ -30,6 +30,8 @@ import { resolveTaskUsers } from '../catalog/task-users.ts';
 import { testsInFolder } from '../catalog/count-tests.ts';
 import { removeSnapshot, snapshotAgentContainer, snapshotTag, type AgentSnapshot } from '../sandbox/agent-snapshot.ts';
 import { agentUser } from '../agents/scenario-agent.ts';
+import { recordAgentRun, recordVerifierRun } from '../common/metrics.ts';
+import { withLogFields } from '../common/log.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -168,8 +170,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       const summary = await environment.close();
       const divergence = tape?.divergence();
       if (divergence) throw ApplicationFailure.create({ type: failureTypes.tapeDiverged, message: divergence.message, nonRetryable: true });
+      const outcome = record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error';
+      recordAgentRun({ agent: request.agent, outcome, wallMs });
       return boundAgentRunResult({
-        outcome: record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error',
+        outcome,
         exitCode: record.exitCode,
         wallMs,
         outputs,
@@ -236,6 +240,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         throw error;
       });
       if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
+      recordVerifierRun(run.wallMs);
       const report = await writeArtifact(path.join(dir, run.reportName === 'ctrf.json' ? artifactNames.ctrfReport : run.reportName), run.reportText);
       const verifierLog = await writeArtifact(path.join(dir, artifactNames.verifierLog), run.log);
       return {
@@ -257,7 +262,13 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     }
   }
 
-  return { resolveScenarios, prepareScenario, runScenario, verifyScenario };
+  // Every log line written while a scenario's activity runs names the scenario.
+  return {
+    resolveScenarios,
+    prepareScenario: (scenario: ScenarioDescriptor) => withLogFields({ scenario: scenario.name }, () => prepareScenario(scenario)),
+    runScenario: (request: Parameters<typeof runScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => runScenario(request)),
+    verifyScenario: (request: Parameters<typeof verifyScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => verifyScenario(request)),
+  };
 }
 
 /** The image's USER and WORKDIR, the defaults Harbor runs a task's agent with. */

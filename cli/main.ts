@@ -8,12 +8,15 @@ import { packCommand } from './commands/pack-command.ts';
 import { testCommand } from './commands/test-command.ts';
 import { submitCommand } from './commands/submit-command.ts';
 import { seatCommand } from './commands/seat-command.ts';
+import { seatReportCommand } from './commands/seat-report-command.ts';
 import { consensusCommand } from './commands/consensus-command.ts';
 import { replayCommand } from './commands/replay-command.ts';
 import { runsCommand } from './commands/runs-command.ts';
 import { showCommand } from './commands/show-command.ts';
 import { rerunCommand } from './commands/rerun-command.ts';
 import { rescoreCommand } from './commands/rescore-command.ts';
+import { exportCommand } from './commands/export-command.ts';
+import { reportCommand } from './commands/report-command.ts';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
@@ -46,6 +49,10 @@ const usage = `usage: trl <command> [options]
       --hotkey URI             local chain: the miner's dev key (default //TrlMiner), registered if new
       --url URL                where validators download the pack (required on Subtensor)
   seat [--json]              the seat: incumbent, challenge in progress, queue, recent decisions
+      --report                 write a decision's evidence page (HTML: both sides per scenario, margin, the bootstrap
+                               distribution and its bound) from its file under the data directory; no Temporal needed
+      --decision N             with --report: that decision (default the latest)
+      --out FILE               with --report: where to write it (default beside the decision file)
   consensus [--json]         Yuma consensus preview from all validators' weights and stakes
   runs                       evaluations from Temporal visibility: id, when, pack, hotkey, status, tests, cost
       --status S               completed, incomplete, rejected, running, queued
@@ -65,6 +72,16 @@ const usage = `usage: trl <command> [options]
                              call), as a new evaluation linked to it; old and new counts side by side
       --scenario NAME          only this scenario (repeatable; the others are reused as they are)
       --json                   print the new evaluation result as JSON
+  report <workflow-id>       one self-contained HTML page of a run (no network needed to view it): tests and cost
+                             per scenario, spend by model, which model answered each turn, score vs cost beside the
+                             reference examples (cheapest-model, pin-glm-flash, single-model) when their results are here
+      --out FILE               where to write it (default: report.html beside the run's result.json)
+  export <workflow-id>       each scenario's agent conversation with the model calls behind every turn, one JSON
+                             object per scenario per line
+      --format F               atif (Agent Trajectory Interchange Format), sharegpt (LLaMA-Factory style, with
+                               tools) or jsonl (ours, lossless); required
+      --scenario NAME          only this scenario (repeatable)
+      --out FILE               write there instead of stdout
   replay <workflow-id>       replay a run's history against the current workflow code: "replays cleanly"
                              or the first non-determinism and its event (exit 0 clean, 1 not, 64 bad input)
       --all                    every closed run of a type instead (the check before deploying workflow code)
@@ -120,8 +137,23 @@ async function main(argv: string[]): Promise<number> {
       return submitCommand({ pack: positionals[0]!, hotkey: values.hotkey, url: values.url, json: values.json! });
     }
     case 'seat': {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, report: { type: 'boolean', default: false }, decision: { type: 'string' }, out: { type: 'string' } } });
+      if (!values.report && (values.decision !== undefined || values.out !== undefined)) throw new UsageError('--decision and --out go with --report');
+      const decision = values.decision === undefined ? undefined : Number(values.decision);
+      if (decision !== undefined && (!Number.isInteger(decision) || decision < 1)) throw new UsageError(`--decision must be a positive integer; got "${values.decision}"`);
+      if (values.report) return seatReportCommand({ decision, out: values.out });
       return seatCommand({ json: values.json! });
+    }
+    case 'report': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
+      if (positionals.length !== 1) throw new UsageError('trl report needs exactly one workflow id, e.g. trl report evaluate-local-20261201T101500-abc123');
+      return reportCommand({ workflowId: positionals[0]!, out: values.out });
+    }
+    case 'export': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { format: { type: 'string' }, scenario: { type: 'string', multiple: true, default: [] }, out: { type: 'string' } } });
+      if (positionals.length !== 1) throw new UsageError('trl export needs exactly one workflow id, e.g. trl export evaluate-local-20261201T101500-abc123 --format atif');
+      if (!values.format) throw new UsageError('trl export needs --format atif, sharegpt or jsonl');
+      return exportCommand({ workflowId: positionals[0]!, format: values.format, scenarios: values.scenario ?? [], out: values.out });
     }
     case 'consensus': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });

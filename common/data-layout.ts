@@ -110,10 +110,20 @@ export function evaluationResultFile(workflowId: string): string {
   return path.join(runDir(workflowId), artifactNames.evaluationResult);
 }
 
+/** `trl report`'s page of a run, beside its result.json. */
+export function evaluationReportFile(workflowId: string): string {
+  return path.join(runDir(workflowId), 'report.html');
+}
+
 export function seatDir(netuid: number): string {
   return path.join(seatRoot, String(netuid));
 }
 
 export function seatDecisionFile(netuid: number, decisionNumber: number, packHash: string): string {
   return path.join(seatDir(netuid), `decision-${String(decisionNumber).padStart(5, '0')}-${packHash.slice(0, 12)}.json`);
+}
+
+/** `trl seat --report`'s evidence page of a decision, beside its decision file. */
+export function seatDecisionReportFile(netuid: number, decisionNumber: number, packHash: string): string {
+  return seatDecisionFile(netuid, decisionNumber, packHash).replace(/\.json$/, '.html');
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asyncLocalStorage, Context } from '@temporalio/activity';
-import { log } from './log.ts';
+import { log, withLogFields } from './log.ts';
 
 function captured(write: () => void): Record<string, unknown> {
   const original = process.stderr.write.bind(process.stderr);
@@ -31,4 +31,16 @@ test('a line written inside an activity carries its workflow, run and activity i
     { workflowId: line.workflowId, runId: line.runId, activityType: line.activityType, activityId: line.activityId, attempt: line.attempt, scenario: line.scenario },
     { workflowId: 'evaluate-x', runId: 'r1', activityType: 'runScenario', activityId: '7', attempt: 2, scenario: 'csv-sales-report' },
   );
+});
+
+test('withLogFields puts its fields on every line written inside it, across awaits', async () => {
+  const lines: Record<string, unknown>[] = [];
+  await withLogFields({ scenario: 'fix-inventory-bug' }, async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    lines.push(captured(() => log.warn('later', { step: 1 })));
+  });
+  lines.push(captured(() => log.warn('outside')));
+  assert.equal(lines[0]!.scenario, 'fix-inventory-bug');
+  assert.equal(lines[0]!.step, 1);
+  assert.equal(lines[1]!.scenario, undefined);
 });

@@ -1,6 +1,8 @@
 // Structured logs, one JSON object per line on stderr; quiet by default (warn and up).
 // TRL_LOG_LEVEL=debug|info|warn|error changes that. A line written inside an activity carries its
-// workflow, run and activity ids, so a log line leads to the run in the Temporal UI.
+// workflow, run and activity ids, so a log line leads to the run in the Temporal UI, and the fields
+// of the enclosing withLogFields (a scenario activity's scenario name).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Context } from '@temporalio/activity';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
@@ -23,9 +25,16 @@ function activityFields(): Record<string, unknown> {
   return { workflowId: info.workflowExecution?.workflowId, runId: info.workflowExecution?.runId, activityType: info.activityType, activityId: info.activityId, attempt: info.attempt };
 }
 
+const scopedFields = new AsyncLocalStorage<Record<string, unknown>>();
+
+/** Runs `work` with `fields` on every log line written inside it (awaited callbacks included). */
+export function withLogFields<T>(fields: Record<string, unknown>, work: () => T): T {
+  return scopedFields.run({ ...scopedFields.getStore(), ...fields }, work);
+}
+
 function emit(level: Level, event: string, fields: Record<string, unknown>): void {
   if (order[level] < threshold()) return;
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level, event, ...activityFields(), ...fields }) + '\n');
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level, event, ...activityFields(), ...scopedFields.getStore(), ...fields }) + '\n');
 }
 
 export const log = {

@@ -14,6 +14,7 @@ import { promptEstimateTokens } from './meter/prompt-estimate.ts';
 import { requestedAnswerCount, requestedMaxTokens } from './meter/request-limits.ts';
 import { GatewayError, fromUpstreamError, isRetriedByGateway, isUpstreamInfrastructureFailure, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
 import type { CallEndRow, CallLog } from './call-log.ts';
+import { recordInfraError, recordModelCall } from '../common/metrics.ts';
 
 /** Waits before the 1st … 6th retry of an upstream 429/503. */
 export const defaultRetryDelaysMs: readonly number[] = [250, 500, 1000, 2000, 4000, 8000];
@@ -184,6 +185,8 @@ export class ModelGateway {
     }
     const usage = (outcome.usage ?? {}) as { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null };
     const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+    const latencyMs = Math.round(performance.now() - prepared.started);
+    recordModelCall({ model: prepared.model.id, outcome: outcome.status === 'ok' ? 'ok' : outcome.errorType ?? 'error', costUsd: settlement.costUsd, latencyMs });
     this.options.callLog.ended({
       ...prepared.identity,
       status: outcome.status,
@@ -200,7 +203,7 @@ export class ModelGateway {
       costUsd: settlement.costUsd,
       overshootUsd: settlement.overshootUsd,
       spentAfterUsd: this.ledger.spentUsd,
-      latencyMs: Math.round(performance.now() - prepared.started),
+      latencyMs,
       response: outcome.response,
     });
   }
@@ -224,12 +227,17 @@ export class ModelGateway {
     }
   }
 
+  private countUpstreamFailure(type: string): void {
+    this.upstreamFailures += 1;
+    recordInfraError('gateway', type);
+  }
+
   private failed(prepared: PreparedCall, wrapped: unknown, extra: Partial<CallOutcome> = {}): GatewayError {
     const { cause, attempts } = wrapped instanceof AttemptsError ? wrapped : { cause: wrapped, attempts: 1 };
     const mapped = fromUpstreamError(cause, prepared.model.id);
     const release = wasRefusedUnbilled(cause);
     this.finish(prepared, { status: 'error', errorType: mapped.type, release, failedAfterSend: !release, upstreamRequestId: upstreamRequestIdOf(cause), attempts, ...extra });
-    if (isUpstreamInfrastructureFailure(mapped)) this.upstreamFailures += 1;
+    if (isUpstreamInfrastructureFailure(mapped)) this.countUpstreamFailure(mapped.type);
     return mapped;
   }
 
@@ -284,7 +292,7 @@ export class ModelGateway {
     } catch (error) {
       const mapped = fromUpstreamError(error, prepared.model.id);
       outcome = { status: 'error', errorType: mapped.type, usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks };
-      if (isUpstreamInfrastructureFailure(mapped)) this.upstreamFailures += 1;
+      if (isUpstreamInfrastructureFailure(mapped)) this.countUpstreamFailure(mapped.type);
       throw mapped;
     } finally {
       // Success, a broken stream, or the consumer stopping early: the call is settled once, from

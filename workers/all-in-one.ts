@@ -16,7 +16,7 @@ export interface AllInOneOptions {
   pidFile?: string;
   /** Create (or update) the Schedule that runs the seat's chain cycle: `trl up` does. */
   seatSchedule?: boolean;
-  onReady?: (ready: { upstream: string; seat?: { scheduleId: string; intervalSec: number; netuid: number; chain: string } }) => void;
+  onReady?: (ready: { upstream: string; metrics?: string; seat?: { scheduleId: string; intervalSec: number; netuid: number; chain: string } }) => void;
 }
 
 export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<void> {
@@ -43,7 +43,7 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
   mkdirSync(path.dirname(pidFile), { recursive: true });
   writeFileSync(pidFile, String(process.pid));
   try {
-    options.onReady?.({ upstream: hosted.upstream.description, seat });
+    options.onReady?.({ upstream: hosted.upstream.description, metrics: hosted.metrics?.address, seat });
     await hosted.run();
   } finally {
     await pauseSchedule?.();

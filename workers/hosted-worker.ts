@@ -8,13 +8,16 @@ import { openChain } from '../chain/open-chain.ts';
 import type Docker from 'dockerode';
 import type { BootstrapResult } from '../infra/bootstrap.ts';
 import { createEvaluationWorker } from './create-worker.ts';
-import { readWorkerConfig } from './worker-config.ts';
+import { metricsConfigOf, readWorkerConfig } from './worker-config.ts';
+import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 import { startModelUpstream, type ModelUpstream } from './model-upstream.ts';
 import { installQuietRuntime } from './quiet-runtime.ts';
 
 export interface HostedWorker {
   worker: Worker;
   upstream: ModelUpstream;
+  /** The Prometheus endpoint when TRL_METRICS_PORT is set. */
+  metrics?: MetricsServer;
   /** Runs until shutdown() (or SIGINT/SIGTERM), then releases the connection and the upstream. */
   run(): Promise<void>;
   shutdown(): void;
@@ -30,10 +33,15 @@ export interface HostedWorkerOptions {
 }
 
 export async function startHostedWorker(options: HostedWorkerOptions): Promise<HostedWorker> {
-  installQuietRuntime();
   const config = readWorkerConfig();
+  const metricsConfig = metricsConfigOf(config);
+  installQuietRuntime(metricsConfig);
   const chainConfig = options.chain ?? readChainConfig();
-  const upstream = await startModelUpstream(config);
+  const metrics = metricsConfig ? await startMetricsServer(metricsConfig) : undefined;
+  const upstream = await startModelUpstream(config).catch(async (error: unknown) => {
+    await metrics?.close();
+    throw error;
+  });
   const connection = await NativeConnection.connect({ address: options.stack.temporal.address });
   // The seat's activities start and update workflows, so the worker also holds a client.
   const clientConnection = await Connection.connect({ address: options.stack.temporal.address });
@@ -70,11 +78,13 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
     await clientConnection.close();
     await connection.close();
     await upstream.close();
+    await metrics?.close();
     throw error;
   }
   return {
     worker,
     upstream,
+    metrics,
     shutdown: () => worker.shutdown(),
     async run() {
       try {
@@ -84,6 +94,7 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
         await clientConnection.close();
         await connection.close();
         await upstream.close();
+        await metrics?.close();
       }
     },
   };

@@ -1,13 +1,17 @@
 // Temporal's SDK and its native core log a lot at INFO. Route both through one structured logger on
 // stderr (never stdout, which carries `--json` results), at warn unless TRL_LOG_LEVEL asks for more.
+// With metrics on, the native core also exports the SDK's runtime metrics (task slots, poll and
+// schedule-to-start latencies, workflow and activity outcomes) in Prometheus form on a loopback port.
 import { Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import { log } from '../common/log.ts';
+import type { MetricsConfig } from './worker-config.ts';
 
 let installed = false;
 
 const levels: Record<string, 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
 
-export function installQuietRuntime(): void {
+/** Once per process (the SDK's rule): the first call's metrics setting holds. */
+export function installQuietRuntime(metrics?: MetricsConfig): void {
   if (installed) return;
   installed = true;
   const level = (process.env.TRL_LOG_LEVEL ?? 'warn').toUpperCase() as LogLevel;
@@ -21,6 +25,9 @@ export function installQuietRuntime(): void {
       warn: (m, meta) => emit('WARN', m, meta),
       error: (m, meta) => emit('ERROR', m, meta),
     },
-    telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } },
+    telemetryOptions: {
+      logging: { filter: { core: level, other: level }, forward: {} },
+      ...(metrics ? { metrics: { prometheus: { bindAddress: `127.0.0.1:${metrics.temporalPort}`, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
+    },
   });
 }

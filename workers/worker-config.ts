@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { ConfigError } from '../common/config-error.ts';
 
+const port = (name: string) => z.coerce.number({ error: `${name} must be a TCP port number` }).int(`${name} must be a TCP port number`).min(1, `${name} must be a TCP port number`).max(65535, `${name} must be a TCP port number`);
+
 const configSchema = z.object({
   TRL_UPSTREAM_BASE_URL: z.string().url('TRL_UPSTREAM_BASE_URL must be an http(s) URL such as https://…/v1').optional(),
   TRL_UPSTREAM_API_KEY: z.string().min(1).optional(),
@@ -14,6 +16,12 @@ const configSchema = z.object({
   /** Spend ceilings of the ledger across attempts (gateway/spend/): per submission, all days; per UTC day. */
   TRL_SUBMISSION_CEILING_USD: z.coerce.number().positive('TRL_SUBMISSION_CEILING_USD must be a positive number of USD').default(30),
   TRL_DAILY_CEILING_USD: z.coerce.number().positive('TRL_DAILY_CEILING_USD must be a positive number of USD').default(500),
+  /** The Prometheus endpoint (workers/metrics-server.ts): off unless a port is given. */
+  TRL_METRICS_PORT: port('TRL_METRICS_PORT').optional(),
+  /** Loopback by default: a listener on 0.0.0.0 would be reachable from the sandboxes' networks. */
+  TRL_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Where Temporal's SDK runtime exports its own metrics (always loopback); default TRL_METRICS_PORT + 1. */
+  TRL_TEMPORAL_METRICS_PORT: port('TRL_TEMPORAL_METRICS_PORT').optional(),
 }).refine((c) => !c.TRL_UPSTREAM_BASE_URL || c.TRL_UPSTREAM_API_KEY, { message: 'TRL_UPSTREAM_API_KEY is required with TRL_UPSTREAM_BASE_URL', path: ['TRL_UPSTREAM_API_KEY'] })
   // A ceiling below the scenario cap could never admit a single attempt.
   .refine((c) => c.TRL_SUBMISSION_CEILING_USD >= c.TRL_BUDGET_CAP_USD, { message: 'TRL_SUBMISSION_CEILING_USD must be at least TRL_BUDGET_CAP_USD (the scenario cap)', path: ['TRL_SUBMISSION_CEILING_USD'] })
@@ -27,4 +35,19 @@ export function readWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
   }
   return parsed.data;
+}
+
+export interface MetricsConfig {
+  host: string;
+  port: number;
+  /** Temporal's runtime exporter, on loopback; its lines are appended to every scrape of `port`. */
+  temporalPort: number;
+}
+
+/** The metrics endpoints, or undefined when TRL_METRICS_PORT is unset (the default, and in tests). */
+export function metricsConfigOf(config: WorkerConfig): MetricsConfig | undefined {
+  if (config.TRL_METRICS_PORT === undefined) return undefined;
+  const temporalPort = config.TRL_TEMPORAL_METRICS_PORT ?? config.TRL_METRICS_PORT + 1;
+  if (temporalPort === config.TRL_METRICS_PORT) throw new ConfigError('TRL_TEMPORAL_METRICS_PORT must differ from TRL_METRICS_PORT');
+  return { host: config.TRL_METRICS_HOST, port: config.TRL_METRICS_PORT, temporalPort };
 }
