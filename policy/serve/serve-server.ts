@@ -7,7 +7,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { listenOn, type Listening } from '../../gateway/http/listen.ts';
-import { HttpError, readJsonBody, sendError } from '../../gateway/http/json-body.ts';
+import { HttpError, readJsonBody } from '../../gateway/http/json-body.ts';
 import { InstanceFailedError, PoolFullError, type InstancePool } from './instance-pool.ts';
 import { sessionKey } from './session-key.ts';
 import { requestCost, usageOf, withStreamUsage, type RequestCost } from './request-meter.ts';
@@ -72,12 +72,15 @@ async function handle(options: ServeServerOptions, request: http.IncomingMessage
   const requestId = randomUUID();
   response.setHeader('x-request-id', requestId);
   let client: { clientId: string } | undefined;
+  // The reply is written after the call log line, so a client that has its answer finds it logged.
+  let reply: Reply = { status: 500, headers: {}, text: '' };
   const call: ServedCall = { at: new Date().toISOString(), requestId, session: '', status: 0, streamed: false, latencyMs: 0, costUsd: 0, models: [], promptTokens: 0, completionTokens: 0 };
   try {
     const url = new URL(request.url ?? '/', 'http://serve');
     if (options.gate) client = await options.gate.admit(request.headers.authorization);
     if (request.method === 'GET' && url.pathname === '/v1/models') {
-      return send(response, 200, { 'content-type': 'application/json' }, JSON.stringify({ object: 'list', data: [{ id: servedModel, object: 'model', created: 0, owned_by: 'trl-serve' }] }));
+      reply = reply200({ 'content-type': 'application/json' }, JSON.stringify({ object: 'list', data: [{ id: servedModel, object: 'model', created: 0, owned_by: 'trl-serve' }] }));
+      return;
     }
     if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new HttpError(404, 'not_found', `${request.method} ${url.pathname} is not served`);
     const parsed = chatRequestSchema.safeParse(await readJsonBody(request, options.maxBodyBytes ?? 16 * 1024 * 1024));
@@ -93,24 +96,26 @@ async function handle(options: ServeServerOptions, request: http.IncomingMessage
     const answer = await options.pool.run(session, async (instance) => {
       call.instance = instance.id;
       const before = instance.calls().length;
-      const reply = await fetch(`${instance.url}/chat/completions`, {
+      const forwarded = await fetch(`${instance.url}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ ...body, model: servedModel }),
         signal: AbortSignal.timeout(options.requestTimeoutMs),
       });
-      const text = await reply.text();
-      return { status: reply.status, contentType: reply.headers.get('content-type') ?? 'application/json', text, cost: requestCost(instance.calls().slice(before)), instance: instance.id };
+      const text = await forwarded.text();
+      return { status: forwarded.status, contentType: forwarded.headers.get('content-type') ?? 'application/json', text, cost: requestCost(instance.calls().slice(before)), instance: instance.id };
     });
     Object.assign(call, { status: answer.status, costUsd: answer.cost.costUsd, models: answer.cost.models, promptTokens: answer.cost.promptTokens, completionTokens: answer.cost.completionTokens });
     const headers = { 'content-type': answer.contentType, ...costHeaders(answer.cost), 'x-trl-instance': answer.instance, 'x-trl-session': session };
     if (answer.status !== 200) {
       call.error = answer.text.slice(0, 500);
-      return send(response, answer.status, headers, answer.text);
+      reply = { status: answer.status, headers, text: answer.text };
+      return;
     }
     if (answer.contentType.startsWith('text/event-stream')) {
       const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-      return send(response, 200, { ...headers, 'cache-control': 'no-cache' }, wantsUsage ? withStreamUsage(answer.text, usageOf(answer.cost)) : answer.text);
+      reply = reply200({ ...headers, 'cache-control': 'no-cache' }, wantsUsage ? withStreamUsage(answer.text, usageOf(answer.cost)) : answer.text);
+      return;
     }
     let completion: Record<string, unknown>;
     try {
@@ -118,25 +123,37 @@ async function handle(options: ServeServerOptions, request: http.IncomingMessage
     } catch {
       throw new HttpError(502, 'policy_error', 'the policy answered with something that is not JSON');
     }
-    return send(response, 200, headers, JSON.stringify({ ...completion, usage: usageOf(answer.cost) }));
+    reply = reply200(headers, JSON.stringify({ ...completion, usage: usageOf(answer.cost) }));
   } catch (error) {
     const [status, type, message] = errorReply(error, options.requestTimeoutMs);
     call.status = status;
     call.error = message;
-    sendError(response, status, type, message);
+    reply = { status, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ error: { message, type, code: type, param: null } }) };
   } finally {
     call.latencyMs = Math.round(performance.now() - startedMs);
     if (client && options.gate && call.session) await options.gate.record(client.clientId, call).catch(() => undefined);
+    send(response, reply);
   }
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+function reply200(headers: Record<string, string>, text: string): Reply {
+  return { status: 200, headers, text };
 }
 
 function costHeaders(cost: RequestCost): Record<string, string> {
   return { 'x-trl-cost-usd': cost.costUsd.toFixed(9), 'x-trl-models': cost.models.join(','), 'x-trl-model-calls': String(cost.calls) };
 }
 
-function send(response: http.ServerResponse, status: number, headers: Record<string, string>, text: string): void {
-  response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
-  response.end(text);
+function send(response: http.ServerResponse, reply: Reply): void {
+  if (response.destroyed) return;
+  response.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(reply.text) });
+  response.end(reply.text);
 }
 
 /** One mapping of every failure to an OpenAI-style status, type and message. */

@@ -12,6 +12,10 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { readPackDirectory } from '../../packs/read-pack.ts';
 import { startSimFleet, type SimFleet } from '../../simfleet/sim-fleet-server.ts';
 import { startServing, type Serving } from '../../workers/serve-policy.ts';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import { addApiKey, readApiKeys } from '../../policy/serve/api-keys.ts';
+import { createKeyGate } from '../../policy/serve/key-gate.ts';
 
 const docker = createDockerClient();
 const terminalTool = { type: 'function' as const, function: { name: 'terminal', description: 'run a shell command', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } } };
@@ -22,9 +26,11 @@ describe('trl serve', () => {
   let serving: Serving;
   let client: OpenAI;
   let instruction: string;
+  let policyImage: string;
 
   before(async () => {
     const stack = await bootstrap(docker);
+    policyImage = stack.policyImage;
     fleet = await startSimFleet({ timeScale: 0 });
     instruction = await readFile(path.join(repoRoot, 'scenarios', 'csv-sales-report', 'instruction.md'), 'utf8');
     serving = await startServing({
@@ -107,5 +113,31 @@ describe('trl serve', () => {
 
   test('another model name is refused with a clear message', async () => {
     await assert.rejects(client.chat.completions.create({ model: 'gpt-4o', messages: task() }), /404.*only model is "auto"/);
+  });
+
+  test('with API keys: no key is 401, a key is served and logged, its spend limit then refuses with 402', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-serve-keys-'));
+    const keysFile = path.join(dir, 'api-keys.json');
+    const { key, secret } = await addApiKey(keysFile, { label: 'test', spendLimitUsd: 1e-9 });
+    const logOf = (id: string) => path.join(dir, `${id}.jsonl`);
+    const gated = await startServing({
+      pack: await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'cost-cascade')),
+      docker, policyImage, upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }),
+      settings: { host: '127.0.0.1', port: 0, maxInstances: 1, idleSec: 600, instanceCapUsd: 5, requestTimeoutSec: 60 },
+      gate: await createKeyGate(await readApiKeys(keysFile), logOf),
+    });
+    try {
+      const messages = [system, { role: 'user' as const, content: 'Task four: print the date.' }];
+      await assert.rejects(new OpenAI({ baseURL: gated.server.url, apiKey: 'trl-sk-wrong', maxRetries: 0 }).chat.completions.create({ model: 'auto', messages }), (error: unknown) => error instanceof OpenAI.APIError && error.status === 401);
+      const keyed = new OpenAI({ baseURL: gated.server.url, apiKey: secret, maxRetries: 0 });
+      const { response } = await keyed.chat.completions.create({ model: 'auto', messages }).withResponse();
+      const logged = JSON.parse((await readFile(logOf(key.id), 'utf8')).trim()) as { status: number; costUsd: number; models: string[] };
+      assert.equal(logged.status, 200);
+      assert.equal(logged.costUsd, Number(response.headers.get('x-trl-cost-usd')));
+      assert.deepEqual(logged.models, ['qwen3.6-35b-a3b']);
+      await assert.rejects(keyed.chat.completions.create({ model: 'auto', messages }), (error: unknown) => error instanceof OpenAI.APIError && error.status === 402 && /limit/.test(error.message));
+    } finally {
+      await gated.close();
+    }
   });
 });
