@@ -82,6 +82,8 @@ const usage = `usage: trl <command> [options]
       --seated                 the pack holding the seat (asks the seat workflow through Temporal)
       --port P                 port on 127.0.0.1 (default ${defaultServeSettings.port}; 0 picks a free one)
       --max-instances N        policy instances at once, one per conversation (default ${defaultServeSettings.maxInstances})
+      --memory-mb M            memory all instances may hold together (512 MB per TypeScript sandbox,
+                               1024 MB per Python / data sidecar): fewer instances when it is smaller
       --idle-sec S             stop an instance idle this long (default ${defaultServeSettings.idleSec})
       --instance-cap-usd X     budget cap of each instance's gateway (default ${defaultServeSettings.instanceCapUsd})
       --request-timeout-sec S  longest a policy may take for one request (default ${defaultServeSettings.requestTimeoutSec})
@@ -201,7 +203,7 @@ async function main(argv: string[]): Promise<number> {
         args: rest,
         allowPositionals: true,
         options: {
-          pack: { type: 'string' }, seated: { type: 'boolean', default: false }, port: { type: 'string' }, 'max-instances': { type: 'string' },
+          pack: { type: 'string' }, seated: { type: 'boolean', default: false }, port: { type: 'string' }, 'max-instances': { type: 'string' }, 'memory-mb': { type: 'string' },
           'idle-sec': { type: 'string' }, 'instance-cap-usd': { type: 'string' }, 'request-timeout-sec': { type: 'string' },
         },
       });
@@ -218,6 +220,7 @@ async function main(argv: string[]): Promise<number> {
           maxInstances: values['max-instances'] === undefined ? d.maxInstances : positiveInteger('--max-instances', values['max-instances']),
           idleSec: values['idle-sec'] === undefined ? d.idleSec : positiveNumber('--idle-sec', values['idle-sec']),
           instanceCapUsd: values['instance-cap-usd'] === undefined ? d.instanceCapUsd : positiveNumber('--instance-cap-usd', values['instance-cap-usd']),
+          ...(values['memory-mb'] === undefined ? {} : { memoryMb: positiveNumber('--memory-mb', values['memory-mb']) }),
           requestTimeoutSec: values['request-timeout-sec'] === undefined ? d.requestTimeoutSec : positiveNumber('--request-timeout-sec', values['request-timeout-sec']),
         },
       });

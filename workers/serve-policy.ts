@@ -16,6 +16,9 @@ import { serveInstanceDir } from '../common/data-layout.ts';
 import { InstancePool, type ServedInstance } from '../policy/serve/instance-pool.ts';
 import { startServeServer, type ClientGate, type ServeServer } from '../policy/serve/serve-server.ts';
 import { log } from '../common/log.ts';
+import { ConfigError } from '../common/config-error.ts';
+import { defaultPolicySandboxMemoryMb } from '../policy/host/policy-sandbox.ts';
+import { defaultSidecarMemoryMb } from '../policy/sidecar/sidecar-container.ts';
 
 export interface ServeSettings {
   /** Address the front server binds (loopback by default: sandboxes can reach 0.0.0.0 listeners). */
@@ -26,9 +29,20 @@ export interface ServeSettings {
   /** The budget cap of each instance's gateway; an instance near it is retired after its request. */
   instanceCapUsd: number;
   requestTimeoutSec: number;
+  /** Memory all instances may hold together (each at its sandbox's limit); bounds maxInstances further. */
+  memoryMb?: number;
 }
 
 export const defaultServeSettings: ServeSettings = { host: '127.0.0.1', port: 8300, maxInstances: 4, idleSec: 600, instanceCapUsd: 50, requestTimeoutSec: 300 };
+
+/** How many instances fit: maxInstances, lowered by the memory bound at each sandbox's memory limit. */
+export function instancesAllowed(settings: ServeSettings, kind: PolicySource['kind']): number {
+  if (settings.memoryMb === undefined) return settings.maxInstances;
+  const perInstanceMb = kind === 'typescript' ? defaultPolicySandboxMemoryMb : defaultSidecarMemoryMb;
+  const fit = Math.floor(settings.memoryMb / perInstanceMb);
+  if (fit < 1) throw new ConfigError(`--memory-mb ${settings.memoryMb} is less than one ${kind} policy instance needs (${perInstanceMb} MB)`);
+  return Math.min(settings.maxInstances, fit);
+}
 
 /** An instance whose gateway has less than this share of its cap left is retired after its request. */
 const wornShare = 0.02;
@@ -46,6 +60,8 @@ export async function policySourceOfPack(pack: CanonicalPack): Promise<PolicySou
 export interface Serving {
   server: ServeServer;
   pool: InstancePool;
+  /** Instances allowed at once (--max-instances, lowered by --memory-mb). */
+  maxInstances: number;
   /** This server run's id: instance records go under .data/serve/instances/<id>/. */
   runId: string;
   close(): Promise<void>;
@@ -95,8 +111,9 @@ export async function startServing(options: {
       stop: async () => { await run.stop(); },
     };
   };
+  const maxInstances = instancesAllowed(settings, policy.kind);
   const pool = new InstancePool({
-    maxInstances: settings.maxInstances,
+    maxInstances,
     idleMs: settings.idleSec * 1000,
     startInstance,
     onRetired: (instance, reason) => log.info('serve_instance_retired', { id: instance.id, reason }),
@@ -107,6 +124,7 @@ export async function startServing(options: {
   return {
     server,
     pool,
+    maxInstances,
     runId,
     async close() {
       await server.close();

@@ -74,7 +74,7 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   process.stdout.write(
     `trl serve: pack ${packHash(pack)} as model "auto" at ${serving.server.url}\n` +
       `  upstream ${upstream.description}\n` +
-      `  up to ${settings.maxInstances} policy instances, idle ones stopped after ${settings.idleSec}s, $${settings.instanceCapUsd} cap per instance\n` +
+      `  up to ${serving.maxInstances} policy instances, idle ones stopped after ${settings.idleSec}s, $${settings.instanceCapUsd} cap per instance\n` +
       `  ${gate ? `${keys.length} API key(s) required (${serveKeysFile})` : 'no API keys configured: every local client is served (add one with `trl serve keys add LABEL`)'}\n` +
       `  records under .data/serve/instances/${serving.runId}/; Ctrl-C stops\n`,
   );
