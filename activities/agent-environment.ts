@@ -50,13 +50,16 @@ export function sidecarDefaultModel(allowlist: Allowlist, wanted = process.env.T
   return [...(candidates.length ? candidates : allowlist.models)].sort((a, b) => cost(a) - cost(b))[0]!.id;
 }
 
+/** What starting a policy needs of the worker's dependencies (`trl serve` has no more than this). */
+export type PolicyStartDependencies = Pick<ActivityDependencies, 'docker' | 'owner' | 'policyImage' | 'sidecarImage' | 'sidecarHealthTimeoutMs' | 'watchdog' | 'allowlist' | 'upstream' | 'budgetCapUsd' | 'policyRequestTimeoutMs'>;
+
 /**
  * The policy of a pack in its real sandbox (the TypeScript pipe sandbox, or the Python / data
  * sidecar on its own policy network) behind the gateway, with its agent endpoint on `bindHost`.
- * Scenario runs and the pre-evaluation probe start policies this one way.
+ * Scenario runs, the pre-evaluation probe and `trl serve` start policies this one way.
  */
 export async function startPolicyForSource(
-  deps: ActivityDependencies,
+  deps: PolicyStartDependencies,
   request: {
     policy: PolicySource;
     workflowId: string;

@@ -17,6 +17,8 @@ import { rerunCommand } from './commands/rerun-command.ts';
 import { rescoreCommand } from './commands/rescore-command.ts';
 import { exportCommand } from './commands/export-command.ts';
 import { reportCommand } from './commands/report-command.ts';
+import { serveCommand, serveKeysCommand } from './commands/serve-command.ts';
+import { defaultServeSettings } from '../workers/serve-policy.ts';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
@@ -89,6 +91,22 @@ const usage = `usage: trl <command> [options]
       --type NAME              with --all: the workflow type (default evaluateSubmission)
       --workflows FILE         replay against this workflows entry file instead of workflows/index.ts
       --json                   the outcomes as JSON
+  serve                      a pack's policy as the OpenAI model "auto" on 127.0.0.1 (POST /v1/chat/completions,
+                             streamed or not, tools; GET /v1/models): each conversation on its own policy
+                             instance in its real sandbox behind a metered gateway; upstream TRL_UPSTREAM_*
+                             or the sim fleet; cost and answering models in x-trl-cost-usd / x-trl-models
+      --pack DIR|FILE|HASH     the pack: a directory, a JSON pack, or a stored pack's sha256
+      --seated                 the pack holding the seat (asks the seat workflow through Temporal)
+      --port P                 port on 127.0.0.1 (default ${defaultServeSettings.port}; 0 picks a free one)
+      --max-instances N        policy instances at once, one per conversation (default ${defaultServeSettings.maxInstances})
+      --memory-mb M            memory all instances may hold together (512 MB per TypeScript sandbox,
+                               1024 MB per Python / data sidecar): fewer instances when it is smaller
+      --idle-sec S             stop an instance idle this long (default ${defaultServeSettings.idleSec})
+      --instance-cap-usd X     budget cap of each instance's gateway (default ${defaultServeSettings.instanceCapUsd})
+      --request-timeout-sec S  longest a policy may take for one request (default ${defaultServeSettings.requestTimeoutSec})
+  serve keys add LABEL       make an API key (printed once, stored as its sha256); once a key exists every
+                             request needs one; --spend-limit-usd X, --requests-per-minute N
+  serve keys list|revoke ID  the keys with what each spent (from its call log under .data/serve/calls/)
   test [FILTER...]           bootstrap and run the test suite (files whose path contains FILTER)
       --browser                also the browser checks of the Temporal Web UI (test/browser/, installs chromium)
 `;
@@ -206,6 +224,39 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length > 1) throw new UsageError('trl replay takes one workflow id (or --all)');
       return replayCommand({ workflowId: positionals[0], all: values.all!, since: values.since, type: values.type!, workflows: values.workflows, json: values.json! });
     }
+    case 'serve': {
+      if (rest[0] === 'keys') {
+        const { values, positionals } = parseArgs({ args: rest.slice(1), allowPositionals: true, options: { 'spend-limit-usd': { type: 'string' }, 'requests-per-minute': { type: 'string' }, json: { type: 'boolean', default: false } } });
+        const spendLimitUsd = values['spend-limit-usd'] === undefined ? undefined : positiveNumber('--spend-limit-usd', values['spend-limit-usd']);
+        const requestsPerMinute = values['requests-per-minute'] === undefined ? undefined : positiveInteger('--requests-per-minute', values['requests-per-minute']);
+        return serveKeysCommand({ action: positionals[0], arg: positionals[1], spendLimitUsd, requestsPerMinute, json: values.json! });
+      }
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          pack: { type: 'string' }, seated: { type: 'boolean', default: false }, port: { type: 'string' }, 'max-instances': { type: 'string' }, 'memory-mb': { type: 'string' },
+          'idle-sec': { type: 'string' }, 'instance-cap-usd': { type: 'string' }, 'request-timeout-sec': { type: 'string' },
+        },
+      });
+      if (positionals.length) throw new UsageError(`trl serve takes no positional arguments (got "${positionals[0]}"); use --pack DIR|FILE|HASH or --seated`);
+      const d = defaultServeSettings;
+      const port = values.port === undefined ? d.port : Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; got "${values.port}"`);
+      return serveCommand({
+        pack: values.pack,
+        seated: values.seated!,
+        settings: {
+          host: d.host,
+          port,
+          maxInstances: values['max-instances'] === undefined ? d.maxInstances : positiveInteger('--max-instances', values['max-instances']),
+          idleSec: values['idle-sec'] === undefined ? d.idleSec : positiveNumber('--idle-sec', values['idle-sec']),
+          instanceCapUsd: values['instance-cap-usd'] === undefined ? d.instanceCapUsd : positiveNumber('--instance-cap-usd', values['instance-cap-usd']),
+          ...(values['memory-mb'] === undefined ? {} : { memoryMb: positiveNumber('--memory-mb', values['memory-mb']) }),
+          requestTimeoutSec: values['request-timeout-sec'] === undefined ? d.requestTimeoutSec : positiveNumber('--request-timeout-sec', values['request-timeout-sec']),
+        },
+      });
+    }
     case 'test':
       return testCommand({ filter: rest.filter((a) => a !== '--browser'), browser: rest.includes('--browser') });
     case undefined:
@@ -217,6 +268,18 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command "${command}"\n\n${usage}`);
   }
+}
+
+function positiveNumber(flag: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${flag} must be a positive number; got "${text}"`);
+  return value;
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = positiveNumber(flag, text);
+  if (!Number.isInteger(value)) throw new UsageError(`${flag} must be a whole number; got "${text}"`);
+  return value;
 }
 
 main(process.argv.slice(2)).then(

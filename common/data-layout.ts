@@ -119,6 +119,20 @@ export function seatDir(netuid: number): string {
   return path.join(seatRoot, String(netuid));
 }
 
+/** `trl serve`: its policy instances' records, the API keys (hashed) and each key's call log. */
+export const serveRoot = path.join(dataDir, 'serve');
+export const serveKeysFile = path.join(serveRoot, 'api-keys.json');
+
+/** One served policy instance's records (model-calls.jsonl, turns.jsonl, policy.log), by server run and instance. */
+export function serveInstanceDir(serverRunId: string, instanceId: string): string {
+  return path.join(serveRoot, 'instances', safeSegment(serverRunId), safeSegment(instanceId));
+}
+
+/** One API key's call log (JSON lines), by the key's id. */
+export function serveCallLogFile(keyId: string): string {
+  return path.join(serveRoot, 'calls', `${safeSegment(keyId)}.jsonl`);
+}
+
 export function seatDecisionFile(netuid: number, decisionNumber: number, packHash: string): string {
   return path.join(seatDir(netuid), `decision-${String(decisionNumber).padStart(5, '0')}-${packHash.slice(0, 12)}.json`);
 }

@@ -10,7 +10,7 @@ import { renderTable } from '../render-table.ts';
 import { shortHash, shortHotkey } from '../chain-view.ts';
 import { UsageError } from '../usage-error.ts';
 
-async function connect(): Promise<{ client: Client; connection: Connection }> {
+export async function connect(): Promise<{ client: Client; connection: Connection }> {
   const endpoint = temporalEndpoint();
   try {
     const connection = await Connection.connect({ address: endpoint.address, connectTimeout: 2000 });

@@ -16,6 +16,7 @@ import type { PolicyBackend, PolicyFault } from './policy-backend.ts';
 import { defaultWatchdogLimits, Watchdog, WatchedCallLog, type WatchdogLimits } from './watchdog.ts';
 import { serveAgentEndpoint, type AgentEndpoint } from './agent-endpoint.ts';
 import { TurnLog } from './turn-log.ts';
+import type { CallLogEntry } from '../../gateway/call-log.ts';
 import { ProvenanceTracker } from '../../gateway/provenance/provenance-tracker.ts';
 import type { ProvenanceSummary } from '../../contracts/provenance.ts';
 
@@ -87,6 +88,8 @@ export interface PolicyRun {
   gateway: ModelGateway;
   /** Stops the agent when no model call completes in time; start it when the agent starts. */
   watchdog: Watchdog;
+  /** The gateway's call log so far (summaries without bodies), e.g. for `trl serve`'s per-request cost. */
+  calls(): readonly CallLogEntry[];
   stop(): Promise<PolicyRunSummary>;
 }
 
@@ -141,6 +144,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
     host,
     gateway,
     watchdog,
+    calls: () => callLog.entries,
     async stop() {
       watchdog.stop();
       await endpoint.close();

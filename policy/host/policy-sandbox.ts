@@ -32,6 +32,9 @@ export interface SandboxExit {
 
 export const bundlePathInSandbox = '/policy/policy.mjs';
 
+/** Memory of one policy sandbox unless its spec says otherwise. */
+export const defaultPolicySandboxMemoryMb = 512;
+
 export class PolicySandbox {
   private exitHandlers: ((exit: SandboxExit) => void)[] = [];
   private exited: SandboxExit | undefined;
@@ -40,10 +43,10 @@ export class PolicySandbox {
   private constructor(readonly container: Docker.Container, private readonly stdin: NodeJS.WritableStream) {}
 
   static async start(docker: Docker, spec: PolicySandboxSpec, onLine: (line: string) => void, onOverflow: () => void): Promise<PolicySandbox> {
-    const memoryBytes = (spec.memoryMb ?? 512) * 1024 * 1024;
+    const memoryBytes = (spec.memoryMb ?? defaultPolicySandboxMemoryMb) * 1024 * 1024;
     const container = await docker.createContainer({
       Image: spec.image,
-      Cmd: ['node', `--max-old-space-size=${Math.floor((spec.memoryMb ?? 512) * 0.6)}`, policyRunnerPathInImage],
+      Cmd: ['node', `--max-old-space-size=${Math.floor((spec.memoryMb ?? defaultPolicySandboxMemoryMb) * 0.6)}`, policyRunnerPathInImage],
       User: '65534:65534',
       WorkingDir: '/tmp',
       Env: ['NODE_ENV=production'],

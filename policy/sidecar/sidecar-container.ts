@@ -11,6 +11,9 @@ export type SidecarKind = 'python' | 'data';
 
 export const sidecarPolicyPort = 8800;
 export const sidecarRole = 'policy-sidecar';
+/** Memory of one sidecar unless its spec says otherwise. */
+export const defaultSidecarMemoryMb = 1024;
+
 const maxLogBytes = 256 * 1024;
 
 export interface SidecarContainerSpec {
@@ -60,7 +63,7 @@ export class SidecarContainer {
   }
 
   static async start(docker: Docker, spec: SidecarContainerSpec): Promise<SidecarContainer> {
-    const memoryBytes = (spec.memoryMb ?? 1024) * 1024 * 1024;
+    const memoryBytes = (spec.memoryMb ?? defaultSidecarMemoryMb) * 1024 * 1024;
     const container = await docker.createContainer({
       Image: spec.image,
       Cmd: sidecarCommand(spec.kind),

@@ -1,0 +1,123 @@
+// `trl serve`: a pack's policy (a directory or JSON file, a stored pack's hash, or the seated pack)
+// as the OpenAI model `auto` on 127.0.0.1, each conversation on its own policy instance in its real
+// sandbox behind a metered gateway; the upstream is TRL_UPSTREAM_* or else the sim fleet.
+// `trl serve keys add|list|revoke` manages the API keys it then requires.
+import { readFile } from 'node:fs/promises';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { createDockerClient } from '../../sandbox/docker-client.ts';
+import { bootstrap } from '../../infra/bootstrap.ts';
+import { packFile, serveCallLogFile, serveKeysFile } from '../../common/data-layout.ts';
+import { canonicalPackSchema, packHash, type CanonicalPack } from '../../packs/canonical-pack.ts';
+import { readLocalPack } from '../../packs/read-pack.ts';
+import { readChainConfig } from '../../chain/chain-config.ts';
+import { seatWorkflowId } from '../../contracts/temporal-names.ts';
+import { seatQuery } from '../../contracts/seat-signals.ts';
+import { readWorkerConfig } from '../../workers/worker-config.ts';
+import { startModelUpstream } from '../../workers/model-upstream.ts';
+import { startServing, type ServeSettings } from '../../workers/serve-policy.ts';
+import { addApiKey, readApiKeys, revokeApiKey } from '../../policy/serve/api-keys.ts';
+import { createKeyGate } from '../../policy/serve/key-gate.ts';
+import { renderTable } from '../render-table.ts';
+import { connect } from './seat-command.ts';
+import { UsageError } from '../usage-error.ts';
+
+export interface ServeOptions {
+  pack?: string;
+  seated: boolean;
+  settings: ServeSettings;
+}
+
+async function seatedPackHash(): Promise<string> {
+  const config = readChainConfig();
+  const { client, connection } = await connect();
+  try {
+    const view = await client.workflow.getHandle(seatWorkflowId(config.TRL_NETUID)).query(seatQuery);
+    if (!view.incumbent) throw new UsageError(`the seat of subnet ${config.TRL_NETUID} is empty: serve a pack with --pack DIR|HASH`);
+    return view.incumbent.packHash;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw new UsageError(`no seat yet on subnet ${config.TRL_NETUID}; the first cycle of \`trl up\` creates it`);
+    throw error;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function storedPack(hash: string): Promise<CanonicalPack> {
+  let text: string;
+  try {
+    text = await readFile(packFile(hash), 'utf8');
+  } catch {
+    throw new UsageError(`no stored pack ${hash} (packs are stored when submitted or evaluated)`);
+  }
+  const pack = canonicalPackSchema.parse(JSON.parse(text));
+  if (packHash(pack) !== hash) throw new UsageError(`the stored pack ${hash} does not match its hash`);
+  return pack;
+}
+
+async function packToServe(options: ServeOptions): Promise<CanonicalPack> {
+  if (options.seated === (options.pack !== undefined)) throw new UsageError('trl serve needs exactly one of --pack DIR|FILE|HASH and --seated');
+  if (options.seated) return storedPack(await seatedPackHash());
+  return /^[0-9a-f]{64}$/.test(options.pack!) ? storedPack(options.pack!) : readLocalPack(options.pack!);
+}
+
+export async function serveCommand(options: ServeOptions): Promise<number> {
+  const pack = await packToServe(options);
+  const config = readWorkerConfig();
+  const keys = (await readApiKeys(serveKeysFile)).filter((key) => !key.revoked);
+  const gate = keys.length ? await createKeyGate(keys, serveCallLogFile) : undefined;
+  const docker = createDockerClient();
+  process.stdout.write('trl serve: checking the sandbox images…\n');
+  const stack = await bootstrap(docker);
+  const upstream = await startModelUpstream(config);
+  const serving = await startServing({ pack, docker, policyImage: stack.policyImage, sidecarImage: stack.sidecarImage, upstream: upstream.client, settings: options.settings, gate });
+  const { settings } = options;
+  process.stdout.write(
+    `trl serve: pack ${packHash(pack)} as model "auto" at ${serving.server.url}\n` +
+      `  upstream ${upstream.description}\n` +
+      `  up to ${serving.maxInstances} policy instances, idle ones stopped after ${settings.idleSec}s, $${settings.instanceCapUsd} cap per instance\n` +
+      `  ${gate ? `${keys.length} API key(s) required (${serveKeysFile})` : 'no API keys configured: every local client is served (add one with `trl serve keys add LABEL`)'}\n` +
+      `  records under .data/serve/instances/${serving.runId}/; Ctrl-C stops\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  process.stdout.write('trl serve: stopping the policy instances…\n');
+  await serving.close();
+  await upstream.close();
+  return 0;
+}
+
+export async function serveKeysCommand(args: { action: string | undefined; arg?: string; spendLimitUsd?: number; requestsPerMinute?: number; json: boolean }): Promise<number> {
+  switch (args.action) {
+    case 'add': {
+      if (!args.arg) throw new UsageError('trl serve keys add needs a LABEL');
+      const { key, secret } = await addApiKey(serveKeysFile, { label: args.arg, spendLimitUsd: args.spendLimitUsd, requestsPerMinute: args.requestsPerMinute });
+      process.stdout.write(args.json ? JSON.stringify({ ...key, key: secret }) + '\n' : `key ${key.id} (${key.label}): ${secret}\nkeep it now: only its sha256 is stored\n`);
+      return 0;
+    }
+    case 'list': {
+      const keys = await readApiKeys(serveKeysFile);
+      const gate = await createKeyGate(keys, serveCallLogFile);
+      const rows = keys.map((key) => ({ ...key, spentUsd: key.revoked ? undefined : gate.spentUsd(key.id) }));
+      if (args.json) process.stdout.write(JSON.stringify(rows.map(({ sha256: _hash, ...row }) => row), null, 2) + '\n');
+      else process.stdout.write(renderTable<(typeof rows)[number]>([
+        { header: 'id', value: (r) => r.id },
+        { header: 'label', value: (r) => r.label },
+        { header: 'created', value: (r) => r.createdAt.replace(/\.\d+Z$/, 'Z') },
+        { header: 'spent $', value: (r) => (r.spentUsd === undefined ? 'revoked' : r.spentUsd.toFixed(4)), align: 'right' },
+        { header: 'limit $', value: (r) => r.spendLimitUsd ?? '—', align: 'right' },
+        { header: 'req/min', value: (r) => r.requestsPerMinute ?? '—', align: 'right' },
+      ], rows) + '\n');
+      return 0;
+    }
+    case 'revoke': {
+      if (!args.arg) throw new UsageError('trl serve keys revoke needs a key id (see trl serve keys list)');
+      if (!(await revokeApiKey(serveKeysFile, args.arg))) throw new UsageError(`no key ${args.arg}`);
+      process.stdout.write(`key ${args.arg} revoked (a running trl serve reads keys at start: restart it)\n`);
+      return 0;
+    }
+    default:
+      throw new UsageError('trl serve keys add LABEL [--spend-limit-usd X] [--requests-per-minute N] | list | revoke ID');
+  }
+}
