@@ -7,9 +7,7 @@ import { readAllScenarioSources, type ScenarioSources } from './scenario-sources
 import { writeScenariosDir } from './testing/scenario-folders.ts';
 import { wordTokens } from './word-tokens.ts';
 
-const started = performance.now();
 const real = await buildScenarioFingerprints();
-const buildMs = performance.now() - started;
 const of = (set: ScenarioFingerprints, scenario: string) => set.fingerprints.filter((fingerprint) => fingerprint.scenario === scenario);
 
 test('every scenario that loads has fingerprints, of several kinds', () => {
@@ -78,7 +76,7 @@ test('fixture values are sampled, bounded and deterministic', () => {
 test('a folder that fails to load is skipped and named; the rest are fingerprinted', async (t) => {
   const dir = await writeScenariosDir({
     ledger: { instruction: '# Reconcile the harbour freight ledger\n\nMatch every invoice in `/app/ledger/invoices.csv` against the manifests.\n' },
-    draft: { instruction: '# Draft\n', taskToml: '[metadata]\ncategory = "Not Kebab"\n' },
+    draft: { instruction: '# Draft\n', taskToml: '[metadata\ncategory = = broken\n' },
   }, t);
   const set = await buildScenarioFingerprints(dir);
   assert.deepEqual(set.scenarios, ['ledger']);
@@ -86,8 +84,8 @@ test('a folder that fails to load is skipped and named; the rest are fingerprint
   assert.ok(set.fingerprints.some((fingerprint) => fingerprint.kind === 'file-path' && fingerprint.display === '/app/ledger/invoices.csv'));
 });
 
-test('deterministic, fast, and cacheable as JSON', async () => {
-  assert.ok(buildMs < 2000, `built in ${buildMs.toFixed(0)} ms`);
+// How long a build takes is bench/preeval-scan.ts's to say, never a test's.
+test('deterministic and cacheable as JSON', async () => {
   // Built twice from the same texts (scenarios may be added while the suite runs).
   const { sources, skipped } = await readAllScenarioSources();
   const honestTexts = await readHonestReferenceTexts();
