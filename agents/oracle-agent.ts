@@ -25,7 +25,8 @@ export class OracleAgent implements ScenarioAgent {
       onTick,
       signal,
     });
-    if (!result.timedOut) await session.exec({ command: ['rm', '-rf', '/solution'], deadlineMs: performance.now() + 30_000 });
+    // A run stopped from outside (deadline, disk budget, cancellation) may have lost its container: nothing to tidy.
+    if (!result.timedOut && !signal?.aborted) await session.exec({ command: ['rm', '-rf', '/solution'], deadlineMs: performance.now() + 30_000 });
     const transcript = [`$ bash /solution/${this.script}`, result.stdout, result.stderr && `[stderr]\n${result.stderr}`, `[exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', deadline reached' : ''}]`]
       .filter(Boolean)
       .join('\n');
