@@ -70,6 +70,8 @@ const usage = `usage: trl <command> [options]
       --workflows FILE         replay against this workflows entry file instead of workflows/index.ts
       --json                   the outcomes as JSON
   test [FILTER...]           bootstrap and run the test suite (files whose path contains FILTER)
+      --faults                 the fault-injection suite (test/faults/) instead: kills workers, restarts
+                               dockerd and a Temporal server, fills a disk (about 30 minutes; README "Faults")
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -165,8 +167,10 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length > 1) throw new UsageError('trl replay takes one workflow id (or --all)');
       return replayCommand({ workflowId: positionals[0], all: values.all!, since: values.since, type: values.type!, workflows: values.workflows, json: values.json! });
     }
-    case 'test':
-      return testCommand({ filter: rest });
+    case 'test': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { faults: { type: 'boolean', default: false } } });
+      return testCommand({ filter: positionals, faults: values.faults! });
+    }
     case undefined:
     case 'help':
     case '--help':

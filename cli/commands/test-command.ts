@@ -1,5 +1,6 @@
 // `trl test`: bootstrap what the tests need (Docker engine, base image, Temporal server), then run
-// every *.test.ts with Node's built-in test runner.
+// every *.test.ts with Node's built-in test runner. The fault-injection suite (test/faults/: it
+// restarts dockerd and kills workers, about 30 minutes) runs only with `--faults`, and then alone.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
+export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
 
 async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
   const found: string[] = [];
@@ -18,9 +20,14 @@ async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
   return found.filter((file) => filter.length === 0 || filter.some((f) => file.includes(f))).sort();
 }
 
-export async function testCommand(options: { filter: string[] }): Promise<number> {
+/** The suite's files: test/faults/ only with `faults`, everything else without it. */
+export function selectTestFiles(files: string[], faults: boolean): string[] {
+  return files.filter((file) => (file.startsWith(faultSuiteDir + path.sep)) === faults);
+}
+
+export async function testCommand(options: { filter: string[]; faults?: boolean }): Promise<number> {
   await bootstrap(createDockerClient());
-  const files = (await findTestFiles(repoRoot, options.filter)).map((f) => path.relative(repoRoot, f));
+  const files = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false).map((f) => path.relative(repoRoot, f));
   if (files.length === 0) {
     process.stderr.write('trl: no test files matched\n');
     return 1;
