@@ -65,6 +65,8 @@ export interface PolicyRunSummary {
   upstreamFailures: number;
   agentRequests: number;
   faults: PolicyFault[];
+  /** The policy's sandbox was killed from outside (policy-backend.ts): the attempt is the infrastructure's. */
+  sandboxLost?: string;
   callLog: ArtifactRef;
   policyLog: ArtifactRef;
   turnLog: ArtifactRef;
@@ -148,6 +150,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
         upstreamFailures: gateway.upstreamFailures,
         agentRequests: endpoint.requests,
         faults: [...host.faults, ...(watchdog.fault ? [watchdog.fault] : [])],
+        ...(host.sandboxLost ? { sandboxLost: host.sandboxLost } : {}),
         callLog: await describeArtifact(callLogFile),
         policyLog: await writeArtifact(path.join(options.dir, policyRecordNames.policyLog), host.logText()),
         turnLog: await describeArtifact(turnLogFile),

@@ -6,6 +6,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { sandboxDnsHostConfig } from '../../sandbox/sandbox-dns.ts';
 import { policyJsonRunnerPathInImage } from '../../infra/policy-sidecar-image.ts';
+import { receivedKill } from '../../sandbox/kill-events.ts';
 
 export type SidecarKind = 'python' | 'data';
 
@@ -33,6 +34,8 @@ export interface SidecarContainerSpec {
 export interface SidecarExit {
   exitCode: number | null;
   oomKilled: boolean;
+  /** A kill came through the Docker API: the worker's own teardown, or someone outside the sandbox. */
+  killed: boolean;
 }
 
 export function sidecarCommand(kind: SidecarKind): string[] {
@@ -44,13 +47,14 @@ export class SidecarContainer {
   readonly exited: Promise<SidecarExit>;
   exitInfo: SidecarExit | undefined;
 
-  private constructor(readonly container: Docker.Container, readonly address: string) {
+  private constructor(docker: Docker, readonly container: Docker.Container, readonly address: string, startedSec: number) {
     this.exited = container.wait().then(
       async (status: { StatusCode?: number }) => {
         const info = await container.inspect().catch(() => undefined);
-        return { exitCode: status.StatusCode ?? null, oomKilled: info?.State?.OOMKilled === true };
+        const killed = await receivedKill(docker, container.id, startedSec).catch(() => false);
+        return { exitCode: status.StatusCode ?? null, oomKilled: info?.State?.OOMKilled === true, killed };
       },
-      () => ({ exitCode: null, oomKilled: false }),
+      () => ({ exitCode: null, oomKilled: false, killed: false }),
     );
     void this.exited.then((exit) => { this.exitInfo = exit; });
   }
@@ -61,6 +65,7 @@ export class SidecarContainer {
 
   static async start(docker: Docker, spec: SidecarContainerSpec): Promise<SidecarContainer> {
     const memoryBytes = (spec.memoryMb ?? 1024) * 1024 * 1024;
+    const startedSec = Math.floor(Date.now() / 1000) - 1;
     const container = await docker.createContainer({
       Image: spec.image,
       Cmd: sidecarCommand(spec.kind),
@@ -104,11 +109,16 @@ export class SidecarContainer {
       // A policy that dies at once (an error at import) has already left its network: it is kept
       // without an address so the health wait sees the exit and reports it with the output.
       if (!address && info.State?.Running) throw new Error(`the policy sidecar has no address on ${spec.network}`);
-      return new SidecarContainer(container, address ?? '');
+      return new SidecarContainer(docker, container, address ?? '', startedSec);
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
       throw error;
     }
+  }
+
+  async running(): Promise<boolean> {
+    const info = await this.container.inspect().catch(() => undefined);
+    return info?.State?.Running === true;
   }
 
   /** The tail of the container's output (stdout and stderr interleaved), at most 256 KB. */

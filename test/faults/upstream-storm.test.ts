@@ -13,7 +13,8 @@ import { startStormProxy, type Storm, type StormProxy } from './storm-proxy.ts';
 const storms: (Storm & { title: string })[] = [
   { title: 'a short 429 storm', kind: '429', fromCall: 2, durationMs: 6_000 },
   { title: 'a 503 storm longer than the gateway\'s retries', kind: '503', fromCall: 2, durationMs: 45_000 },
-  { title: 'a storm of calls never answered', kind: 'timeout', fromCall: 2, durationMs: 45_000 },
+  { title: 'a storm of calls never answered', kind: 'timeout', fromCall: 2, durationMs: 30_000 },
+  { title: 'a 503 storm outlasting every try of the scenario', kind: '503', fromCall: 2, durationMs: 600_000 },
 ];
 
 describe('fault: the model upstream in a 429 / 503 / timeout storm', () => {
@@ -50,6 +51,7 @@ describe('fault: the model upstream in a 429 / 503 / timeout storm', () => {
       t.diagnostic(`fault upstream-storm ${storm.kind} ${storm.durationMs} ms: ${verdict} (${why}); calls failed ${proxy.failed() - failedBefore}`);
       assert.notEqual(verdict, 'wrong', why);
       for (const scenario of result.perScenario) assert.notEqual(scenario.status, 'policy_error', scenario.error);
+      if (storm.durationMs >= 600_000) assert.equal(verdict, 'incomplete', 'a storm past every try leaves the scenario the infrastructure\'s');
       await assertNothingLeft(harness.docker, handle.workflowId, []);
     });
   }
