@@ -19,6 +19,7 @@ import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../c
 
 import { evaluationNonRetryableTypes, failureTypes, packFaultTypeList, packRejectionTypes, upstreamUnavailableType } from '../contracts/failure-types.ts';
 import { scenarioStatusOf } from '../contracts/blame.ts';
+import { summarizeEvaluation } from '../scoring/evaluation-summary.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
@@ -74,7 +75,16 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
 
   const finish = async (input: { packHash?: string; scenarioSpec?: number | null; rejection?: Rejection[]; perScenario: ScenarioResult[] }) => {
     progress.stage = 'aggregating';
-    const result = await quick.aggregate({ submissionId: submission.submissionId, workflowId, agent: submission.agent, ...input, ...(stoppedReason ? { stoppedReason } : {}) });
+    const summaryInput = { submissionId: submission.submissionId, workflowId, agent: submission.agent, ...input, ...(stoppedReason ? { stoppedReason } : {}) };
+    let result: EvaluationResult;
+    try {
+      result = await quick.aggregate(summaryInput);
+    } catch (error) {
+      // The result could not be written (a full disk, …): the evaluation still ends, never fails
+      // or hangs on it — `incomplete`, totals from the pure summary, the result kept in the history.
+      const summary = summarizeEvaluation(summaryInput);
+      result = { ...summary, status: summary.status === 'rejected' ? 'rejected' : 'incomplete', stoppedReason: `the result could not be recorded: ${failureText(error).message}` };
+    }
     upsertSearchAttributes([
       { key: searchAttributes.status, value: result.status },
       { key: searchAttributes.testsPassed, value: result.testsPassed },

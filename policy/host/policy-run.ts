@@ -113,9 +113,11 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
   const turnLog = new TurnLog(turnLogFile);
   const gateway = new ModelGateway({ allowlist: options.allowlist, upstream: options.upstream, capUsd: options.capUsd, callLog, seed: options.seed, tryKey: options.tryKey });
   const context: BackendContext = { gateway, turnLog, dir: options.dir, requestTimeoutMs: options.requestTimeoutMs, deadlineMs: options.deadlineMs, maxAgentRequests: options.maxAgentRequests };
+  // Both are closed whatever happens; a write either lost (a full disk) fails the attempt.
   const closeRecords = async () => {
-    await callLog.close();
-    await turnLog.close();
+    const closed = await Promise.allSettled([callLog.close(), turnLog.close()]);
+    const failed = closed.find((c) => c.status === 'rejected');
+    if (failed) throw failed.reason;
   };
   let host: PolicyBackend;
   try {

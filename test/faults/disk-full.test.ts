@@ -14,7 +14,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
 
 /** Writes zeros into the filesystem until it is full. */
 function fill(file: string): void {
@@ -43,6 +43,7 @@ describe('fault: the data directory\'s disk filled', () => {
   after(async () => {
     await worker?.kill('SIGTERM');
     await harness?.close();
+    removeFaultTempDirs();
     execFileSync('umount', [mountPoint]);
     rmSync(mountPoint, { recursive: true, force: true });
   });

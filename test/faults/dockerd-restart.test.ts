@@ -14,7 +14,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
 
 const quietWaitMs = 10 * 60_000;
 
@@ -38,6 +38,7 @@ describe('fault: dockerd restarted mid-scenario', () => {
   after(async () => {
     await worker?.kill('SIGTERM');
     await harness?.close();
+    removeFaultTempDirs();
   });
 
   test('restarted while the agent runs: identical or incomplete, nothing left behind', async (t) => {

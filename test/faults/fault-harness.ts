@@ -4,7 +4,7 @@
 // undisturbed one, and the check that nothing was left behind.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Docker from 'dockerode';
@@ -27,6 +27,18 @@ export const faultSubmission = {
   seed: 1,
 } satisfies Omit<SubmissionInput, 'submissionId'>;
 
+const ownTempDirs: string[] = [];
+function ownTempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  ownTempDirs.push(dir);
+  return dir;
+}
+
+/** Removes the temp folders this file made (models files, workers' TMPDIRs): call in `after`. */
+export function removeFaultTempDirs(): void {
+  for (const dir of ownTempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 /**
  * A models file with the sim fleet's injected 429/5xx turned off: its answers then depend on the
  * request alone, so a re-run after a fault meets the same models as the undisturbed run did.
@@ -34,7 +46,7 @@ export const faultSubmission = {
 export function calmModelsFile(): string {
   const models = JSON.parse(readFileSync(defaultAllowlistFile, 'utf8'));
   for (const model of models.models) Object.assign(model.sim, { rateLimitRate: 0, serverErrorRate: 0 });
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-faults-models-')), 'models.json');
+  const file = path.join(ownTempDir('trl-faults-models-'), 'models.json');
   writeFileSync(file, JSON.stringify(models));
   return file;
 }
@@ -48,7 +60,7 @@ export interface FaultWorker {
 
 /** An all-in-one worker in its own process, on the calm fleet, with its own temp folder. */
 export async function startFaultWorker(taskQueue: string, env: Record<string, string | undefined> = {}): Promise<FaultWorker> {
-  const tempDir = mkdtempSync(path.join(os.tmpdir(), 'trl-faults-tmp-'));
+  const tempDir = ownTempDir('trl-faults-tmp-');
   const child = await startWorkerProcess(taskQueue, { TRL_SIM_TIME_SCALE: '0', TMPDIR: tempDir, ...env });
   return {
     child,

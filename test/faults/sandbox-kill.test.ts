@@ -8,7 +8,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
 
 describe('fault: a sandbox container killed from outside', () => {
   let harness: Harness;
@@ -24,6 +24,7 @@ describe('fault: a sandbox container killed from outside', () => {
   after(async () => {
     await worker?.kill('SIGTERM');
     await harness?.close();
+    removeFaultTempDirs();
   });
 
   const kills = [

@@ -10,7 +10,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
 import { ownTemporalServer, type OwnTemporalServer } from './own-temporal-server.ts';
 
 /** The result, asked again while the server is away. */
@@ -45,6 +45,7 @@ describe('fault: the Temporal server restarted mid-evaluation', () => {
   after(async () => {
     await worker?.kill('SIGTERM');
     await harness?.close().catch(() => undefined);
+    removeFaultTempDirs();
     await server?.destroy();
     if (sharedAddress === undefined) delete process.env.TRL_TEMPORAL_ADDRESS;
     else process.env.TRL_TEMPORAL_ADDRESS = sharedAddress;

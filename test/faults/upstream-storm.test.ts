@@ -7,7 +7,7 @@ import type { EvaluationResult } from '../../contracts/results.ts';
 import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
 import { startSimFleet, type SimFleet } from '../../simfleet/sim-fleet-server.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
 import { startStormProxy, type Storm, type StormProxy } from './storm-proxy.ts';
 
 const storms: (Storm & { title: string })[] = [
@@ -38,6 +38,7 @@ describe('fault: the model upstream in a 429 / 503 / timeout storm', () => {
     await proxy?.close();
     await fleet?.close();
     await harness?.close();
+    removeFaultTempDirs();
   });
 
   for (const storm of storms) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
-import { assertNothingLeft, calmModelsFile, seededRandom, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, type Verdict } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, seededRandom, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, type Verdict, removeFaultTempDirs } from './fault-harness.ts';
 
 const kills = Number(process.env.TRL_FAULT_KILLS ?? 10);
 
@@ -32,6 +32,7 @@ describe('fault: the worker SIGKILLed at random points', () => {
   after(async () => {
     for (const each of workers) await each.kill();
     await harness?.close();
+    removeFaultTempDirs();
   });
 
   test(`${kills} kills: each evaluation is identical to the undisturbed one or incomplete, and leaves nothing behind`, async (t) => {
