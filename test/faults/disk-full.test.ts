@@ -14,7 +14,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs, assertWorkerAlive } from './fault-harness.ts';
 
 /** Writes zeros into the filesystem until it is full. */
 function fill(file: string): void {
@@ -65,6 +65,7 @@ describe('fault: the data directory\'s disk filled', () => {
     const { verdict, why } = verdictOf(baseline, result);
     t.diagnostic(`fault disk-full kept: ${verdict} (${why})`);
     assert.notEqual(verdict, 'wrong', why);
+    assertWorkerAlive(worker);
     await assertNothingLeft(harness.docker, handle.workflowId, [worker]);
   });
 
@@ -76,6 +77,7 @@ describe('fault: the data directory\'s disk filled', () => {
     const { verdict, why } = verdictOf(baseline, result);
     t.diagnostic(`fault disk-full freed: ${verdict} (${why})`);
     assert.notEqual(verdict, 'wrong', why);
+    assertWorkerAlive(worker);
     await assertNothingLeft(harness.docker, handle.workflowId, [worker]);
   });
 });

@@ -14,7 +14,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs, assertWorkerAlive } from './fault-harness.ts';
 
 const quietWaitMs = 10 * 60_000;
 
@@ -69,6 +69,7 @@ describe('fault: dockerd restarted mid-scenario', () => {
     const { verdict, why } = verdictOf(baseline, result);
     t.diagnostic(`fault dockerd-restart: ${verdict} (${why})`);
     assert.notEqual(verdict, 'wrong', why);
+    assertWorkerAlive(worker);
     await assertNothingLeft(harness.docker, handle.workflowId, []);
   });
 });

@@ -55,6 +55,8 @@ export interface FaultWorker {
   child: ChildProcess;
   /** The worker's TMPDIR: checked empty once the run is over. */
   tempDir: string;
+  /** The end of what the worker wrote to stderr (why it died, if it did). */
+  stderrTail(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -62,9 +64,12 @@ export interface FaultWorker {
 export async function startFaultWorker(taskQueue: string, env: Record<string, string | undefined> = {}): Promise<FaultWorker> {
   const tempDir = ownTempDir('trl-faults-tmp-');
   const child = await startWorkerProcess(taskQueue, { TRL_SIM_TIME_SCALE: '0', TMPDIR: tempDir, ...env });
+  let tail = '';
+  child.stderr?.on('data', (chunk: Buffer) => { tail = (tail + chunk.toString()).slice(-4000); });
   return {
     child,
     tempDir,
+    stderrTail: () => tail,
     kill: async (signal = 'SIGKILL') => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -123,6 +128,11 @@ export async function leftoversOf(docker: Docker, workflowId: string): Promise<s
   const containers = await docker.listContainers({ all: true, filters });
   const networks = await docker.listNetworks({ filters });
   return [...containers.map((c) => `container ${c.Names[0] ?? c.Id}`), ...networks.map((n) => `network ${n.Name}`)];
+}
+
+/** The worker survives the fault (a fault is never a reason for the worker process to die). */
+export function assertWorkerAlive(worker: FaultWorker): void {
+  assert.ok(worker.child.exitCode === null && worker.child.signalCode === null, `the worker died: ${worker.stderrTail()}`);
 }
 
 /** Asserts the run left no container, network or temp file behind. */

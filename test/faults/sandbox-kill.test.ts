@@ -8,7 +8,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs, assertWorkerAlive } from './fault-harness.ts';
 
 describe('fault: a sandbox container killed from outside', () => {
   let harness: Harness;
@@ -45,6 +45,7 @@ describe('fault: a sandbox container killed from outside', () => {
       const { verdict, why } = verdictOf(baseline, result);
       t.diagnostic(`fault sandbox-kill ${role}: ${verdict} (${why})`);
       assert.notEqual(verdict, 'wrong', why);
+      assertWorkerAlive(worker);
       await assertNothingLeft(harness.docker, handle.workflowId, []);
     });
   }

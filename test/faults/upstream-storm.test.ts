@@ -7,7 +7,7 @@ import type { EvaluationResult } from '../../contracts/results.ts';
 import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
 import { startSimFleet, type SimFleet } from '../../simfleet/sim-fleet-server.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs } from './fault-harness.ts';
+import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs, assertWorkerAlive } from './fault-harness.ts';
 import { startStormProxy, type Storm, type StormProxy } from './storm-proxy.ts';
 
 const storms: (Storm & { title: string })[] = [
@@ -53,6 +53,7 @@ describe('fault: the model upstream in a 429 / 503 / timeout storm', () => {
       assert.notEqual(verdict, 'wrong', why);
       for (const scenario of result.perScenario) assert.notEqual(scenario.status, 'policy_error', scenario.error);
       if (storm.durationMs >= 600_000) assert.equal(verdict, 'incomplete', 'a storm past every try leaves the scenario the infrastructure\'s');
+      assertWorkerAlive(worker);
       await assertNothingLeft(harness.docker, handle.workflowId, []);
     });
   }
