@@ -7,6 +7,7 @@ import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-ident
 import { sandboxDnsHostConfig } from '../../sandbox/sandbox-dns.ts';
 import { policyJsonRunnerPathInImage } from '../../infra/policy-sidecar-image.ts';
 import { receivedKill } from '../../sandbox/kill-events.ts';
+import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
 
 export type SidecarKind = 'python' | 'data';
 
@@ -129,9 +130,9 @@ export class SidecarContainer {
   }
 
   async remove(): Promise<void> {
-    await this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
+    await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () => this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
       if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
-    });
+    }));
   }
 }
 

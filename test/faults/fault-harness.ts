@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type Docker from 'dockerode';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { examplesDir } from '../../common/data-layout.ts';
@@ -135,9 +136,17 @@ export function assertWorkerAlive(worker: FaultWorker): void {
   assert.ok(worker.child.exitCode === null && worker.child.signalCode === null, `the worker died: ${worker.stderrTail()}`);
 }
 
-/** Asserts the run left no container, network or temp file behind. */
+/**
+ * Asserts the run left no container, network or temp file behind. A removal the engine could not
+ * take at the time (it was restarting) is done in the background once it answers: up to a minute.
+ */
 export async function assertNothingLeft(docker: Docker, workflowId: string, workers: FaultWorker[]): Promise<void> {
-  assert.deepEqual(await leftoversOf(docker, workflowId), [], `left behind by ${workflowId}`);
+  let left = await leftoversOf(docker, workflowId);
+  for (let waitedMs = 0; left.length > 0 && waitedMs < 60_000; waitedMs += 2000) {
+    await sleep(2000);
+    left = await leftoversOf(docker, workflowId);
+  }
+  assert.deepEqual(left, [], `left behind by ${workflowId}`);
   // tsx keeps its compile cache in the temp folder; that is the only thing allowed to stay.
   for (const worker of workers) assert.deepEqual(readdirSync(worker.tempDir).filter((name) => !name.startsWith('tsx-')), [], `temp files left in ${worker.tempDir}`);
 }
