@@ -31,6 +31,8 @@ const quick = proxyActivities<Activities>({
 /** Pre-evaluation may wait on the LLM judge (which retries on its own, then fails closed). */
 const screening = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
+  // The activity heartbeats: a worker killed mid-screening is noticed in seconds, not minutes.
+  heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 2, initialInterval: '5 seconds', nonRetryableErrorTypes },
 });
 
