@@ -168,6 +168,9 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       const ownRecords = agent.records?.();
       const agentRecords = ownRecords ? await writeArtifact(path.join(dir, artifactNames.hermesRecords), ownRecords) : undefined;
       const summary = await environment.close();
+      // The policy's sandbox killed from outside is neither the policy's doing nor the agent's: the
+      // attempt fails as the infrastructure's (blame row `sandbox_killed`) and Temporal tries it again.
+      if (summary?.sandboxLost) throw new Error(`the attempt lost its sandbox: ${summary.sandboxLost}`);
       const divergence = tape?.divergence();
       if (divergence) throw ApplicationFailure.create({ type: failureTypes.tapeDiverged, message: divergence.message, nonRetryable: true });
       const outcome = record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error';

@@ -109,6 +109,8 @@ const usage = `usage: trl <command> [options]
   serve keys list|revoke ID  the keys with what each spent (from its call log under .data/serve/calls/)
   test [FILTER...]           bootstrap and run the test suite (files whose path contains FILTER)
       --browser                also the browser checks of the Temporal Web UI (test/browser/, installs chromium)
+      --faults                 the fault-injection suite (test/faults/) instead: kills workers, restarts
+                               dockerd and a Temporal server, fills a disk (about 30 minutes; README "Faults")
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -257,8 +259,10 @@ async function main(argv: string[]): Promise<number> {
         },
       });
     }
-    case 'test':
-      return testCommand({ filter: rest.filter((a) => a !== '--browser'), browser: rest.includes('--browser') });
+    case 'test': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { faults: { type: 'boolean', default: false }, browser: { type: 'boolean', default: false } } });
+      return testCommand({ filter: positionals, faults: values.faults!, browser: values.browser! });
+    }
     case undefined:
     case 'help':
     case '--help':

@@ -45,3 +45,15 @@ test('a live holder is waited for, then given up on; an old lock is stale whoeve
   await utimes(lock, old, old);
   assert.equal(await withFileLock(lock, async () => 'taken', { timeoutMs: 200, staleMs: 30_000 }), 'taken');
 });
+
+test('a lock that cannot be written (a full disk) is not left behind to block others', { skip: process.getuid?.() !== 0 && 'needs root to mount a tmpfs' }, async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-lock-full-'));
+  spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'trl-lock-full', dir]);
+  try {
+    spawnSync('dd', ['if=/dev/zero', `of=${path.join(dir, 'filler')}`, 'bs=4k']);
+    await assert.rejects(withFileLock(path.join(dir, '.lock'), async () => 'never'), /ENOSPC/);
+    assert.deepEqual(await readdir(dir), ['filler']);
+  } finally {
+    spawnSync('umount', [dir]);
+  }
+});

@@ -64,9 +64,13 @@ export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, op
       const handle = await open(lockFile, 'wx');
       try {
         await handle.writeFile(JSON.stringify(self));
-      } finally {
-        await handle.close();
+      } catch (error) {
+        // Created but not written (a full disk): an empty lock would block everyone for staleMs.
+        await handle.close().catch(() => undefined);
+        await unlink(lockFile).catch(() => undefined);
+        throw error;
       }
+      await handle.close();
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

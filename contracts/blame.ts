@@ -47,6 +47,7 @@ const proofs = {
   malformed: 'test/integration/policy-containment.test.ts — a malformed answer is a policy error',
   cap: 'test/integration/policy-containment.test.ts — 100 parallel greedy calls through the real sandbox never pass the cap',
   ceiling: 'test/integration/spend-ceiling.test.ts — a submission ceiling of one scenario cap',
+  sandboxKilled: 'test/faults/sandbox-kill.test.ts — docker kill of the policy sidecar mid-run: identical or incomplete, never scored on the kill',
   workerKilled: 'test/integration/worker-crash.test.ts — a new worker completes the same workflow with the same result and leaves no containers',
   upstreamClass: 'gateway/gateway-error.test.ts — blame: rate limits past retries, 5xx, timeouts and account refusals are the infrastructure\'s',
   upstreamCounted: 'gateway/model-gateway.test.ts — calls that fail upstream for the infrastructure\'s reasons are counted',
@@ -117,6 +118,9 @@ export const blameTable: readonly BlameRow[] = [
   row('platform', 'activity_timeout', 'infrastructure', 'retried_then_incomplete', proofs.verifierHang),
   row('platform', 'worker_lost', 'infrastructure', 'retried_then_incomplete', proofs.workerKilled),
   row('platform', 'docker_error', 'infrastructure', 'retried_then_incomplete', proofs.incomplete),
+  // A sandbox container killed through the Docker API while the worker was not stopping it (the
+  // sandbox's own code cannot SIGKILL its init; an OOM kill is no kill event and stays the pack's).
+  row('platform', 'sandbox_killed', 'infrastructure', 'retried_then_incomplete', proofs.sandboxKilled),
 ];
 
 export function blameOf(source: BlameSource, cause: string): BlameRow | undefined {

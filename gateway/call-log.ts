@@ -5,8 +5,7 @@
 // start row and no end row; the spend ledger then counts its reservation (spend/call-log-cost.ts).
 // A refused call is one `refused` row without its body: refusals cost nothing and must not let a
 // policy fill the disk.
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import path from 'node:path';
+import { AppendLog } from '../common/append-log.ts';
 
 export type CallStatus = 'ok' | 'refused' | 'error';
 
@@ -73,16 +72,14 @@ export type CallLogRow = CallStartRow | CallEndRow | CallRefusedRow;
 export type CallLogEntry = Omit<CallEndRow, 'response'> | CallRefusedRow;
 
 export class CallLog {
-  private stream: WriteStream | undefined;
+  private stream: AppendLog | undefined;
   /** Finished and refused calls, in the order they finished. */
   readonly entries: CallLogEntry[] = [];
   private readonly inFlight = new Set<string>();
 
   constructor(readonly file?: string) {
-    if (file) {
-      mkdirSync(path.dirname(file), { recursive: true });
-      this.stream = createWriteStream(file, { flags: 'a' });
-    }
+    // A write that fails (a full disk) makes close() reject: a call log short of rows is never kept as complete.
+    if (file) this.stream = new AppendLog(file);
   }
 
   /** Calls started and not yet ended. */
@@ -116,6 +113,6 @@ export class CallLog {
   async close(): Promise<void> {
     const stream = this.stream;
     this.stream = undefined;
-    if (stream) await new Promise<void>((resolve) => stream.end(resolve));
+    await stream?.close();
   }
 }

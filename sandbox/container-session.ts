@@ -7,6 +7,7 @@ import { containerLogConfig, storageOptSupported } from './container-limits.ts';
 import { readTarEntries, type ExtractedEntry } from './tar-archive.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';
 import { sandboxDnsHostConfig } from './sandbox-dns.ts';
+import { removeNowOrLater } from './deferred-removal.ts';
 
 export interface ContainerSpec {
   image: string;
@@ -173,12 +174,15 @@ export class ContainerSession {
     return readTarEntries(stream, maxBytes, maxEntries);
   }
 
+  /** Removes the container; while the engine is away, later (deferred-removal.ts). */
   async remove(): Promise<void> {
-    try {
-      await this.container.remove({ force: true, v: true });
-    } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status !== 404 && status !== 409) throw error;
-    }
+    await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, async () => {
+      try {
+        await this.container.remove({ force: true, v: true });
+      } catch (error) {
+        const status = (error as { statusCode?: number }).statusCode;
+        if (status !== 404 && status !== 409) throw error;
+      }
+    });
   }
 }

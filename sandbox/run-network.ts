@@ -10,6 +10,7 @@ import { containerLabels } from './container-labels.ts';
 import { runCommand } from '../common/run-command.ts';
 import { log } from '../common/log.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';
+import { removeNowOrLater } from './deferred-removal.ts';
 
 export interface RunNetwork {
   name: string;
@@ -98,9 +99,9 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
     },
     async remove() {
       await deleteRulesTagged(name);
-      await network.remove().catch((error: { statusCode?: number }) => {
-        if (error.statusCode !== 404) log.warn('run_network_remove_failed', { network: name });
-      });
+      await removeNowOrLater(`network ${name}`, () => network.remove().catch((error: { statusCode?: number }) => {
+        if (error.statusCode !== 404) throw error;
+      })).catch(() => log.warn('run_network_remove_failed', { network: name }));
     },
   };
 }

@@ -7,12 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 const mainFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.ts');
 
-function startMain(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startMain(args: string[], stdin: 'ignore' | 'pipe' = 'ignore') {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainFile, ...args], { stdio: [stdin, 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   return { child, output: () => ({ stdout, stderr }) };
 }
 
@@ -30,6 +30,20 @@ test('main prints one ready line, serves, and exits cleanly on SIGTERM', async (
     const [code] = await once(child, 'exit');
     assert.equal(code, 0);
     assert.equal(output().stdout.split('\n').filter(Boolean).length, 1, 'exactly one line on stdout');
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+test('--exit-with-stdin: the fleet ends when its parent\'s pipe closes (a SIGKILLed worker leaves no fleet behind)', async () => {
+  const { child, output } = startMain(['--port', '0', '--time-scale', '0', '--exit-with-stdin'], 'pipe');
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!output().stdout.includes('\n') && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.match(output().stdout, /listening on/, output().stderr);
+    child.stdin!.end();
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }

@@ -1,22 +1,23 @@
 // Runs the sim fleet as its own process:
-//   node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR]
-// Prints one line when ready and closes cleanly on SIGTERM / SIGINT.
+//   node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR] [--exit-with-stdin]
+// Prints one line when ready and closes cleanly on SIGTERM / SIGINT, or (--exit-with-stdin) when its
+// stdin ends: a worker that started it and was SIGKILLed closes that pipe, and no fleet outlives it.
 import { parseArgs } from 'node:util';
 import { startSimFleet } from './sim-fleet-server.ts';
 
-const usage = 'usage: node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR]';
+const usage = 'usage: node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR] [--exit-with-stdin]';
 
 function fail(message: string): never {
   process.stderr.write(`trl-sim-fleet: ${message}\n${usage}\n`);
   process.exit(64);
 }
 
-function parseOptions(argv: string[]): { port: number; timeScale: number; scenariosDir?: string } {
-  let values: { port?: string; 'time-scale'?: string; 'scenarios-dir'?: string; help?: boolean };
+function parseOptions(argv: string[]): { port: number; timeScale: number; scenariosDir?: string; exitWithStdin: boolean } {
+  let values: { port?: string; 'time-scale'?: string; 'scenarios-dir'?: string; 'exit-with-stdin'?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { port: { type: 'string' }, 'time-scale': { type: 'string' }, 'scenarios-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { port: { type: 'string' }, 'time-scale': { type: 'string' }, 'scenarios-dir': { type: 'string' }, 'exit-with-stdin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
     }));
   } catch (error) {
@@ -30,7 +31,7 @@ function parseOptions(argv: string[]): { port: number; timeScale: number; scenar
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, not ${values.port}`);
   const timeScale = Number(values['time-scale'] ?? '1');
   if (!Number.isFinite(timeScale) || timeScale < 0) fail(`--time-scale must be a non-negative number, not ${values['time-scale']}`);
-  return { port, timeScale, ...(values['scenarios-dir'] === undefined ? {} : { scenariosDir: values['scenarios-dir'] }) };
+  return { port, timeScale, exitWithStdin: values['exit-with-stdin'] === true, ...(values['scenarios-dir'] === undefined ? {} : { scenariosDir: values['scenarios-dir'] }) };
 }
 
 const options = parseOptions(process.argv.slice(2));
@@ -52,3 +53,8 @@ async function stop(): Promise<void> {
 }
 process.on('SIGTERM', () => void stop());
 process.on('SIGINT', () => void stop());
+if (options.exitWithStdin) {
+  process.stdin.on('end', () => void stop());
+  process.stdin.on('close', () => void stop());
+  process.stdin.resume();
+}

@@ -32,12 +32,13 @@ export async function startModelUpstream(config: WorkerConfig): Promise<ModelUps
 }
 
 function spawnSimFleet(config: WorkerConfig): Promise<{ child: ChildProcess; url: string }> {
-  const args = ['--import', 'tsx', path.join(repoRoot, 'simfleet', 'main.ts'), '--port', '0', '--time-scale', String(config.TRL_SIM_TIME_SCALE)];
+  // --exit-with-stdin: the fleet ends when this process does, even by SIGKILL (the pipe closes).
+  const args = ['--import', 'tsx', path.join(repoRoot, 'simfleet', 'main.ts'), '--port', '0', '--time-scale', String(config.TRL_SIM_TIME_SCALE), '--exit-with-stdin'];
   if (config.TRL_SIM_SCENARIOS_DIR) args.push('--scenarios-dir', config.TRL_SIM_SCENARIOS_DIR);
   // Its own process, with none of the worker's secrets in its environment; it plays the models
   // the gateway allows, so an operator's models file (no secret) goes along.
   const modelsFile = process.env.TRL_MODELS_FILE ? { TRL_MODELS_FILE: process.env.TRL_MODELS_FILE } : {};
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...modelsFile } });
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...modelsFile } });
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';

@@ -24,6 +24,7 @@ import { probeLimits } from '../contracts/probe.ts';
 import { isPolicyDriven } from '../contracts/agent-kinds.ts';
 import { progressDetails, resultDetails, summarized } from './run-metadata.ts';
 import { pairedGate } from './paired-gate.ts';
+import { summarizeEvaluation } from '../scoring/evaluation-summary.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
@@ -35,6 +36,8 @@ const quick = summarized(proxyActivities<Activities>({
 /** Pre-evaluation may wait on the LLM judge (which retries on its own, then fails closed). */
 const screening = summarized(proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
+  // The activity heartbeats: a worker killed mid-screening is noticed in seconds, not minutes.
+  heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 2, initialInterval: '5 seconds', nonRetryableErrorTypes },
 }));
 
@@ -93,7 +96,16 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
 
   const finish = async (input: { packHash?: string; scenarioSpec?: number | null; rejection?: Rejection[]; perScenario: ScenarioResult[] }) => {
     progress.stage = 'aggregating';
-    const result = await quick.aggregate({ submissionId: submission.submissionId, workflowId, agent: submission.agent, ...input, ...(stoppedReason ? { stoppedReason } : {}) });
+    const summaryInput = { submissionId: submission.submissionId, workflowId, agent: submission.agent, ...input, ...(stoppedReason ? { stoppedReason } : {}) };
+    let result: EvaluationResult;
+    try {
+      result = await quick.aggregate(summaryInput);
+    } catch (error) {
+      // The result could not be written (a full disk, …): the evaluation still ends, never fails
+      // or hangs on it — `incomplete`, totals from the pure summary, the result kept in the history.
+      const summary = summarizeEvaluation(summaryInput);
+      result = { ...summary, status: summary.status === 'rejected' ? 'rejected' : 'incomplete', stoppedReason: `the result could not be recorded: ${failureText(error).message}` };
+    }
     upsertSearchAttributes([
       { key: searchAttributes.status, value: result.status },
       { key: searchAttributes.testsPassed, value: result.testsPassed },

@@ -1,6 +1,8 @@
 // `trl test`: bootstrap what the tests need (Docker engine, base image, Temporal server), then run
 // every *.test.ts with Node's built-in test runner. The browser checks (test/browser/, headless
-// Chromium on the Temporal Web UI) run only with --browser: they install a browser and are slow.
+// Chromium on the Temporal Web UI) run only with --browser: they install a browser and are slow. The
+// fault-injection suite (test/faults/: it restarts dockerd and kills workers, about 30 minutes) runs
+// only with `--faults`, and then alone.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,6 +11,7 @@ import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
+export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
 
 async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
   const found: string[] = [];
@@ -19,13 +22,16 @@ async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
   return found.filter((file) => filter.length === 0 || filter.some((f) => file.includes(f))).sort();
 }
 
-const browserTestsDir = path.join('test', 'browser') + path.sep;
+export const browserSuiteDir = path.join(repoRoot, 'test', 'browser');
 
-export async function testCommand(options: { filter: string[]; browser?: boolean }): Promise<number> {
+/** The suite's files: test/faults/ only with `faults` (and then alone), test/browser/ only with `browser`. */
+export function selectTestFiles(files: string[], faults: boolean, browser = false): string[] {
+  return files.filter((file) => file.startsWith(faultSuiteDir + path.sep) === faults).filter((file) => faults || browser || !file.startsWith(browserSuiteDir + path.sep));
+}
+
+export async function testCommand(options: { filter: string[]; faults?: boolean; browser?: boolean }): Promise<number> {
   await bootstrap(createDockerClient());
-  const files = (await findTestFiles(repoRoot, options.filter))
-    .map((f) => path.relative(repoRoot, f))
-    .filter((f) => options.browser || !f.startsWith(browserTestsDir));
+  const files = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false).map((f) => path.relative(repoRoot, f));
   if (files.length === 0) {
     process.stderr.write('trl: no test files matched\n');
     return 1;

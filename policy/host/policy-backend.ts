@@ -43,6 +43,8 @@ export interface PolicyBackend {
   readonly faults: readonly PolicyFault[];
   /** Set when the policy never became ready: nothing will answer, the agent need not start. */
   readonly startFailure?: PolicyFault;
+  /** Set when the policy's sandbox was killed from outside: the infrastructure's loss, not a policy fault. */
+  readonly sandboxLost?: string;
   /** Agent requests the policy answered. */
   readonly requestsServed: number;
   /** What goes into policy.log (bounded); complete once stop() has resolved. */

@@ -70,6 +70,8 @@ export interface PolicyRunSummary {
   /** How much of what the agent received came from model answers. */
   provenance: ProvenanceSummary;
   faults: PolicyFault[];
+  /** The policy's sandbox was killed from outside (policy-backend.ts): the attempt is the infrastructure's. */
+  sandboxLost?: string;
   callLog: ArtifactRef;
   policyLog: ArtifactRef;
   turnLog: ArtifactRef;
@@ -120,9 +122,11 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
   const turnLog = new TurnLog(turnLogFile, (response) => provenance.checkReceived(response));
   const gateway = new ModelGateway({ allowlist: options.allowlist, upstream: options.upstream, capUsd: options.capUsd, callLog, seed: options.seed, tryKey: options.tryKey });
   const context: BackendContext = { gateway, turnLog, dir: options.dir, requestTimeoutMs: options.requestTimeoutMs, deadlineMs: options.deadlineMs, maxAgentRequests: options.maxAgentRequests };
+  // Both are closed whatever happens; a write either lost (a full disk) fails the attempt.
   const closeRecords = async () => {
-    await callLog.close();
-    await turnLog.close();
+    const closed = await Promise.allSettled([callLog.close(), turnLog.close()]);
+    const failed = closed.find((c) => c.status === 'rejected');
+    if (failed) throw failed.reason;
   };
   let host: PolicyBackend;
   try {
@@ -159,6 +163,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
         agentRequests: endpoint.requests,
         provenance: provenance.summary(),
         faults: [...host.faults, ...(watchdog.fault ? [watchdog.fault] : [])],
+        ...(host.sandboxLost ? { sandboxLost: host.sandboxLost } : {}),
         callLog: await describeArtifact(callLogFile),
         policyLog: await writeArtifact(path.join(options.dir, policyRecordNames.policyLog), host.logText()),
         turnLog: await describeArtifact(turnLogFile),

@@ -11,6 +11,7 @@ import { policyRunnerPathInImage } from '../../infra/policy-sandbox-image.ts';
 import { maxProtocolLineBytes, type HostMessage } from '../runtime/protocol.ts';
 import { LineSplitter } from './line-splitter.ts';
 import { containerLogConfig } from '../../sandbox/container-limits.ts';
+import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
 
 export interface PolicySandboxSpec {
   image: string;
@@ -125,8 +126,8 @@ export class PolicySandbox {
 
   async stop(): Promise<void> {
     this.markExited({ exitCode: null, oomKilled: false, reason: 'stopped by the host' });
-    await this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
+    await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () => this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
       if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
-    });
+    }));
   }
 }

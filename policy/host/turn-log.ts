@@ -1,8 +1,7 @@
 // The agent's turns as the policy host saw them: for each request, the messages new since the
 // previous one (tool results, user turns), the answer, and timings. Written line by line as turns
 // happen, so it survives an agent killed at its deadline. Joined to the model-call log by requestId.
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
-import path from 'node:path';
+import { AppendLog } from '../../common/append-log.ts';
 
 export interface TurnEntry {
   requestId: string;
@@ -19,7 +18,7 @@ export interface TurnEntry {
 const maxEntryChars = 512 * 1024;
 
 export class TurnLog {
-  private stream: WriteStream | undefined;
+  private stream: AppendLog | undefined;
   private previousCount = 0;
   turns = 0;
 
@@ -28,10 +27,7 @@ export class TurnLog {
     /** Sees every answer the agent received (provenance measures it). */
     private readonly onResponse?: (response: unknown) => void,
   ) {
-    if (file) {
-      mkdirSync(path.dirname(file), { recursive: true });
-      this.stream = createWriteStream(file, { flags: 'a' });
-    }
+    if (file) this.stream = new AppendLog(file);
   }
 
   /** Messages this request adds to the conversation (an agent may also restart it: then all). */
@@ -52,6 +48,6 @@ export class TurnLog {
   async close(): Promise<void> {
     const stream = this.stream;
     this.stream = undefined;
-    if (stream) await new Promise<void>((resolve) => stream.end(resolve));
+    await stream?.close();
   }
 }

@@ -63,6 +63,7 @@ export class SidecarBackend implements PolicyBackend {
   private readonly turns: AgentTurns;
   requestsServed = 0;
   startFailure: PolicyFault | undefined;
+  sandboxLost: string | undefined;
   /** Where the sidecar answers; set once it is healthy. */
   private baseUrl: string | undefined;
   private gone: string | undefined;
@@ -90,11 +91,22 @@ export class SidecarBackend implements PolicyBackend {
     this.fault(this.startFailure);
   }
 
-  /** The container stopped on its own after it was healthy: later requests fail at once (before, the health wait reports it). */
-  exited(reason: string): void {
-    if (!this.baseUrl || this.stopping || this.gone || this.startFailure) return;
+  /**
+   * The container stopped after it was healthy: later requests fail at once (before, the health
+   * wait reports it). Killed through the Docker API while the worker was not stopping it, it was
+   * lost to the infrastructure — no fault of the policy (`sandboxLost`; the attempt is tried again).
+   */
+  exited(reason: string, exit?: { killed: boolean; oomKilled: boolean }): void {
+    if (!this.baseUrl || this.stopping || this.startFailure || this.gone) return;
+    if (exit?.killed && !exit.oomKilled) this.sandboxLost ??= reason;
     this.gone = reason;
-    this.fault({ kind: 'crash', message: reason });
+    if (!this.sandboxLost) this.fault({ kind: 'crash', message: reason });
+  }
+
+  /** The run is ending and the sidecar was already gone: killed from outside is the infrastructure's loss. */
+  exitedBeforeStop(reason: string, exit: { killed: boolean; oomKilled: boolean }): void {
+    if (!this.baseUrl || this.startFailure || this.sandboxLost) return;
+    if (exit.killed && !exit.oomKilled) this.sandboxLost = reason;
   }
 
   /** What stop() runs: tears the sidecar down and returns its output for policy.log. */

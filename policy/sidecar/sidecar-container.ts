@@ -6,6 +6,8 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { sandboxDnsHostConfig } from '../../sandbox/sandbox-dns.ts';
 import { policyJsonRunnerPathInImage } from '../../infra/policy-sidecar-image.ts';
+import { receivedKill } from '../../sandbox/kill-events.ts';
+import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
 
 export type SidecarKind = 'python' | 'data';
 
@@ -36,6 +38,8 @@ export interface SidecarContainerSpec {
 export interface SidecarExit {
   exitCode: number | null;
   oomKilled: boolean;
+  /** A kill came through the Docker API: the worker's own teardown, or someone outside the sandbox. */
+  killed: boolean;
 }
 
 export function sidecarCommand(kind: SidecarKind): string[] {
@@ -47,13 +51,14 @@ export class SidecarContainer {
   readonly exited: Promise<SidecarExit>;
   exitInfo: SidecarExit | undefined;
 
-  private constructor(readonly container: Docker.Container, readonly address: string) {
+  private constructor(docker: Docker, readonly container: Docker.Container, readonly address: string, startedSec: number) {
     this.exited = container.wait().then(
       async (status: { StatusCode?: number }) => {
         const info = await container.inspect().catch(() => undefined);
-        return { exitCode: status.StatusCode ?? null, oomKilled: info?.State?.OOMKilled === true };
+        const killed = await receivedKill(docker, container.id, startedSec).catch(() => false);
+        return { exitCode: status.StatusCode ?? null, oomKilled: info?.State?.OOMKilled === true, killed };
       },
-      () => ({ exitCode: null, oomKilled: false }),
+      () => ({ exitCode: null, oomKilled: false, killed: false }),
     );
     void this.exited.then((exit) => { this.exitInfo = exit; });
   }
@@ -64,6 +69,7 @@ export class SidecarContainer {
 
   static async start(docker: Docker, spec: SidecarContainerSpec): Promise<SidecarContainer> {
     const memoryBytes = (spec.memoryMb ?? defaultSidecarMemoryMb) * 1024 * 1024;
+    const startedSec = Math.floor(Date.now() / 1000) - 1;
     const container = await docker.createContainer({
       Image: spec.image,
       Cmd: sidecarCommand(spec.kind),
@@ -107,11 +113,16 @@ export class SidecarContainer {
       // A policy that dies at once (an error at import) has already left its network: it is kept
       // without an address so the health wait sees the exit and reports it with the output.
       if (!address && info.State?.Running) throw new Error(`the policy sidecar has no address on ${spec.network}`);
-      return new SidecarContainer(container, address ?? '');
+      return new SidecarContainer(docker, container, address ?? '', startedSec);
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
       throw error;
     }
+  }
+
+  async running(): Promise<boolean> {
+    const info = await this.container.inspect().catch(() => undefined);
+    return info?.State?.Running === true;
   }
 
   /** The tail of the container's output (stdout and stderr interleaved), at most 256 KB. */
@@ -122,9 +133,9 @@ export class SidecarContainer {
   }
 
   async remove(): Promise<void> {
-    await this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
+    await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () => this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
       if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
-    });
+    }));
   }
 }
 

@@ -16,7 +16,7 @@ import type { WorkerIdentity } from '../../sandbox/worker-identity.ts';
 import type { BackendContext } from '../host/policy-run.ts';
 import { writePolicyFiles } from './policy-files.ts';
 import { SidecarBackend } from './sidecar-backend.ts';
-import { SidecarContainer, type SidecarKind } from './sidecar-container.ts';
+import { SidecarContainer, type SidecarExit, type SidecarKind } from './sidecar-container.ts';
 
 export interface SidecarOptions {
   docker: Docker;
@@ -57,8 +57,9 @@ function healthy(baseUrl: string): Promise<boolean> {
   });
 }
 
-function describeExit(exit: { exitCode: number | null; oomKilled: boolean }): string {
-  return exit.oomKilled ? 'the policy ran out of memory' : `the policy exited with code ${exit.exitCode ?? 'unknown'}`;
+function describeExit(exit: SidecarExit): string {
+  if (exit.oomKilled) return 'the policy ran out of memory';
+  return exit.killed ? 'the policy sidecar was killed from outside the sandbox (docker kill)' : `the policy exited with code ${exit.exitCode ?? 'unknown'}`;
 }
 
 /** Starts the sidecar and returns its backend (a start failure is recorded on it, not thrown). */
@@ -96,11 +97,17 @@ export async function startSidecar(options: SidecarOptions, context: BackendCont
     });
     cleanups.push(() => container.remove());
     backend.onStop(async () => {
+      // A sidecar already gone when the run ends: whether it was killed from outside is settled
+      // before the teardown's own kill could be mistaken for it.
+      if (!(await container.running())) {
+        const exit = await container.exited;
+        backend.exitedBeforeStop(describeExit(exit), exit);
+      }
       const output = await container.logs();
       await teardown();
       return output;
     });
-    void container.exited.then((exit) => backend.exited(`${describeExit(exit)} while serving`));
+    void container.exited.then((exit) => backend.exited(`${describeExit(exit)} while serving`, exit));
     await waitHealthy(container, backend, options.healthTimeoutMs ?? defaultSidecarHealthTimeoutMs, options.signal);
     return { backend, network, container, gatewayUrl: server.url };
   } catch (error) {
