@@ -46,7 +46,7 @@ describe('failure modes', () => {
   test('a crashing verifier is an infrastructure error after retries, not a zero', async () => {
     const crashed = scenario('crashing-verifier');
     assert.equal(crashed.status, 'infra_error');
-    assert.match(crashed.error ?? '', /without writing ctrf.json or reward.txt/);
+    assert.match(crashed.error ?? '', /without writing ctrf.json, reward.txt or reward.json/);
     const attempts = await readdir(path.join(runDir(evaluationWorkflowId(submissionId)), 'scenarios', 'crashing-verifier'));
     assert.deepEqual(attempts.filter((a) => a.startsWith('verifier')).sort(), ['verifier-attempt-1', 'verifier-attempt-2', 'verifier-attempt-3']);
     const log = await readFile(path.join(runDir(evaluationWorkflowId(submissionId)), 'scenarios', 'crashing-verifier', 'verifier-attempt-1', 'verifier.log'), 'utf8');
