@@ -127,6 +127,32 @@ async function measure(arms: Arm[], callsPerArm: number, concurrency: number, pr
   return times;
 }
 
+/**
+ * The gateway's own work per call with the network taken out: ModelGateway.complete in process
+ * against an upstream that answers at once (meter, estimate, reservation, call-log rows to disk).
+ * CPU time is what load on a shared machine disturbs least.
+ */
+async function ownWorkPerCall(allowlist: Allowlist, dir: string, promptCharacters: number, count: number): Promise<{ wallMs: number; cpuMs: number }> {
+  const answer = { id: 'chatcmpl-bench', object: 'chat.completion', created: 0, model, choices: [{ index: 0, message: { role: 'assistant', content: 'done: report.json written' }, finish_reason: 'stop' }], usage: { prompt_tokens: Math.ceil(promptCharacters / 4), completion_tokens: 8 } };
+  const upstream = { chat: { completions: { create: async () => answer } } } as unknown as OpenAI;
+  const callLog = new CallLog(path.join(dir, `own-${promptCharacters}.jsonl`));
+  const gateway = new ModelGateway({ allowlist, upstream, capUsd: 1e6, callLog, seed: 0 });
+  const run = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      await gateway.complete({ messages: [{ role: 'user', content: promptOf(promptCharacters, `call ${i}`) }], max_tokens: 64 }, { model });
+      if (i % 16 === 15) await new Promise((resolve) => setImmediate(resolve)); // let the log flush, as between real calls
+    }
+  };
+  await run(Math.min(200, count));
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await run(count);
+  const wallMs = (performance.now() - started) / count;
+  const cpu = process.cpuUsage(cpuBefore);
+  await callLog.close();
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 / count };
+}
+
 interface Row {
   arm: string;
   concurrency: number;
@@ -218,6 +244,9 @@ try {
     notes.push('litellm: skipped (--no-litellm)');
   }
 
+  const ownRows: { prompt: number; wallMs: number; cpuMs: number }[] = [];
+  for (const prompt of [300, 2000, 6000, 50_000]) ownRows.push({ prompt, ...(await ownWorkPerCall(allowlist, workDir, prompt, calls)) });
+
   const warmUp = Math.min(100, calls);
   await measure(arms, warmUp, 1, 2000);
   const rows: Row[] = [];
@@ -238,6 +267,12 @@ try {
   process.stdout.write(`sim fleet at time scale 0, faults off, ${model}, non-streamed, max_tokens 64; ${calls} calls per arm interleaved (${warmUp} warm-up first).\n`);
   process.stdout.write('Rows "direct" are absolute latency; every other row is added latency (arm percentile − direct percentile).\n\n');
   process.stdout.write(`${renderTable(columns, rows)}\n\nBy prompt size, concurrency 1, ${sizeCalls} calls per arm:\n\n${renderTable(columns, sizeRows)}\n`);
+  process.stdout.write(`\nThe gateway's own work per call (ModelGateway.complete in process, upstream answering at once, ${calls} calls):\n\n`);
+  process.stdout.write(`${renderTable([
+    { header: 'prompt chars', value: (r: (typeof ownRows)[number]) => r.prompt, align: 'right' },
+    { header: 'wall ms/call', value: (r: (typeof ownRows)[number]) => r.wallMs.toFixed(3), align: 'right' },
+    { header: 'CPU ms/call', value: (r: (typeof ownRows)[number]) => r.cpuMs.toFixed(3), align: 'right' },
+  ], ownRows)}\n`);
   for (const note of notes) process.stdout.write(`${note}\n`);
 } finally {
   for (const close of closers.reverse()) await close().catch((error: unknown) => process.stderr.write(`cleanup: ${(error as Error).message}\n`));
