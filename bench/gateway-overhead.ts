@@ -22,6 +22,7 @@ import { ModelGateway } from '../gateway/model-gateway.ts';
 import { serveGateway } from '../gateway/gateway-server.ts';
 import { listenOn } from '../gateway/http/listen.ts';
 import { renderTable } from '../cli/render-table.ts';
+import { upstreamClient } from '../workers/model-upstream.ts';
 import { ensureLitellm, litellmVersion, startLitellm } from './litellm-peer.ts';
 
 const { values } = parseArgs({
@@ -185,8 +186,11 @@ const notes: string[] = [];
 try {
   const fleet = await startSimFleetProcess(modelsFile);
   closers.push(() => fleet.close());
-  const upstream = new OpenAI({ baseURL: fleet.url, apiKey: 'sim', maxRetries: 0 });
-  const arms: Arm[] = [{ name: 'direct', client: upstream, model }];
+  // The agent's side of every arm is the stock OpenAI client; the gateway's upstream client is the worker's.
+  const arms: Arm[] = [{ name: 'direct', client: new OpenAI({ baseURL: fleet.url, apiKey: 'sim', maxRetries: 0 }), model }];
+  const gatewayUpstream = upstreamClient(fleet.url, 'sim', 60_000);
+  closers.push(async () => gatewayUpstream.close());
+  const upstream = gatewayUpstream.client;
 
   const passThrough = await startPassThrough(fleet.url);
   closers.push(() => passThrough.close());
