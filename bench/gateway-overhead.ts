@@ -183,6 +183,12 @@ await writeFaultFreeCatalog(modelsFile);
 const allowlist: Allowlist = loadAllowlist(modelsFile);
 const closers: (() => Promise<unknown>)[] = [];
 const notes: string[] = [];
+// Interrupted: still stop the policy's container, LiteLLM and the sim fleet.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void Promise.allSettled(closers.reverse().map((close) => close())).finally(() => process.exit(130));
+  });
+}
 try {
   const fleet = await startSimFleetProcess(modelsFile);
   closers.push(() => fleet.close());
