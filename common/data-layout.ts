@@ -36,6 +36,10 @@ export function hermesWheelhouseDir(lockHash: string): string {
 export function baseImageRootfsDir(recipeHash: string): string {
   return path.join(cacheDir, `rootfs-${recipeHash}`);
 }
+/** The Python venv bench/gateway-overhead.ts installs LiteLLM's proxy into (a peer, never the validator). */
+export function litellmVenvDir(version: string): string {
+  return path.join(cacheDir, `litellm-${version}`);
+}
 
 // The data directory, by owner.
 /** `trl test` keeps its artifacts, pack store and records here, apart from real runs. */

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { repoRoot } from '../common/data-layout.ts';
+import { createNodeHttpFetch } from '../gateway/http/node-http-fetch.ts';
 import type { WorkerConfig } from './worker-config.ts';
 
 export interface ModelUpstream {
@@ -12,18 +13,28 @@ export interface ModelUpstream {
   close(): Promise<void>;
 }
 
+/**
+ * The gateway's client of an OpenAI-compatible upstream: no SDK retries (the gateway retries), and
+ * node:http underneath instead of the built-in fetch, which cost about 0.6 ms a call (gateway/http/node-http-fetch.ts).
+ */
+export function upstreamClient(baseURL: string, apiKey: string, timeoutMs: number): { client: OpenAI; close(): void } {
+  const fetch = createNodeHttpFetch();
+  return { client: new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout: timeoutMs, fetch }), close: () => fetch.close() };
+}
+
 export async function startModelUpstream(config: WorkerConfig): Promise<ModelUpstream> {
   const timeout = config.TRL_UPSTREAM_TIMEOUT_SEC * 1000;
   if (config.TRL_UPSTREAM_BASE_URL) {
-    const client = new OpenAI({ baseURL: config.TRL_UPSTREAM_BASE_URL, apiKey: config.TRL_UPSTREAM_API_KEY, maxRetries: 0, timeout });
-    return { client, description: config.TRL_UPSTREAM_BASE_URL, close: async () => undefined };
+    const upstream = upstreamClient(config.TRL_UPSTREAM_BASE_URL, config.TRL_UPSTREAM_API_KEY ?? '', timeout);
+    return { client: upstream.client, description: config.TRL_UPSTREAM_BASE_URL, close: async () => upstream.close() };
   }
   const { child, url } = await spawnSimFleet(config);
-  const client = new OpenAI({ baseURL: url, apiKey: 'sim-fleet-needs-no-key', maxRetries: 0, timeout });
+  const upstream = upstreamClient(url, 'sim-fleet-needs-no-key', timeout);
   return {
-    client,
+    client: upstream.client,
     description: `${url} (sim fleet, simulated models)`,
     close: () => new Promise<void>((resolve) => {
+      upstream.close();
       if (child.exitCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
