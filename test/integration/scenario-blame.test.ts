@@ -30,6 +30,7 @@ function activities(runs: Record<string, number>) {
   return {
     async fetchPack() { return { packHash: 'a'.repeat(64), canonical: artifact, fileCount: 2, kind: 'typescript' }; },
     async preEval() { return { verdict: 'pass', report: artifact }; },
+    async probePolicy() { return { verdict: 'pass', report: artifact, conversations: 0 }; },
     async resolveScenarios(input: { names: string[] }) { return { spec: null, scenarios: input.names.map((name) => ({ name, dir: `/scenarios/${name}` })) }; },
     async prepareScenario(scenario: { name: string; dir: string }): Promise<PreparedScenario> {
       return { ...scenario, imageTag: 'x', category: 'c', difficulty: 'easy', agentTimeoutSec: 5, agentMaxTurns: 5, verifierTimeoutSec: 5, cpus: 1, memoryMb: 256, agentOutputs: [] };

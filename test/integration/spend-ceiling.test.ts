@@ -151,6 +151,7 @@ describe('spend ledger and ceilings', () => {
     const activities: Partial<Activities> = {
       fetchPack: async () => ({ packHash: 'h'.repeat(8), canonical: ref, fileCount: 1, name: 'stand-in', bundle: ref }),
       preEval: async () => ({ verdict: 'pass', report: ref }),
+      probePolicy: async () => ({ verdict: 'pass', report: ref, conversations: 0 }),
       resolveScenarios: async () => ({ spec: null, scenarios: ['a', 'b', 'c'].map((name) => ({ name, dir: `/${name}` })) }),
       prepareScenario: async (s) => {
         if (s.name !== 'a') await refusal.then(() => new Promise((resolve) => setTimeout(resolve, 1500)));
