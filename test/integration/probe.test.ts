@@ -71,7 +71,8 @@ describe('the pre-evaluation probe', () => {
     const packs: [string, string][] = [
       ['authoring', await writePack({ 'SKILL.md': validSkill, 'policy.ts': authoringPolicy })],
       ['injecting', await writePack({ 'SKILL.md': validSkill, 'policy.ts': injectingPolicy })],
-      ['cost-cascade', path.join(examplesDir, 'cost-cascade')],
+      // Honest packs of the three kinds, none with a copy under another owner in the suite's pack store (the corpus copies cost-cascade).
+      ['cheapest-model', path.join(examplesDir, 'cheapest-model')],
       ['pin-glm-flash', path.join(examplesDir, 'pin-glm-flash')],
       ['sdk-cascade', path.join(examplesDir, 'sdk-cascade')],
     ];
@@ -98,7 +99,7 @@ describe('the pre-evaluation probe', () => {
     assert.equal(probeReportOf(result).scenarios[0]!.provenance.coverage, 1, 'what it passed on came from the models');
   });
 
-  for (const name of ['cost-cascade', 'pin-glm-flash', 'sdk-cascade']) {
+  for (const name of ['cheapest-model', 'pin-glm-flash', 'sdk-cascade']) {
     test(`the honest ${name} passes the probe: every answer from the models, nothing carried in`, () => {
       const result = results.get(name)!;
       assert.notEqual(result.status, 'rejected', JSON.stringify(result.rejection));
