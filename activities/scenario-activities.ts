@@ -27,7 +27,7 @@ import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-s
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { scenarioContentHash } from '../catalog/scenario-content-hash.ts';
 import { resolveTaskUsers } from '../catalog/task-users.ts';
-import { testsInFolder } from '../catalog/count-tests.ts';
+import { scenarioTestCount } from '../verifiers/scenario-test-count.ts';
 import { removeSnapshot, snapshotAgentContainer, snapshotTag, type AgentSnapshot } from '../sandbox/agent-snapshot.ts';
 import { agentUser } from '../agents/scenario-agent.ts';
 import { recordAgentRun, recordVerifierRun } from '../common/metrics.ts';
@@ -50,7 +50,19 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const image = await inspectScenarioImage(deps.docker, imageTag);
     const users = resolveTaskUsers(scenario.name, config, image.user);
     const asEnv = (table: Record<string, string>) => Object.entries(table).map(([name, value]) => `${name}=${value}`);
-    const notes = [...folder.notes, ...users.notes];
+    const contentHash = await scenarioContentHash(scenario.dir);
+    // Collection imports the test modules: it runs in the scenario image, never in this process.
+    const tests = await scenarioTestCount({
+      docker: deps.docker,
+      imageTag,
+      scenario,
+      contentHash,
+      owner: deps.owner,
+      workflowId: workflowIdOf(context.info),
+      env: asEnv(config.environment.env),
+      onTick: () => context.heartbeat(),
+    });
+    const notes = [...folder.notes, ...users.notes, ...tests.notes];
     return {
       name: scenario.name,
       dir: scenario.dir,
@@ -71,9 +83,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       solutionEnv: asEnv(config.solution.env),
       verifierEnv: asEnv(config.verifier.env),
       ...(config.environment.storage_mb ? { storageMb: config.environment.storage_mb } : {}),
-      testsDeclared: await testsInFolder(path.join(scenario.dir, 'tests')).catch(() => 0),
+      testsDeclared: tests.count,
+      testsCountedBy: tests.source,
       ...(notes.length ? { notes } : {}),
-      contentHash: await scenarioContentHash(scenario.dir),
+      contentHash,
     };
   }
 

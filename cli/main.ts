@@ -42,7 +42,9 @@ const usage = `usage: trl <command> [options]
                                fingerprint; the first request it lacks ends the scenario naming call and field)
       --id SUBMISSION-ID       the submission id (workflow evaluate-<id>); an id runs once (see rerun)
       --json                   print the evaluation result as JSON
-  scenarios [--json]         list the active scenarios with category, difficulty and test count
+  scenarios [--json] [--collect]
+                             list the active scenarios with category, difficulty and test count
+      --collect                count with pytest inside each scenario image (no network; never on the host)
   import-tasks SRC DEST      convert Terminal-Bench 1 tasks (task.yaml, run-tests.sh; found up to two folders
                              below SRC) to the Harbor layout under DEST, saying per task what changed or why not
   pack <dir> [--out FILE]    print a pack's hash; --out writes its canonical JSON
@@ -138,8 +140,8 @@ async function main(argv: string[]): Promise<number> {
     case 'up':
       return upCommand();
     case 'scenarios': {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, 'scenarios-dir': { type: 'string' } } });
-      return scenariosCommand({ json: values.json!, scenariosDir: values['scenarios-dir'] });
+      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, collect: { type: 'boolean', default: false }, 'scenarios-dir': { type: 'string' } } });
+      return scenariosCommand({ json: values.json!, collect: values.collect!, scenariosDir: values['scenarios-dir'] });
     }
     case 'import-tasks': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });

@@ -37,6 +37,11 @@ export function baseImageRootfsDir(recipeHash: string): string {
   return path.join(cacheDir, `rootfs-${recipeHash}`);
 }
 /** The Python venv bench/gateway-overhead.ts installs LiteLLM's proxy into (a peer, never the validator). */
+/** Test counts from pytest's collection inside a scenario's images, one file per scenario content hash. */
+export const testCountCacheDir = path.join(cacheDir, 'test-counts');
+export function testCountCacheFile(contentHash: string): string {
+  return path.join(testCountCacheDir, `${safeSegment(contentHash)}.json`);
+}
 export function litellmVenvDir(version: string): string {
   return path.join(cacheDir, `litellm-${version}`);
 }

@@ -63,8 +63,10 @@ export interface PreparedScenario {
   verifierUser?: string;
   /** [environment] storage_mb: lowers the agent's disk budget when below the worker's. */
   storageMb?: number;
-  /** The task's test count, read statically (no test code runs on the host): the scale of a reward. */
+  /** The task's test count (the scale of a reward): pytest's collection inside the scenario image, else read statically. */
   testsDeclared?: number;
+  /** How testsDeclared was counted (verifiers/collect-tests.ts). */
+  testsCountedBy?: 'pytest' | 'static';
   /** What the validator does differently from what the task asks (allow_internet), for the result. */
   notes?: string[];
   /** sha256 of the scenario folder (catalog/scenario-content-hash.ts): a rerun reuses results only when it matches. */

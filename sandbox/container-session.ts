@@ -11,7 +11,8 @@ import { removeNowOrLater } from './deferred-removal.ts';
 
 export interface ContainerSpec {
   image: string;
-  role: 'agent' | 'verifier';
+  /** collector: pytest's test collection (verifiers/collect-tests.ts). */
+  role: 'agent' | 'verifier' | 'collector';
   scenario: string;
   workflowId: string;
   cpus: number;
