@@ -9,13 +9,12 @@
 // Added latency = the arm's percentile minus the direct call's percentile, same interleaving.
 //   node --import tsx bench/gateway-overhead.ts [--calls 2000] [--no-litellm] [--no-policy]
 import http from 'node:http';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import OpenAI from 'openai';
-import { examplesDir, modelCatalogFile, repoRoot } from '../common/data-layout.ts';
+import { examplesDir } from '../common/data-layout.ts';
 import { loadAllowlist, type Allowlist } from '../gateway/catalog/allowlist.ts';
 import { CallLog } from '../gateway/call-log.ts';
 import { ModelGateway } from '../gateway/model-gateway.ts';
@@ -24,6 +23,7 @@ import { listenOn } from '../gateway/http/listen.ts';
 import { renderTable } from '../cli/render-table.ts';
 import { upstreamClient } from '../workers/model-upstream.ts';
 import { ensureLitellm, litellmVersion, startLitellm } from './litellm-peer.ts';
+import { startSimFleetProcess, writeFaultFreeCatalog } from './fault-free-sim-fleet.ts';
 
 const { values } = parseArgs({
   options: {
@@ -63,37 +63,6 @@ async function startPassThrough(upstreamUrl: string): Promise<{ url: string; clo
   });
   const listening = await listenOn(server, '127.0.0.1');
   return { url: listening.url, close: async () => { agent.destroy(); await listening.close(); } };
-}
-
-// Faults off: a retried 429 would measure the back-off, not the hop.
-async function writeFaultFreeCatalog(file: string): Promise<void> {
-  const catalog = JSON.parse(await readFile(modelCatalogFile, 'utf8')) as { models: { sim: Record<string, unknown> }[] };
-  for (const entry of catalog.models) Object.assign(entry.sim, { rateLimitRate: 0, serverErrorRate: 0 });
-  await writeFile(file, JSON.stringify(catalog));
-}
-
-/** The sim fleet in its own process, as the upstream is in production: its tokenizer's CPU is not the bench's event loop. */
-async function startSimFleetProcess(modelsFile: string): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'simfleet', 'main.ts'), '--time-scale', '0'], {
-    cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRL_MODELS_FILE: modelsFile },
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    child.stdout.on('data', (bytes: Buffer) => {
-      seen += bytes.toString('utf8');
-      const found = /listening on (\S+)/.exec(seen);
-      if (found) resolve(found[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the sim fleet exited with code ${code}`)));
-  });
-  return {
-    url,
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
-  };
 }
 
 function promptOf(characters: number, salt: string): string {

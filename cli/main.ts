@@ -17,7 +17,7 @@ import { rerunCommand } from './commands/rerun-command.ts';
 import { rescoreCommand } from './commands/rescore-command.ts';
 import { exportCommand } from './commands/export-command.ts';
 import { reportCommand } from './commands/report-command.ts';
-import { serveCommand, serveKeysCommand } from './commands/serve-command.ts';
+import { defaultSeatPollSec, defaultShadowCapUsd, defaultShadowRate, serveCommand, serveKeysCommand } from './commands/serve-command.ts';
 import { defaultServeSettings } from '../workers/serve-policy.ts';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
@@ -106,6 +106,14 @@ const usage = `usage: trl <command> [options]
       --idle-sec S             stop an instance idle this long (default ${defaultServeSettings.idleSec})
       --instance-cap-usd X     budget cap of each instance's gateway (default ${defaultServeSettings.instanceCapUsd})
       --request-timeout-sec S  longest a policy may take for one request (default ${defaultServeSettings.requestTimeoutSec})
+      --drain-sec S            with --seated: when the seat changes hands, new conversations go to the new
+                               policy and open ones finish on the old for up to S seconds (default ${defaultServeSettings.drainSec})
+      --seat-poll-sec S        with --seated: how often the seat is asked (default ${defaultSeatPollSec})
+      --shadow DIR|FILE|HASH   shadow mode: mirror a sample of live conversations to this pack's policy after
+                               each live answer (answers discarded; latency, cost, models recorded in
+                               .data/serve/shadow/, a side-by-side table when the server stops)
+      --shadow-rate R          share of conversations mirrored, 0..1 (default ${defaultShadowRate})
+      --shadow-cap-usd X       what the shadow may spend in all (default ${defaultShadowCapUsd})
   serve keys add LABEL       make an API key (printed once, stored as its sha256); once a key exists every
                              request needs one; --spend-limit-usd X, --requests-per-minute N
   serve keys list|revoke ID  the keys with what each spent (from its call log under .data/serve/calls/)
@@ -241,15 +249,20 @@ async function main(argv: string[]): Promise<number> {
         options: {
           pack: { type: 'string' }, seated: { type: 'boolean', default: false }, port: { type: 'string' }, 'max-instances': { type: 'string' }, 'memory-mb': { type: 'string' },
           'idle-sec': { type: 'string' }, 'instance-cap-usd': { type: 'string' }, 'request-timeout-sec': { type: 'string' },
+          'drain-sec': { type: 'string' }, 'seat-poll-sec': { type: 'string' }, shadow: { type: 'string' }, 'shadow-rate': { type: 'string' }, 'shadow-cap-usd': { type: 'string' },
         },
       });
       if (positionals.length) throw new UsageError(`trl serve takes no positional arguments (got "${positionals[0]}"); use --pack DIR|FILE|HASH or --seated`);
       const d = defaultServeSettings;
       const port = values.port === undefined ? d.port : Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; got "${values.port}"`);
+      const shadowRate = values['shadow-rate'] === undefined ? defaultShadowRate : Number(values['shadow-rate']);
+      if (!(shadowRate >= 0 && shadowRate <= 1)) throw new UsageError(`--shadow-rate must be a share between 0 and 1; got "${values['shadow-rate']}"`);
       return serveCommand({
         pack: values.pack,
         seated: values.seated!,
+        seatPollSec: values['seat-poll-sec'] === undefined ? defaultSeatPollSec : positiveNumber('--seat-poll-sec', values['seat-poll-sec']),
+        ...(values.shadow === undefined ? {} : { shadow: { pack: values.shadow, sampleRate: shadowRate, capUsd: values['shadow-cap-usd'] === undefined ? defaultShadowCapUsd : positiveNumber('--shadow-cap-usd', values['shadow-cap-usd']) } }),
         settings: {
           host: d.host,
           port,
@@ -258,6 +271,7 @@ async function main(argv: string[]): Promise<number> {
           instanceCapUsd: values['instance-cap-usd'] === undefined ? d.instanceCapUsd : positiveNumber('--instance-cap-usd', values['instance-cap-usd']),
           ...(values['memory-mb'] === undefined ? {} : { memoryMb: positiveNumber('--memory-mb', values['memory-mb']) }),
           requestTimeoutSec: values['request-timeout-sec'] === undefined ? d.requestTimeoutSec : positiveNumber('--request-timeout-sec', values['request-timeout-sec']),
+          drainSec: values['drain-sec'] === undefined ? d.drainSec : positiveNumber('--drain-sec', values['drain-sec']),
         },
       });
     }

@@ -138,6 +138,13 @@ export function serveInstanceDir(serverRunId: string, instanceId: string): strin
 }
 
 /** One API key's call log (JSON lines), by the key's id. */
+/** Shadow mode: every mirrored request (JSON lines) and the run's summary, by server run. */
+export function serveShadowLogFile(serverRunId: string): string {
+  return path.join(serveRoot, 'shadow', `${safeSegment(serverRunId)}.jsonl`);
+}
+export function serveShadowSummaryFile(serverRunId: string): string {
+  return path.join(serveRoot, 'shadow', `${safeSegment(serverRunId)}.summary.json`);
+}
 export function serveCallLogFile(keyId: string): string {
   return path.join(serveRoot, 'calls', `${safeSegment(keyId)}.jsonl`);
 }

@@ -12,9 +12,15 @@ import { PackError } from '../packs/pack-error.ts';
 import { packFailureTypes } from '../contracts/failure-types.ts';
 import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
-import { serveInstanceDir } from '../common/data-layout.ts';
+import { serveInstanceDir, serveShadowLogFile, serveShadowSummaryFile } from '../common/data-layout.ts';
 import { InstancePool, type ServedInstance } from '../policy/serve/instance-pool.ts';
-import { startServeServer, type ClientGate, type ServeServer } from '../policy/serve/serve-server.ts';
+import { startServeServer, type AnsweredRequest, type ClientGate, type ServeServer } from '../policy/serve/serve-server.ts';
+import { GenerationRouter } from '../policy/serve/generation-router.ts';
+import { ShadowMirror } from '../policy/serve/shadow-mirror.ts';
+import { packHash as packHashOf } from '../packs/canonical-pack.ts';
+import { writeFileAtomic } from '../common/atomic-write.ts';
+import { appendFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { log } from '../common/log.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { defaultPolicySandboxMemoryMb } from '../policy/host/policy-sandbox.ts';
@@ -31,9 +37,11 @@ export interface ServeSettings {
   requestTimeoutSec: number;
   /** Memory all instances may hold together (each at its sandbox's limit); bounds maxInstances further. */
   memoryMb?: number;
+  /** When the seat changes hands, how long open conversations may finish on the old policy. */
+  drainSec: number;
 }
 
-export const defaultServeSettings: ServeSettings = { host: '127.0.0.1', port: 8300, maxInstances: 4, idleSec: 600, instanceCapUsd: 50, requestTimeoutSec: 300 };
+export const defaultServeSettings: ServeSettings = { host: '127.0.0.1', port: 8300, maxInstances: 4, idleSec: 600, instanceCapUsd: 50, requestTimeoutSec: 300, drainSec: 300 };
 
 /** How many instances fit: maxInstances, lowered by the memory bound at each sandbox's memory limit. */
 export function instancesAllowed(settings: ServeSettings, kind: PolicySource['kind']): number {
@@ -59,12 +67,25 @@ export async function policySourceOfPack(pack: CanonicalPack): Promise<PolicySou
 
 export interface Serving {
   server: ServeServer;
-  pool: InstancePool;
-  /** Instances allowed at once (--max-instances, lowered by --memory-mb). */
+  /** Which generation (pack) serves each conversation; the current one takes new conversations. */
+  router: GenerationRouter<InstancePool>;
+  /** The current generation's pool. */
+  readonly pool: InstancePool;
+  /** Instances allowed at once per generation (--max-instances, lowered by --memory-mb). */
   maxInstances: number;
   /** This server run's id: instance records go under .data/serve/instances/<id>/. */
   runId: string;
+  /** Shadow mode's mirror, when a shadow pack is set. */
+  shadow?: ShadowMirror;
+  /** The seat changed: new conversations go to `pack`; open ones finish on the old one for drainSec. */
+  switchPack(pack: CanonicalPack): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface ShadowSettings {
+  pack: CanonicalPack;
+  sampleRate: number;
+  capUsd: number;
 }
 
 export async function startServing(options: {
@@ -75,9 +96,9 @@ export async function startServing(options: {
   upstream: OpenAI;
   settings: ServeSettings;
   gate?: ClientGate;
+  shadow?: ShadowSettings;
 }): Promise<Serving> {
   const { settings } = options;
-  const policy = await policySourceOfPack(options.pack);
   const runId = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`;
   const deps = {
     docker: options.docker,
@@ -89,46 +110,96 @@ export async function startServing(options: {
     budgetCapUsd: settings.instanceCapUsd,
     policyRequestTimeoutMs: settings.requestTimeoutSec * 1000,
   };
-  const startInstance = async (id: string): Promise<ServedInstance> => {
-    const run = await startPolicyForSource(deps, {
-      policy,
-      workflowId: `serve-${runId}-${id}`,
-      scenario: 'serve',
-      seed: 0,
-      dir: serveInstanceDir(runId, id),
-      bindHost: '127.0.0.1',
-      // Served conversations have no deadline and no turn limit; the pool reaps idle instances.
-      deadlineMs: Infinity,
-      maxAgentRequests: Number.MAX_SAFE_INTEGER,
-    });
-    log.info('serve_instance_started', { id, url: run.endpoint.url });
-    return {
-      id,
-      url: run.endpoint.url,
-      failure: () => run.host.startFailure?.message ?? run.host.faults.find((fault) => fault.kind === 'crash' || fault.kind === 'start_failed')?.message,
-      worn: () => run.gateway.ledger.remainingUsd < settings.instanceCapUsd * wornShare,
-      calls: () => run.calls().map((entry) => ({ model: entry.model, costUsd: entry.costUsd, promptTokens: 'promptTokens' in entry ? entry.promptTokens : 0, completionTokens: 'completionTokens' in entry ? entry.completionTokens : 0 })),
-      stop: async () => { await run.stop(); },
+  let generations = 0;
+  // One pool per pack served (a generation); instance ids carry the generation so records never collide.
+  const startGeneration = async (pack: CanonicalPack, role: 'live' | 'shadow'): Promise<{ packHash: string; pool: InstancePool; maxInstances: number }> => {
+    const policy = await policySourceOfPack(pack);
+    const packHash = packHashOf(pack);
+    const generation = `${role === 'shadow' ? 's' : 'g'}${++generations}`;
+    const startInstance = async (poolId: string): Promise<ServedInstance> => {
+      const id = `${generation}-${poolId}`;
+      const run = await startPolicyForSource(deps, {
+        policy,
+        workflowId: `serve-${runId}-${id}`,
+        scenario: 'serve',
+        seed: 0,
+        dir: serveInstanceDir(runId, id),
+        bindHost: '127.0.0.1',
+        // Served conversations have no deadline and no turn limit; the pool reaps idle instances.
+        deadlineMs: Infinity,
+        maxAgentRequests: Number.MAX_SAFE_INTEGER,
+      });
+      log.info('serve_instance_started', { id, pack: packHash, role, url: run.endpoint.url });
+      return {
+        id,
+        url: run.endpoint.url,
+        failure: () => run.host.startFailure?.message ?? run.host.faults.find((fault) => fault.kind === 'crash' || fault.kind === 'start_failed')?.message,
+        worn: () => run.gateway.ledger.remainingUsd < settings.instanceCapUsd * wornShare,
+        calls: () => run.calls().map((entry) => ({ model: entry.model, costUsd: entry.costUsd, promptTokens: 'promptTokens' in entry ? entry.promptTokens : 0, completionTokens: 'completionTokens' in entry ? entry.completionTokens : 0 })),
+        stop: async () => { await run.stop(); },
+      };
     };
+    const maxInstances = role === 'shadow' ? Math.max(1, Math.floor(instancesAllowed(settings, policy.kind) / 2)) : instancesAllowed(settings, policy.kind);
+    const pool = new InstancePool({
+      maxInstances,
+      idleMs: settings.idleSec * 1000,
+      startInstance,
+      onRetired: (instance, reason) => log.info('serve_instance_retired', { id: instance.id, reason }),
+    });
+    return { packHash, pool, maxInstances };
   };
-  const maxInstances = instancesAllowed(settings, policy.kind);
-  const pool = new InstancePool({
-    maxInstances,
-    idleMs: settings.idleSec * 1000,
-    startInstance,
-    onRetired: (instance, reason) => log.info('serve_instance_retired', { id: instance.id, reason }),
+
+  const first = await startGeneration(options.pack, 'live');
+  const router = new GenerationRouter(first, {
+    onClosed: (generation, reason) => log.info('serve_generation_closed', { pack: generation.packHash, reason }),
   });
+  let shadowRouter: GenerationRouter<InstancePool> | undefined;
+  let shadow: ShadowMirror | undefined;
+  if (options.shadow) {
+    const shadowGeneration = await startGeneration(options.shadow.pack, 'shadow');
+    shadowRouter = new GenerationRouter(shadowGeneration);
+    const logFile = serveShadowLogFile(runId);
+    await mkdir(path.dirname(logFile), { recursive: true });
+    shadow = new ShadowMirror({
+      shadowPack: shadowGeneration.packHash,
+      conversations: shadowRouter,
+      sampleRate: options.shadow.sampleRate,
+      capUsd: options.shadow.capUsd,
+      maxInFlight: shadowGeneration.maxInstances,
+      timeoutMs: settings.requestTimeoutSec * 1000,
+      record: (entry) => void appendFile(logFile, JSON.stringify(entry) + '\n').catch((error: Error) => log.warn('serve_shadow_log_failed', { error: error.message })),
+    });
+  }
   // The front server waits a little longer than an instance's own request timeout, so the
   // instance's clear timeout error is what the client sees.
-  const server = await startServeServer({ pool, host: settings.host, port: settings.port, requestTimeoutMs: settings.requestTimeoutSec * 1000 + 15_000, gate: options.gate });
+  const server = await startServeServer({
+    conversations: router,
+    host: settings.host,
+    port: settings.port,
+    requestTimeoutMs: settings.requestTimeoutSec * 1000 + 15_000,
+    gate: options.gate,
+    ...(shadow ? { onAnswered: (answered: AnsweredRequest) => shadow.mirror(answered) } : {}),
+  });
   return {
     server,
-    pool,
-    maxInstances,
+    router,
+    get pool() {
+      return router.current.pool;
+    },
+    maxInstances: first.maxInstances,
     runId,
+    ...(shadow ? { shadow } : {}),
+    async switchPack(pack) {
+      const next = await startGeneration(pack, 'live');
+      log.info('serve_seat_changed', { from: router.current.packHash, to: next.packHash, drainSec: settings.drainSec });
+      router.switchTo(next, settings.drainSec * 1000);
+    },
     async close() {
       await server.close();
-      await pool.close();
+      await shadow?.settle();
+      await shadowRouter?.close();
+      if (shadow) await writeFileAtomic(serveShadowSummaryFile(runId), JSON.stringify(shadow.summary(), null, 2) + '\n');
+      await router.close();
     },
   };
 }

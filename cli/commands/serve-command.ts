@@ -6,7 +6,10 @@ import { readFile } from 'node:fs/promises';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
-import { packFile, serveCallLogFile, serveKeysFile } from '../../common/data-layout.ts';
+import { packFile, serveCallLogFile, serveKeysFile, serveShadowLogFile } from '../../common/data-layout.ts';
+import { followSeat } from '../../policy/serve/seat-follower.ts';
+import { renderShadowSummary } from '../serve-shadow-view.ts';
+import { log } from '../../common/log.ts';
 import { canonicalPackSchema, packHash, type CanonicalPack } from '../../packs/canonical-pack.ts';
 import { readLocalPack } from '../../packs/read-pack.ts';
 import { readChainConfig } from '../../chain/chain-config.ts';
@@ -24,7 +27,21 @@ import { UsageError } from '../usage-error.ts';
 export interface ServeOptions {
   pack?: string;
   seated: boolean;
+  seatPollSec: number;
+  shadow?: { pack: string; sampleRate: number; capUsd: number };
   settings: ServeSettings;
+}
+
+export const defaultSeatPollSec = 30;
+export const defaultShadowRate = 0.1;
+export const defaultShadowCapUsd = 1;
+
+/** The seat's pack hash, or undefined when the seat is empty or has no workflow yet. */
+async function currentSeatHash(): Promise<string | undefined> {
+  return seatedPackHash().catch((error: unknown) => {
+    if (error instanceof UsageError) return undefined;
+    throw error;
+  });
 }
 
 async function seatedPackHash(): Promise<string> {
@@ -54,14 +71,19 @@ async function storedPack(hash: string): Promise<CanonicalPack> {
   return pack;
 }
 
+function packNamed(pack: string): Promise<CanonicalPack> {
+  return /^[0-9a-f]{64}$/.test(pack) ? storedPack(pack) : readLocalPack(pack);
+}
+
 async function packToServe(options: ServeOptions): Promise<CanonicalPack> {
   if (options.seated === (options.pack !== undefined)) throw new UsageError('trl serve needs exactly one of --pack DIR|FILE|HASH and --seated');
   if (options.seated) return storedPack(await seatedPackHash());
-  return /^[0-9a-f]{64}$/.test(options.pack!) ? storedPack(options.pack!) : readLocalPack(options.pack!);
+  return packNamed(options.pack!);
 }
 
 export async function serveCommand(options: ServeOptions): Promise<number> {
   const pack = await packToServe(options);
+  const shadowPack = options.shadow ? await packNamed(options.shadow.pack) : undefined;
   const config = readWorkerConfig();
   const keys = (await readApiKeys(serveKeysFile)).filter((key) => !key.revoked);
   const gate = keys.length ? await createKeyGate(keys, serveCallLogFile) : undefined;
@@ -69,13 +91,31 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   process.stdout.write('trl serve: checking the sandbox images…\n');
   const stack = await bootstrap(docker);
   const upstream = await startModelUpstream(config);
-  const serving = await startServing({ pack, docker, policyImage: stack.policyImage, sidecarImage: stack.sidecarImage, upstream: upstream.client, settings: options.settings, gate });
+  const serving = await startServing({
+    pack, docker, policyImage: stack.policyImage, sidecarImage: stack.sidecarImage, upstream: upstream.client, settings: options.settings, gate,
+    ...(options.shadow && shadowPack ? { shadow: { pack: shadowPack, sampleRate: options.shadow.sampleRate, capUsd: options.shadow.capUsd } } : {}),
+  });
+  // --seated follows the seat: a new incumbent takes new conversations, open ones drain on the old.
+  const follower = options.seated
+    ? followSeat({
+        initialHash: packHash(pack),
+        intervalMs: options.seatPollSec * 1000,
+        readSeatHash: currentSeatHash,
+        onChange: async (hash) => {
+          await serving.switchPack(await storedPack(hash));
+          process.stdout.write(`trl serve: the seat changed hands: new conversations go to ${hash}; open ones finish on the old policy (up to ${options.settings.drainSec}s)\n`);
+        },
+        onError: (error) => log.warn('serve_seat_poll_failed', { error: error.message }),
+      })
+    : undefined;
   const { settings } = options;
   process.stdout.write(
     `trl serve: pack ${packHash(pack)} as model "auto" at ${serving.server.url}\n` +
       `  upstream ${upstream.description}\n` +
       `  up to ${serving.maxInstances} policy instances, idle ones stopped after ${settings.idleSec}s, $${settings.instanceCapUsd} cap per instance\n` +
       `  ${gate ? `${keys.length} API key(s) required (${serveKeysFile})` : 'no API keys configured: every local client is served (add one with `trl serve keys add LABEL`)'}\n` +
+      (serving.shadow ? `  shadow: ${serving.shadow.summary().shadowPack} mirrors ${(options.shadow!.sampleRate * 100).toFixed(0)}% of conversations, up to $${options.shadow!.capUsd}\n` : '') +
+      (options.seated ? `  following the seat every ${options.seatPollSec}s; open conversations drain ${options.settings.drainSec}s on a change\n` : '') +
       `  records under .data/serve/instances/${serving.runId}/; Ctrl-C stops\n`,
   );
   await new Promise<void>((resolve) => {
@@ -83,7 +123,9 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
     process.once('SIGTERM', resolve);
   });
   process.stdout.write('trl serve: stopping the policy instances…\n');
+  follower?.stop();
   await serving.close();
+  if (serving.shadow) process.stdout.write(renderShadowSummary(serving.shadow.summary()) + `\n  every mirrored request: ${serveShadowLogFile(serving.runId)}\n`);
   await upstream.close();
   return 0;
 }

@@ -77,6 +77,11 @@ export class InstancePool {
     return this.slots.size;
   }
 
+  /** True while the conversation has an instance here (the generation router asks). */
+  has(key: string): boolean {
+    return this.slots.has(key);
+  }
+
   /** Instances started so far (replacements included). */
   get instancesStarted(): number {
     return this.started;

@@ -8,11 +8,14 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { listenOn, type Listening } from '../../gateway/http/listen.ts';
 import { HttpError, readJsonBody } from '../../gateway/http/json-body.ts';
-import { InstanceFailedError, PoolFullError, type InstancePool } from './instance-pool.ts';
+import { InstanceFailedError, PoolFullError } from './instance-pool.ts';
+import type { ConversationRouter } from './generation-router.ts';
 import { sessionKey } from './session-key.ts';
-import { requestCost, usageOf, withStreamUsage, type RequestCost } from './request-meter.ts';
+import { usageOf, withStreamUsage, type RequestCost } from './request-meter.ts';
+import { servedModel } from './served-model.ts';
+import { forwardChat } from './forward-chat.ts';
 
-export const servedModel = 'auto';
+export { servedModel } from './served-model.ts';
 
 const chatRequestSchema = z.looseObject({
   model: z.string().optional(),
@@ -20,12 +23,23 @@ const chatRequestSchema = z.looseObject({
   stream: z.boolean().optional(),
 });
 
+/** A live request the policy answered (any status), as the shadow mirror sees it. */
+export interface AnsweredRequest {
+  session: string;
+  body: Record<string, unknown>;
+  status: number;
+  latencyMs: number;
+  cost: RequestCost;
+}
+
 /** One answered (or refused) request, for the client's call log. */
 export interface ServedCall {
   at: string;
   requestId: string;
   session: string;
   instance?: string;
+  /** The pack whose policy answered. */
+  pack?: string;
   status: number;
   streamed: boolean;
   latencyMs: number;
@@ -44,7 +58,10 @@ export interface ClientGate {
 }
 
 export interface ServeServerOptions {
-  pool: InstancePool;
+  /** The conversation's instance, in the generation (pack) that serves it (generation-router.ts). */
+  conversations: ConversationRouter;
+  /** Called after each answered chat request with the request body (shadow mirroring). */
+  onAnswered?(request: AnsweredRequest): void;
   host: string;
   port?: number;
   /** How long one request may take end to end (the instance's own timeout is shorter). */
@@ -93,20 +110,14 @@ async function handle(options: ServeServerOptions, request: http.IncomingMessage
     const session = typeof request.headers['x-trl-session'] === 'string' && request.headers['x-trl-session'] ? `h-${request.headers['x-trl-session'].slice(0, 128)}` : sessionKey(body.messages);
     call.session = session;
     call.streamed = body.stream === true;
-    const answer = await options.pool.run(session, async (instance) => {
+    const answer = await options.conversations.run(session, async (instance, packHash) => {
       call.instance = instance.id;
-      const before = instance.calls().length;
-      const forwarded = await fetch(`${instance.url}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...body, model: servedModel }),
-        signal: AbortSignal.timeout(options.requestTimeoutMs),
-      });
-      const text = await forwarded.text();
-      return { status: forwarded.status, contentType: forwarded.headers.get('content-type') ?? 'application/json', text, cost: requestCost(instance.calls().slice(before)), instance: instance.id };
+      call.pack = packHash;
+      return { ...(await forwardChat(instance, body, options.requestTimeoutMs)), instance: instance.id, packHash };
     });
+    options.onAnswered?.({ session, body, status: answer.status, latencyMs: performance.now() - startedMs, cost: answer.cost });
     Object.assign(call, { status: answer.status, costUsd: answer.cost.costUsd, models: answer.cost.models, promptTokens: answer.cost.promptTokens, completionTokens: answer.cost.completionTokens });
-    const headers = { 'content-type': answer.contentType, ...costHeaders(answer.cost), 'x-trl-instance': answer.instance, 'x-trl-session': session };
+    const headers = { 'content-type': answer.contentType, ...costHeaders(answer.cost), 'x-trl-instance': answer.instance, 'x-trl-pack': answer.packHash, 'x-trl-session': session };
     if (answer.status !== 200) {
       call.error = answer.text.slice(0, 500);
       reply = { status: answer.status, headers, text: answer.text };

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { repoRoot } from '../../common/data-layout.ts';
+import { repoRoot, serveShadowLogFile, serveShadowSummaryFile } from '../../common/data-layout.ts';
+import { packHash } from '../../packs/canonical-pack.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 import { containerLabels } from '../../sandbox/container-labels.ts';
@@ -39,7 +40,7 @@ describe('trl serve', () => {
       policyImage: stack.policyImage,
       sidecarImage: stack.sidecarImage,
       upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }),
-      settings: { host: '127.0.0.1', port: 0, maxInstances: 3, idleSec: 600, instanceCapUsd: 20, requestTimeoutSec: 60 },
+      settings: { host: '127.0.0.1', port: 0, maxInstances: 3, idleSec: 600, instanceCapUsd: 20, requestTimeoutSec: 60, drainSec: 60 },
     });
     client = new OpenAI({ baseURL: serving.server.url, apiKey: 'none', maxRetries: 0 });
   });
@@ -123,7 +124,7 @@ describe('trl serve', () => {
     const gated = await startServing({
       pack: await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'cost-cascade')),
       docker, policyImage, upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }),
-      settings: { host: '127.0.0.1', port: 0, maxInstances: 1, idleSec: 600, instanceCapUsd: 5, requestTimeoutSec: 60 },
+      settings: { host: '127.0.0.1', port: 0, maxInstances: 1, idleSec: 600, instanceCapUsd: 5, requestTimeoutSec: 60, drainSec: 60 },
       gate: await createKeyGate(await readApiKeys(keysFile), logOf),
     });
     try {
@@ -139,5 +140,48 @@ describe('trl serve', () => {
     } finally {
       await gated.close();
     }
+  });
+
+  test('the seat changes hands: open conversations finish on the old policy until the drain deadline; a shadow records the challenger', async () => {
+    const incumbent = await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'cost-cascade'));
+    const successor = await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'cheapest-model'));
+    const challenger = await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'single-model'));
+    const drainSec = 4;
+    const handed = await startServing({
+      pack: incumbent, docker, policyImage, upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }),
+      settings: { host: '127.0.0.1', port: 0, maxInstances: 2, idleSec: 600, instanceCapUsd: 5, requestTimeoutSec: 60, drainSec },
+      shadow: { pack: challenger, sampleRate: 1, capUsd: 1 },
+    });
+    try {
+      const served = new OpenAI({ baseURL: handed.server.url, apiKey: 'none', maxRetries: 0 });
+      // One mirror in flight at a time (the shadow has one instance): each ask waits for its mirror.
+      const ask = async (content: string) => {
+        const { response } = await served.chat.completions.create({ model: 'auto', messages: [system, { role: 'user', content }] }).withResponse();
+        await handed.shadow!.settle();
+        return response.headers.get('x-trl-pack');
+      };
+      const open = 'Task five: tidy the logs.';
+      assert.equal(await ask(open), packHash(incumbent));
+      await handed.switchPack(successor);
+      assert.equal(await ask(open), packHash(incumbent), 'an open conversation finishes on the old policy');
+      assert.equal(await ask('Task six: a new conversation.'), packHash(successor), 'a new conversation goes to the new policy');
+      assert.deepEqual(handed.router.draining.map((d) => d.packHash), [packHash(incumbent)]);
+      await new Promise((resolve) => setTimeout(resolve, drainSec * 1000 + 1500));
+      assert.deepEqual(handed.router.draining, [], 'the old policy is closed at its drain deadline');
+      assert.equal(await ask(open), packHash(successor), 'past the deadline the conversation continues on the new policy');
+      await handed.shadow!.settle();
+      const summary = handed.shadow!.summary();
+      assert.equal(summary.shadowPack, packHash(challenger));
+      assert.equal(summary.shadow.requests, 4, 'every live request of a sampled conversation is mirrored');
+      assert.equal(summary.shadow.failed, 0);
+      assert.ok(summary.shadow.costUsd > 0 && summary.live.costUsd > 0, 'both sides are metered');
+    } finally {
+      await handed.close();
+    }
+    const recorded = JSON.parse(await readFile(serveShadowSummaryFile(handed.runId), 'utf8')) as { shadow: { requests: number } };
+    assert.equal(recorded.shadow.requests, 4);
+    const mirrored = (await readFile(serveShadowLogFile(handed.runId), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { pack: string; live: { costUsd: number } });
+    assert.equal(mirrored.length, 4);
+    assert.ok(mirrored.every((entry) => entry.pack === packHash(challenger) && entry.live.costUsd > 0));
   });
 });

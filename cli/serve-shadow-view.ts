@@ -1,0 +1,24 @@
+// Shadow mode's side-by-side table: the live policy and the shadow on the same mirrored requests.
+import { renderTable } from './render-table.ts';
+import type { ShadowSide, ShadowSummary } from '../policy/serve/shadow-mirror.ts';
+
+export function renderShadowSummary(summary: ShadowSummary): string {
+  const rows = [
+    { name: 'live (seated)', ...summary.live },
+    { name: `shadow ${summary.shadowPack.slice(0, 12)}…`, ...summary.shadow },
+  ];
+  const topModels = (side: ShadowSide) => Object.entries(side.models).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([model, count]) => `${model} ×${count}`).join(', ') || '—';
+  return [
+    `shadow mode: ${summary.shadow.requests} request(s) mirrored (${(summary.sampleRate * 100).toFixed(0)}% of conversations; skipped ${summary.skippedBusy} busy, ${summary.skippedCap} past the $${summary.capUsd} cap)`,
+    renderTable<(typeof rows)[number]>([
+      { header: 'policy', value: (r) => r.name },
+      { header: 'requests', value: (r) => r.requests, align: 'right' },
+      { header: 'failed', value: (r) => r.failed, align: 'right' },
+      { header: 'p50 ms', value: (r) => r.latencyP50Ms, align: 'right' },
+      { header: 'p99 ms', value: (r) => r.latencyP99Ms, align: 'right' },
+      { header: '$ / request', value: (r) => r.costPerRequestUsd.toFixed(6), align: 'right' },
+      { header: '$ total', value: (r) => r.costUsd.toFixed(6), align: 'right' },
+      { header: 'models', value: (r) => topModels(r) },
+    ], rows),
+  ].join('\n');
+}

@@ -1,0 +1,2 @@
+// The one model `trl serve` answers as.
+export const servedModel = 'auto';
