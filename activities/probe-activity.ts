@@ -14,20 +14,13 @@ import { playConversation } from '../policy/probe/probe-conversation.ts';
 import { environmentHeads } from '../policy/probe/environment-heads.ts';
 import { injectedContent } from '../policy/probe/injected-content.ts';
 import { probeVerdict, type ProbeReport, type ScenarioProbe } from '../policy/probe/probe-verdict.ts';
-import type { ScenarioFingerprints } from '../packs/preeval/fingerprint-schema.ts';
 import { workflowIdOf, type ActivityDependencies } from './activity-context.ts';
 import { startPolicyForSource, type PolicySource } from './agent-environment.ts';
 import { policyOf } from './pack-policy.ts';
-import { cachedScenarioFingerprints } from './fingerprint-cache.ts';
+import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
 import { boundRejections } from './payload-bounds.ts';
 
 const probeConversationMs = probeLimits.conversationSec * 1000;
-
-async function mergedFingerprints(scenarios: readonly ScenarioDescriptor[]): Promise<ScenarioFingerprints> {
-  const dirs = [...new Set(scenarios.map((s) => path.dirname(s.dir)))];
-  const all = await Promise.all(dirs.map(cachedScenarioFingerprints));
-  return { ...all[0]!, scenarios: all.flatMap((f) => f.scenarios), skipped: all.flatMap((f) => f.skipped), fingerprints: all.flatMap((f) => f.fingerprints) };
-}
 
 /**
  * The probe's conversations, one per scenario, each with a fresh policy instance and a fresh bland
@@ -37,7 +30,7 @@ export async function runProbe(
   deps: ActivityDependencies,
   input: { policy: PolicySource; scenarios: readonly ScenarioDescriptor[]; workflowId: string; attempt: number; signal: AbortSignal },
 ): Promise<ProbeReport> {
-  const fingerprints = await mergedFingerprints(input.scenarios);
+  const fingerprints = await mergedScenarioFingerprints(input.scenarios.map((s) => path.dirname(s.dir)));
   const opening = hermesOpening();
   const probes: ScenarioProbe[] = [];
   for (const descriptor of input.scenarios) {
