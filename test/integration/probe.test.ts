@@ -1,12 +1,16 @@
 // The pre-evaluation probe end to end, at $0: real Temporal, the pack's real sandbox (TypeScript
 // pipe sandbox, Python and data sidecars), the bland upstream. A policy that answers the agent with
 // its own text, and one that carries scenario content to the models hidden where no static scan
-// reads it, are rejected before any scenario runs; honest policies of all three kinds pass.
+// reads it, are rejected before any scenario runs; honest policies of all three kinds pass. The same
+// pack probed again (the incumbent on every challenge) is served from the probe cache.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { examplesDir, repoRoot, runDir, artifactNames } from '../../common/data-layout.ts';
+import { examplesDir, repoRoot, runDir, artifactNames, probeCacheFile, probeScenarioDir } from '../../common/data-layout.ts';
+import { readLocalPack } from '../../packs/read-pack.ts';
+import { packHash } from '../../packs/canonical-pack.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { validSkill, writePack } from '../support/fixture-packs.ts';
@@ -58,6 +62,7 @@ export default definePolicy({
 
 interface ProbeReportFile {
   verdict: string;
+  cached?: { probedAt: string; probedBy: string; keyHash: string };
   scenarios: { scenario: string; turns: number; provenance: { coverage: number; units: number }; injected: unknown[]; error?: string }[];
 }
 const probeReportOf = (result: EvaluationResult): ProbeReportFile => JSON.parse(readFileSync(path.join(runDir(result.workflowId), artifactNames.probeReport), 'utf8'));
@@ -76,9 +81,13 @@ describe('the pre-evaluation probe', () => {
       ['pin-glm-flash', path.join(examplesDir, 'pin-glm-flash')],
       ['sdk-cascade', path.join(examplesDir, 'sdk-cascade')],
     ];
+    // Whatever an earlier run of the suite left in the probe cache for these packs is forgotten: the first probes here play their conversations.
+    for (const [, dir] of packs) await rm(path.dirname(probeCacheFile(packHash(await readLocalPack(dir)), 'any')), { recursive: true, force: true });
     for (const [name, dir] of packs) {
       results.set(name, await harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 5 }));
     }
+    // The same pack again, as the seated incumbent is on every challenge.
+    results.set('cheapest-model-again', await harness.evaluate({ pack: { kind: 'directory', path: path.join(examplesDir, 'cheapest-model') }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 6 }));
   });
   after(async () => harness?.close());
 
@@ -111,4 +120,28 @@ describe('the pre-evaluation probe', () => {
       assert.deepEqual(probe.injected, []);
     });
   }
+
+  test('every first probe played its conversation in a sandbox, none served from the cache', () => {
+    for (const name of ['authoring', 'injecting', 'cheapest-model', 'pin-glm-flash', 'sdk-cascade']) {
+      const result = results.get(name)!;
+      assert.equal(probeReportOf(result).cached, undefined, name);
+      assert.ok(existsSync(probeScenarioDir(result.workflowId, 'csv-sales-report', 1)), `${name}: the probe's policy records`);
+    }
+  });
+
+  test('the same pack probed again is served from the cache: no policy started, the verdict says whose it is', async () => {
+    const first = results.get('cheapest-model')!;
+    const again = results.get('cheapest-model-again')!;
+    assert.notEqual(again.status, 'rejected', JSON.stringify(again.rejection));
+    assert.equal(again.packHash, first.packHash);
+    const report = probeReportOf(again);
+    assert.equal(report.verdict, 'pass');
+    assert.equal(report.cached?.probedBy, first.workflowId, JSON.stringify(report.cached));
+    assert.deepEqual(report.scenarios, probeReportOf(first).scenarios);
+    assert.equal(existsSync(path.dirname(probeScenarioDir(again.workflowId, 'csv-sales-report', 1))), false, 'no probe conversation ran');
+    const memo = (await harness.client.workflow.getHandle(again.workflowId).describe()).memo as { probe?: { cached?: boolean } };
+    assert.equal(memo.probe?.cached, true);
+    const firstMemo = (await harness.client.workflow.getHandle(first.workflowId).describe()).memo as { probe?: { cached?: boolean } };
+    assert.equal(firstMemo.probe?.cached, undefined);
+  });
 });
