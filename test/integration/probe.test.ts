@@ -8,9 +8,15 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { examplesDir, repoRoot, runDir, artifactNames, probeCacheFile, probeScenarioDir } from '../../common/data-layout.ts';
+import { examplesDir, repoRoot, runDir, artifactNames, probeCacheFile, probeScenarioDir, scenariosDir } from '../../common/data-layout.ts';
 import { readLocalPack } from '../../packs/read-pack.ts';
 import { packHash } from '../../packs/canonical-pack.ts';
+import { skillFile } from '../../packs/pack-format.ts';
+import { bootstrap } from '../../infra/bootstrap.ts';
+import { currentWorkerIdentity } from '../../sandbox/worker-identity.ts';
+import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
+import { runProbe } from '../../activities/probe-activity.ts';
+import type { ActivityDependencies } from '../../activities/activity-context.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { validSkill, writePack } from '../support/fixture-packs.ts';
@@ -143,5 +149,18 @@ describe('the pre-evaluation probe', () => {
     assert.equal(memo.probe?.cached, true);
     const firstMemo = (await harness.client.workflow.getHandle(first.workflowId).describe()).memo as { probe?: { cached?: boolean } };
     assert.equal(firstMemo.probe?.cached, undefined);
+  });
+
+  test('several scenarios: the conversations (two at a time) each run in a sidecar of their own, reported in the order given', async () => {
+    const stack = await bootstrap(harness.docker);
+    const deps = { docker: harness.docker, owner: currentWorkerIdentity(), allowlist: loadAllowlist(), policyImage: stack.policyImage, sidecarImage: stack.sidecarImage, budgetCapUsd: 1, policyRequestTimeoutMs: 60_000 } as unknown as ActivityDependencies;
+    const { [skillFile]: _skill, ...files } = (await readLocalPack(path.join(examplesDir, 'pin-glm-flash'))).files;
+    const names = ['log-incident-summary', 'csv-sales-report', 'semver-range-matcher'];
+    const workflowId = `probe-lanes-${process.pid}`;
+    const report = await runProbe(deps, { policy: { kind: 'data', files }, scenarios: names.map((name) => ({ name, dir: path.join(scenariosDir, name) })), workflowId, attempt: 1, signal: new AbortController().signal });
+    assert.equal(report.verdict, 'pass', JSON.stringify(report.reasons));
+    assert.deepEqual(report.scenarios.map((probe) => probe.scenario), names);
+    for (const probe of report.scenarios) assert.ok(probe.error === undefined && probe.turns >= 2 && probe.provenance.coverage === 1, JSON.stringify(probe));
+    for (const name of names) assert.ok(existsSync(probeScenarioDir(workflowId, name, 1)), name);
   });
 });
