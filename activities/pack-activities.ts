@@ -16,7 +16,7 @@ import { bundlePack } from '../packs/bundle-pack.ts';
 import { Context } from '@temporalio/activity';
 import { PackOwners } from '../packs/preeval/pack-owners.ts';
 import { loadPreEvalConfig } from '../packs/preeval/preeval-config.ts';
-import { cachedScenarioFingerprints } from './fingerprint-cache.ts';
+import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
 import { FileJudgeCache } from '../packs/preeval/judge-cache.ts';
 import { localOwner, runPreEval } from '../packs/preeval/run-preeval.ts';
 import type { ActivityDependencies } from './activity-context.ts';
@@ -55,7 +55,6 @@ async function readStoredPack(file: string): Promise<CanonicalPack | undefined> 
 export function createPackActivities(deps: ActivityDependencies) {
   const owners = new PackOwners(packOwnersDir);
   const judgeCache = new FileJudgeCache(judgeCacheDir);
-  const fingerprintsOf = cachedScenarioFingerprints;
 
   async function preEval(request: { pack: PackRef; hotkey?: string; scenariosDir?: string }): Promise<PreEvalResult> {
     const { pack: ref } = request;
@@ -78,10 +77,7 @@ export function createPackActivities(deps: ActivityDependencies) {
         {
           config: loadPreEvalConfig(),
           owners,
-          async fingerprints() {
-            const all = await Promise.all(dirs.map(fingerprintsOf));
-            return { ...all[0]!, scenarios: all.flatMap((f) => f.scenarios), skipped: all.flatMap((f) => f.skipped), fingerprints: all.flatMap((f) => f.fingerprints) };
-          },
+          fingerprints: () => mergedScenarioFingerprints(dirs),
           async earlierPacks() {
             const files = (await readdir(packStoreDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
             const packs = [];

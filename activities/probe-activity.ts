@@ -1,6 +1,7 @@
 // probePolicy: the pre-evaluation probe, at $0. The pack's policy runs in its real sandbox against
 // each scenario's opening conversation (policy/probe/), with a bland upstream answering every call;
 // the verdict rejects a policy that authors what the agent receives or carries scenario content in.
+// A verdict already reached for the same pack, scenarios and opening is reused (probe-cache.ts).
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { PackRef, ProbeResult, ScenarioDescriptor } from '../contracts/results.ts';
@@ -8,69 +9,104 @@ import { probeLimits } from '../contracts/probe.ts';
 import { artifactNames, probeScenarioDir, runDir } from '../common/data-layout.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
-import { hermesOpening } from '../agents/hermes-opening.ts';
+import { hermesOpening, type HermesOpening } from '../agents/hermes-opening.ts';
 import { createBlandUpstream } from '../policy/probe/bland-upstream.ts';
 import { playConversation } from '../policy/probe/probe-conversation.ts';
 import { environmentHeads } from '../policy/probe/environment-heads.ts';
 import { injectedContent } from '../policy/probe/injected-content.ts';
 import { probeVerdict, type ProbeReport, type ScenarioProbe } from '../policy/probe/probe-verdict.ts';
+import { FileProbeCache, probeOnce } from '../policy/probe/probe-cache.ts';
 import type { ScenarioFingerprints } from '../packs/preeval/fingerprint-schema.ts';
 import { workflowIdOf, type ActivityDependencies } from './activity-context.ts';
 import { startPolicyForSource, type PolicySource } from './agent-environment.ts';
 import { policyOf } from './pack-policy.ts';
-import { cachedScenarioFingerprints } from './fingerprint-cache.ts';
+import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
+import { probeCacheKeyOf } from './probe-cache-key.ts';
 import { boundRejections } from './payload-bounds.ts';
 
 const probeConversationMs = probeLimits.conversationSec * 1000;
 
-async function mergedFingerprints(scenarios: readonly ScenarioDescriptor[]): Promise<ScenarioFingerprints> {
-  const dirs = [...new Set(scenarios.map((s) => path.dirname(s.dir)))];
-  const all = await Promise.all(dirs.map(cachedScenarioFingerprints));
-  return { ...all[0]!, scenarios: all.flatMap((f) => f.scenarios), skipped: all.flatMap((f) => f.skipped), fingerprints: all.flatMap((f) => f.fingerprints) };
+/**
+ * Conversations played at once. Each is independent (its own policy instance and sandbox, bland
+ * upstream, records folder; nothing metered) and bounded (1 CPU / 1 GB sidecar or the pipe sandbox),
+ * and a scenario run already starts several policies at once; two keeps a 2-core host responsive.
+ */
+const probeConcurrency = 2;
+
+type ProbeInput = { policy: PolicySource; scenarios: readonly ScenarioDescriptor[]; workflowId: string; attempt: number; signal: AbortSignal };
+
+async function probeScenario(deps: ActivityDependencies, input: ProbeInput, descriptor: ScenarioDescriptor, fingerprints: ScenarioFingerprints, opening: HermesOpening, signal: AbortSignal): Promise<ScenarioProbe> {
+  const folder = await loadScenario(descriptor.dir);
+  const scenario = { name: descriptor.name, instruction: folder.instruction, environmentFiles: await environmentHeads(descriptor.dir) };
+  const bland = createBlandUpstream();
+  const deadlineMs = performance.now() + probeConversationMs;
+  const conversationSignal = AbortSignal.any([signal, AbortSignal.timeout(probeConversationMs)]);
+  const run = await startPolicyForSource(deps, {
+    policy: input.policy, workflowId: input.workflowId, scenario: descriptor.name, seed: 0, dir: probeScenarioDir(input.workflowId, descriptor.name, input.attempt),
+    bindHost: '127.0.0.1', deadlineMs, maxAgentRequests: probeLimits.turns + 2, signal: conversationSignal, upstream: bland.client,
+  });
+  let conversation: Awaited<ReturnType<typeof playConversation>> = { turns: 0, sentText: '' };
+  let summary: Awaited<ReturnType<typeof run.stop>>;
+  try {
+    const startFailure = run.host.startFailure;
+    if (startFailure) conversation = { turns: 0, sentText: '', error: `the policy did not start: ${startFailure.message}` };
+    else conversation = await playConversation(run.endpoint.url, scenario, opening, { maxTurns: probeLimits.turns, requestTimeoutMs: probeConversationMs, signal: conversationSignal });
+  } finally {
+    summary = await run.stop();
+  }
+  return {
+    scenario: descriptor.name,
+    turns: conversation.turns,
+    provenance: summary.provenance,
+    injected: injectedContent(fingerprints, bland.sent().text, conversation.sentText),
+    ...(conversation.error ? { error: conversation.error } : {}),
+  };
 }
 
 /**
  * The probe's conversations, one per scenario, each with a fresh policy instance and a fresh bland
- * upstream; the verdict with its report. The activity and bench/probe-corpus.ts both run this.
+ * upstream, at most `probeConcurrency` at once; the verdict with its report, scenarios in the order
+ * given. The activity and bench/probe-corpus.ts both run this.
  */
-export async function runProbe(
-  deps: ActivityDependencies,
-  input: { policy: PolicySource; scenarios: readonly ScenarioDescriptor[]; workflowId: string; attempt: number; signal: AbortSignal },
-): Promise<ProbeReport> {
-  const fingerprints = await mergedFingerprints(input.scenarios);
+export async function runProbe(deps: ActivityDependencies, input: ProbeInput): Promise<ProbeReport> {
+  const fingerprints = await mergedScenarioFingerprints(input.scenarios.map((s) => path.dirname(s.dir)));
   const opening = hermesOpening();
-  const probes: ScenarioProbe[] = [];
-  for (const descriptor of input.scenarios) {
-    if (input.signal.aborted) break;
-    const folder = await loadScenario(descriptor.dir);
-    const scenario = { name: descriptor.name, instruction: folder.instruction, environmentFiles: await environmentHeads(descriptor.dir) };
-    const bland = createBlandUpstream();
-    const deadlineMs = performance.now() + probeConversationMs;
-    const signal = AbortSignal.any([input.signal, AbortSignal.timeout(probeConversationMs)]);
-    const run = await startPolicyForSource(deps, {
-      policy: input.policy, workflowId: input.workflowId, scenario: descriptor.name, seed: 0, dir: probeScenarioDir(input.workflowId, descriptor.name, input.attempt),
-      bindHost: '127.0.0.1', deadlineMs, maxAgentRequests: probeLimits.turns + 2, signal, upstream: bland.client,
-    });
-    let conversation: Awaited<ReturnType<typeof playConversation>> = { turns: 0, sentText: '' };
-    try {
-      const startFailure = run.host.startFailure;
-      if (startFailure) conversation = { turns: 0, sentText: '', error: `the policy did not start: ${startFailure.message}` };
-      else conversation = await playConversation(run.endpoint.url, scenario, opening, { maxTurns: probeLimits.turns, requestTimeoutMs: probeConversationMs, signal });
-    } finally {
-      const summary = await run.stop();
-      probes.push({
-        scenario: descriptor.name,
-        turns: conversation.turns,
-        provenance: summary.provenance,
-        injected: injectedContent(fingerprints, bland.sent().text, conversation.sentText),
-        ...(conversation.error ? { error: conversation.error } : {}),
-      });
+  const probes: (ScenarioProbe | undefined)[] = input.scenarios.map(() => undefined);
+  // A lane that fails (Docker, the scenario folder) stops the other from starting more; both are
+  // waited for, so no policy outlives the activity, and the first failure is rethrown.
+  const stopLanes = new AbortController();
+  const signal = AbortSignal.any([input.signal, stopLanes.signal]);
+  let next = 0;
+  const lane = async () => {
+    while (next < input.scenarios.length && !signal.aborted) {
+      const index = next++;
+      try {
+        probes[index] = await probeScenario(deps, input, input.scenarios[index]!, fingerprints, opening, signal);
+      } catch (error) {
+        stopLanes.abort();
+        throw error;
+      }
     }
-  }
-  return probeVerdict(probes);
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(probeConcurrency, input.scenarios.length) }, lane));
+  const failed = lanes.find((lane) => lane.status === 'rejected');
+  if (failed) throw failed.reason;
+  return probeVerdict(probes.filter((probe) => probe !== undefined));
 }
 
-export function createProbeActivity(deps: ActivityDependencies) {
+/** The image this worker runs the policy in: part of what its behaviour depends on. */
+function sandboxImageOf(deps: ActivityDependencies, policy: PolicySource): string {
+  return policy.kind === 'typescript' ? deps.policyImage : (deps.sidecarImage ?? '');
+}
+
+/** The probe, or the verdict an earlier run reached for the same key (then `report.cached` says so). */
+export async function probeWithCache(deps: ActivityDependencies, cache: FileProbeCache, input: ProbeInput & { packHash: string }): Promise<ProbeReport> {
+  const fingerprints = await mergedScenarioFingerprints(input.scenarios.map((s) => path.dirname(s.dir)));
+  const key = await probeCacheKeyOf({ packHash: input.packHash, policy: input.policy, sandboxImage: sandboxImageOf(deps, input.policy), scenarios: input.scenarios, fingerprintsDigest: fingerprints.digest });
+  return probeOnce(cache, key, { probedAt: new Date().toISOString(), probedBy: input.workflowId }, () => runProbe(deps, input));
+}
+
+export function createProbeActivity(deps: ActivityDependencies, cache = new FileProbeCache()) {
   async function probePolicy(request: { pack: PackRef; scenarios: ScenarioDescriptor[] }): Promise<ProbeResult> {
     const context = Context.current();
     const workflowId = workflowIdOf(context.info);
@@ -78,14 +114,13 @@ export function createProbeActivity(deps: ActivityDependencies) {
     const beat = setInterval(() => context.heartbeat(), 5_000);
     let report: ProbeReport;
     try {
-      report = await runProbe(deps, { policy, scenarios: request.scenarios, workflowId, attempt: context.info.attempt, signal: context.cancellationSignal });
+      report = await probeWithCache(deps, cache, { packHash: request.pack.packHash, policy, scenarios: request.scenarios, workflowId, attempt: context.info.attempt, signal: context.cancellationSignal });
     } finally {
       clearInterval(beat);
     }
     const reportRef = await writeArtifact(path.join(runDir(workflowId), artifactNames.probeReport), JSON.stringify(report, null, 2) + '\n');
-    return report.verdict === 'pass'
-      ? { verdict: 'pass', report: reportRef, conversations: report.scenarios.length }
-      : { verdict: 'reject', reasons: boundRejections(report.reasons), report: reportRef, conversations: report.scenarios.length };
+    const common = { report: reportRef, conversations: report.scenarios.length, ...(report.cached ? { cached: true } : {}) };
+    return report.verdict === 'pass' ? { verdict: 'pass', ...common } : { verdict: 'reject', reasons: boundRejections(report.reasons), ...common };
   }
   return { probePolicy };
 }

@@ -63,6 +63,8 @@ export const packStoreDir = path.join(dataDir, 'packs');
 export const packOwnersDir = path.join(packStoreDir, 'owners');
 /** The LLM judge's verdicts, by pack hash. */
 export const judgeCacheDir = path.join(dataDir, 'judge-cache');
+/** The behavioural probe's verdicts: a folder per pack hash, a file per key (policy/probe/probe-cache.ts). */
+export const probeCacheDir = path.join(dataDir, 'probe-cache');
 /** The money ledger across scenario attempts: one JSON-lines file per UTC day. */
 export const spendDir = path.join(dataDir, 'spend');
 export const artifactsRoot = path.join(dataDir, 'artifacts');
@@ -91,6 +93,11 @@ export function runDir(workflowId: string): string {
 /** `round` > 1: the evaluation ran the scenario again (calls had failed upstream); each try keeps its own folders. */
 export function scenarioAttemptDir(workflowId: string, scenario: string, phase: 'agent' | 'verifier', attempt: number, round = 1): string {
   return path.join(runDir(workflowId), 'scenarios', safeSegment(scenario), round > 1 ? `${phase}-round-${round}-attempt-${attempt}` : `${phase}-attempt-${attempt}`);
+}
+
+/** One cached probe verdict: the pack's hash, then the hash of everything else the verdict depends on. */
+export function probeCacheFile(packHash: string, keyHash: string): string {
+  return path.join(probeCacheDir, safeSegment(packHash), `${safeSegment(keyHash)}.json`);
 }
 
 /** The pre-evaluation probe's records of one scenario conversation (one folder per activity attempt). */

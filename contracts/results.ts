@@ -27,10 +27,10 @@ export type PreEvalResult =
   | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema> }
   | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema> };
 
-/** The pre-evaluation probe's verdict (policy/probe/): the whole report is the artifact. */
+/** The pre-evaluation probe's verdict (policy/probe/): the whole report is the artifact. `cached`: an earlier run's verdict for the same key, reused. */
 export type ProbeResult =
-  | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema>; conversations: number }
-  | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema>; conversations: number };
+  | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema>; conversations: number; cached?: boolean }
+  | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema>; conversations: number; cached?: boolean };
 
 export interface ScenarioDescriptor {
   name: string;

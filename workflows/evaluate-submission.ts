@@ -155,7 +155,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   if (isPolicyDriven(submission.agent) && scenarios.length > 0) {
     progress.stage = 'probe';
     const probe = await probeActivities(scenarios.length).probePolicy({ pack, scenarios });
-    upsertMemo({ probe: { verdict: probe.verdict, conversations: probe.conversations, report: probe.report.path } });
+    upsertMemo({ probe: { verdict: probe.verdict, conversations: probe.conversations, report: probe.report.path, ...(probe.cached ? { cached: true } : {}) } });
     if (probe.verdict === 'reject') return finish({ packHash: pack.packHash, scenarioSpec, rejection: probe.reasons, perScenario: [] });
   }
   // A rerun (trl rerun): earlier results it may reuse, only where pack, spec, seed, agent and the scenario's content all match.

@@ -1,12 +1,22 @@
 // The pre-evaluation probe end to end, at $0: real Temporal, the pack's real sandbox (TypeScript
 // pipe sandbox, Python and data sidecars), the bland upstream. A policy that answers the agent with
 // its own text, and one that carries scenario content to the models hidden where no static scan
-// reads it, are rejected before any scenario runs; honest policies of all three kinds pass.
+// reads it, are rejected before any scenario runs; honest policies of all three kinds pass. The same
+// pack probed again (the incumbent on every challenge) is served from the probe cache.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { examplesDir, repoRoot, runDir, artifactNames } from '../../common/data-layout.ts';
+import { examplesDir, repoRoot, runDir, artifactNames, probeCacheFile, probeScenarioDir, scenariosDir } from '../../common/data-layout.ts';
+import { readLocalPack } from '../../packs/read-pack.ts';
+import { packHash } from '../../packs/canonical-pack.ts';
+import { skillFile } from '../../packs/pack-format.ts';
+import { bootstrap } from '../../infra/bootstrap.ts';
+import { currentWorkerIdentity } from '../../sandbox/worker-identity.ts';
+import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
+import { runProbe } from '../../activities/probe-activity.ts';
+import type { ActivityDependencies } from '../../activities/activity-context.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { validSkill, writePack } from '../support/fixture-packs.ts';
@@ -58,6 +68,7 @@ export default definePolicy({
 
 interface ProbeReportFile {
   verdict: string;
+  cached?: { probedAt: string; probedBy: string; keyHash: string };
   scenarios: { scenario: string; turns: number; provenance: { coverage: number; units: number }; injected: unknown[]; error?: string }[];
 }
 const probeReportOf = (result: EvaluationResult): ProbeReportFile => JSON.parse(readFileSync(path.join(runDir(result.workflowId), artifactNames.probeReport), 'utf8'));
@@ -76,9 +87,13 @@ describe('the pre-evaluation probe', () => {
       ['pin-glm-flash', path.join(examplesDir, 'pin-glm-flash')],
       ['sdk-cascade', path.join(examplesDir, 'sdk-cascade')],
     ];
+    // Whatever an earlier run of the suite left in the probe cache for these packs is forgotten: the first probes here play their conversations.
+    for (const [, dir] of packs) await rm(path.dirname(probeCacheFile(packHash(await readLocalPack(dir)), 'any')), { recursive: true, force: true });
     for (const [name, dir] of packs) {
       results.set(name, await harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 5 }));
     }
+    // The same pack again, as the seated incumbent is on every challenge.
+    results.set('cheapest-model-again', await harness.evaluate({ pack: { kind: 'directory', path: path.join(examplesDir, 'cheapest-model') }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 6 }));
   });
   after(async () => harness?.close());
 
@@ -111,4 +126,41 @@ describe('the pre-evaluation probe', () => {
       assert.deepEqual(probe.injected, []);
     });
   }
+
+  test('every first probe played its conversation in a sandbox, none served from the cache', () => {
+    for (const name of ['authoring', 'injecting', 'cheapest-model', 'pin-glm-flash', 'sdk-cascade']) {
+      const result = results.get(name)!;
+      assert.equal(probeReportOf(result).cached, undefined, name);
+      assert.ok(existsSync(probeScenarioDir(result.workflowId, 'csv-sales-report', 1)), `${name}: the probe's policy records`);
+    }
+  });
+
+  test('the same pack probed again is served from the cache: no policy started, the verdict says whose it is', async () => {
+    const first = results.get('cheapest-model')!;
+    const again = results.get('cheapest-model-again')!;
+    assert.notEqual(again.status, 'rejected', JSON.stringify(again.rejection));
+    assert.equal(again.packHash, first.packHash);
+    const report = probeReportOf(again);
+    assert.equal(report.verdict, 'pass');
+    assert.equal(report.cached?.probedBy, first.workflowId, JSON.stringify(report.cached));
+    assert.deepEqual(report.scenarios, probeReportOf(first).scenarios);
+    assert.equal(existsSync(path.dirname(probeScenarioDir(again.workflowId, 'csv-sales-report', 1))), false, 'no probe conversation ran');
+    const memo = (await harness.client.workflow.getHandle(again.workflowId).describe()).memo as { probe?: { cached?: boolean } };
+    assert.equal(memo.probe?.cached, true);
+    const firstMemo = (await harness.client.workflow.getHandle(first.workflowId).describe()).memo as { probe?: { cached?: boolean } };
+    assert.equal(firstMemo.probe?.cached, undefined);
+  });
+
+  test('several scenarios: the conversations (two at a time) each run in a sidecar of their own, reported in the order given', async () => {
+    const stack = await bootstrap(harness.docker);
+    const deps = { docker: harness.docker, owner: currentWorkerIdentity(), allowlist: loadAllowlist(), policyImage: stack.policyImage, sidecarImage: stack.sidecarImage, budgetCapUsd: 1, policyRequestTimeoutMs: 60_000 } as unknown as ActivityDependencies;
+    const { [skillFile]: _skill, ...files } = (await readLocalPack(path.join(examplesDir, 'pin-glm-flash'))).files;
+    const names = ['log-incident-summary', 'csv-sales-report', 'semver-range-matcher'];
+    const workflowId = `probe-lanes-${process.pid}`;
+    const report = await runProbe(deps, { policy: { kind: 'data', files }, scenarios: names.map((name) => ({ name, dir: path.join(scenariosDir, name) })), workflowId, attempt: 1, signal: new AbortController().signal });
+    assert.equal(report.verdict, 'pass', JSON.stringify(report.reasons));
+    assert.deepEqual(report.scenarios.map((probe) => probe.scenario), names);
+    for (const probe of report.scenarios) assert.ok(probe.error === undefined && probe.turns >= 2 && probe.provenance.coverage === 1, JSON.stringify(probe));
+    for (const name of names) assert.ok(existsSync(probeScenarioDir(workflowId, name, 1)), name);
+  });
 });
