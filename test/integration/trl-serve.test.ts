@@ -7,6 +7,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { repoRoot, serveShadowLogFile, serveShadowSummaryFile } from '../../common/data-layout.ts';
 import { packHash } from '../../packs/canonical-pack.ts';
+import { hermesConfig } from '../../agents/hermes-agent.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 import { containerLabels } from '../../sandbox/container-labels.ts';
@@ -28,10 +29,12 @@ describe('trl serve', () => {
   let client: OpenAI;
   let instruction: string;
   let policyImage: string;
+  let baseImage: string;
 
   before(async () => {
     const stack = await bootstrap(docker);
     policyImage = stack.policyImage;
+    baseImage = stack.baseImage;
     fleet = await startSimFleet({ timeScale: 0 });
     instruction = await readFile(path.join(repoRoot, 'scenarios', 'csv-sales-report', 'instruction.md'), 'utf8');
     serving = await startServing({
@@ -183,5 +186,40 @@ describe('trl serve', () => {
     const mirrored = (await readFile(serveShadowLogFile(handed.runId), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { pack: string; live: { costUsd: number } });
     assert.equal(mirrored.length, 4);
     assert.ok(mirrored.every((entry) => entry.pack === packHash(challenger) && entry.live.costUsd > 0));
+  });
+
+  test('Hermes pointed at trl serve works a task through it', async () => {
+    // Hermes in the sandbox base image on the project's own internal network; the server binds
+    // that network's bridge address, the only host address the container can reach.
+    const network = await docker.createNetwork({ Name: `trl-test-serve-hermes-${process.pid}`, Internal: true, Labels: { [containerLabels.managed]: '1' } });
+    const bridge = ((await network.inspect()) as { IPAM?: { Config?: { Gateway?: string }[] } }).IPAM?.Config?.[0]?.Gateway as string;
+    const hermesServing = await startServing({
+      pack: await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'cost-cascade')),
+      docker, policyImage, upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }),
+      settings: { host: bridge, port: 0, maxInstances: 2, idleSec: 600, instanceCapUsd: 5, requestTimeoutSec: 60, drainSec: 60 },
+    });
+    let container: Awaited<ReturnType<typeof docker.createContainer>> | undefined;
+    try {
+      const url = `http://${bridge}:${new URL(hermesServing.server.url).port}/v1`;
+      const config = hermesConfig({ endpointUrl: url, maxTurns: 4, workdir: '/tmp/work' });
+      container = await docker.createContainer({
+        Image: baseImage,
+        User: '65534:65534',
+        Cmd: ['sh', '-c', `mkdir -p /tmp/hermes-home /tmp/work && printf '%s' "$CONFIG" > /tmp/hermes-home/config.yaml && cd /tmp/work && hermes chat -q "Write the word done into done.txt." -Q --yolo -t terminal,file --max-turns 4 -m auto`],
+        Env: [`CONFIG=${config}`, 'HERMES_HOME=/tmp/hermes-home', 'HOME=/tmp', 'PATH=/usr/local/bin:/usr/bin:/bin', 'LANG=C.UTF-8', 'TERM=dumb', 'NO_COLOR=1'],
+        Labels: { [containerLabels.managed]: '1', [containerLabels.workerPid]: String(process.pid) },
+        HostConfig: { NetworkMode: network.id, Memory: 1024 * 1024 * 1024 },
+      });
+      await container.start();
+      const exit = await Promise.race([container.wait(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Hermes ran past 180 s')), 180_000))]);
+      const output = (await container.logs({ stdout: true, stderr: true })).toString('utf8');
+      assert.ok(hermesServing.server.requests >= 2, `Hermes reached trl serve (${hermesServing.server.requests} requests); exit ${exit.StatusCode}:\n${output.slice(-2000)}`);
+      const calls = hermesServing.pool.size;
+      assert.equal(calls, 1, 'one conversation, one policy instance');
+    } finally {
+      await container?.remove({ force: true }).catch(() => undefined);
+      await hermesServing.close();
+      await network.remove().catch(() => undefined);
+    }
   });
 });
