@@ -124,8 +124,10 @@ const trialResult = z.object({
 
 export interface HarborTrial {
   wallMs: number;
+  /** result.json's started → finished: the trial without the CLI's own start and exit. */
+  trialMs?: number;
   /** Harbor's own phase times from result.json, in ms (absent when Harbor did not record one). */
-  phasesMs: { environmentSetup?: number; agentSetup?: number; agentExecution?: number; verifier?: number; afterVerifier?: number };
+  phasesMs: { environmentSetup?: number; agentSetup?: number; agentExecution?: number; handOver?: number; verifier?: number; afterVerifier?: number };
   reward?: number;
 }
 
@@ -134,28 +136,37 @@ const spanMs = (span: z.infer<typeof timing>) => (span?.started_at && span.finis
 /** One oracle trial; throws with Harbor's own words when it fails. */
 export async function runHarborTrial(request: { executable: string; dockerConfigDir: string; taskDir: string; trialsDir: string; trialName: string; timeoutMs: number }): Promise<HarborTrial> {
   const env = { ...process.env, DOCKER_CONFIG: request.dockerConfigDir };
+  await mkdir(request.trialsDir, { recursive: true });
   const ran = await run(request.executable, ['trials', 'start', '-p', request.taskDir, '-a', 'oracle', '-e', 'docker', '--trials-dir', request.trialsDir, '--trial-name', request.trialName], { timeoutMs: request.timeoutMs, env, cwd: request.trialsDir });
   const resultFile = path.join(request.trialsDir, request.trialName, 'result.json');
   if (!existsSync(resultFile)) throw new Error(`harbor trials start exited ${ran.code} without ${path.basename(resultFile)}: ${lastLines(ran.output, 4)}`);
   const result = trialResult.parse(JSON.parse(await readFile(resultFile, 'utf8')));
   if (result.exception_info) throw new Error(`Harbor's trial failed: ${result.exception_info.exception_type ?? ''} ${result.exception_info.exception_message ?? ''}`.trim().slice(0, 600));
-  const verifierEnd = result.verifier?.finished_at ? Date.parse(result.verifier.finished_at) : undefined;
+  const at = (time: string | null | undefined) => (time ? Date.parse(time) : undefined);
+  const gap = (from: number | undefined, to: number | undefined) => (from !== undefined && to !== undefined ? to - from : undefined);
   return {
     wallMs: ran.wallMs,
+    trialMs: gap(at(result.started_at), at(result.finished_at)),
     phasesMs: {
       environmentSetup: spanMs(result.environment_setup),
       agentSetup: spanMs(result.agent_setup),
       agentExecution: spanMs(result.agent_execution),
+      handOver: gap(at(result.agent_execution?.finished_at), at(result.verifier?.started_at)),
       verifier: spanMs(result.verifier),
-      afterVerifier: verifierEnd !== undefined && result.finished_at ? Date.parse(result.finished_at) - verifierEnd : undefined,
+      afterVerifier: gap(at(result.verifier?.finished_at), at(result.finished_at)),
     },
     reward: result.verifier_result?.rewards?.reward,
   };
 }
 
-/** Docker objects of Harbor's compose projects for this task (containers and networks go with `down`; the image stays). */
-export async function removeHarborImages(taskName: string): Promise<void> {
-  const listed = await run('docker', ['images', '--format', '{{.Repository}}:{{.Tag}}', '--filter', `reference=*${taskName}*`], { timeoutMs: 30_000 });
-  const images = listed.output.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('trl-'));
-  if (images.length > 0) await run('docker', ['rmi', '-f', ...images], { timeoutMs: 60_000 });
+/** Harbor's image names (`hb__<content hash>`); its trials remove their own with `down --rmi local`. */
+export async function listHarborImages(): Promise<string[]> {
+  const listed = await run('docker', ['images', '--format', '{{.Repository}}:{{.Tag}}', '--filter', 'reference=hb__*'], { timeoutMs: 30_000 });
+  return listed.output.split('\n').map((line) => line.trim()).filter(Boolean);
+}
+
+/** Removes Harbor images that were not there before the bench (a trial that failed before its `down`). */
+export async function removeNewHarborImages(before: string[]): Promise<void> {
+  const added = (await listHarborImages()).filter((image) => !before.includes(image));
+  if (added.length > 0) await run('docker', ['rmi', '-f', ...added], { timeoutMs: 60_000 });
 }

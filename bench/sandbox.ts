@@ -27,7 +27,7 @@ import { OracleAgent } from '../agents/oracle-agent.ts';
 import { runVerifier } from '../verifiers/run-verifier.ts';
 import { renderTable } from '../cli/render-table.ts';
 import { summarize } from './latency-stats.ts';
-import { ensureComposePlugin, ensureHarbor, harborTaskCopy, harborVersion, removeHarborImages, runHarborTrial, type HarborTrial } from './harbor-peer.ts';
+import { ensureComposePlugin, ensureHarbor, harborTaskCopy, harborVersion, listHarborImages, removeNewHarborImages, runHarborTrial, type HarborTrial } from './harbor-peer.ts';
 
 const { values } = parseArgs({
   options: {
@@ -159,6 +159,7 @@ async function harborRows(): Promise<Row[]> {
   const compose = await ensureComposePlugin(40 * 60_000);
   if ('reason' in compose) return [{ arm, phase: `not run: ${compose.reason}`, samplesMs: [] }];
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'trl-bench-harbor-'));
+  const imagesBefore = await listHarborImages();
   const trials: HarborTrial[] = [];
   try {
     const taskDir = await harborTaskCopy(scenarioDir, workDir, baseImage);
@@ -172,7 +173,7 @@ async function harborRows(): Promise<Row[]> {
       return [{ arm, phase: `not run: ${(error as Error).message.replace(/\s+/g, ' ')}`, samplesMs: [] }];
     }
   } finally {
-    await removeHarborImages(scenarioName).catch(() => undefined);
+    await removeNewHarborImages(imagesBefore).catch(() => undefined);
     await rm(workDir, { recursive: true, force: true });
   }
   const phase = (name: string, pick: (trial: HarborTrial) => number | undefined): Row => ({ arm, phase: name, samplesMs: trials.map(pick).filter((ms): ms is number => ms !== undefined) });
@@ -181,8 +182,10 @@ async function harborRows(): Promise<Row[]> {
     phase('environment start (compose build + up)', (trial) => trial.phasesMs.environmentSetup),
     phase('agent setup', (trial) => trial.phasesMs.agentSetup),
     phase('agent run (oracle solve.sh)', (trial) => trial.phasesMs.agentExecution),
-    phase('verifier', (trial) => trial.phasesMs.verifier),
-    phase('after the verifier (compose down, result)', (trial) => trial.phasesMs.afterVerifier),
+    phase('agent → verifier hand-over', (trial) => trial.phasesMs.handOver),
+    phase('verifier (tests in, test.sh, rewards)', (trial) => trial.phasesMs.verifier),
+    phase('after the verifier (compose down --rmi local)', (trial) => trial.phasesMs.afterVerifier),
+    phase('trial span (result.json started → finished)', (trial) => trial.trialMs),
     phase(`total, process wall (rewards ${rewards})`, (trial) => trial.wallMs),
   ];
 }
