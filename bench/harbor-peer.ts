@@ -159,6 +159,16 @@ export async function runHarborTrial(request: { executable: string; dockerConfig
   };
 }
 
+/** Containers and networks of Harbor's compose projects whose name starts with `prefix` (a trial stopped before its `down`). */
+export async function removeHarborProjects(prefix: string): Promise<void> {
+  const label = 'com.docker.compose.project';
+  for (const kind of ['container', 'network'] as const) {
+    const listed = await run('docker', [kind, 'ls', ...(kind === 'container' ? ['--all'] : []), '--filter', `label=${label}`, '--format', `{{.ID}} {{.Label "${label}"}}`], { timeoutMs: 30_000 });
+    const ids = listed.output.split('\n').map((line) => line.trim().split(' ')).filter(([id, project]) => id && project?.startsWith(prefix)).map(([id]) => id!);
+    if (ids.length > 0) await run('docker', kind === 'container' ? ['rm', '-f', ...ids] : ['network', 'rm', ...ids], { timeoutMs: 60_000 });
+  }
+}
+
 /** Harbor's image names (`hb__<content hash>`); its trials remove their own with `down --rmi local`. */
 export async function listHarborImages(): Promise<string[]> {
   const listed = await run('docker', ['images', '--format', '{{.Repository}}:{{.Tag}}', '--filter', 'reference=hb__*'], { timeoutMs: 30_000 });

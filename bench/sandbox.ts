@@ -27,7 +27,7 @@ import { OracleAgent } from '../agents/oracle-agent.ts';
 import { runVerifier } from '../verifiers/run-verifier.ts';
 import { renderTable } from '../cli/render-table.ts';
 import { summarize } from './latency-stats.ts';
-import { ensureComposePlugin, ensureHarbor, harborTaskCopy, harborVersion, listHarborImages, removeNewHarborImages, runHarborTrial, type HarborTrial } from './harbor-peer.ts';
+import { ensureComposePlugin, ensureHarbor, harborTaskCopy, harborVersion, listHarborImages, removeHarborProjects, removeNewHarborImages, runHarborTrial, type HarborTrial } from './harbor-peer.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,6 +41,7 @@ const runs = Math.max(1, Number(values.runs));
 const scenarioDir = path.join(scenariosDir, scenarioName);
 const owner = currentWorkerIdentity();
 const benchWorkflowId = `bench-sandbox-${process.pid}`;
+const harborProjectPrefix = `trl-bench-${process.pid}-`;
 
 interface Row {
   arm: string;
@@ -164,7 +165,8 @@ async function harborRows(): Promise<Row[]> {
   try {
     const taskDir = await harborTaskCopy(scenarioDir, workDir, baseImage);
     const trialsDir = path.join(workDir, 'trials');
-    const trial = (name: string) => runHarborTrial({ executable: harbor.executable, dockerConfigDir: compose.dockerConfigDir, taskDir, trialsDir, trialName: name, timeoutMs: 15 * 60_000 });
+    // Trial names become compose project names: the bench's prefix finds what a stopped trial left.
+    const trial = (name: string) => runHarborTrial({ executable: harbor.executable, dockerConfigDir: compose.dockerConfigDir, taskDir, trialsDir, trialName: `${harborProjectPrefix}${name}`, timeoutMs: 15 * 60_000 });
     try {
       // Warm-up, not counted: Harbor builds the task's image with compose here.
       await trial('warm-up');
@@ -173,6 +175,7 @@ async function harborRows(): Promise<Row[]> {
       return [{ arm, phase: `not run: ${(error as Error).message.replace(/\s+/g, ' ')}`, samplesMs: [] }];
     }
   } finally {
+    await removeHarborProjects(harborProjectPrefix).catch(() => undefined);
     await removeNewHarborImages(imagesBefore).catch(() => undefined);
     await rm(workDir, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@
 // CLI and flags, SQLite in a file, UI off) and a worker set up as the project's (bundle once,
 // quiet runtime, the same identity style and shutdown grace). Latencies come from the workflow
 // histories (server event times, one clock), except the client's start → result wall time.
-//   node --import tsx bench/temporal.ts [--port 7433] [--activities 200] [--workflows 100]
+//   node --import tsx bench/temporal.ts [--port 7433] [--activities 200] [--workflows 100] [--concurrency 8] [--in-memory]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { openSync, closeSync } from 'node:fs';
@@ -28,6 +28,8 @@ const { values } = parseArgs({
     activities: { type: 'string', default: '200' },
     workflows: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '8' },
+    // The dev server's in-memory SQLite: what persistence costs, beside the project's file.
+    'in-memory': { type: 'boolean', default: false },
   },
 });
 const port = Number(values.port);
@@ -85,7 +87,7 @@ async function startServer(binary: string, dbFile: string, logFile: string): Pro
     'server', 'start-dev',
     '--ip', '127.0.0.1', '--port', String(port),
     '--headless',
-    '--db-filename', dbFile,
+    ...(values['in-memory'] ? [] : ['--db-filename', dbFile]),
     '--namespace', defaultNamespace,
     '--log-level', 'warn',
   ], { stdio: ['ignore', logFd, logFd] });
@@ -212,7 +214,7 @@ try {
 }
 
 const ms = (value: number) => value.toFixed(2);
-process.stdout.write(`Temporal CLI dev server (${path.basename(path.dirname(binary))}, SQLite file, UI off) on ${address}; one worker in this process; ${os.cpus().length} cores, 1-min load average at the end ${os.loadavg()[0]!.toFixed(1)}\n\n`);
+process.stdout.write(`Temporal CLI dev server (${path.basename(path.dirname(binary))}, SQLite ${values['in-memory'] ? 'in memory' : 'file'}, UI off) on ${address}; one worker in this process; ${os.cpus().length} cores, 1-min load average at the end ${os.loadavg()[0]!.toFixed(1)}\n\n`);
 process.stdout.write(
   `${renderTable(
     [
