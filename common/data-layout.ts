@@ -45,6 +45,14 @@ export function testCountCacheFile(contentHash: string): string {
 export function litellmVenvDir(version: string): string {
   return path.join(cacheDir, `litellm-${version}`);
 }
+/** The Python venv bench/sandbox.ts installs Harbor's trial runner into (a peer, never the validator). */
+export function harborVenvDir(version: string): string {
+  return path.join(cacheDir, `harbor-${version}`);
+}
+/** Docker's Compose v2 CLI plugin built by bench/sandbox.ts for Harbor (Debian ships none); its folder is a DOCKER_CONFIG. */
+export function dockerComposePluginDir(version: string): string {
+  return path.join(cacheDir, `docker-compose-${version}`);
+}
 
 // The data directory, by owner.
 /** `trl test` keeps its artifacts, pack store and records here, apart from real runs. */

@@ -26,7 +26,7 @@ export function temporalEndpoint(): TemporalEndpoint {
   };
 }
 
-async function probeFrontend(address: string): Promise<boolean> {
+export async function probeFrontend(address: string): Promise<boolean> {
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ address, connectTimeout: 1000 });
