@@ -7,3 +7,11 @@ import { storeConfigFromEnvironment, type StoreConfig } from './store-config.ts'
 export function openBlobStore(config: StoreConfig = storeConfigFromEnvironment()): BlobStore {
   return config.kind === 's3' ? S3BlobStore.fromConfig(config) : new FileBlobStore();
 }
+
+let shared: BlobStore | undefined;
+
+/** This process's store, opened on first use from the environment (a bad setting throws ConfigError then). */
+export function sharedBlobStore(): BlobStore {
+  shared ??= openBlobStore();
+  return shared;
+}
