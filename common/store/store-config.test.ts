@@ -37,7 +37,7 @@ test('AWS S3 itself (no endpoint) uses virtual-hosted URLs and needs a region', 
 });
 
 test('each bad setting is named with its fix', () => {
-  assert.match(problemOf({ TRL_STORE: 'minio' }), /TRL_STORE must be `file`.*or `s3`/);
+  assert.match(problemOf({ TRL_STORE: 'minio' }), /TRL_STORE must be `file`.*or `s3`.*not "minio"/);
   assert.match(problemOf({ TRL_STORE: 's3', TRL_S3_ENDPOINT: 'http://127.0.0.1:9000', ...keys }), /needs TRL_S3_BUCKET/);
   assert.match(problemOf({ TRL_STORE: 's3', TRL_S3_BUCKET: 'Bad_Bucket', TRL_S3_ENDPOINT: 'http://127.0.0.1:9000', ...keys }), /TRL_S3_BUCKET must be a bucket name/);
   assert.match(problemOf({ TRL_STORE: 's3', TRL_S3_BUCKET: 'trl-blobs', TRL_S3_ENDPOINT: 'ftp://127.0.0.1', ...keys }), /TRL_S3_ENDPOINT must be an http:\/\/ or https:\/\/ URL/);

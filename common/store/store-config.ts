@@ -19,7 +19,7 @@ const optionalText = z.string().trim().optional().transform((value) => (value ==
 
 const environmentSchema = z
   .object({
-    TRL_STORE: optionalText.pipe(z.enum(['file', 's3'], { error: 'TRL_STORE must be `file` (this host\'s disk, the default) or `s3` (a shared bucket); unset it for the local store' }).optional()),
+    TRL_STORE: optionalText.pipe(z.enum(['file', 's3'], { error: (issue) => `TRL_STORE must be \`file\` (this host's disk, the default) or \`s3\` (a shared bucket), not ${JSON.stringify(String(issue.input).slice(0, 40))}; unset it for the local store` }).optional()),
     TRL_S3_BUCKET: optionalText.pipe(
       z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'TRL_S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, dots or hyphens, e.g. TRL_S3_BUCKET=trl-blobs').optional(),
     ),
