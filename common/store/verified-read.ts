@@ -39,9 +39,16 @@ export async function readVerifiedBytes(source: AsyncIterable<Uint8Array>, ref: 
 
 /** Streams into `file` through a temporary file beside it; the file appears only once verified. */
 export async function copyVerifiedToFile(source: AsyncIterable<Uint8Array>, ref: BlobRef, location: string, file: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx');
+  let handle;
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    handle = await open(temporary, 'wx');
+  } catch (error) {
+    // Never iterated: release the source (an open file, an HTTP body holding a socket).
+    (source as { destroy?: () => void }).destroy?.();
+    throw error;
+  }
   try {
     try {
       await drainVerified(source, ref, location, async (chunk) => {
