@@ -46,8 +46,8 @@ export interface EvaluationWorkerOptions {
 }
 
 export async function createEvaluationWorker(options: EvaluationWorkerOptions): Promise<Worker> {
-  // The blob store's settings (TRL_STORE, TRL_S3_*) checked now: a bad one stops the worker, not each fetchPack.
-  sharedBlobStore();
+  // The blob store's settings (TRL_STORE, TRL_S3_*) and its bucket checked now: a bad one stops the worker, not each fetchPack.
+  await sharedBlobStore().checkAccess();
   const owner = currentWorkerIdentity();
   const removed = await removeOrphanContainers(options.docker, owner);
   if (removed.length > 0) log.warn('orphan_containers_removed', { count: removed.length });

@@ -9,7 +9,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createServer, type AddressInfo } from 'node:net';
 import { blobFile } from '../data-layout.ts';
+import { ConfigError } from '../config-error.ts';
 import { BlobCorruptError, BlobMissingError, BlobTooLargeError, type BlobRef, type BlobStore } from './blob-store.ts';
 import { FileBlobStore } from './file-blob-store.ts';
 import { openBlobStore } from './open-blob-store.ts';
@@ -38,6 +40,7 @@ function runContract(name: string, harness: () => Harness, skip: string | false)
 
     test('put returns the hash and size, has finds it, get returns the same bytes', async () => {
       const { store } = harness();
+      await store.checkAccess();
       const bytes = randomBytes(4096);
       const ref = await store.put(bytes);
       assert.deepEqual(ref, { sha256: sha256Of(bytes), sizeBytes: 4096 });
@@ -182,6 +185,20 @@ test('two hosts share the bucket: a blob one puts, the other reads', { skip: mot
   assert.equal(await second.has(ref), true);
   assert.deepEqual(await second.get(ref), bytes);
   assert.equal(second.location, `s3://${bucket}`);
+});
+
+test('a worker starting on a wrong bucket or a dead endpoint is told which setting to fix', { skip: motoServer ? false : 'moto_server is not installed' }, async () => {
+  await assert.rejects(openBlobStore({ ...s3!.config, bucket: 'no-such-bucket-here' }).checkAccess(), (error: unknown) =>
+    error instanceof ConfigError && /TRL_S3_BUCKET=no-such-bucket-here: no such bucket on http:\/\/127\.0\.0\.1:\d+; create it/.test(error.message));
+  const closedPort = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const deadEndpoint = `http://127.0.0.1:${closedPort}`;
+  await assert.rejects(openBlobStore({ ...s3!.config, endpoint: deadEndpoint }).checkAccess(), (error: unknown) =>
+    error instanceof ConfigError && error.message.startsWith(`TRL_S3_ENDPOINT=${deadEndpoint} does not answer`));
 });
 
 test('the bucket must exist: a store on a missing bucket fails loudly, not as a missing blob', { skip: motoServer ? false : 'moto_server is not installed' }, async () => {

@@ -24,6 +24,8 @@ export interface BlobStore {
   getToFile(ref: BlobRef, file: string): Promise<void>;
   /** Whether an object of that hash and size is stored (not a hash check: `get` does that). */
   has(ref: BlobRef): Promise<boolean>;
+  /** At start: the store answers (bucket exists, keys accepted), else a ConfigError naming the setting to fix. */
+  checkAccess(): Promise<void>;
 }
 
 /** The stored bytes are not the ones the reference names: never returned, always this error. */

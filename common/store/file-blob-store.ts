@@ -1,6 +1,6 @@
 // The embedded default: blobs as files under the data directory (`blobFile(sha256)`), one host.
 import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { blobFile, blobStoreDir } from '../data-layout.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { BlobMissingError, BlobTooLargeError, checkBlobRef, defaultMaxBlobBytes, type BlobRef, type BlobStore } from './blob-store.ts';
@@ -46,6 +46,10 @@ export class FileBlobStore implements BlobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw error;
     }
+  }
+
+  async checkAccess(): Promise<void> {
+    await mkdir(blobStoreDir, { recursive: true });
   }
 
   private async open(ref: BlobRef): Promise<AsyncIterable<Uint8Array>> {

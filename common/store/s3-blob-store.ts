@@ -1,7 +1,8 @@
 // Blobs in an S3-compatible bucket, shared by every host: key `sha256/<ab>/<sha256>`. The bucket is
 // trusted for nothing: every read is checked against the reference as on local disk.
 import { createReadStream } from 'node:fs';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { ConfigError } from '../config-error.ts';
 import { BlobMissingError, BlobTooLargeError, checkBlobRef, defaultMaxBlobBytes, type BlobRef, type BlobStore } from './blob-store.ts';
 import type { S3StoreConfig } from './store-config.ts';
 import { copyVerifiedToFile, hashBytes, hashFile, readChunkBytes, readVerifiedBytes } from './verified-read.ts';
@@ -41,12 +42,26 @@ export class S3BlobStore implements BlobStore {
   readonly kind = 's3' as const;
   readonly location: string;
 
-  constructor(private readonly client: S3Client, private readonly bucket: string) {
+  constructor(private readonly client: S3Client, private readonly bucket: string, private readonly endpoint?: string) {
     this.location = `s3://${bucket}`;
   }
 
   static fromConfig(config: S3StoreConfig): S3BlobStore {
-    return new S3BlobStore(createS3Client(config), config.bucket);
+    return new S3BlobStore(createS3Client(config), config.bucket, config.endpoint);
+  }
+
+  async checkAccess(): Promise<void> {
+    const server = this.endpoint ?? 'AWS S3';
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      const status = error instanceof S3ServiceException ? error.$metadata?.httpStatusCode : undefined;
+      if (status === 404) throw new ConfigError(`TRL_S3_BUCKET=${this.bucket}: no such bucket on ${server}; create it, or set TRL_S3_BUCKET to one that exists`);
+      if (status === 403) throw new ConfigError(`${server} refuses AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY for bucket ${this.bucket}; fix the keys or the bucket's policy`);
+      if (status === 301 || status === 400) throw new ConfigError(`bucket ${this.bucket} answers ${status} on ${server}: usually another region; set TRL_S3_REGION to the bucket's region`);
+      if (status === undefined && this.endpoint) throw new ConfigError(`TRL_S3_ENDPOINT=${this.endpoint} does not answer (${(error as Error).message}); start the server or fix TRL_S3_ENDPOINT`);
+      throw error;
+    }
   }
 
   async put(content: Buffer | string): Promise<BlobRef> {
