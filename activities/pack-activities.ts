@@ -9,6 +9,7 @@ import { packFetchPolicyFromEnvironment } from '../packs/address-policy.ts';
 import { packDisplayName, packKindOf } from '../packs/pack-format.ts';
 import { canonicalJson, canonicalPackSchema, packHash, sha256Hex, type CanonicalPack } from '../packs/canonical-pack.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
+import { sharedBlobStore } from '../common/store/open-blob-store.ts';
 import { boundRejections } from './payload-bounds.ts';
 import { artifactNames, judgeCacheDir, packBundleFile, packFile, packOwnersDir, packStoreDir, runDir, scenariosDir } from '../common/data-layout.ts';
 import { PackError } from '../packs/pack-error.ts';
@@ -40,7 +41,12 @@ export async function fetchPack(source: PackSource): Promise<PackRef> {
   const kind = packKindOf(pack);
   // TypeScript packs are bundled once here; one that does not bundle is rejected (bundlePack throws
   // PackError). A pack no entry decides is stored as it is: pre-evaluation names every problem.
-  const bundle = kind === 'typescript' ? await writeArtifact(packBundleFile(hash), (await bundlePack(pack)).code) : undefined;
+  const bundleCode = kind === 'typescript' ? (await bundlePack(pack)).code : undefined;
+  const bundle = bundleCode !== undefined ? await writeArtifact(packBundleFile(hash), bundleCode) : undefined;
+  // The shared store too: sandbox hosts read the pack and its bundle by hash from there (readVerified).
+  const store = sharedBlobStore();
+  await store.put(canonicalJson(pack));
+  if (bundleCode !== undefined) await store.put(bundleCode);
   return { packHash: hash, canonical, fileCount: Object.keys(pack.files).length, name: packDisplayName(pack), kind, bundle };
 }
 

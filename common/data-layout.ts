@@ -53,6 +53,10 @@ export function harborVenvDir(version: string): string {
 export function dockerComposePluginDir(version: string): string {
   return path.join(cacheDir, `docker-compose-${version}`);
 }
+/** The Python venv of moto's S3-compatible server, the real S3 endpoint the blob store's tests run against. */
+export function motoVenvDir(version: string): string {
+  return path.join(cacheDir, `moto-${version}`);
+}
 
 // The data directory, by owner.
 /** `trl test` keeps its artifacts, pack store and records here, apart from real runs. */
@@ -76,6 +80,8 @@ export const probeCacheDir = path.join(dataDir, 'probe-cache');
 /** The money ledger across scenario attempts: one JSON-lines file per UTC day. */
 export const spendDir = path.join(dataDir, 'spend');
 export const artifactsRoot = path.join(dataDir, 'artifacts');
+/** The local blob store (TRL_STORE=file): content-addressed blobs by sha256. */
+export const blobStoreDir = path.join(dataDir, 'blobs');
 export const seatRoot = path.join(dataDir, 'seat');
 export const chainDir = path.join(dataDir, 'chain');
 export const localChainFile = path.join(chainDir, 'local-chain.json');
@@ -87,6 +93,12 @@ export function packFile(sha256: string): string {
 
 export function packBundleFile(sha256: string): string {
   return path.join(packStoreDir, `${sha256}.bundle.mjs`);
+}
+
+/** One blob of the local store, fanned out by the hash's first two hex digits (no folder of millions). */
+export function blobFile(sha256: string): string {
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256 hex digest: ${JSON.stringify(sha256.slice(0, 80))}`);
+  return path.join(blobStoreDir, 'sha256', sha256.slice(0, 2), sha256);
 }
 
 function safeSegment(value: string): string {

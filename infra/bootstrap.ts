@@ -6,6 +6,7 @@ import { ensurePolicySandboxImage } from './policy-sandbox-image.ts';
 import { ensurePolicySidecarImage } from './policy-sidecar-image.ts';
 import { ensureTemporalServer, type TemporalEndpoint } from './temporal-server.ts';
 import { ensureDebianPackages } from './debian-packages.ts';
+import { ensureMotoServer } from './s3-test-server.ts';
 
 /** The host's Python for policy.py / policy.json packs run outside a container (the SDK tests). */
 export const hostPolicyPythonPackages = ['python3-aiohttp', 'python3-httpx'];
@@ -27,4 +28,11 @@ export async function bootstrap(docker: Docker): Promise<BootstrapResult> {
   const policyImage = await ensurePolicySandboxImage(docker, baseImage);
   const sidecarImage = await ensurePolicySidecarImage(docker, baseImage);
   return { temporal, baseImage, policyImage, sidecarImage };
+}
+
+/** `trl test`: the embedded default plus the test-only servers (moto's S3 server for the blob store's contract tests). */
+export async function bootstrapForTests(docker: Docker): Promise<BootstrapResult> {
+  const result = await bootstrap(docker);
+  await ensureMotoServer();
+  return result;
 }

@@ -11,6 +11,7 @@ import { log } from '../common/log.ts';
 import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { openWorkerSpendLedger } from '../gateway/spend/worker-spend-ledger.ts';
 import type { WorkerConfig } from './worker-config.ts';
+import { sharedBlobStore } from '../common/store/open-blob-store.ts';
 import { createTapeUpstream } from './tape-upstream.ts';
 import type OpenAI from 'openai';
 import type { SeatActivityDependencies } from '../activities/seat-activities.ts';
@@ -45,6 +46,8 @@ export interface EvaluationWorkerOptions {
 }
 
 export async function createEvaluationWorker(options: EvaluationWorkerOptions): Promise<Worker> {
+  // The blob store's settings (TRL_STORE, TRL_S3_*) and its bucket checked now: a bad one stops the worker, not each fetchPack.
+  await sharedBlobStore().checkAccess();
   const owner = currentWorkerIdentity();
   const removed = await removeOrphanContainers(options.docker, owner);
   if (removed.length > 0) log.warn('orphan_containers_removed', { count: removed.length });

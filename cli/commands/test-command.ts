@@ -1,4 +1,4 @@
-// `trl test`: bootstrap what the tests need (Docker engine, base image, Temporal server), then run
+// `trl test`: bootstrap what the tests need (Docker engine, base image, Temporal server, moto's S3 server), then run
 // every *.test.ts with Node's built-in test runner. The browser checks (test/browser/, headless
 // Chromium on the Temporal Web UI) run only with --browser: they install a browser and are slow. The
 // fault-injection suite (test/faults/: it restarts dockerd and kills workers, about 30 minutes) runs
@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { repoRoot, testDataDir } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
-import { bootstrap } from '../../infra/bootstrap.ts';
+import { bootstrapForTests } from '../../infra/bootstrap.ts';
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
 export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
@@ -30,7 +30,7 @@ export function selectTestFiles(files: string[], faults: boolean, browser = fals
 }
 
 export async function testCommand(options: { filter: string[]; faults?: boolean; browser?: boolean }): Promise<number> {
-  await bootstrap(createDockerClient());
+  await bootstrapForTests(createDockerClient());
   const files = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false).map((f) => path.relative(repoRoot, f));
   if (files.length === 0) {
     process.stderr.write('trl: no test files matched\n');
