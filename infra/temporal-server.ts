@@ -26,7 +26,8 @@ export function temporalEndpoint(): TemporalEndpoint {
   };
 }
 
-async function probeFrontend(address: string): Promise<boolean> {
+/** Whether a Temporal frontend answers on this address (one short connect and a system-info call). */
+export async function probeFrontend(address: string): Promise<boolean> {
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ address, connectTimeout: 1000 });
