@@ -81,7 +81,8 @@ export function scanPython(source: string, visitor: PythonScanVisitor): void {
       j += 1;
     }
     const body = source.slice(quoteAt + quote.length, Math.min(j, source.length));
-    const end = Math.min(source.length, j + (j < source.length ? quote.length : 0));
+    // Past the closing quote; an unterminated one-line string stops before its newline, which the main loop counts.
+    const end = source.startsWith(quote, j) ? j + quote.length : Math.min(j, source.length);
     const start = quoteAt - prefix.length;
     const value = /[rR]/.test(prefix) ? body : cookEscapes(body);
     visitor.string?.({ raw: source.slice(start, end), prefix, value, line: startLine, start });
