@@ -10,7 +10,7 @@ import { BoundedBuffer } from '../../sandbox/bounded-buffer.ts';
 import { policyRunnerPathInImage } from '../../infra/policy-sandbox-image.ts';
 import { maxProtocolLineBytes, type HostMessage } from '../runtime/protocol.ts';
 import { LineSplitter } from './line-splitter.ts';
-import { containerLogConfig } from '../../sandbox/container-limits.ts';
+import { containerLogConfig, limitsHostConfig, type SandboxLimits } from '../../sandbox/container-limits.ts';
 import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
 
 export interface PolicySandboxSpec {
@@ -20,9 +20,7 @@ export interface PolicySandboxSpec {
   owner: WorkerIdentity;
   workflowId: string;
   scenario: string;
-  memoryMb?: number;
-  cpus?: number;
-  pidsLimit?: number;
+  limits?: SandboxLimits;
 }
 
 export interface SandboxExit {
@@ -35,6 +33,7 @@ export const bundlePathInSandbox = '/policy/policy.mjs';
 
 /** Memory of one policy sandbox unless its spec says otherwise. */
 export const defaultPolicySandboxMemoryMb = 512;
+const defaultPolicySandboxLimits = { memoryMb: defaultPolicySandboxMemoryMb, cpus: 1, pidsLimit: 64 };
 
 export class PolicySandbox {
   private exitHandlers: ((exit: SandboxExit) => void)[] = [];
@@ -44,10 +43,10 @@ export class PolicySandbox {
   private constructor(readonly container: Docker.Container, private readonly stdin: NodeJS.WritableStream) {}
 
   static async start(docker: Docker, spec: PolicySandboxSpec, onLine: (line: string) => void, onOverflow: () => void): Promise<PolicySandbox> {
-    const memoryBytes = (spec.memoryMb ?? defaultPolicySandboxMemoryMb) * 1024 * 1024;
+    const memoryMb = spec.limits?.memoryMb ?? defaultPolicySandboxLimits.memoryMb;
     const container = await docker.createContainer({
       Image: spec.image,
-      Cmd: ['node', `--max-old-space-size=${Math.floor((spec.memoryMb ?? defaultPolicySandboxMemoryMb) * 0.6)}`, policyRunnerPathInImage],
+      Cmd: ['node', `--max-old-space-size=${Math.floor(memoryMb * 0.6)}`, policyRunnerPathInImage],
       User: '65534:65534',
       WorkingDir: '/tmp',
       Env: ['NODE_ENV=production'],
@@ -69,10 +68,7 @@ export class PolicySandbox {
         ReadonlyRootfs: true,
         Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=16m' },
         Binds: [`${path.dirname(spec.bundleFile)}:/policy:ro`],
-        Memory: memoryBytes,
-        MemorySwap: memoryBytes,
-        PidsLimit: spec.pidsLimit ?? 64,
-        NanoCpus: Math.round((spec.cpus ?? 1) * 1e9),
+        ...limitsHostConfig(defaultPolicySandboxLimits, spec.limits),
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
         // The policy's stdio is attached: its log is bounded like every container's.

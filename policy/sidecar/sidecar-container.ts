@@ -8,6 +8,7 @@ import { sandboxDnsHostConfig } from '../../sandbox/sandbox-dns.ts';
 import { policyJsonRunnerPathInImage } from '../../infra/policy-sidecar-image.ts';
 import { receivedKill } from '../../sandbox/kill-events.ts';
 import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
+import { limitsHostConfig, type SandboxLimits } from '../../sandbox/container-limits.ts';
 
 export type SidecarKind = 'python' | 'data';
 
@@ -15,6 +16,7 @@ export const sidecarPolicyPort = 8800;
 export const sidecarRole = 'policy-sidecar';
 /** Memory of one sidecar unless its spec says otherwise. */
 export const defaultSidecarMemoryMb = 1024;
+const defaultSidecarLimits = { memoryMb: defaultSidecarMemoryMb, cpus: 1, pidsLimit: 128 };
 
 const maxLogBytes = 256 * 1024;
 
@@ -30,9 +32,7 @@ export interface SidecarContainerSpec {
   owner: WorkerIdentity;
   workflowId: string;
   scenario: string;
-  memoryMb?: number;
-  cpus?: number;
-  pidsLimit?: number;
+  limits?: SandboxLimits;
 }
 
 export interface SidecarExit {
@@ -68,7 +68,6 @@ export class SidecarContainer {
   }
 
   static async start(docker: Docker, spec: SidecarContainerSpec): Promise<SidecarContainer> {
-    const memoryBytes = (spec.memoryMb ?? defaultSidecarMemoryMb) * 1024 * 1024;
     const startedSec = Math.floor(Date.now() / 1000) - 1;
     const container = await docker.createContainer({
       Image: spec.image,
@@ -96,10 +95,7 @@ export class SidecarContainer {
         ReadonlyRootfs: true,
         Tmpfs: { '/tmp': 'rw,noexec,nosuid,nodev,size=64m' },
         Binds: [`${spec.filesDir}:/policy:ro`],
-        Memory: memoryBytes,
-        MemorySwap: memoryBytes,
-        PidsLimit: spec.pidsLimit ?? 128,
-        NanoCpus: Math.round((spec.cpus ?? 1) * 1e9),
+        ...limitsHostConfig(defaultSidecarLimits, spec.limits),
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
         // Bounded output: a policy printing without end keeps at most 1 MB on disk.

@@ -13,6 +13,7 @@ import { artifactNames } from '../../common/data-layout.ts';
 import { serveGateway } from '../../gateway/gateway-server.ts';
 import { createRunNetwork, type RunNetwork } from '../../sandbox/run-network.ts';
 import type { WorkerIdentity } from '../../sandbox/worker-identity.ts';
+import type { SandboxLimits } from '../../sandbox/container-limits.ts';
 import type { BackendContext } from '../host/policy-run.ts';
 import { writePolicyFiles } from './policy-files.ts';
 import { SidecarBackend } from './sidecar-backend.ts';
@@ -30,9 +31,7 @@ export interface SidecarOptions {
   /** The model `auto` stands for (DEFAULT_MODEL). */
   defaultModel: string;
   healthTimeoutMs?: number;
-  memoryMb?: number;
-  cpus?: number;
-  pidsLimit?: number;
+  limits?: SandboxLimits;
   /** Cancellation: stops waiting for health and tears down. */
   signal?: AbortSignal;
 }
@@ -91,9 +90,7 @@ export async function startSidecar(options: SidecarOptions, context: BackendCont
       owner: options.owner,
       workflowId: options.workflowId,
       scenario: options.scenario,
-      memoryMb: options.memoryMb,
-      cpus: options.cpus,
-      pidsLimit: options.pidsLimit,
+      limits: options.limits,
     });
     cleanups.push(() => container.remove());
     backend.onStop(async () => {
