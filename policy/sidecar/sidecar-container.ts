@@ -6,7 +6,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { sandboxDnsHostConfig } from '../../sandbox/sandbox-dns.ts';
 import { policyJsonRunnerPathInImage } from '../../infra/policy-sidecar-image.ts';
-import { receivedKill } from '../../sandbox/kill-events.ts';
+import { exitWatchSince, watchContainerExit, type ContainerExit } from '../../sandbox/container-exit.ts';
 import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
 import { limitsHostConfig, type SandboxLimits } from '../../sandbox/container-limits.ts';
 
@@ -35,31 +35,17 @@ export interface SidecarContainerSpec {
   limits?: SandboxLimits;
 }
 
-export interface SidecarExit {
-  exitCode: number | null;
-  oomKilled: boolean;
-  /** A kill came through the Docker API: the worker's own teardown, or someone outside the sandbox. */
-  killed: boolean;
-}
-
 export function sidecarCommand(kind: SidecarKind): string[] {
   return kind === 'python' ? ['python3', '/policy/policy.py'] : ['python3', policyJsonRunnerPathInImage];
 }
 
 export class SidecarContainer {
   /** Resolves when the container stops (never rejects). */
-  readonly exited: Promise<SidecarExit>;
-  exitInfo: SidecarExit | undefined;
+  readonly exited: Promise<ContainerExit>;
+  exitInfo: ContainerExit | undefined;
 
   private constructor(docker: Docker, readonly container: Docker.Container, readonly address: string, startedSec: number) {
-    this.exited = container.wait().then(
-      async (status: { StatusCode?: number }) => {
-        const info = await container.inspect().catch(() => undefined);
-        const killed = await receivedKill(docker, container.id, startedSec).catch(() => false);
-        return { exitCode: status.StatusCode ?? null, oomKilled: info?.State?.OOMKilled === true, killed };
-      },
-      () => ({ exitCode: null, oomKilled: false, killed: false }),
-    );
+    this.exited = watchContainerExit(docker, container, startedSec);
     void this.exited.then((exit) => { this.exitInfo = exit; });
   }
 
@@ -68,7 +54,7 @@ export class SidecarContainer {
   }
 
   static async start(docker: Docker, spec: SidecarContainerSpec): Promise<SidecarContainer> {
-    const startedSec = Math.floor(Date.now() / 1000) - 1;
+    const startedSec = exitWatchSince();
     const container = await docker.createContainer({
       Image: spec.image,
       Cmd: sidecarCommand(spec.kind),
