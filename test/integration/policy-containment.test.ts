@@ -137,13 +137,12 @@ describe('policy sandbox containment', () => {
 
   test('a policy that never answers times out per request', async () => {
     const policyRun = await run('hang', { requestTimeoutMs: 1500 });
-    const started = performance.now();
     const { status, body } = await ask(policyRun, 'go');
     assert.equal(status, 504);
     assert.equal(body.error?.code, 'timeout');
-    assert.ok(performance.now() - started < 5000);
     const summary = await policyRun.stop();
     assert.equal(summary.faults[0]?.kind, 'timeout');
+    assert.match(summary.faults[0]!.message, /within 1\.5s/, 'the run\'s own request timeout, not a default');
   });
 
   test('a malformed answer is a policy error; a log flood stays bounded', async () => {
