@@ -1,5 +1,5 @@
 // watchContainerExit on the real engine: who ended a container is told apart — a `docker kill`
-// from outside, its own exit with 137, the OOM killer at its memory limit.
+// from outside (a kill event), its own exit with 137 and the OOM killer at its memory limit (none).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Docker from 'dockerode';
