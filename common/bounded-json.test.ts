@@ -8,11 +8,9 @@ test('depth counts objects and arrays, not brackets in strings', () => {
   assert.deepEqual(parseJsonBounded('{"a":[1,2]}'), { a: [1, 2] });
 });
 
-test('a deeply nested document is refused before anything recurses over it, in linear time', () => {
+test('a deeply nested document is refused before anything recurses over it (its time: bench/linear-work.ts)', () => {
   const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
-  const started = performance.now();
   assert.throws(() => parseJsonBounded(deep), JsonTooDeepError);
-  assert.ok(performance.now() - started < 1_000);
   // What it prevents: the value parses, but walking it overflows the stack.
   assert.throws(() => JSON.stringify(JSON.parse(deep)), RangeError);
 });

@@ -32,9 +32,8 @@ test('the lock is released when the holder throws', async () => {
 test('a lock left by a dead process on this host is broken at once', async () => {
   const lock = await lockIn();
   await writeFile(lock, JSON.stringify({ host: os.hostname(), pid: deadPid(), token: 'x' }));
-  const started = performance.now();
+  // Not broken, it would be waited for until the timeout (well before it is old enough to be stale).
   assert.equal(await withFileLock(lock, async () => 'taken', { timeoutMs: 5_000 }), 'taken');
-  assert.ok(performance.now() - started < 1_000);
 });
 
 test('a live holder is waited for, then given up on; an old lock is stale whoever holds it', async () => {

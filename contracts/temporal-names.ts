@@ -1,6 +1,7 @@
 // Names shared by workers, workflows and clients: task queues, search attributes, workflow ids.
 // Workflow code imports this file, so it must stay free of Node built-ins.
-import { defineSearchAttributeKey } from '@temporalio/common';
+import { defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
+import type { Submission } from './submission.ts';
 
 export const defaultNamespace = 'default';
 export const defaultTemporalAddress = '127.0.0.1:7233';
@@ -29,6 +30,17 @@ export const searchAttributes = {
 } as const;
 
 export type EvaluationRole = 'challenger' | 'incumbent' | 'local';
+
+/** The search attributes an evaluation starts with, whoever starts it (a client, or the seat as its child). */
+export function evaluationSearchAttributes(submission: Submission, role: EvaluationRole): SearchAttributePair[] {
+  return [
+    { key: searchAttributes.submissionId, value: submission.submissionId },
+    { key: searchAttributes.status, value: 'queued' },
+    { key: searchAttributes.role, value: role },
+    ...(submission.hotkey ? [{ key: searchAttributes.hotkey, value: submission.hotkey }] : []),
+    ...(submission.rerunOf ? [{ key: searchAttributes.rerunOf, value: submission.rerunOf }] : []),
+  ];
+}
 
 export function evaluationWorkflowId(submissionId: string): string {
   return `evaluate-${submissionId}`;

@@ -26,6 +26,7 @@ export function temporalEndpoint(): TemporalEndpoint {
   };
 }
 
+/** Whether a Temporal frontend answers on this address (one short connect and a system-info call). */
 export async function probeFrontend(address: string): Promise<boolean> {
   let connection: Connection | undefined;
   try {

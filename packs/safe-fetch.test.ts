@@ -104,10 +104,9 @@ test('one deadline covers the whole download: a server that trickles is cut off'
     res.on('close', () => clearInterval(timer));
   });
   const allowAddress = onlyEndpoints([{ address: '127.0.0.1', port: server.port }]);
-  const started = Date.now();
   try {
+    // The server never stops trickling: only the whole-download deadline can end this.
     await rejectsWith(safeFetch(`http://127.0.0.1:${server.port}/`, { allowAddress, timeoutMs: 400 }), 'pack_fetch_failed', /within 400 ms/);
-    assert.ok(Date.now() - started < 2_000, 'the deadline held');
   } finally {
     server.close();
   }

@@ -20,12 +20,10 @@ function fakeSession(archives: Record<string, Buffer>): ContainerSession {
   } as unknown as ContainerSession;
 }
 
-test('30 k empty files (the 150 k attack, scaled): refused by the entry bound with one note, quickly, nothing copied', async () => {
+test('30 k empty files (the 150 k attack, scaled): refused by the entry bound with one note, nothing copied', async () => {
   const files: ArchiveFile[] = Array.from({ length: 30_000 }, (_, i) => ({ name: `out/f${i}`, content: Buffer.alloc(0) }));
   const archive = await packFiles(files, undefined, { directoryEntries: false });
-  const started = performance.now();
   const collected = await collectAgentOutputs(fakeSession({ '/app/out': archive }), ['/app/out'], 64 << 20);
-  assert.ok(performance.now() - started < 10_000);
   assert.equal(collected.fileCount, 0);
   assert.deepEqual(collected.notes, ['/app/out: more than the 20000-entry output limit; not copied']);
 });

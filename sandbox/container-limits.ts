@@ -1,8 +1,28 @@
-// Disk limits for the containers the validator creates: container logs bounded by the json-file
-// driver's rotation, the writable layer capped by the storage driver where it can (overlay2 needs
-// xfs with pquota; on ext4 Docker refuses `StorageOpt size`), and otherwise measured while the
-// agent runs (`disk-watchdog.ts`), so a breach stops the agent instead of filling the host.
+// Limits for the containers the validator creates. CPU, memory (no swap) and processes: one
+// SandboxLimits shape for every kind of sandbox, each kind with its defaults. Disk: container logs
+// bounded by the json-file driver's rotation, the writable layer capped by the storage driver where
+// it can (overlay2 needs xfs with pquota; on ext4 Docker refuses `StorageOpt size`), and otherwise
+// measured while the agent runs (`disk-watchdog.ts`), so a breach stops the agent instead of
+// filling the host.
 import type Docker from 'dockerode';
+
+/** CPU, memory and process limits of one sandbox container; what is unset takes its kind's default. */
+export interface SandboxLimits {
+  memoryMb?: number;
+  cpus?: number;
+  pidsLimit?: number;
+}
+
+/** Docker HostConfig fields for a kind's default limits, each overridden where `limits` sets it; memory with no swap beyond it. */
+export function limitsHostConfig(defaults: Required<SandboxLimits>, limits?: SandboxLimits) {
+  const memoryBytes = (limits?.memoryMb ?? defaults.memoryMb) * 1024 * 1024;
+  return {
+    Memory: memoryBytes,
+    MemorySwap: memoryBytes,
+    PidsLimit: limits?.pidsLimit ?? defaults.pidsLimit,
+    NanoCpus: Math.round((limits?.cpus ?? defaults.cpus) * 1e9),
+  };
+}
 
 /** Every container the project creates logs through this: at most 2 × 1 MiB kept per container. */
 export const containerLogConfig = { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '2' } };

@@ -3,7 +3,7 @@
 import type Docker from 'dockerode';
 import { containerLabels } from './container-labels.ts';
 import { BoundedBuffer } from './bounded-buffer.ts';
-import { containerLogConfig, storageOptSupported } from './container-limits.ts';
+import { containerLogConfig, limitsHostConfig, storageOptSupported } from './container-limits.ts';
 import { readTarEntries, type ExtractedEntry } from './tar-archive.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';
 import { sandboxDnsHostConfig } from './sandbox-dns.ts';
@@ -56,7 +56,6 @@ export class ContainerSession {
   private constructor(private readonly docker: Docker, readonly container: Docker.Container, readonly spec: ContainerSpec) {}
 
   static async start(docker: Docker, spec: ContainerSpec): Promise<ContainerSession> {
-    const memoryBytes = spec.memoryMb * 1024 * 1024;
     const storageCap = spec.storageBytes !== undefined && (await storageOptSupported(docker, spec.image)) ? { StorageOpt: { size: `${spec.storageBytes}` } } : {};
     const container = await docker.createContainer({
       Image: spec.image,
@@ -74,10 +73,7 @@ export class ContainerSession {
         NetworkMode: spec.networkMode ?? 'none',
         // No name leaves the sandbox through Docker's embedded resolver (sandbox-dns.ts).
         ...((spec.networkMode ?? 'none') === 'none' ? {} : sandboxDnsHostConfig),
-        NanoCpus: Math.round(spec.cpus * 1e9),
-        Memory: memoryBytes,
-        MemorySwap: memoryBytes,
-        PidsLimit: defaultPidsLimit,
+        ...limitsHostConfig({ cpus: spec.cpus, memoryMb: spec.memoryMb, pidsLimit: defaultPidsLimit }),
         SecurityOpt: ['no-new-privileges'],
         CapDrop: ['NET_RAW', 'SYS_ADMIN', 'SYS_PTRACE', 'MKNOD', 'AUDIT_WRITE'],
         LogConfig: containerLogConfig,

@@ -87,11 +87,9 @@ test('flags are capped per type and file, and excerpts of long lines are windows
   assert.ok(long.includes(excerpt) && excerpt.length <= 240 && excerpt.includes('ignore previous'));
 });
 
-test('hostile files are scanned in bounded time (no catastrophic backtracking)', () => {
+test('hostile files are scanned to the end (no catastrophic backtracking; the time is in bench/linear-work.ts)', () => {
   const hostile = ['{ tools', 'tool_choice', 'tests/', 'delete ', "'echo ", 'ignore ', 'text.includes(x)\nreturn '].flatMap((start) =>
     [' ', 'a', '/', "'"].map((filler) => `${start}${filler.repeat(128 * 1024)}z`),
   );
-  const startedAt = performance.now();
-  for (const text of hostile) judgeFiles([{ path: 'x.ts', text }], scenarios);
-  assert.ok(performance.now() - startedAt < 5_000, `took ${Math.round(performance.now() - startedAt)} ms`);
+  for (const text of hostile) assert.doesNotThrow(() => judgeFiles([{ path: 'x.ts', text }], scenarios));
 });

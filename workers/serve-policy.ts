@@ -133,7 +133,7 @@ export async function startServing(options: {
       return {
         id,
         url: run.endpoint.url,
-        failure: () => run.host.startFailure?.message ?? run.host.faults.find((fault) => fault.kind === 'crash' || fault.kind === 'start_failed')?.message,
+        failure: () => run.host.startFailure?.message ?? run.host.sandboxLost ?? run.host.faults.find((fault) => fault.kind === 'crash' || fault.kind === 'start_failed')?.message,
         worn: () => run.gateway.ledger.remainingUsd < settings.instanceCapUsd * wornShare,
         calls: () => run.calls().map((entry) => ({ model: entry.model, costUsd: entry.costUsd, promptTokens: 'promptTokens' in entry ? entry.promptTokens : 0, completionTokens: 'completionTokens' in entry ? entry.completionTokens : 0 })),
         stop: async () => { await run.stop(); },

@@ -6,7 +6,7 @@ import type { EvaluationProgress } from '../contracts/progress.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import type { Submission } from '../contracts/submission.ts';
 import type { SeatView } from '../contracts/seat.ts';
-import { searchAttributes, type EvaluationRole } from '../contracts/temporal-names.ts';
+import { evaluationSearchAttributes, type EvaluationRole } from '../contracts/temporal-names.ts';
 
 /** A proxied activity as `proxyActivities` returns it: callable, and callable with per-call options. */
 interface ProxiedActivity {
@@ -98,12 +98,7 @@ export function childEvaluationMetadata(submission: Submission, role: 'challenge
   return {
     staticSummary: `${evaluationSummary(submission, role)} · decision #${decision} · repeat ${repeat}`,
     staticDetails: evaluationStaticDetails(submission, role),
-    typedSearchAttributes: [
-      { key: searchAttributes.submissionId, value: submission.submissionId },
-      { key: searchAttributes.status, value: 'queued' },
-      { key: searchAttributes.role, value: role },
-      ...(submission.hotkey ? [{ key: searchAttributes.hotkey, value: submission.hotkey }] : []),
-    ],
+    typedSearchAttributes: evaluationSearchAttributes(submission, role),
   };
 }
 

@@ -16,12 +16,11 @@ async function closedLoopbackPort(): Promise<number> {
 
 test('a node that is not there is a retryable connection error, once, without reconnect attempts', async () => {
   const port = await closedLoopbackPort();
-  const started = Date.now();
   const error = await openSubtensor({ endpoint: `ws://127.0.0.1:${port}`, timeoutMs: 5_000 }).then(() => undefined, (caught: unknown) => caught);
   assert.ok(error instanceof ChainError);
   assert.deepEqual([error.kind, error.code, error.retryable], ['connection', 'connect_failed', true]);
   assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port}`));
-  assert.ok(Date.now() - started < 5_000, 'refused at once, not after the timeout');
+  assert.doesNotMatch(error.message, /no answer within/, 'refused by the socket, not given up on at the timeout');
 });
 
 test('an endpoint that is not a ws:// URL is refused before dialling', async () => {

@@ -1,7 +1,7 @@
 // Starting an evaluation from any client (the command line, tests, the seat workflow's caller).
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { UsageError } from '../usage-error.ts';
-import { evaluationTaskQueue, evaluationWorkflowId, searchAttributes, type EvaluationRole } from '../../contracts/temporal-names.ts';
+import { evaluationSearchAttributes, evaluationTaskQueue, evaluationWorkflowId, type EvaluationRole } from '../../contracts/temporal-names.ts';
 import { evaluationStaticDetails, evaluationSummary } from '../../workflows/run-metadata.ts';
 import { submissionSchema, type Submission, type SubmissionInput } from '../../contracts/submission.ts';
 import type { evaluateSubmission } from '../../workflows/evaluate-submission.ts';
@@ -41,13 +41,7 @@ function startWorkflow(client: Client, submission: Submission, workflowId: strin
     args: [submission],
     staticSummary: evaluationSummary(submission, role),
     staticDetails: evaluationStaticDetails(submission, role),
-    typedSearchAttributes: [
-      { key: searchAttributes.submissionId, value: submission.submissionId },
-      { key: searchAttributes.status, value: 'queued' },
-      { key: searchAttributes.role, value: role },
-      ...(submission.hotkey ? [{ key: searchAttributes.hotkey, value: submission.hotkey }] : []),
-      ...(submission.rerunOf ? [{ key: searchAttributes.rerunOf, value: submission.rerunOf }] : []),
-    ],
+    typedSearchAttributes: evaluationSearchAttributes(submission, role),
     memo: {
       submission: {
         pack: submission.pack.kind === 'directory' ? submission.pack.path : submission.pack.url,

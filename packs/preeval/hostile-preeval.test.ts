@@ -33,7 +33,7 @@ async function preEval(pack: CanonicalPack, dependencies: PreEvalDependencies) {
 }
 
 for (const [name, build] of [['padded base64', paddedBase64Pack], ['amplifier', amplifierPack], ['deep nesting', deepNestingPack], ['every file kind padded', paddedMixedPack]] as const) {
-  test(`${name}: pre-evaluation finishes in seconds while the event loop keeps ticking`, { timeout: 60_000 }, async () => {
+  test(`${name}: pre-evaluation finishes while the event loop keeps ticking (its time: bench/preeval-scan.ts)`, { timeout: 60_000 }, async () => {
     const pack = build();
     let ticks = 0;
     let longestGapMs = 0;
@@ -44,12 +44,9 @@ for (const [name, build] of [['padded base64', paddedBase64Pack], ['amplifier', 
       last = now;
       ticks++;
     }, 20);
-    const started = performance.now();
     try {
       // Similarity against a few earlier packs of the same shape runs too.
       const report = await preEval(pack, deps([amplifierPack(), paddedBase64Pack(), deepNestingPack(), paddedMixedPack()].filter((other) => packHash(other) !== packHash(pack))));
-      const elapsedMs = performance.now() - started;
-      assert.ok(elapsedMs < 20_000, `took ${Math.round(elapsedMs)} ms`);
       assert.ok(report.scan, 'the static scan ran');
       assert.ok(Array.isArray(report.nearCopies), 'the similarity check ran');
     } finally {

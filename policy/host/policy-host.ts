@@ -4,7 +4,8 @@
 import type { ModelGateway } from '../../gateway/model-gateway.ts';
 import { GatewayError } from '../../gateway/gateway-error.ts';
 import { runnerMessageSchema, type ModelInfo } from '../runtime/protocol.ts';
-import { bundlePathInSandbox, PolicySandbox, type PolicySandboxSpec } from './policy-sandbox.ts';
+import { bundlePathInSandbox, PolicySandbox, type PolicySandboxSpec, type SandboxExit } from './policy-sandbox.ts';
+import { killedFromOutside } from '../../sandbox/container-exit.ts';
 import { checkPolicyCompletion, type PolicyCompletion } from './completion-schema.ts';
 import type Docker from 'dockerode';
 import type { TurnLog } from './turn-log.ts';
@@ -38,6 +39,7 @@ export class PolicyHost implements PolicyBackend {
   readonly faults: PolicyFault[] = [];
   readonly logLines: string[] = [];
   requestsServed = 0;
+  sandboxLost: string | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly turns: AgentTurns;
   private sandbox: PolicySandbox | undefined;
@@ -51,7 +53,7 @@ export class PolicyHost implements PolicyBackend {
   static async start(docker: Docker, spec: PolicySandboxSpec, gateway: ModelGateway, options: PolicyHostOptions): Promise<PolicyHost> {
     const host = new PolicyHost(gateway, options);
     host.sandbox = await PolicySandbox.start(docker, spec, (line) => host.onLine(line), () => host.fault({ kind: 'protocol_violation', message: 'the policy wrote a line longer than the protocol allows' }));
-    host.sandbox.onExit((exit) => host.onSandboxExit(exit.reason));
+    host.sandbox.onExit((exit) => host.onSandboxExit(exit));
     const ready = new Promise<void>((resolve, reject) => { host.readyWaiter = { resolve, reject }; });
     host.sandbox.send({ t: 'init', bundlePath: bundlePathInSandbox, models: host.modelInfo(), budget: gateway.ledger.view() });
     const startTimeoutMs = options.startTimeoutMs ?? 30_000;
@@ -59,7 +61,8 @@ export class PolicyHost implements PolicyBackend {
     try {
       await Promise.race([ready, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`the policy did not start within ${startTimeoutMs / 1000}s`)), startTimeoutMs); })]);
     } catch (error) {
-      host.fault({ kind: 'start_failed', message: (error as Error).message });
+      // Killed from outside while it started: lost to the infrastructure, not a start failure.
+      if (!host.sandboxLost) host.fault({ kind: 'start_failed', message: (error as Error).message });
     } finally {
       clearTimeout(timer);
     }
@@ -91,10 +94,20 @@ export class PolicyHost implements PolicyBackend {
     if (this.logLines.length < maxLogLines) this.logLines.push(line.slice(0, 2000));
   }
 
-  private onSandboxExit(reason: string): void {
+  /**
+   * The sandbox stopped while the host was not stopping it: a crash of the policy, unless it was
+   * killed from outside — then the infrastructure lost it (`sandboxLost`; the attempt is tried again).
+   */
+  private onSandboxExit(exit: SandboxExit): void {
     if (this.stopping) return;
-    const stderr = this.sandbox?.stderr.text().slice(-1000) ?? '';
-    this.fault({ kind: 'crash', message: `${reason}${stderr ? `; stderr: ${stderr}` : ''}` });
+    const { reason } = exit;
+    if (killedFromOutside(exit)) {
+      this.sandboxLost = reason;
+      this.log(`[sandbox lost] ${reason}`);
+    } else {
+      const stderr = this.sandbox?.stderr.text().slice(-1000) ?? '';
+      this.fault({ kind: 'crash', message: `${reason}${stderr ? `; stderr: ${stderr}` : ''}` });
+    }
     this.readyWaiter?.reject(new Error(reason));
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);

@@ -1,7 +1,9 @@
 // The policy's sandbox: a container of the policy sandbox image with no network at all, a read-only
 // root, a small tmpfs, an unprivileged user, memory / pids / CPU limits, and only the bundle mounted.
 // The host talks to the runner inside over the container's stdin / stdout, one JSON line each way.
+// Its exit says who ended it (sandbox/container-exit.ts): a kill from outside is not the policy's.
 import { PassThrough } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { containerLabels } from '../../sandbox/container-labels.ts';
@@ -10,8 +12,9 @@ import { BoundedBuffer } from '../../sandbox/bounded-buffer.ts';
 import { policyRunnerPathInImage } from '../../infra/policy-sandbox-image.ts';
 import { maxProtocolLineBytes, type HostMessage } from '../runtime/protocol.ts';
 import { LineSplitter } from './line-splitter.ts';
-import { containerLogConfig } from '../../sandbox/container-limits.ts';
+import { containerLogConfig, limitsHostConfig, type SandboxLimits } from '../../sandbox/container-limits.ts';
 import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
+import { exitWatchSince, killedFromOutside, watchContainerExit, type ContainerExit } from '../../sandbox/container-exit.ts';
 
 export interface PolicySandboxSpec {
   image: string;
@@ -20,21 +23,30 @@ export interface PolicySandboxSpec {
   owner: WorkerIdentity;
   workflowId: string;
   scenario: string;
-  memoryMb?: number;
-  cpus?: number;
-  pidsLimit?: number;
+  limits?: SandboxLimits;
 }
 
-export interface SandboxExit {
-  exitCode: number | null;
-  oomKilled: boolean;
+export interface SandboxExit extends ContainerExit {
   reason: string;
+}
+
+/** How long a broken stdio socket waits for the container's exit to say whether it was killed from outside. */
+const stdioExitGraceMs = 5_000;
+
+function sandboxExitOf(exit: ContainerExit): SandboxExit {
+  const reason = exit.oomKilled
+    ? 'the policy ran out of memory'
+    : killedFromOutside(exit)
+      ? 'the policy sandbox was killed from outside the sandbox (docker kill)'
+      : exit.exitCode === null ? 'the policy sandbox disappeared' : `the policy process exited with ${exit.exitCode}`;
+  return { ...exit, reason };
 }
 
 export const bundlePathInSandbox = '/policy/policy.mjs';
 
 /** Memory of one policy sandbox unless its spec says otherwise. */
 export const defaultPolicySandboxMemoryMb = 512;
+const defaultPolicySandboxLimits = { memoryMb: defaultPolicySandboxMemoryMb, cpus: 1, pidsLimit: 64 };
 
 export class PolicySandbox {
   private exitHandlers: ((exit: SandboxExit) => void)[] = [];
@@ -44,10 +56,11 @@ export class PolicySandbox {
   private constructor(readonly container: Docker.Container, private readonly stdin: NodeJS.WritableStream) {}
 
   static async start(docker: Docker, spec: PolicySandboxSpec, onLine: (line: string) => void, onOverflow: () => void): Promise<PolicySandbox> {
-    const memoryBytes = (spec.memoryMb ?? defaultPolicySandboxMemoryMb) * 1024 * 1024;
+    const memoryMb = spec.limits?.memoryMb ?? defaultPolicySandboxLimits.memoryMb;
+    const sinceSec = exitWatchSince();
     const container = await docker.createContainer({
       Image: spec.image,
-      Cmd: ['node', `--max-old-space-size=${Math.floor((spec.memoryMb ?? defaultPolicySandboxMemoryMb) * 0.6)}`, policyRunnerPathInImage],
+      Cmd: ['node', `--max-old-space-size=${Math.floor(memoryMb * 0.6)}`, policyRunnerPathInImage],
       User: '65534:65534',
       WorkingDir: '/tmp',
       Env: ['NODE_ENV=production'],
@@ -69,10 +82,7 @@ export class PolicySandbox {
         ReadonlyRootfs: true,
         Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=16m' },
         Binds: [`${path.dirname(spec.bundleFile)}:/policy:ro`],
-        Memory: memoryBytes,
-        MemorySwap: memoryBytes,
-        PidsLimit: spec.pidsLimit ?? 64,
-        NanoCpus: Math.round((spec.cpus ?? 1) * 1e9),
+        ...limitsHostConfig(defaultPolicySandboxLimits, spec.limits),
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
         // The policy's stdio is attached: its log is bounded like every container's.
@@ -82,9 +92,14 @@ export class PolicySandbox {
     const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
     const stdout = new PassThrough();
     const sandbox = new PolicySandbox(container, stream);
+    let exited: Promise<ContainerExit> | undefined;
     // The hijacked socket can fail (the container killed mid-write: EPIPE, ECONNRESET); unhandled,
-    // that error would end the worker. It ends the sandbox instead, and the host records a crash.
-    stream.on('error', (error: Error) => sandbox.markExited({ exitCode: null, oomKilled: false, reason: `the policy sandbox's stdio failed (${error.message})` }));
+    // that error would end the worker. It ends the sandbox instead: as the container's exit says
+    // when that comes soon (a kill from outside is then told apart), else as a crash.
+    stream.on('error', (error: Error) => {
+      const broken: SandboxExit = { exitCode: null, oomKilled: false, killed: false, reason: `the policy sandbox's stdio failed (${error.message})` };
+      void Promise.race([exited, sleep(stdioExitGraceMs, undefined, { ref: false })]).then((exit) => sandbox.markExited(exit ? sandboxExitOf(exit) : broken));
+    });
     container.modem.demuxStream(stream, stdout, sandbox.stderr);
     stdout.pipe(new LineSplitter(maxProtocolLineBytes, onLine, onOverflow));
     try {
@@ -93,14 +108,8 @@ export class PolicySandbox {
       await container.remove({ force: true }).catch(() => undefined);
       throw error;
     }
-    container.wait().then(
-      async (status: { StatusCode?: number }) => {
-        const info = await container.inspect().catch(() => undefined);
-        const oomKilled = info?.State?.OOMKilled === true;
-        sandbox.markExited({ exitCode: status.StatusCode ?? null, oomKilled, reason: oomKilled ? 'the policy ran out of memory' : `the policy process exited with ${status.StatusCode}` });
-      },
-      () => sandbox.markExited({ exitCode: null, oomKilled: false, reason: 'the policy sandbox disappeared' }),
-    );
+    exited = watchContainerExit(docker, container, sinceSec);
+    void exited.then((exit) => sandbox.markExited(sandboxExitOf(exit)));
     return sandbox;
   }
 
@@ -125,7 +134,7 @@ export class PolicySandbox {
   }
 
   async stop(): Promise<void> {
-    this.markExited({ exitCode: null, oomKilled: false, reason: 'stopped by the host' });
+    this.markExited({ exitCode: null, oomKilled: false, killed: false, reason: 'stopped by the host' });
     await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () => this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
       if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
     }));

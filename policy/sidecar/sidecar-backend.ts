@@ -9,6 +9,7 @@ import { PolicyRequestError, type AgentRequestBody, type PolicyAnswer, type Poli
 import type { TurnLog } from '../host/turn-log.ts';
 import { SseAssembler } from './sse-assembler.ts';
 import { parseJsonBounded } from '../../common/bounded-json.ts';
+import { killedFromOutside } from '../../sandbox/container-exit.ts';
 
 const maxFaults = 200;
 const maxLogLines = 2000;
@@ -98,7 +99,7 @@ export class SidecarBackend implements PolicyBackend {
    */
   exited(reason: string, exit?: { killed: boolean; oomKilled: boolean }): void {
     if (!this.baseUrl || this.stopping || this.startFailure || this.gone) return;
-    if (exit?.killed && !exit.oomKilled) this.sandboxLost ??= reason;
+    if (exit && killedFromOutside(exit)) this.sandboxLost ??= reason;
     this.gone = reason;
     if (!this.sandboxLost) this.fault({ kind: 'crash', message: reason });
   }
@@ -106,7 +107,7 @@ export class SidecarBackend implements PolicyBackend {
   /** The run is ending and the sidecar was already gone: killed from outside is the infrastructure's loss. */
   exitedBeforeStop(reason: string, exit: { killed: boolean; oomKilled: boolean }): void {
     if (!this.baseUrl || this.startFailure || this.sandboxLost) return;
-    if (exit.killed && !exit.oomKilled) this.sandboxLost = reason;
+    if (killedFromOutside(exit)) this.sandboxLost = reason;
   }
 
   /** What stop() runs: tears the sidecar down and returns its output for policy.log. */

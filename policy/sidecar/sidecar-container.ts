@@ -6,8 +6,9 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { sandboxDnsHostConfig } from '../../sandbox/sandbox-dns.ts';
 import { policyJsonRunnerPathInImage } from '../../infra/policy-sidecar-image.ts';
-import { receivedKill } from '../../sandbox/kill-events.ts';
+import { exitWatchSince, watchContainerExit, type ContainerExit } from '../../sandbox/container-exit.ts';
 import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
+import { limitsHostConfig, type SandboxLimits } from '../../sandbox/container-limits.ts';
 
 export type SidecarKind = 'python' | 'data';
 
@@ -15,6 +16,7 @@ export const sidecarPolicyPort = 8800;
 export const sidecarRole = 'policy-sidecar';
 /** Memory of one sidecar unless its spec says otherwise. */
 export const defaultSidecarMemoryMb = 1024;
+const defaultSidecarLimits = { memoryMb: defaultSidecarMemoryMb, cpus: 1, pidsLimit: 128 };
 
 const maxLogBytes = 256 * 1024;
 
@@ -30,16 +32,7 @@ export interface SidecarContainerSpec {
   owner: WorkerIdentity;
   workflowId: string;
   scenario: string;
-  memoryMb?: number;
-  cpus?: number;
-  pidsLimit?: number;
-}
-
-export interface SidecarExit {
-  exitCode: number | null;
-  oomKilled: boolean;
-  /** A kill came through the Docker API: the worker's own teardown, or someone outside the sandbox. */
-  killed: boolean;
+  limits?: SandboxLimits;
 }
 
 export function sidecarCommand(kind: SidecarKind): string[] {
@@ -48,18 +41,11 @@ export function sidecarCommand(kind: SidecarKind): string[] {
 
 export class SidecarContainer {
   /** Resolves when the container stops (never rejects). */
-  readonly exited: Promise<SidecarExit>;
-  exitInfo: SidecarExit | undefined;
+  readonly exited: Promise<ContainerExit>;
+  exitInfo: ContainerExit | undefined;
 
   private constructor(docker: Docker, readonly container: Docker.Container, readonly address: string, startedSec: number) {
-    this.exited = container.wait().then(
-      async (status: { StatusCode?: number }) => {
-        const info = await container.inspect().catch(() => undefined);
-        const killed = await receivedKill(docker, container.id, startedSec).catch(() => false);
-        return { exitCode: status.StatusCode ?? null, oomKilled: info?.State?.OOMKilled === true, killed };
-      },
-      () => ({ exitCode: null, oomKilled: false, killed: false }),
-    );
+    this.exited = watchContainerExit(docker, container, startedSec);
     void this.exited.then((exit) => { this.exitInfo = exit; });
   }
 
@@ -68,8 +54,7 @@ export class SidecarContainer {
   }
 
   static async start(docker: Docker, spec: SidecarContainerSpec): Promise<SidecarContainer> {
-    const memoryBytes = (spec.memoryMb ?? defaultSidecarMemoryMb) * 1024 * 1024;
-    const startedSec = Math.floor(Date.now() / 1000) - 1;
+    const startedSec = exitWatchSince();
     const container = await docker.createContainer({
       Image: spec.image,
       Cmd: sidecarCommand(spec.kind),
@@ -96,10 +81,7 @@ export class SidecarContainer {
         ReadonlyRootfs: true,
         Tmpfs: { '/tmp': 'rw,noexec,nosuid,nodev,size=64m' },
         Binds: [`${spec.filesDir}:/policy:ro`],
-        Memory: memoryBytes,
-        MemorySwap: memoryBytes,
-        PidsLimit: spec.pidsLimit ?? 128,
-        NanoCpus: Math.round((spec.cpus ?? 1) * 1e9),
+        ...limitsHostConfig(defaultSidecarLimits, spec.limits),
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
         // Bounded output: a policy printing without end keeps at most 1 MB on disk.

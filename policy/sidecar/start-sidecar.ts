@@ -13,10 +13,12 @@ import { artifactNames } from '../../common/data-layout.ts';
 import { serveGateway } from '../../gateway/gateway-server.ts';
 import { createRunNetwork, type RunNetwork } from '../../sandbox/run-network.ts';
 import type { WorkerIdentity } from '../../sandbox/worker-identity.ts';
+import type { SandboxLimits } from '../../sandbox/container-limits.ts';
+import { killedFromOutside, type ContainerExit } from '../../sandbox/container-exit.ts';
 import type { BackendContext } from '../host/policy-run.ts';
 import { writePolicyFiles } from './policy-files.ts';
 import { SidecarBackend } from './sidecar-backend.ts';
-import { SidecarContainer, type SidecarExit, type SidecarKind } from './sidecar-container.ts';
+import { SidecarContainer, type SidecarKind } from './sidecar-container.ts';
 
 export interface SidecarOptions {
   docker: Docker;
@@ -30,9 +32,7 @@ export interface SidecarOptions {
   /** The model `auto` stands for (DEFAULT_MODEL). */
   defaultModel: string;
   healthTimeoutMs?: number;
-  memoryMb?: number;
-  cpus?: number;
-  pidsLimit?: number;
+  limits?: SandboxLimits;
   /** Cancellation: stops waiting for health and tears down. */
   signal?: AbortSignal;
 }
@@ -57,9 +57,9 @@ function healthy(baseUrl: string): Promise<boolean> {
   });
 }
 
-function describeExit(exit: SidecarExit): string {
+function describeExit(exit: ContainerExit): string {
   if (exit.oomKilled) return 'the policy ran out of memory';
-  return exit.killed ? 'the policy sidecar was killed from outside the sandbox (docker kill)' : `the policy exited with code ${exit.exitCode ?? 'unknown'}`;
+  return killedFromOutside(exit) ? 'the policy sidecar was killed from outside the sandbox (docker kill)' : `the policy exited with code ${exit.exitCode ?? 'unknown'}`;
 }
 
 /** Starts the sidecar and returns its backend (a start failure is recorded on it, not thrown). */
@@ -91,9 +91,7 @@ export async function startSidecar(options: SidecarOptions, context: BackendCont
       owner: options.owner,
       workflowId: options.workflowId,
       scenario: options.scenario,
-      memoryMb: options.memoryMb,
-      cpus: options.cpus,
-      pidsLimit: options.pidsLimit,
+      limits: options.limits,
     });
     cleanups.push(() => container.remove());
     backend.onStop(async () => {

@@ -5,8 +5,8 @@ import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import { ensureTemporalCli } from '../../infra/temporal-cli.ts';
+import { probeFrontend } from '../../infra/temporal-server.ts';
 import { waitFor } from '../support/worker-process.ts';
 
 export interface OwnTemporalServer {
@@ -29,19 +29,6 @@ function freePort(): Promise<number> {
   });
 }
 
-async function answers(address: string): Promise<boolean> {
-  let connection: Connection | undefined;
-  try {
-    connection = await Connection.connect({ address, connectTimeout: 1000 });
-    await connection.workflowService.getSystemInfo({});
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await connection?.close().catch(() => undefined);
-  }
-}
-
 export async function ownTemporalServer(): Promise<OwnTemporalServer> {
   const binary = await ensureTemporalCli();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'trl-faults-temporal-'));
@@ -53,7 +40,7 @@ export async function ownTemporalServer(): Promise<OwnTemporalServer> {
     async start() {
       const log = openSync(path.join(dir, 'server.log'), 'a');
       child = spawn(binary, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--namespace', 'default', '--log-level', 'warn'], { stdio: ['ignore', log, log] });
-      await waitFor(async () => ((await answers(address)) ? true : undefined), 60_000, `the Temporal server on ${address}`);
+      await waitFor(async () => ((await probeFrontend(address)) ? true : undefined), 60_000, `the Temporal server on ${address}`);
     },
     async stop() {
       const running = child;
