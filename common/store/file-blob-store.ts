@@ -3,10 +3,11 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { blobFile, blobStoreDir } from '../data-layout.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
-import { BlobMissingError, BlobTooLargeError, checkBlobRef, defaultMaxBlobBytes, type BlobRef, type BlobStore } from './blob-store.ts';
-import { copyVerifiedToFile, hashBytes, hashFile, readChunkBytes, readVerifiedBytes } from './verified-read.ts';
+import { BlobMissingError, checkBlobRef, type BlobRef, type BlobStore } from './blob-store.ts';
+import { copyVerifiedToFile, hashBytes, hashFile, readChunkBytes } from './verified-read.ts';
+import { VerifyingBlobStore } from './verifying-blob-store.ts';
 
-export class FileBlobStore implements BlobStore {
+export class FileBlobStore extends VerifyingBlobStore implements BlobStore {
   readonly kind = 'file' as const;
   readonly location = blobStoreDir;
 
@@ -25,18 +26,6 @@ export class FileBlobStore implements BlobStore {
     return ref;
   }
 
-  async get(ref: BlobRef, options: { maxBytes?: number } = {}): Promise<Buffer> {
-    checkBlobRef(ref);
-    const maxBytes = options.maxBytes ?? defaultMaxBlobBytes;
-    if (ref.sizeBytes > maxBytes) throw new BlobTooLargeError(ref.sha256, ref.sizeBytes, maxBytes);
-    return readVerifiedBytes(await this.open(ref), ref, this.location);
-  }
-
-  async getToFile(ref: BlobRef, file: string): Promise<void> {
-    checkBlobRef(ref);
-    await copyVerifiedToFile(await this.open(ref), ref, this.location, file);
-  }
-
   async has(ref: BlobRef): Promise<boolean> {
     checkBlobRef(ref);
     try {
@@ -52,7 +41,7 @@ export class FileBlobStore implements BlobStore {
     await mkdir(blobStoreDir, { recursive: true });
   }
 
-  private async open(ref: BlobRef): Promise<AsyncIterable<Uint8Array>> {
+  protected async open(ref: BlobRef): Promise<AsyncIterable<Uint8Array>> {
     try {
       const handle = await open(blobFile(ref.sha256), 'r');
       return handle.createReadStream({ highWaterMark: readChunkBytes });

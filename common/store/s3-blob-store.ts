@@ -3,9 +3,10 @@
 import { createReadStream } from 'node:fs';
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { ConfigError } from '../config-error.ts';
-import { BlobMissingError, BlobTooLargeError, checkBlobRef, defaultMaxBlobBytes, type BlobRef, type BlobStore } from './blob-store.ts';
+import { BlobMissingError, checkBlobRef, type BlobRef, type BlobStore } from './blob-store.ts';
 import type { S3StoreConfig } from './store-config.ts';
-import { copyVerifiedToFile, hashBytes, hashFile, readChunkBytes, readVerifiedBytes } from './verified-read.ts';
+import { hashBytes, hashFile, readChunkBytes } from './verified-read.ts';
+import { VerifyingBlobStore } from './verifying-blob-store.ts';
 
 /** One PutObject carries at most 5 GiB; larger blobs would need a multipart upload, which this store does not do yet. */
 export const maxSinglePutBytes = 5 * 1024 ** 3;
@@ -38,11 +39,12 @@ function isNotFound(error: unknown): boolean {
   return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata?.httpStatusCode === 404;
 }
 
-export class S3BlobStore implements BlobStore {
+export class S3BlobStore extends VerifyingBlobStore implements BlobStore {
   readonly kind = 's3' as const;
   readonly location: string;
 
   constructor(private readonly client: S3Client, private readonly bucket: string, private readonly endpoint?: string) {
+    super();
     this.location = `s3://${bucket}`;
   }
 
@@ -78,18 +80,6 @@ export class S3BlobStore implements BlobStore {
     return ref;
   }
 
-  async get(ref: BlobRef, options: { maxBytes?: number } = {}): Promise<Buffer> {
-    checkBlobRef(ref);
-    const maxBytes = options.maxBytes ?? defaultMaxBlobBytes;
-    if (ref.sizeBytes > maxBytes) throw new BlobTooLargeError(ref.sha256, ref.sizeBytes, maxBytes);
-    return readVerifiedBytes(await this.open(ref), ref, this.location);
-  }
-
-  async getToFile(ref: BlobRef, file: string): Promise<void> {
-    checkBlobRef(ref);
-    await copyVerifiedToFile(await this.open(ref), ref, this.location, file);
-  }
-
   async has(ref: BlobRef): Promise<boolean> {
     checkBlobRef(ref);
     try {
@@ -116,7 +106,7 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
-  private async open(ref: BlobRef): Promise<AsyncIterable<Uint8Array>> {
+  protected async open(ref: BlobRef): Promise<AsyncIterable<Uint8Array>> {
     try {
       const answer = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: blobKey(ref.sha256) }));
       if (!answer.Body) throw new Error(`${this.location} answered GetObject for ${ref.sha256} with no body`);

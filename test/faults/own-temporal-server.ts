@@ -2,12 +2,12 @@
 // stop and start it mid-evaluation without touching the shared one on 7233.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureTemporalCli } from '../../infra/temporal-cli.ts';
 import { probeFrontend } from '../../infra/temporal-server.ts';
 import { waitFor } from '../support/worker-process.ts';
+import { freeLoopbackPort as freePort } from '../../common/free-loopback-port.ts';
 
 export interface OwnTemporalServer {
   address: string;
@@ -16,17 +16,6 @@ export interface OwnTemporalServer {
   stop(): Promise<void>;
   /** Stops it and deletes its files. */
   destroy(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function ownTemporalServer(): Promise<OwnTemporalServer> {

@@ -3,7 +3,6 @@
 // Prometheus endpoint after the runs, the HTML report, the exported trajectories.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -16,14 +15,7 @@ import { reportCommand } from '../../cli/commands/report-command.ts';
 import { exportCommand } from '../../cli/commands/export-command.ts';
 import { externalReferences } from '../../cli/report/self-contained.ts';
 import { joinTurns } from '../../cli/trajectory/joined-turns.ts';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freeLoopbackPort as freePort } from '../../common/free-loopback-port.ts';
 
 /** `name{labels} value` lines of one metric family (samples only, no comments). */
 function samples(text: string, name: string): { labels: string; value: number }[] {

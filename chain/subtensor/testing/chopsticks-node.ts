@@ -3,9 +3,9 @@
 // stopping it leaves no child behind, even when the test process exits early.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { repoRoot } from '../../../common/data-layout.ts';
+import { freeLoopbackPort } from '../../../common/free-loopback-port.ts';
 
 export interface ChopsticksNode {
   endpoint: string;
@@ -26,17 +26,6 @@ export interface ChopsticksOptions {
 }
 
 const chopsticksCli = path.join(repoRoot, 'node_modules', '@acala-network', 'chopsticks', 'chopsticks.cjs');
-
-async function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function answersRpc(port: number): Promise<boolean> {
   try {

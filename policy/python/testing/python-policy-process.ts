@@ -1,9 +1,9 @@
 // Starts a Python policy (an example's policy.py, or the policy.json runner) as the sidecar would,
 // on this host, and waits for GET /v1/models. Test support for the Python SDK.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeLoopbackPort as freePort } from '../../../common/free-loopback-port.ts';
 
 export const pythonRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const examplesRoot = path.resolve(pythonRoot, '..', 'examples');
@@ -17,17 +17,6 @@ export function findPython(): string | undefined {
     if (probe.status === 0) return candidate;
   }
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface PolicyProcessOptions {
