@@ -1,13 +1,24 @@
 // Benchmark: an evaluation's own overhead — the oracle agent (the reference solution, no model time)
 // on N scenarios through the real worker (Temporal dev server, Docker sandboxes, verifiers), with
-// the wall time of each scenario's agent and verifier phases from the result.
+// the wall time of each scenario's agent and verifier phases from the result. The workflow's history
+// splits each scenario into the task's own commands (solve.sh, test.sh: not overhead) and what the
+// validator adds around them: preparing (image check, test count), the activities' time beyond
+// their command (containers, copies, snapshot, artifacts), and the wait for a worker slot.
 //   node --import tsx bench/pipeline-overhead.ts [--scenarios 3 | --all] [--scenario NAME]…
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { scenariosDir } from '../common/data-layout.ts';
 import { renderTable } from '../cli/render-table.ts';
-import { startHarness } from '../test/support/evaluation-harness.ts';
+import { startHarness, uniqueId } from '../test/support/evaluation-harness.ts';
+import { evaluationWorkflowId } from '../contracts/temporal-names.ts';
+import { activitySpans, type ActivitySpan } from './workflow-history.ts';
+
+/** The scenario an activity's input names (prepareScenario takes the descriptor; run/verify a request with `scenario`). */
+function scenarioNameOf(input: unknown): string | undefined {
+  const value = input as { name?: string; scenario?: { name?: string } } | undefined;
+  return value?.scenario?.name ?? value?.name;
+}
 import { examplePackDir } from '../test/support/fixture-packs.ts';
 
 const { values } = parseArgs({
@@ -29,11 +40,32 @@ const harness = await startHarness();
 const harnessMs = performance.now() - harnessStarted;
 try {
   const started = performance.now();
-  const result = await harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios });
+  const submissionId = uniqueId('bench-pipeline');
+  const result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios });
   const wallMs = performance.now() - started;
-  const rows = result.perScenario.map((scenario) => ({ name: scenario.name, status: scenario.status as string, tests: `${scenario.testsPassed}/${scenario.testsTotal}`, agentMs: scenario.agentWallMs, verifierMs: scenario.verifierWallMs }));
-  const agentMs = rows.reduce((sum, row) => sum + row.agentMs, 0);
-  const verifierMs = rows.reduce((sum, row) => sum + row.verifierMs, 0);
+  const spans = activitySpans((await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).fetchHistory()).events ?? []);
+  const spanOf = (type: string, name: string) => spans.filter((span) => span.type === type && scenarioNameOf(span.input) === name);
+  const busyMs = (list: ActivitySpan[]) => list.reduce((sum, span) => sum + ((span.closedMs ?? span.scheduledMs) - (span.startedMs ?? span.scheduledMs)), 0);
+  const waitMs = (list: ActivitySpan[]) => list.reduce((sum, span) => sum + ((span.startedMs ?? span.scheduledMs) - span.scheduledMs), 0);
+  const rows = result.perScenario.map((scenario) => {
+    const [prepare, run, verify] = [spanOf('prepareScenario', scenario.name), spanOf('runScenario', scenario.name), spanOf('verifyScenario', scenario.name)];
+    return {
+      name: scenario.name,
+      status: scenario.status as string,
+      tests: `${scenario.testsPassed}/${scenario.testsTotal}`,
+      agentMs: scenario.agentWallMs,
+      verifierMs: scenario.verifierWallMs,
+      prepareMs: busyMs(prepare),
+      aroundRunMs: busyMs(run) - scenario.agentWallMs,
+      aroundVerifyMs: busyMs(verify) - scenario.verifierWallMs,
+      queuedMs: waitMs([...prepare, ...run, ...verify]),
+    };
+  });
+  const sum = (key: 'agentMs' | 'verifierMs' | 'prepareMs' | 'aroundRunMs' | 'aroundVerifyMs' | 'queuedMs') => rows.reduce((total, row) => total + row[key], 0);
+  const agentMs = sum('agentMs');
+  const verifierMs = sum('verifierMs');
+  const ownMs = sum('prepareMs') + sum('aroundRunMs') + sum('aroundVerifyMs');
+  const beforeScenariosMs = Math.min(...spans.filter((span) => span.type === 'prepareScenario').map((span) => span.scheduledMs)) - Math.min(...spans.map((span) => span.scheduledMs));
   process.stdout.write(`oracle agent, ${scenarios.length} scenarios from ${path.relative(process.cwd(), scenariosDir) || '.'}, one worker (both roles); ${result.status}, ${result.testsPassed}/${result.testsTotal} tests\n\n`);
   process.stdout.write(
     `${renderTable(
@@ -43,15 +75,20 @@ try {
         { header: 'tests', value: (row: (typeof rows)[number]) => row.tests, align: 'right' },
         { header: 'agent s', value: (row: (typeof rows)[number]) => seconds(row.agentMs), align: 'right' },
         { header: 'verify s', value: (row: (typeof rows)[number]) => seconds(row.verifierMs), align: 'right' },
+        { header: 'prepare s', value: (row: (typeof rows)[number]) => seconds(row.prepareMs), align: 'right' },
+        { header: 'around agent s', value: (row: (typeof rows)[number]) => seconds(row.aroundRunMs), align: 'right' },
+        { header: 'around verify s', value: (row: (typeof rows)[number]) => seconds(row.aroundVerifyMs), align: 'right' },
+        { header: 'queued s', value: (row: (typeof rows)[number]) => seconds(row.queuedMs), align: 'right' },
       ],
       rows,
-      { name: 'sum', status: '', tests: `${result.testsPassed}/${result.testsTotal}`, agentMs, verifierMs },
+      { name: 'sum', status: '', tests: `${result.testsPassed}/${result.testsTotal}`, agentMs, verifierMs, prepareMs: sum('prepareMs'), aroundRunMs: sum('aroundRunMs'), aroundVerifyMs: sum('aroundVerifyMs'), queuedMs: sum('queuedMs') },
     )}\n\n`,
   );
   // The result records the agent and verifier phases only; preparing (images, containers, sidecar),
   // scheduling and aggregation are what the evaluation's wall time has beyond them when scenarios
   // run one at a time (with scenarios in parallel the phases overlap and this goes negative).
   process.stdout.write(`harness start (bootstrap, workflow bundle, worker): ${seconds(harnessMs)} s\n`);
+  process.stdout.write(`the validator's own work, summed over scenarios (prepare + around the agent + around the verifier): ${seconds(ownMs)} s; the task's own commands (solve.sh + test.sh): ${seconds(agentMs + verifierMs)} s; before the first scenario (fetch, pre-eval, probe when paid): ${seconds(beforeScenariosMs)} s\n`);
   process.stdout.write(`evaluation wall: ${seconds(wallMs)} s; agent phases ${seconds(agentMs)} s + verifier phases ${seconds(verifierMs)} s summed; wall − both sums (prepare, scheduling, aggregation when sequential): ${seconds(wallMs - agentMs - verifierMs)} s\n`);
 } finally {
   await harness.close();

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import type proto from '@temporalio/proto';
+import { eventMs, type HistoryEvent } from './workflow-history.ts';
 import { ensureTemporalCli } from '../infra/temporal-cli.ts';
 import { probeFrontend } from '../infra/temporal-server.ts';
 import { defaultNamespace } from '../contracts/temporal-names.ts';
@@ -38,15 +38,6 @@ const workflowCount = Number(values.workflows);
 const concurrency = Number(values.concurrency);
 const address = `127.0.0.1:${port}`;
 const readinessTimeoutMs = 60_000;
-
-type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
-
-function eventMs(event: HistoryEvent): number {
-  const time = event.eventTime;
-  if (!time) throw new Error(`history event ${String(event.eventId)} has no time`);
-  const seconds = typeof time.seconds === 'number' ? time.seconds : Number(time.seconds?.toString() ?? 0);
-  return seconds * 1000 + (time.nanos ?? 0) / 1e6;
-}
 
 async function historyOf(handle: WorkflowHandle): Promise<HistoryEvent[]> {
   return (await handle.fetchHistory()).events ?? [];
