@@ -2,10 +2,17 @@
 import { renderTable } from './render-table.ts';
 import type { ShadowSide, ShadowSummary } from '../policy/serve/shadow-mirror.ts';
 
-export function renderShadowSummary(summary: ShadowSummary): string {
+/** A pack's latest scenario score (its newest finished evaluation), when Temporal has one. */
+export interface ScenarioScore {
+  testsPassed: number;
+  testsTotal: number;
+  workflowId: string;
+}
+
+export function renderShadowSummary(summary: ShadowSummary, scores: { live?: ScenarioScore; shadow?: ScenarioScore } = {}): string {
   const rows = [
-    { name: 'live (seated)', ...summary.live },
-    { name: `shadow ${summary.shadowPack.slice(0, 12)}…`, ...summary.shadow },
+    { name: 'live (seated)', ...summary.live, score: scores.live },
+    { name: `shadow ${summary.shadowPack.slice(0, 12)}…`, ...summary.shadow, score: scores.shadow },
   ];
   const topModels = (side: ShadowSide) => Object.entries(side.models).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([model, count]) => `${model} ×${count}`).join(', ') || '—';
   return [
@@ -19,6 +26,7 @@ export function renderShadowSummary(summary: ShadowSummary): string {
       { header: '$ / request', value: (r) => r.costPerRequestUsd.toFixed(6), align: 'right' },
       { header: '$ total', value: (r) => r.costUsd.toFixed(6), align: 'right' },
       { header: 'models', value: (r) => topModels(r) },
+      { header: 'scenario score', value: (r) => (r.score ? `${r.score.testsPassed}/${r.score.testsTotal} (${r.score.workflowId})` : '—') },
     ], rows),
   ].join('\n');
 }

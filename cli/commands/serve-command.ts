@@ -8,7 +8,9 @@ import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
 import { packFile, serveCallLogFile, serveKeysFile, serveShadowLogFile } from '../../common/data-layout.ts';
 import { followSeat } from '../../policy/serve/seat-follower.ts';
-import { renderShadowSummary } from '../serve-shadow-view.ts';
+import { renderShadowSummary, type ScenarioScore } from '../serve-shadow-view.ts';
+import { listRuns } from './runs-command.ts';
+import { connectTemporal } from '../temporal-connection.ts';
 import { log } from '../../common/log.ts';
 import { canonicalPackSchema, packHash, type CanonicalPack } from '../../packs/canonical-pack.ts';
 import { readLocalPack } from '../../packs/read-pack.ts';
@@ -56,6 +58,24 @@ async function seatedPackHash(): Promise<string> {
     throw error;
   } finally {
     await connection.close();
+  }
+}
+
+/** Each pack's newest finished evaluation, beside the shadow table; none when Temporal is not there. */
+async function latestScenarioScores(packs: { live: string; shadow: string }): Promise<{ live?: ScenarioScore; shadow?: ScenarioScore }> {
+  try {
+    const { client, connection } = await connectTemporal();
+    try {
+      const latest = async (pack: string): Promise<ScenarioScore | undefined> => {
+        const row = (await listRuns(client, { pack, limit: 20, json: false })).find((run) => run.testsTotal !== undefined);
+        return row ? { testsPassed: row.testsPassed ?? 0, testsTotal: row.testsTotal!, workflowId: row.workflowId } : undefined;
+      };
+      return { live: await latest(packs.live), shadow: await latest(packs.shadow) };
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return {};
   }
 }
 
@@ -125,7 +145,11 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   process.stdout.write('trl serve: stopping the policy instances…\n');
   follower?.stop();
   await serving.close();
-  if (serving.shadow) process.stdout.write(renderShadowSummary(serving.shadow.summary()) + `\n  every mirrored request: ${serveShadowLogFile(serving.runId)}\n`);
+  if (serving.shadow) {
+    const summary = serving.shadow.summary();
+    const scores = await latestScenarioScores({ live: serving.router.current.packHash, shadow: summary.shadowPack });
+    process.stdout.write(renderShadowSummary(summary, scores) + `\n  every mirrored request: ${serveShadowLogFile(serving.runId)}\n`);
+  }
   await upstream.close();
   return 0;
 }
