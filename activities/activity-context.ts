@@ -6,6 +6,7 @@ import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
 import type { SpendLedger } from '../gateway/spend/spend-ledger.ts';
 import type { SeatActivityDependencies } from './seat-activities.ts';
 import type { WatchdogLimits } from '../policy/host/watchdog.ts';
+import type { SandboxHost } from './sandbox-host-activities.ts';
 
 export interface ActivityDependencies {
   docker: Docker;
@@ -36,6 +37,8 @@ export interface ActivityDependencies {
   spendLedger: SpendLedger;
   /** The chain and a Temporal client for the seat's cycle; absent on sandbox-only workers. */
   seat?: SeatActivityDependencies;
+  /** This process's sandbox host (its id, queue and claims); absent on orchestration-only workers. */
+  sandboxHost?: SandboxHost;
 }
 
 /** The workflow an activity runs for; these activities are only ever scheduled by workflows, so a standalone call is a programming error. */
