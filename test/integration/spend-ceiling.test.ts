@@ -20,6 +20,7 @@ import { readCallLogCost } from '../../gateway/spend/call-log-cost.ts';
 import { startWorkerProcess, waitFor } from '../support/worker-process.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 import { writePack } from '../support/fixture-packs.ts';
+import { startStandInWorkers } from '../support/stand-in-workers.ts';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'scenarios');
 const cheapestModelPack = path.join(repoRoot, 'policy', 'examples', 'cheapest-model');
@@ -167,7 +168,7 @@ describe('spend ledger and ceilings', () => {
     };
     const connection = await NativeConnection.connect({ address: harness.address });
     const taskQueue = uniqueId('trl-test-standin');
-    const worker = await Worker.create({ connection, namespace: harness.namespace, taskQueue, workflowBundle: harness.bundle, activities });
+    const worker = await startStandInWorkers({ connection, namespace: harness.namespace, taskQueue, workflowBundle: harness.bundle, activities });
     const submissionId = uniqueId('not-run');
     try {
       const result = await worker.runUntil(async () => {
