@@ -5,15 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { failureTypes } from '../contracts/failure-types.ts';
-import type { HostClaims } from './host-claims.ts';
-import { workflowIdOf } from './activity-context.ts';
-
-export interface SandboxHost {
-  id: string;
-  /** This host's own task queue (contracts/temporal-names.ts sandboxHostTaskQueue). */
-  taskQueue: string;
-  claims: HostClaims;
-}
+import { workflowIdOf, type SandboxHost } from './activity-context.ts';
 
 export interface SandboxHostClaim {
   hostId: string;
