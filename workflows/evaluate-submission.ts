@@ -187,11 +187,13 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   /** The scenario on one host after another: a host lost mid-scenario means starting over from a new claim. */
   const evaluateScenario = async (scenario: ScenarioDescriptor): Promise<ScenarioResult> => {
     const lostHosts: string[] = [];
+    let triesBefore = 0;
     for (;;) {
-      const tenure: HostTenure = { hostId: '', lost: false };
+      const tenure: HostTenure = { hostId: '', lost: false, triesBefore, tries: 0 };
       const result = await evaluateScenarioOn(scenario, tenure);
       if (!tenure.lost) return result;
       lostHosts.push(tenure.hostId);
+      triesBefore += tenure.tries;
       if (lostHosts.length > sandboxHostLimits.maxHostChanges) {
         const lost: ScenarioResult = { ...result, status: 'infra_error', testsPassed: 0, error: `${failureTypes.sandboxHostLost}: the scenario lost its sandbox host ${lostHosts.length} times (${lostHosts.join(', ')}); last: ${result.error ?? 'no error'}` };
         setPhase(scenario.name, 'done', { status: lost.status, testsPassed: 0, testsTotal: lost.testsTotal });
@@ -264,7 +266,9 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     // A tape run never falls back to the paid upstream: a scenario the recording lacks is not run.
     if (submission.tape && !submission.tape.callLogs[scenario.name]) return done({ ...described, error: `agent: the tape of ${submission.tape.of} has no recording of ${scenario.name}` });
     for (let round = 1; ; round++) {
-      const attempt = await runAndVerify(scenario, prepared, described, sandbox, round);
+      // Tries on hosts that were lost count too: each try keeps its own folder, sandbox names and snapshot.
+      const attempt = await runAndVerify(scenario, prepared, described, sandbox, round + tenure.triesBefore);
+      tenure.tries = round;
       if (attempt.status !== 'infra_error' || !attempt.upstreamFailures) return done({ ...attempt.result, costUsd: attempt.result.costUsd + earlierCostUsd, ...(round > 1 ? { costByModelUsd: withEarlier(attempt.result.costByModelUsd) } : {}) });
       earlierCostUsd += attempt.result.costUsd;
       Object.assign(earlierByModel, withEarlier(attempt.result.costByModelUsd));

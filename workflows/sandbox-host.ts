@@ -33,6 +33,10 @@ export function isHostLost(error: unknown): boolean {
 export interface HostTenure {
   hostId: string;
   lost: boolean;
+  /** Runs of the scenario on hosts lost before this one: this host's first is try triesBefore + 1. */
+  triesBefore: number;
+  /** Runs started on this host. */
+  tries: number;
 }
 
 /** The same proxies; a failure that means the host is gone marks the tenure lost, then is thrown on as before. */
