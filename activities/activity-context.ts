@@ -6,6 +6,7 @@ import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
 import type { SpendLedger } from '../gateway/spend/spend-ledger.ts';
 import type { SeatActivityDependencies } from './seat-activities.ts';
 import type { WatchdogLimits } from '../policy/host/watchdog.ts';
+import type { HostClaims } from './host-claims.ts';
 
 export interface ActivityDependencies {
   docker: Docker;
@@ -36,6 +37,15 @@ export interface ActivityDependencies {
   spendLedger: SpendLedger;
   /** The chain and a Temporal client for the seat's cycle; absent on sandbox-only workers. */
   seat?: SeatActivityDependencies;
+  /** This process's sandbox host (its id, queue and claims); absent on orchestration-only workers. */
+  sandboxHost?: SandboxHost;
+}
+
+/** A sandbox host: its id, its own task queue (contracts/temporal-names.ts sandboxHostTaskQueue), the scenarios it has claimed. */
+export interface SandboxHost {
+  id: string;
+  taskQueue: string;
+  claims: HostClaims;
 }
 
 /** The workflow an activity runs for; these activities are only ever scheduled by workflows, so a standalone call is a programming error. */

@@ -7,19 +7,24 @@ import { classified } from './failures.ts';
 import { createSeatActivities } from './seat-activities.ts';
 import { hashScenarios } from './rerun-activities.ts';
 import { createProbeActivity } from './probe-activity.ts';
+import { createSandboxHostActivities } from './sandbox-host-activities.ts';
+import type { PreparedScenario, ScenarioDescriptor } from '../contracts/results.ts';
 
 export function createActivities(deps: ActivityDependencies) {
   const scenario = createScenarioActivities(deps);
   const pack = createPackActivities(deps);
   const seat = createSeatActivities(deps.seat);
+  const host = createSandboxHostActivities(deps.sandboxHost);
   return {
     fetchPack: classified(pack.fetchPack),
     preEval: classified(pack.preEval),
     probePolicy: classified(createProbeActivity(deps).probePolicy),
     resolveScenarios: classified(scenario.resolveScenarios),
-    prepareScenario: classified(scenario.prepareScenario),
-    runScenario: classified(scenario.runScenario),
-    verifyScenario: classified(scenario.verifyScenario),
+    // Not classified: it raises its own typed failure, and a full host is no infrastructure error to count.
+    claimSandboxHost: host.claimSandboxHost,
+    prepareScenario: classified(host.held((s: ScenarioDescriptor) => s.name, scenario.prepareScenario)),
+    runScenario: classified(host.held((r: { scenario: PreparedScenario }) => r.scenario.name, scenario.runScenario)),
+    verifyScenario: classified(host.held((r: { scenario: PreparedScenario }) => r.scenario.name, scenario.verifyScenario, true)),
     aggregate: classified(createAggregate(deps)),
     hashScenarios: classified(hashScenarios),
     recordSeatDecision: seat.recordSeatDecision,
@@ -31,3 +36,14 @@ export function createActivities(deps: ActivityDependencies) {
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+/** What each role's worker registers (README "Roles and host queues"). */
+export const sandboxClaimActivityNames = ['claimSandboxHost'] as const;
+export const sandboxHostActivityNames = ['prepareScenario', 'runScenario', 'verifyScenario'] as const;
+type SandboxActivityName = (typeof sandboxClaimActivityNames)[number] | (typeof sandboxHostActivityNames)[number];
+
+export function activitiesOfRole<T extends Record<string, unknown>>(activities: T, role: 'orchestration' | 'sandbox-claim' | 'sandbox-host'): Partial<T> {
+  const sandbox: readonly string[] = [...sandboxClaimActivityNames, ...sandboxHostActivityNames];
+  const names: readonly string[] = role === 'sandbox-claim' ? sandboxClaimActivityNames : role === 'sandbox-host' ? sandboxHostActivityNames : Object.keys(activities).filter((name) => !sandbox.includes(name as SandboxActivityName));
+  return Object.fromEntries(Object.entries(activities).filter(([name]) => names.includes(name))) as Partial<T>;
+}

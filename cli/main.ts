@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { evalCommand } from './commands/eval-command.ts';
 import { upCommand } from './commands/up-command.ts';
+import { parseWorkerRole, workerCommand } from './commands/worker-command.ts';
 import { scenariosCommand } from './commands/scenarios-command.ts';
 import { importTasksCommand } from './commands/import-tasks-command.ts';
 import { packCommand } from './commands/pack-command.ts';
@@ -29,7 +30,11 @@ import { defaultAgent } from '../contracts/agent-kinds.ts';
 const usage = `usage: trl <command> [options]
 
   up                         start the embedded stack (Temporal dev server + Web UI, worker, sim fleet,
-                             local chain, the seat's cycle Schedule) and keep it running
+                             local chain, the seat's cycle Schedule) and keep it running; the worker
+                             has both roles (orchestration and sandbox host)
+  worker --role ROLE         one role against the Temporal at TRL_TEMPORAL_ADDRESS, until interrupted:
+                             orchestration (workflows, pre-evaluation, probe, aggregation, seat, chain) or
+                             sandbox (claims scenarios; prepare, run and verify on this host's own queue)
   eval <pack>                evaluate a policy pack directory on the active scenarios
       --scenario NAME          only this scenario (repeatable)
       --scenarios-dir DIR      scenario folders in the standard layout from another directory
@@ -147,6 +152,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'up':
       return upCommand();
+    case 'worker': {
+      const { values } = parseArgs({ args: rest, options: { role: { type: 'string' } } });
+      return workerCommand({ role: parseWorkerRole(values.role) });
+    }
     case 'scenarios': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, collect: { type: 'boolean', default: false }, 'scenarios-dir': { type: 'string' } } });
       return scenariosCommand({ json: values.json!, collect: values.collect!, scenariosDir: values['scenarios-dir'] });

@@ -58,6 +58,8 @@ const proofs = {
   provenance: 'test/integration/provenance.test.ts — a policy that answers the agent with its own text is a provenance violation, scored 0, with the evidence',
   agentCrash: 'agents/crash-restart.test.ts — an agent that crashes before its first request is restarted; if it keeps crashing, the run says so',
   chain: 'test/integration/chopsticks-chain.test.ts — a dispatch error comes back decoded by name',
+  hostFull: 'activities/host-claims.test.ts — a full host takes no further scenario until one is verified',
+  hostLost: 'test/integration/sandbox-hosts.test.ts — a sandbox host shut down mid-scenario: the scenario starts over on the other host, same score',
 } as const;
 
 const row = (source: BlameSource, cause: string, blame: Blame, consequence: Consequence, proof: string): BlameRow => ({ source, cause, blame, consequence, proof });
@@ -93,6 +95,10 @@ export const blameTable: readonly BlameRow[] = [
   row('failure_type', failureTypes.spendCeilingReached, 'infrastructure', 'incomplete', proofs.ceiling),
   row('failure_type', failureTypes.agentCrashed, 'infrastructure', 'retried_then_incomplete', proofs.agentCrash),
   row('failure_type', failureTypes.seatNotConfigured, 'infrastructure', 'outside_evaluation', proofs.chain),
+  // Never ends a scenario: the claim waits on the shared queue until some host has room.
+  row('failure_type', failureTypes.sandboxHostFull, 'infrastructure', 'outside_evaluation', proofs.hostFull),
+  // A scenario starts over from its claim on another host, at most sandboxHostLimits.maxHostChanges times.
+  row('failure_type', failureTypes.sandboxHostLost, 'infrastructure', 'retried_then_incomplete', proofs.hostLost),
   row('failure_type', upstreamUnavailableType, 'infrastructure', 'retried_then_incomplete', proofs.upstreamRetried),
   ...chainErrorKinds.map((kind) => row('failure_type', chainFailureType(kind), 'infrastructure', 'outside_evaluation', proofs.chain)),
   // Errors the gateway gives the policy (gateway/gateway-error.ts). The policy may handle them;

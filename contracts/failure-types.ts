@@ -37,6 +37,10 @@ export const failureTypes = {
   agentCrashed: 'agent_crashed',
   /** A seat activity ran on a worker started without a chain. */
   seatNotConfigured: 'seat_not_configured',
+  /** claimSandboxHost on a host with no room for another scenario: tried again on the shared queue, where any host may take it. */
+  sandboxHostFull: 'sandbox_host_full',
+  /** Recorded by the evaluation (the scenario's error starts with it): the scenario lost its sandbox host more often than it may change hosts. */
+  sandboxHostLost: 'sandbox_host_lost',
 } as const;
 
 /**

@@ -10,6 +10,32 @@ export const temporalUiPort = 8233;
 /** Task queue of the all-in-one worker. Tests use their own queue so a running worker never takes their work. */
 export const evaluationTaskQueue = 'trl-evaluations';
 
+/**
+ * Roles (README "Roles and host queues"): the orchestration worker polls the evaluation queue
+ * (workflows, pre-evaluation, probe, aggregation, seat, chain); every sandbox worker polls the
+ * shared sandbox queue, where a scenario's first activity (`claimSandboxHost`) is taken, and its
+ * own host queue, where that scenario's prepare → run → verify go. Both derive from the
+ * evaluation queue, so a test's own queue brings its own sandbox and host queues.
+ */
+export function sandboxTaskQueue(evaluationQueue: string): string {
+  return `${evaluationQueue}-sandbox`;
+}
+
+/** A sandbox host's own queue. The host id is checked where it is configured (workers/worker-config.ts). */
+export function sandboxHostTaskQueue(evaluationQueue: string, hostId: string): string {
+  return `${evaluationQueue}-host-${hostId}`;
+}
+
+/** What a host id may be: it becomes part of a task queue name. */
+export const sandboxHostIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export const sandboxHostLimits = {
+  /** A task on a host queue not started by then means the host is gone: the scenario starts over from its claim. */
+  scheduleToStartSec: 60,
+  /** Hosts a scenario may lose before it is `infra_error` (blame row `sandbox_host_lost`). */
+  maxHostChanges: 2,
+} as const;
+
 export const searchAttributes = {
   submissionId: defineSearchAttributeKey('TrlSubmissionId', 'KEYWORD'),
   packHash: defineSearchAttributeKey('TrlPackHash', 'KEYWORD'),

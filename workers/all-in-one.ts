@@ -1,10 +1,15 @@
-// The all-in-one worker: bootstraps the embedded stack, then polls the evaluation task queue until
-// SIGINT/SIGTERM. Started by `trl up`; also runnable directly (and killed mid-run by tests).
+// The all-in-one worker: bootstraps the embedded stack, then polls the evaluation task queue (and,
+// in its sandbox role, the shared sandbox queue and its own host queue) until SIGINT/SIGTERM.
+// Started by `trl up` with both roles and by `trl worker --role …` with one; also runnable
+// directly (and killed mid-run by tests).
 import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createDockerClient } from '../sandbox/docker-client.ts';
 import { bootstrap } from '../infra/bootstrap.ts';
 import { evaluationTaskQueue } from '../contracts/temporal-names.ts';
+import { ConfigError } from '../common/config-error.ts';
+import { probeFrontend, temporalEndpoint } from '../infra/temporal-server.ts';
+import type { WorkerRole } from './create-worker.ts';
 import { workerPidFile } from '../common/data-layout.ts';
 import { startHostedWorker } from './hosted-worker.ts';
 import { Client, Connection } from '@temporalio/client';
@@ -13,18 +18,25 @@ import { ensureSeatSchedule } from './seat-schedule.ts';
 
 export interface AllInOneOptions {
   taskQueue?: string;
-  pidFile?: string;
+  /** `false`: no pid file (`trl worker`: `trl eval` looks for `trl up`'s). */
+  pidFile?: string | false;
+  /** One role against a Temporal already running (`trl worker --role`); default both, with the embedded server if none answers. */
+  roles?: readonly WorkerRole[];
   /** Create (or update) the Schedule that runs the seat's chain cycle: `trl up` does. */
   seatSchedule?: boolean;
-  onReady?: (ready: { upstream: string; metrics?: string; seat?: { scheduleId: string; intervalSec: number; netuid: number; chain: string } }) => void;
+  onReady?: (ready: { upstream: string; metrics?: string; queues: string[]; seat?: { scheduleId: string; intervalSec: number; netuid: number; chain: string } }) => void;
 }
 
 export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<void> {
   const docker = createDockerClient();
+  // A single role joins a deployment: it never starts a Temporal server of its own.
+  if (options.roles && !(await probeFrontend(temporalEndpoint().address))) {
+    throw new ConfigError(`no Temporal server answers at ${temporalEndpoint().address}; set TRL_TEMPORAL_ADDRESS to the deployment's (or start one with trl up)`);
+  }
   const stack = await bootstrap(docker);
   const taskQueue = options.taskQueue ?? evaluationTaskQueue;
   const chainConfig = readChainConfig();
-  const hosted = await startHostedWorker({ docker, stack, taskQueue, chain: chainConfig });
+  const hosted = await startHostedWorker({ docker, stack, taskQueue, chain: chainConfig, roles: options.roles });
   let seat: { scheduleId: string; intervalSec: number; netuid: number; chain: string } | undefined;
   let pauseSchedule: (() => Promise<void>) | undefined;
   if (options.seatSchedule) {
@@ -39,15 +51,17 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
       await connection.close();
     };
   }
-  const pidFile = options.pidFile ?? workerPidFile;
-  mkdirSync(path.dirname(pidFile), { recursive: true });
-  writeFileSync(pidFile, String(process.pid));
+  const pidFile = options.pidFile === false ? undefined : options.pidFile ?? workerPidFile;
+  if (pidFile) {
+    mkdirSync(path.dirname(pidFile), { recursive: true });
+    writeFileSync(pidFile, String(process.pid));
+  }
   try {
-    options.onReady?.({ upstream: hosted.upstream.description, metrics: hosted.metrics?.address, seat });
+    options.onReady?.({ upstream: hosted.upstream.description, metrics: hosted.metrics?.address, queues: hosted.workers.queues, seat });
     await hosted.run();
   } finally {
     await pauseSchedule?.();
-    rmSync(pidFile, { force: true });
+    if (pidFile) rmSync(pidFile, { force: true });
   }
 }
 
@@ -57,7 +71,7 @@ if (isEntryPoint) {
   runAllInOneWorker({
     taskQueue,
     pidFile: process.env.TRL_WORKER_PID_FILE,
-    onReady: () => process.stderr.write(`trl: worker polling task queue ${taskQueue ?? evaluationTaskQueue}\n`),
+    onReady: ({ queues }) => process.stderr.write(`trl: worker polling task queues ${queues.join(', ')} (evaluations on ${taskQueue ?? evaluationTaskQueue})\n`),
   }).catch((error) => {
     process.stderr.write(`trl: worker failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

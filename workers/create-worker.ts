@@ -1,8 +1,13 @@
-// Builds the evaluation worker: workflows from workflows/, activities wired with real clients.
+// Builds the evaluation workers of one process, by role (README "Roles and host queues"): the
+// orchestration worker (workflows from workflows/, pre-evaluation, probe, aggregation, seat, chain)
+// on the evaluation queue; the sandbox role as two workers, one taking claims from the shared
+// sandbox queue and one serving this host's own queue (prepare, run, verify). Activities wired with real clients.
 import path from 'node:path';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type Docker from 'dockerode';
-import { createActivities } from '../activities/index.ts';
+import { activitiesOfRole, createActivities } from '../activities/index.ts';
+import { HostClaims } from '../activities/host-claims.ts';
+import { sandboxHostTaskQueue, sandboxTaskQueue } from '../contracts/temporal-names.ts';
 import { repoRoot } from '../common/data-layout.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
 import { ownedByDeadWorker, removeOrphanContainers } from '../sandbox/orphan-cleanup.ts';
@@ -29,10 +34,21 @@ const quietBundlerLogger = {
   error: (message: string) => log.error('workflow_bundle', { message }),
 };
 
+export type WorkerRole = 'orchestration' | 'sandbox';
+export const workerRoles: readonly WorkerRole[] = ['orchestration', 'sandbox'];
+
+/** A claim whose scenario has had nothing running this long (given up, or waiting at the seat's gate) frees its room. */
+const claimIdleMs = 120_000;
+
 export interface EvaluationWorkerOptions {
   connection: NativeConnection;
   namespace: string;
+  /** The evaluation queue; the sandbox and host queues derive from it. */
   taskQueue: string;
+  /** Default: both, in this process. */
+  roles?: readonly WorkerRole[];
+  /** The sandbox host's id (TRL_WORKER_HOST_ID, else hostname-pid): its own queue is named after it. */
+  hostId: string;
   docker: Docker;
   baseImageTag: string;
   policyImage: string;
@@ -45,7 +61,23 @@ export interface EvaluationWorkerOptions {
   seat?: SeatActivityDependencies;
 }
 
-export async function createEvaluationWorker(options: EvaluationWorkerOptions): Promise<Worker> {
+/** This process's workers, one per queue it polls; they run and stop together. */
+export interface EvaluationWorkers {
+  workers: Worker[];
+  roles: readonly WorkerRole[];
+  /** The queues polled, for the operator's first lines. */
+  queues: string[];
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+export async function createEvaluationWorker(options: EvaluationWorkerOptions): Promise<EvaluationWorkers> {
+  const roles = options.roles ?? workerRoles;
+  const sandboxRole = roles.includes('sandbox');
+  const orchestrationRole = roles.includes('orchestration');
+  // Sandboxed scenarios are mostly waiting on Docker; the cap protects a 2-core machine.
+  const maxConcurrent = options.maxConcurrentActivities ?? Number(process.env.TRL_MAX_CONCURRENT_ACTIVITIES ?? 4);
+  const hostQueue = sandboxHostTaskQueue(options.taskQueue, options.hostId);
   // The blob store's settings (TRL_STORE, TRL_S3_*) and its bucket checked now: a bad one stops the worker, not each fetchPack.
   await sharedBlobStore().checkAccess();
   const owner = currentWorkerIdentity();
@@ -67,16 +99,52 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     spendLedger: await openWorkerSpendLedger({ submissionCeilingUsd: options.config.TRL_SUBMISSION_CEILING_USD, dailyCeilingUsd: options.config.TRL_DAILY_CEILING_USD }),
     seat: options.seat,
     tapeUpstream: createTapeUpstream,
+    // The host takes as many scenarios as it has activity slots: its queue's tasks then start at once.
+    ...(sandboxRole ? { sandboxHost: { id: options.hostId, taskQueue: hostQueue, claims: new HostClaims({ capacity: maxConcurrent, idleMs: claimIdleMs }) } } : {}),
   });
-  return Worker.create({
-    connection: options.connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
-    activities,
-    identity: `trl-worker@${owner.id}`,
-    // Sandboxed scenarios are mostly waiting on Docker; the cap protects a 2-core machine.
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? Number(process.env.TRL_MAX_CONCURRENT_ACTIVITIES ?? 4),
-    shutdownGraceTime: '10 seconds',
-  });
+  const common = { connection: options.connection, namespace: options.namespace, shutdownGraceTime: '10 seconds' } as const;
+  const workers: Worker[] = [];
+  const queues: string[] = [];
+  const add = async (taskQueue: string, worker: Promise<Worker>) => {
+    workers.push(await worker);
+    queues.push(taskQueue);
+  };
+  if (orchestrationRole) {
+    await add(options.taskQueue, Worker.create({
+      ...common,
+      taskQueue: options.taskQueue,
+      workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
+      activities: activitiesOfRole(activities, 'orchestration'),
+      identity: `trl-orchestration@${owner.id}`,
+      maxConcurrentActivityTaskExecutions: maxConcurrent,
+    }));
+  }
+  if (sandboxRole) {
+    const identity = `trl-sandbox@${owner.id}/${options.hostId}`;
+    await add(sandboxTaskQueue(options.taskQueue), Worker.create({ ...common, taskQueue: sandboxTaskQueue(options.taskQueue), activities: activitiesOfRole(activities, 'sandbox-claim'), identity, maxConcurrentActivityTaskExecutions: 2 }));
+    // Room for claims that lapsed at the seat's gate and come back: the claims, not these slots, bound the scenarios.
+    await add(hostQueue, Worker.create({ ...common, taskQueue: hostQueue, activities: activitiesOfRole(activities, 'sandbox-host'), identity, maxConcurrentActivityTaskExecutions: maxConcurrent * 2 }));
+  }
+  let stopped = false;
+  return {
+    workers,
+    roles,
+    queues,
+    async run() {
+      if (stopped) return;
+      // One stops, all stop: a process with half its roles would take work it cannot finish.
+      const running = workers.map((worker) => worker.run().finally(() => stopAll()));
+      const settled = await Promise.allSettled(running);
+      const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
+    shutdown: () => stopAll(),
+  };
+
+  function stopAll(): void {
+    stopped = true;
+    for (const worker of workers) {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+    }
+  }
 }

@@ -1,20 +1,21 @@
 // A ready-to-run evaluation worker with everything it owns: its Temporal connection and its model
 // upstream (the sim fleet process by default). Used by `trl up`, `trl eval` and the tests.
-import { NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import type { ChainClient } from '../chain/chain-client.ts';
 import { readChainConfig, type ChainConfig } from '../chain/chain-config.ts';
 import { openChain } from '../chain/open-chain.ts';
 import type Docker from 'dockerode';
 import type { BootstrapResult } from '../infra/bootstrap.ts';
-import { createEvaluationWorker } from './create-worker.ts';
-import { metricsConfigOf, readWorkerConfig } from './worker-config.ts';
+import { createEvaluationWorker, type EvaluationWorkers, type WorkerRole } from './create-worker.ts';
+import { metricsConfigOf, readWorkerConfig, sandboxHostIdOf } from './worker-config.ts';
 import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 import { startModelUpstream, type ModelUpstream } from './model-upstream.ts';
 import { installQuietRuntime } from './quiet-runtime.ts';
 
 export interface HostedWorker {
-  worker: Worker;
+  /** One worker per queue this process polls (its roles'). */
+  workers: EvaluationWorkers;
   upstream: ModelUpstream;
   /** The Prometheus endpoint when TRL_METRICS_PORT is set. */
   metrics?: MetricsServer;
@@ -30,6 +31,10 @@ export interface HostedWorkerOptions {
   workflowBundle?: WorkflowBundleWithSourceMap;
   /** The chain the seat's cycle reads and writes; from the environment unless given. */
   chain?: ChainConfig;
+  /** Default: both roles in this process. */
+  roles?: readonly WorkerRole[];
+  /** The sandbox host id; default TRL_WORKER_HOST_ID, else hostname-pid (tests run two hosts in one process). */
+  hostId?: string;
 }
 
 export async function startHostedWorker(options: HostedWorkerOptions): Promise<HostedWorker> {
@@ -59,12 +64,14 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
     }
     return chain;
   };
-  let worker: Worker;
+  let workers: EvaluationWorkers;
   try {
-    worker = await createEvaluationWorker({
+    workers = await createEvaluationWorker({
       connection,
       namespace: options.stack.temporal.namespace,
       taskQueue: options.taskQueue,
+      roles: options.roles,
+      hostId: options.hostId ?? sandboxHostIdOf(config),
       docker: options.docker,
       baseImageTag: options.stack.baseImage,
       policyImage: options.stack.policyImage,
@@ -82,13 +89,13 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
     throw error;
   }
   return {
-    worker,
+    workers,
     upstream,
     metrics,
-    shutdown: () => worker.shutdown(),
+    shutdown: () => workers.shutdown(),
     async run() {
       try {
-        await worker.run();
+        await workers.run();
       } finally {
         await chain?.then((c) => c.close(), () => undefined);
         await clientConnection.close();

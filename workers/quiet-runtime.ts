@@ -15,7 +15,11 @@ export function installQuietRuntime(metrics?: MetricsConfig): void {
   if (installed) return;
   installed = true;
   const level = (process.env.TRL_LOG_LEVEL ?? 'warn').toUpperCase() as LogLevel;
-  const emit = (lvl: LogLevel, message: string, meta?: LogMetadata) => log[levels[lvl] ?? 'info']('temporal', { message, ...(meta ?? {}) });
+  const emit = (lvl: LogLevel, message: string, meta?: LogMetadata) => {
+    // The sandbox role's workers are activity-only by design (README "Roles and host queues"): not worth a warning.
+    const quietened = lvl === 'WARN' && message.startsWith('No workflows registered') ? 'debug' : levels[lvl] ?? 'info';
+    log[quietened]('temporal', { message, ...(meta ?? {}) });
+  };
   Runtime.install({
     logger: {
       log: emit,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { metricsConfigOf, readWorkerConfig } from './worker-config.ts';
+import { metricsConfigOf, readWorkerConfig, sandboxHostIdOf } from './worker-config.ts';
 
 test('spend ceilings default to $30 per submission and $500 per UTC day', () => {
   const config = readWorkerConfig({});
@@ -23,4 +23,11 @@ test('metrics are off unless TRL_METRICS_PORT is set; Temporal exports beside it
   assert.throws(() => readWorkerConfig({ TRL_METRICS_PORT: 'ninety' }), /TRL_METRICS_PORT: TRL_METRICS_PORT must be a TCP port number/);
   assert.throws(() => readWorkerConfig({ TRL_METRICS_PORT: '70000' }), /TRL_METRICS_PORT/);
   assert.throws(() => metricsConfigOf(readWorkerConfig({ TRL_METRICS_PORT: '9464', TRL_TEMPORAL_METRICS_PORT: '9464' })), /must differ/);
+});
+
+test('the sandbox host id: TRL_WORKER_HOST_ID when set and fit for a queue name, else hostname-pid', () => {
+  assert.equal(sandboxHostIdOf(readWorkerConfig({ TRL_WORKER_HOST_ID: 'sandbox-a.eu-1' })), 'sandbox-a.eu-1');
+  assert.match(sandboxHostIdOf(readWorkerConfig({})), new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]*-${process.pid}$`));
+  assert.throws(() => readWorkerConfig({ TRL_WORKER_HOST_ID: 'a b' }), /TRL_WORKER_HOST_ID: TRL_WORKER_HOST_ID must be/);
+  assert.throws(() => readWorkerConfig({ TRL_WORKER_HOST_ID: '-x' }), /TRL_WORKER_HOST_ID/);
 });

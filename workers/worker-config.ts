@@ -1,7 +1,9 @@
 // The worker's configuration from its environment, checked with zod; each bad value names the
 // variable and what it expects.
 import { z } from 'zod';
+import os from 'node:os';
 import { ConfigError } from '../common/config-error.ts';
+import { sandboxHostIdPattern } from '../contracts/temporal-names.ts';
 
 const port = (name: string) => z.coerce.number({ error: `${name} must be a TCP port number` }).int(`${name} must be a TCP port number`).min(1, `${name} must be a TCP port number`).max(65535, `${name} must be a TCP port number`);
 
@@ -22,6 +24,11 @@ const configSchema = z.object({
   TRL_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** Where Temporal's SDK runtime exports its own metrics (always loopback); default TRL_METRICS_PORT + 1. */
   TRL_TEMPORAL_METRICS_PORT: port('TRL_TEMPORAL_METRICS_PORT').optional(),
+  /**
+   * The sandbox host's id, which names its own task queue. Default hostname-pid: a restarted process
+   * gets a new queue (the old one's tasks time out and their scenarios start over elsewhere).
+   */
+  TRL_WORKER_HOST_ID: z.string().regex(sandboxHostIdPattern, 'TRL_WORKER_HOST_ID must be 1–100 letters, digits, ".", "_" or "-", starting with a letter or digit').optional(),
 }).refine((c) => !c.TRL_UPSTREAM_BASE_URL || c.TRL_UPSTREAM_API_KEY, { message: 'TRL_UPSTREAM_API_KEY is required with TRL_UPSTREAM_BASE_URL', path: ['TRL_UPSTREAM_API_KEY'] })
   // A ceiling below the scenario cap could never admit a single attempt.
   .refine((c) => c.TRL_SUBMISSION_CEILING_USD >= c.TRL_BUDGET_CAP_USD, { message: 'TRL_SUBMISSION_CEILING_USD must be at least TRL_BUDGET_CAP_USD (the scenario cap)', path: ['TRL_SUBMISSION_CEILING_USD'] })
@@ -50,4 +57,11 @@ export function metricsConfigOf(config: WorkerConfig): MetricsConfig | undefined
   const temporalPort = config.TRL_TEMPORAL_METRICS_PORT ?? config.TRL_METRICS_PORT + 1;
   if (temporalPort === config.TRL_METRICS_PORT) throw new ConfigError('TRL_TEMPORAL_METRICS_PORT must differ from TRL_METRICS_PORT');
   return { host: config.TRL_METRICS_HOST, port: config.TRL_METRICS_PORT, temporalPort };
+}
+
+/** The sandbox host id: TRL_WORKER_HOST_ID, else this host's name and process id. */
+export function sandboxHostIdOf(config: WorkerConfig): string {
+  if (config.TRL_WORKER_HOST_ID) return config.TRL_WORKER_HOST_ID;
+  const host = os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 80) || 'host';
+  return `${host}-${process.pid}`;
 }

@@ -3,6 +3,7 @@
 import {
   ActivityFailure,
   ApplicationFailure,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -15,7 +16,7 @@ import type { Activities } from '../activities/index.ts';
 import type { ReusedScenario, Submission } from '../contracts/submission.ts';
 import { reusableResults } from '../contracts/reuse-key.ts';
 import type { AgentRunResult, EvaluationResult, PreparedScenario, Rejection, ScenarioDescriptor, ScenarioResult } from '../contracts/results.ts';
-import { searchAttributes } from '../contracts/temporal-names.ts';
+import { sandboxHostLimits, searchAttributes } from '../contracts/temporal-names.ts';
 import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../contracts/progress.ts';
 
 import { evaluationNonRetryableTypes, failureTypes, packFaultTypeList, packRejectionTypes, upstreamUnavailableType } from '../contracts/failure-types.ts';
@@ -25,6 +26,7 @@ import { isPolicyDriven } from '../contracts/agent-kinds.ts';
 import { progressDetails, resultDetails, summarized } from './run-metadata.ts';
 import { pairedGate } from './paired-gate.ts';
 import { summarizeEvaluation } from '../scoring/evaluation-summary.ts';
+import { onHostQueue, sandboxClaims, sandboxHostQueuesPatch, watchingHost, type HostTenure } from './sandbox-host.ts';
 
 const nonRetryableErrorTypes = [...evaluationNonRetryableTypes];
 
@@ -41,11 +43,15 @@ const screening = summarized(proxyActivities<Activities>({
   retry: { maximumAttempts: 2, initialInterval: '5 seconds', nonRetryableErrorTypes },
 }));
 
-const builds = summarized(proxyActivities<Activities>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes },
-}));
+/** Image builds; on the scenario's sandbox host when it has one (README "Roles and host queues"). */
+function buildActivities(hostQueue?: string) {
+  return summarized(proxyActivities<Activities>({
+    ...(hostQueue ? onHostQueue(hostQueue) : {}),
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: '2 minutes',
+    retry: { maximumAttempts: 3, initialInterval: '5 seconds', nonRetryableErrorTypes },
+  }));
+}
 
 /** The probe: one conversation per scenario, each bounded by probeLimits.conversationSec. */
 function probeActivities(scenarioCount: number) {
@@ -57,8 +63,9 @@ function probeActivities(scenarioCount: number) {
 }
 
 /** Per-scenario proxies: the timeout follows the scenario's own task.toml. */
-function sandboxActivities(timeoutSec: number) {
+function sandboxActivities(timeoutSec: number, hostQueue?: string) {
   return summarized(proxyActivities<Activities>({
+    ...(hostQueue ? onHostQueue(hostQueue) : {}),
     startToCloseTimeout: `${Math.ceil(timeoutSec) + 300} seconds`,
     heartbeatTimeout: '20 seconds',
     retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes },
@@ -173,7 +180,38 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     setCurrentDetails(progressDetails(progress));
   };
 
+  // Each scenario on one sandbox host, claimed first; histories from before the roles replay without the claim.
+  const onHosts = patched(sandboxHostQueuesPatch);
+  const claims = sandboxClaims(workflowInfo().taskQueue);
+
+  /** The scenario on one host after another: a host lost mid-scenario means starting over from a new claim. */
   const evaluateScenario = async (scenario: ScenarioDescriptor): Promise<ScenarioResult> => {
+    const lostHosts: string[] = [];
+    let triesBefore = 0;
+    for (;;) {
+      const tenure: HostTenure = { hostId: '', lost: false, triesBefore, tries: 0 };
+      const result = await evaluateScenarioOn(scenario, tenure);
+      if (!tenure.lost) return result;
+      lostHosts.push(tenure.hostId);
+      triesBefore += tenure.tries;
+      if (lostHosts.length > sandboxHostLimits.maxHostChanges) {
+        const lost: ScenarioResult = { ...result, status: 'infra_error', testsPassed: 0, error: `${failureTypes.sandboxHostLost}: the scenario lost its sandbox host ${lostHosts.length} times (${lostHosts.join(', ')}); last: ${result.error ?? 'no error'}` };
+        setPhase(scenario.name, 'done', { status: lost.status, testsPassed: 0, testsTotal: lost.testsTotal });
+        return lost;
+      }
+      setPhase(scenario.name, 'queued');
+    }
+  };
+
+  /** The host's own queue for this scenario, once a host with room has claimed it; none before the roles. */
+  const claimHost = async (scenario: ScenarioDescriptor, tenure: HostTenure): Promise<string | undefined> => {
+    if (!onHosts) return undefined;
+    const claim = await claims.claimSandboxHost({ name: scenario.name });
+    tenure.hostId = claim.hostId;
+    return claim.taskQueue;
+  };
+
+  const evaluateScenarioOn = async (scenario: ScenarioDescriptor, tenure: HostTenure): Promise<ScenarioResult> => {
     const base: ScenarioResult = { name: scenario.name, status: 'infra_error', testsPassed: 0, testsTotal: 0, costUsd: 0, agentWallMs: 0, verifierWallMs: 0, artifacts: {} };
     const done = (result: ScenarioResult) => {
       setPhase(scenario.name, 'done', { status: result.status, testsPassed: result.testsPassed, testsTotal: result.testsTotal });
@@ -183,15 +221,22 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     const reused = reusable.get(scenario.name);
     if (reused && reused.mode !== 'verify') return done({ ...reused.result, reusedFrom: reused.from });
     if (stoppedReason) return done(notRun(base));
+    let hostQueue: string | undefined;
+    try {
+      hostQueue = await claimHost(scenario, tenure);
+    } catch (error) {
+      return done({ ...base, error: `claim: ${failureText(error).message}` });
+    }
+    const onHost = <T extends object>(proxy: T): T => (hostQueue ? watchingHost(proxy, tenure) : proxy);
     let prepared: PreparedScenario;
     try {
       setPhase(scenario.name, 'building');
-      prepared = await builds.prepareScenario(scenario);
+      prepared = await onHost(buildActivities(hostQueue)).prepareScenario(scenario);
     } catch (error) {
       return done({ ...base, error: `prepare: ${failureText(error).message}` });
     }
     const described = { ...base, category: prepared.category, difficulty: prepared.difficulty, ...(prepared.contentHash ? { scenarioHash: prepared.contentHash } : {}), ...(prepared.notes?.length ? { notes: prepared.notes } : {}) };
-    const sandbox = sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec));
+    const sandbox = onHost(sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec), hostQueue));
     if (reused?.mode === 'verify' && prepared.agentOutputs.length === 0) {
       // Verified from the agent's snapshot, which did not outlive that verification.
       return done({ ...reused.result, ...described, status: 'infra_error', testsPassed: 0, testsTotal: 0, reusedFrom: reused.from, error: 'verifier: this task declares no agent_outputs; its run was verified from a snapshot that is gone, so it cannot be rescored' });
@@ -221,7 +266,9 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
     // A tape run never falls back to the paid upstream: a scenario the recording lacks is not run.
     if (submission.tape && !submission.tape.callLogs[scenario.name]) return done({ ...described, error: `agent: the tape of ${submission.tape.of} has no recording of ${scenario.name}` });
     for (let round = 1; ; round++) {
-      const attempt = await runAndVerify(scenario, prepared, described, sandbox, round);
+      // Tries on hosts that were lost count too: each try keeps its own folder, sandbox names and snapshot.
+      const attempt = await runAndVerify(scenario, prepared, described, sandbox, round + tenure.triesBefore);
+      tenure.tries = round;
       if (attempt.status !== 'infra_error' || !attempt.upstreamFailures) return done({ ...attempt.result, costUsd: attempt.result.costUsd + earlierCostUsd, ...(round > 1 ? { costByModelUsd: withEarlier(attempt.result.costByModelUsd) } : {}) });
       earlierCostUsd += attempt.result.costUsd;
       Object.assign(earlierByModel, withEarlier(attempt.result.costByModelUsd));

@@ -38,7 +38,7 @@ function lastSegment(path: string): string {
 export function activitySummary(activity: string, args: readonly unknown[]): string {
   const input = args[0];
   const parts: string[] = [];
-  const scenario = text(field(field(input, 'scenario'), 'name')) ?? (activity === 'prepareScenario' ? text(field(input, 'name')) : undefined);
+  const scenario = text(field(field(input, 'scenario'), 'name')) ?? (activity === 'prepareScenario' || activity === 'claimSandboxHost' ? text(field(input, 'name')) : undefined);
   if (scenario) parts.push(scenario);
   const round = field(input, 'round');
   if (typeof round === 'number' && round > 1) parts.push(`try ${round}`);

@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
+import { startStandInWorkers, type StandInWorkers } from '../support/stand-in-workers.ts';
 import { bundleWorkflows } from '../../workers/create-worker.ts';
 import { packFaultTypes } from '../../contracts/failure-types.ts';
 import type { AgentRunResult, EvaluationResult, PreparedScenario } from '../../contracts/results.ts';
@@ -56,7 +57,7 @@ function activities(runs: Record<string, number>) {
 describe('the evaluation applies the blame table', () => {
   let connection: Connection;
   let client: Client;
-  let worker: Worker;
+  let worker: StandInWorkers;
   let running: Promise<void>;
   const taskQueue = uniqueId('trl-blame');
   const runs: Record<string, number> = {};
@@ -64,7 +65,7 @@ describe('the evaluation applies the blame table', () => {
   before(async () => {
     connection = await Connection.connect({ address });
     client = new Client({ connection, namespace });
-    worker = await Worker.create({
+    worker = await startStandInWorkers({
       connection: await NativeConnection.connect({ address }),
       namespace,
       taskQueue,

@@ -1,0 +1,43 @@
+// The sandbox host's side of the roles (README "Roles and host queues"): claimSandboxHost, taken
+// from the shared sandbox queue, answers with this host's own queue when it has room; prepare,
+// run and verify of that scenario then come on that queue and hold the claim while they run.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { failureTypes } from '../contracts/failure-types.ts';
+import { workflowIdOf, type SandboxHost } from './activity-context.ts';
+
+export interface SandboxHostClaim {
+  hostId: string;
+  taskQueue: string;
+}
+
+/** How long a claim waits for room on this host before it goes back to the shared queue for any host. */
+const roomWaitMs = 5_000;
+
+function claimKey(scenario: string): string {
+  return `${workflowIdOf(Context.current().info)}/${scenario}`;
+}
+
+export function createSandboxHostActivities(host: SandboxHost | undefined) {
+  async function claimSandboxHost(request: { name: string }): Promise<SandboxHostClaim> {
+    if (!host) throw ApplicationFailure.nonRetryable('this worker has no sandbox role', failureTypes.sandboxHostFull);
+    const key = claimKey(request.name);
+    const context = Context.current();
+    const deadline = Date.now() + roomWaitMs;
+    while (!host.claims.tryClaim(key)) {
+      if (Date.now() >= deadline || context.cancellationSignal.aborted) {
+        throw ApplicationFailure.retryable(`sandbox host ${host.id} is running ${host.claims.active()} scenarios, its capacity`, failureTypes.sandboxHostFull);
+      }
+      await sleep(250);
+    }
+    return { hostId: host.id, taskQueue: host.taskQueue };
+  }
+
+  /** One of a claimed scenario's activities: it holds the claim while it runs; the last one ends it. */
+  function held<I, O>(nameOf: (input: I) => string, work: (input: I) => Promise<O>, last = false): (input: I) => Promise<O> {
+    return (input: I) => (host ? host.claims.within(claimKey(nameOf(input)), () => work(input), { last }) : work(input));
+  }
+
+  return { claimSandboxHost, held };
+}
