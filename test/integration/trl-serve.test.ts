@@ -211,7 +211,9 @@ describe('trl serve', () => {
         HostConfig: { NetworkMode: network.id, Memory: 1024 * 1024 * 1024 },
       });
       await container.start();
-      const exit = await Promise.race([container.wait(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('Hermes ran past 180 s')), 180_000))]);
+      // The deadline timer is cleared either way: a timer left behind would hold this test file open.
+      let deadline: NodeJS.Timeout | undefined;
+      const exit = await Promise.race([container.wait(), new Promise<never>((_, reject) => { deadline = setTimeout(() => reject(new Error('Hermes ran past 180 s')), 180_000); })]).finally(() => clearTimeout(deadline));
       const output = (await container.logs({ stdout: true, stderr: true })).toString('utf8');
       assert.ok(hermesServing.server.requests >= 2, `Hermes reached trl serve (${hermesServing.server.requests} requests); exit ${exit.StatusCode}:\n${output.slice(-2000)}`);
       const calls = hermesServing.pool.size;
