@@ -123,10 +123,12 @@ test('delays follow the profile times the time scale, and streaming spreads the 
     const elapsed = performance.now() - started;
     const expected = (600 + (completion.usage.completion_tokens / 60) * 1000) * 0.02;
     assert.ok(elapsed >= expected - 5, `took ${elapsed} ms, expected at least ${expected}`);
+    // Arrivals are timed from the request itself: whether the headers come before the first token
+    // or with it, the first token cannot arrive before the latency.
+    const streamStart = performance.now();
     const response = await post({ ...body, stream: true }, slow.url);
     const reader = response.body!.getReader();
     const arrivals: number[] = [];
-    const streamStart = performance.now();
     for (;;) {
       const { done } = await reader.read();
       if (done) break;
