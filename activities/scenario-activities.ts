@@ -55,6 +55,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const tests = await scenarioTestCount({
       docker: deps.docker,
       imageTag,
+      imageId: image.id,
       scenario,
       contentHash,
       owner: deps.owner,
@@ -287,10 +288,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
   };
 }
 
-/** The image's USER and WORKDIR, the defaults Harbor runs a task's agent with. */
-async function inspectScenarioImage(docker: ActivityDependencies['docker'], imageTag: string): Promise<{ user: string; workdir: string }> {
-  const inspected = (await docker.getImage(imageTag).inspect()) as { Config?: { User?: string; WorkingDir?: string } };
-  return { user: inspected.Config?.User ?? '', workdir: inspected.Config?.WorkingDir ?? '' };
+/** The image's id (the test-count cache key), USER and WORKDIR (the defaults Harbor runs a task's agent with). */
+async function inspectScenarioImage(docker: ActivityDependencies['docker'], imageTag: string): Promise<{ id: string; user: string; workdir: string }> {
+  const inspected = (await docker.getImage(imageTag).inspect()) as { Id: string; Config?: { User?: string; WorkingDir?: string } };
+  return { id: inspected.Id, user: inspected.Config?.User ?? '', workdir: inspected.Config?.WorkingDir ?? '' };
 }
 
 /** The agent's account in the container (getent), so files handed to it are its own. */

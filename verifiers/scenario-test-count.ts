@@ -8,6 +8,8 @@ import { readCachedTestCount, writeCachedTestCount } from './test-count-cache.ts
 export async function scenarioTestCount(request: {
   docker: Docker;
   imageTag: string;
+  /** The image's id when the caller already inspected it. */
+  imageId?: string;
   scenario: { name: string; dir: string };
   contentHash: string;
   owner: WorkerIdentity;
@@ -15,7 +17,7 @@ export async function scenarioTestCount(request: {
   env?: string[];
   onTick?: () => void;
 }): Promise<CollectedTests & { cached: boolean }> {
-  const imageId = (await request.docker.getImage(request.imageTag).inspect()).Id;
+  const imageId = request.imageId ?? (await request.docker.getImage(request.imageTag).inspect()).Id;
   const cached = await readCachedTestCount(request.contentHash, imageId);
   if (cached) return { count: cached.count, source: cached.source, notes: cached.notes, wallMs: 0, cached: true };
   const collected = await collectTestsInContainer(request);

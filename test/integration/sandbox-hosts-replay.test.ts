@@ -14,10 +14,11 @@ import type { temporal } from '@temporalio/proto';
 import { repoRoot } from '../../common/data-layout.ts';
 import { bundleWorkflows } from '../../workers/create-worker.ts';
 import { historyOf, replayHistories } from '../../cli/client/replay-runs.ts';
-import type { EvaluationResult, PreparedScenario } from '../../contracts/results.ts';
+import type { EvaluationResult } from '../../contracts/results.ts';
 import type { Submission } from '../../contracts/submission.ts';
 import { summarizeEvaluation } from '../../scoring/evaluation-summary.ts';
 import { uniqueId } from '../support/evaluation-harness.ts';
+import { passingPreamble } from '../support/stand-in-workers.ts';
 import { temporalEndpoint } from '../../infra/temporal-server.ts';
 
 const run = promisify(execFile);
@@ -26,13 +27,7 @@ const beforeRoles = '06bc89d';
 const artifact = { path: '/dev/null', sha256: '0'.repeat(64), sizeBytes: 0 };
 
 const standIns = {
-  async fetchPack() { return { packHash: 'a'.repeat(64), canonical: artifact, fileCount: 2, kind: 'typescript' }; },
-  async preEval() { return { verdict: 'pass', report: artifact }; },
-  async probePolicy() { return { verdict: 'pass', report: artifact, conversations: 0 }; },
-  async resolveScenarios(input: { names: string[] }) { return { spec: null, scenarios: input.names.map((name) => ({ name, dir: `/scenarios/${name}` })) }; },
-  async prepareScenario(scenario: { name: string; dir: string }): Promise<PreparedScenario> {
-    return { ...scenario, imageTag: 'x', category: 'c', difficulty: 'easy', agentTimeoutSec: 5, agentMaxTurns: 5, verifierTimeoutSec: 5, cpus: 1, memoryMb: 256, agentOutputs: [] };
-  },
+  ...passingPreamble,
   async runScenario() { return { outcome: 'completed', exitCode: 0, wallMs: 1, outputs: artifact, agentLog: artifact, outputNotes: [] }; },
   async verifyScenario() { return { testsPassed: 2, testsFailed: 1, testsTotal: 3, source: 'ctrf', report: artifact, verifierLog: artifact, wallMs: 1 }; },
   async aggregate(input: Parameters<typeof summarizeEvaluation>[0]) { return summarizeEvaluation(input); },

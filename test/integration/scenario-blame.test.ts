@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ApplicationFailure } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { startStandInWorkers, type StandInWorkers } from '../support/stand-in-workers.ts';
+import { passingPreamble, startStandInWorkers, type StandInWorkers } from '../support/stand-in-workers.ts';
 import { bundleWorkflows } from '../../workers/create-worker.ts';
 import { packFaultTypes } from '../../contracts/failure-types.ts';
 import type { AgentRunResult, EvaluationResult, PreparedScenario } from '../../contracts/results.ts';
@@ -29,13 +29,7 @@ function activities(runs: Record<string, number>) {
     policy: { costUsd: 0.01, calls: 3, agentRequests: 3, budgetRefusals: 0, upstreamFailures, faults: Array.from({ length: faults }, () => ({ kind: 'policy_exception', message: `${name}: upstream failed` })), callLog: artifact, policyLog: artifact },
   });
   return {
-    async fetchPack() { return { packHash: 'a'.repeat(64), canonical: artifact, fileCount: 2, kind: 'typescript' }; },
-    async preEval() { return { verdict: 'pass', report: artifact }; },
-    async probePolicy() { return { verdict: 'pass', report: artifact, conversations: 0 }; },
-    async resolveScenarios(input: { names: string[] }) { return { spec: null, scenarios: input.names.map((name) => ({ name, dir: `/scenarios/${name}` })) }; },
-    async prepareScenario(scenario: { name: string; dir: string }): Promise<PreparedScenario> {
-      return { ...scenario, imageTag: 'x', category: 'c', difficulty: 'easy', agentTimeoutSec: 5, agentMaxTurns: 5, verifierTimeoutSec: 5, cpus: 1, memoryMb: 256, agentOutputs: [] };
-    },
+    ...passingPreamble,
     async runScenario(input: { scenario: PreparedScenario }) {
       const name = input.scenario.name;
       runs[name] = (runs[name] ?? 0) + 1;

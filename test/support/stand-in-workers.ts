@@ -5,6 +5,20 @@
 import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { sandboxHostTaskQueue, sandboxTaskQueue } from '../../contracts/temporal-names.ts';
 import { activitiesOfRole } from '../../activities/index.ts';
+import type { PreparedScenario } from '../../contracts/results.ts';
+
+const emptyArtifact = { path: '/dev/null', sha256: '0'.repeat(64), sizeBytes: 0 };
+
+/** The stand-ins every workflow test shares up to the scenarios: a pack that passes screening, scenarios as named, prepared at once. */
+export const passingPreamble = {
+  async fetchPack() { return { packHash: 'a'.repeat(64), canonical: emptyArtifact, fileCount: 2, kind: 'typescript' }; },
+  async preEval() { return { verdict: 'pass', report: emptyArtifact }; },
+  async probePolicy() { return { verdict: 'pass', report: emptyArtifact, conversations: 0 }; },
+  async resolveScenarios(input: { names: string[] }) { return { spec: null, scenarios: input.names.map((name) => ({ name, dir: `/scenarios/${name}` })) }; },
+  async prepareScenario(scenario: { name: string; dir: string }): Promise<PreparedScenario> {
+    return { ...scenario, imageTag: 'x', category: 'c', difficulty: 'easy', agentTimeoutSec: 5, agentMaxTurns: 5, verifierTimeoutSec: 5, cpus: 1, memoryMb: 256, agentOutputs: [] };
+  },
+};
 
 export interface StandInWorkers {
   run(): Promise<void>;
