@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type OpenAI from 'openai';
 import type { Allowlist } from '../gateway/catalog/allowlist.ts';
 import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
-import type { SpendLedger } from '../gateway/spend/spend-ledger.ts';
+import type { SpendAccount } from '../gateway/spend/spend-account.ts';
 import type { SeatActivityDependencies } from './seat-activities.ts';
 import type { WatchdogLimits } from '../policy/host/watchdog.ts';
 import type { HostClaims } from './host-claims.ts';
@@ -33,8 +33,8 @@ export interface ActivityDependencies {
   budgetCapUsd: number;
   /** How long one agent request may wait for the policy. */
   policyRequestTimeoutMs: number;
-  /** The worker host's money ledger across attempts, with the submission and daily ceilings. */
-  spendLedger: SpendLedger;
+  /** The money ledger across attempts, with the submission and daily ceilings: this host's files, or the shared ledger workflow. */
+  spendLedger: SpendAccount;
   /** The chain and a Temporal client for the seat's cycle; absent on sandbox-only workers. */
   seat?: SeatActivityDependencies;
   /** This process's sandbox host (its id, queue and claims); absent on orchestration-only workers. */

@@ -87,6 +87,14 @@ export function seatWorkflowId(netuid: number): string {
   return `seat-${netuid}`;
 }
 
+/**
+ * The spend ledger shared by every worker of one evaluation queue (workflows/spend-ledger.ts): one
+ * long-lived workflow, so the money ceilings hold across sandbox hosts.
+ */
+export function spendLedgerWorkflowId(evaluationQueue: string): string {
+  return `spend-ledger-${evaluationQueue}`;
+}
+
 /** The Schedule that runs the chain cycle (commitments → challenges → weights) for a subnet. */
 export const seatCycleSchedulePrefix = 'seat-cycle-';
 

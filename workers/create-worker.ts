@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type Docker from 'dockerode';
+import { Client } from '@temporalio/client';
 import { activitiesOfRole, createActivities } from '../activities/index.ts';
 import { HostClaims } from '../activities/host-claims.ts';
 import { sandboxHostTaskQueue, sandboxTaskQueue } from '../contracts/temporal-names.ts';
@@ -96,7 +97,14 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     sidecarImage: options.sidecarImage,
     budgetCapUsd: options.config.TRL_BUDGET_CAP_USD,
     policyRequestTimeoutMs: options.config.TRL_POLICY_REQUEST_TIMEOUT_SEC * 1000,
-    spendLedger: await openWorkerSpendLedger({ submissionCeilingUsd: options.config.TRL_SUBMISSION_CEILING_USD, dailyCeilingUsd: options.config.TRL_DAILY_CEILING_USD }),
+    spendLedger: await openWorkerSpendLedger({
+      submissionCeilingUsd: options.config.TRL_SUBMISSION_CEILING_USD,
+      dailyCeilingUsd: options.config.TRL_DAILY_CEILING_USD,
+      // Split roles may sit on different hosts: their money goes through the shared ledger workflow.
+      kind: options.config.TRL_SPEND_LEDGER ?? (sandboxRole && orchestrationRole ? 'file' : 'workflow'),
+      temporal: { client: new Client({ connection: options.connection, namespace: options.namespace }), taskQueue: options.taskQueue },
+      sandboxHost: sandboxRole,
+    }),
     seat: options.seat,
     tapeUpstream: createTapeUpstream,
     // The host takes as many scenarios as it has activity slots: its queue's tasks then start at once.

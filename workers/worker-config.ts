@@ -28,6 +28,12 @@ const configSchema = z.object({
    * The sandbox host's id, which names its own task queue. Default hostname-pid: a restarted process
    * gets a new queue (the old one's tasks time out and their scenarios start over elsewhere).
    */
+  /**
+   * Where the money ledger is kept: `file` (this host's data directory) or `workflow` (one shared
+   * ledger workflow, for sandbox workers on several hosts). Default: `file` for one process with both
+   * roles, `workflow` for `trl worker --role …`.
+   */
+  TRL_SPEND_LEDGER: z.enum(['file', 'workflow'], { error: 'TRL_SPEND_LEDGER must be "file" (this host) or "workflow" (shared by workers on several hosts)' }).optional(),
   TRL_WORKER_HOST_ID: z.string().regex(sandboxHostIdPattern, 'TRL_WORKER_HOST_ID must be 1–100 letters, digits, ".", "_" or "-", starting with a letter or digit').optional(),
 }).refine((c) => !c.TRL_UPSTREAM_BASE_URL || c.TRL_UPSTREAM_API_KEY, { message: 'TRL_UPSTREAM_API_KEY is required with TRL_UPSTREAM_BASE_URL', path: ['TRL_UPSTREAM_API_KEY'] })
   // A ceiling below the scenario cap could never admit a single attempt.

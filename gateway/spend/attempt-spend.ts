@@ -8,7 +8,7 @@ import { log } from '../../common/log.ts';
 import { failureTypes } from '../../contracts/failure-types.ts';
 import type { BudgetLedger } from '../budget-ledger.ts';
 import { describeRefusal } from './spend-book.ts';
-import type { SpendLedger } from './spend-ledger.ts';
+import type { SpendAccount } from './spend-account.ts';
 
 /** The failure type of a refused reservation (contracts/failure-types.ts owns it). */
 export const spendCeilingReachedType = failureTypes.spendCeilingReached;
@@ -32,7 +32,7 @@ export function gatewaySpendUsd(budget: Pick<BudgetLedger, 'spentUsd' | 'reserve
 export class AttemptSpend {
   private closed = false;
 
-  constructor(private readonly ledger: SpendLedger, readonly attemptId: string) {}
+  constructor(private readonly ledger: SpendAccount, readonly attemptId: string) {}
 
   settle(costUsd: number): Promise<void> {
     return this.closeOnce('settle', () => this.ledger.settle(this.attemptId, costUsd, { source: 'gateway' }));
@@ -54,7 +54,7 @@ export class AttemptSpend {
 }
 
 export async function reserveAttemptSpend(
-  ledger: SpendLedger,
+  ledger: SpendAccount,
   request: { attempt: ActivityAttempt; submissionId: string; scenario: string; capUsd: number; owner: { host: string; pid: number }; callLogFile?: string },
 ): Promise<AttemptSpend> {
   const attemptId = attemptIdOf(request.attempt);

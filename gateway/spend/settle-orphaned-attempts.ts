@@ -5,8 +5,8 @@
 // start row and no end row in the call log and are counted at their reservation.
 import os from 'node:os';
 import { processAlive } from '../../common/process-alive.ts';
-import type { AttemptRecord } from './spend-book.ts';
-import type { SpendLedger } from './spend-ledger.ts';
+import type { AttemptRecord } from '../../contracts/spend-ledger-state.ts';
+import type { SpendAccount } from './spend-account.ts';
 import { readCallLogCost } from './call-log-cost.ts';
 
 export interface OrphanReport {
@@ -20,7 +20,7 @@ export function ownerIsDead(owner: AttemptRecord['owner'], self = { host: os.hos
   return !(Number.isInteger(owner.pid) && owner.pid > 0 && processAlive(owner.pid));
 }
 
-export async function settleOrphanedAttempts(ledger: SpendLedger, isDead: (owner: AttemptRecord['owner']) => boolean = (owner) => ownerIsDead(owner)): Promise<OrphanReport> {
+export async function settleOrphanedAttempts(ledger: SpendAccount, isDead: (owner: AttemptRecord['owner']) => boolean = (owner) => ownerIsDead(owner)): Promise<OrphanReport> {
   const report: OrphanReport = { settled: [], leftReserved: [] };
   for (const attempt of await ledger.openAttempts()) {
     if (!isDead(attempt.owner)) continue;

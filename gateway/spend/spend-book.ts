@@ -1,51 +1,8 @@
 // The ledger's state, folded from its events: one record per attempt, and the totals the ceilings
 // are checked against. Pure and synchronous. Folding is idempotent (an attempt is reserved once and
 // closed once; a repeated line changes nothing), so re-reading lines already applied is harmless.
-import type { ReserveEvent, SpendEvent } from './spend-events.ts';
-
-export interface AttemptRecord {
-  attemptId: string;
-  submissionId: string;
-  scenario: string;
-  day: string;
-  /** What the attempt holds while open (the scenario cap); 0 for an attempt known only by its close. */
-  reservedUsd: number;
-  state: 'open' | 'settled' | 'released';
-  costUsd: number;
-  source?: 'gateway' | 'call-log';
-  owner?: ReserveEvent['owner'];
-  callLogFile?: string;
-}
-
-export interface SpendTotals {
-  /** Settled costs of closed attempts. */
-  settledUsd: number;
-  /** Reservations of attempts still open (running, or crashed and not yet settled), at the cap. */
-  reservedUsd: number;
-  /** settledUsd + reservedUsd: what a ceiling is checked against. */
-  totalUsd: number;
-  attempts: number;
-  openAttempts: number;
-}
-
-export interface Ceilings {
-  submissionUsd: number;
-  dailyUsd: number;
-}
-
-export interface CeilingRefusal {
-  ceiling: 'submission' | 'daily';
-  /** The submission id or the UTC day the ceiling applies to. */
-  scope: string;
-  ceilingUsd: number;
-  spentUsd: number;
-  reservedUsd: number;
-  /** The amount asked for: the scenario cap. */
-  capUsd: number;
-}
-
-/** Float sums of many small costs drift; a ceiling is passed only by more than this. */
-const toleranceUsd = 1e-9;
+import type { SpendEvent } from './spend-events.ts';
+import { ceilingRefusal, type AttemptRecord, type CeilingRefusal, type Ceilings, type SpendTotals } from '../../contracts/spend-ledger-state.ts';
 
 export class SpendBook {
   private readonly attempts = new Map<string, AttemptRecord>();
@@ -101,16 +58,7 @@ export class SpendBook {
 
   /** Why a new reservation of amountUsd would pass a ceiling, or undefined when it fits both. */
   refusal(request: { submissionId: string; day: string; amountUsd: number }, ceilings: Ceilings): CeilingRefusal | undefined {
-    const checks = [
-      { ceiling: 'submission' as const, scope: request.submissionId, ceilingUsd: ceilings.submissionUsd, totals: this.totals({ submissionId: request.submissionId }) },
-      { ceiling: 'daily' as const, scope: request.day, ceilingUsd: ceilings.dailyUsd, totals: this.totals({ day: request.day }) },
-    ];
-    for (const check of checks) {
-      if (check.totals.totalUsd + request.amountUsd > check.ceilingUsd + toleranceUsd) {
-        return { ceiling: check.ceiling, scope: check.scope, ceilingUsd: check.ceilingUsd, spentUsd: check.totals.settledUsd, reservedUsd: check.totals.reservedUsd, capUsd: request.amountUsd };
-      }
-    }
-    return undefined;
+    return ceilingRefusal(request, ceilings, (filter) => this.totals(filter));
   }
 }
 

@@ -19,7 +19,9 @@ import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { withFileLock } from '../../common/file-lock.ts';
 import { parseSpendLines, utcDay, type ReleaseEvent, type ReserveEvent, type SettleEvent, type SpendEvent } from './spend-events.ts';
-import { SpendBook, type AttemptRecord, type CeilingRefusal, type Ceilings, type SpendTotals } from './spend-book.ts';
+import { SpendBook } from './spend-book.ts';
+import type { ReserveRequest, SpendAccount } from './spend-account.ts';
+import type { AttemptRecord, Ceilings, ReserveOutcome, SpendTotals } from '../../contracts/spend-ledger-state.ts';
 
 export interface SpendLedgerOptions {
   dir: string;
@@ -30,16 +32,6 @@ export interface SpendLedgerOptions {
   lockTimeoutMs?: number;
 }
 
-export interface ReserveRequest {
-  attemptId: string;
-  submissionId: string;
-  scenario: string;
-  amountUsd: number;
-  owner: ReserveEvent['owner'];
-  callLogFile?: string;
-}
-
-export type ReserveOutcome = { ok: true; day: string } | { ok: false; refusal: CeilingRefusal };
 
 export interface LedgerReadStats {
   /** Complete lines that were not valid events, skipped. */
@@ -54,7 +46,7 @@ export function spendFileName(day: string): string {
   return `spend-${day}.jsonl`;
 }
 
-export class SpendLedger {
+export class SpendLedger implements SpendAccount {
   private readonly book = new SpendBook();
   /** Bytes of each file already read (always just after a newline). */
   private readonly offsets = new Map<string, number>();
@@ -78,6 +70,10 @@ export class SpendLedger {
 
   get dir(): string {
     return this.options.dir;
+  }
+
+  get description(): string {
+    return `files in ${this.options.dir}`;
   }
 
   get ceilings(): Ceilings {
