@@ -126,6 +126,8 @@ const usage = `usage: trl <command> [options]
       --browser                also the browser checks of the Temporal Web UI (test/browser/, installs chromium)
       --faults                 the fault-injection suite (test/faults/) instead: kills workers, restarts
                                dockerd and a Temporal server, fills a disk (about 30 minutes; README "Faults")
+      --topology               the production topology (test/topology/) instead: Temporal's server on PostgreSQL
+                               (built from its Go module once), its Web UI, worker processes per role over S3
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -285,8 +287,8 @@ async function main(argv: string[]): Promise<number> {
       });
     }
     case 'test': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { faults: { type: 'boolean', default: false }, browser: { type: 'boolean', default: false } } });
-      return testCommand({ filter: positionals, faults: values.faults!, browser: values.browser! });
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { faults: { type: 'boolean', default: false }, browser: { type: 'boolean', default: false }, topology: { type: 'boolean', default: false } } });
+      return testCommand({ filter: positionals, faults: values.faults!, browser: values.browser!, topology: values.topology! });
     }
     case undefined:
     case 'help':

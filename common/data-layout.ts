@@ -36,12 +36,12 @@ export function hermesWheelhouseDir(lockHash: string): string {
 export function baseImageRootfsDir(recipeHash: string): string {
   return path.join(cacheDir, `rootfs-${recipeHash}`);
 }
-/** The Python venv bench/gateway-overhead.ts installs LiteLLM's proxy into (a peer, never the validator). */
 /** Test counts from pytest's collection inside a scenario's images, one file per scenario content hash. */
 export const testCountCacheDir = path.join(cacheDir, 'test-counts');
 export function testCountCacheFile(contentHash: string): string {
   return path.join(testCountCacheDir, `${safeSegment(contentHash)}.json`);
 }
+/** The Python venv bench/gateway-overhead.ts installs LiteLLM's proxy into (a peer, never the validator). */
 export function litellmVenvDir(version: string): string {
   return path.join(cacheDir, `litellm-${version}`);
 }
@@ -52,6 +52,14 @@ export function harborVenvDir(version: string): string {
 /** Docker's Compose v2 CLI plugin built by bench/sandbox.ts for Harbor (Debian ships none); its folder is a DOCKER_CONFIG. */
 export function dockerComposePluginDir(version: string): string {
   return path.join(cacheDir, `docker-compose-${version}`);
+}
+/** Temporal's server, its SQL schema tool and schema files, built from the Go module go.temporal.io/server: the production topology on PostgreSQL. */
+export function temporalServerBuildDir(version: string): string {
+  return path.join(cacheDir, `temporal-server-${version}`);
+}
+/** Temporal's Web UI server, built from the Go module github.com/temporalio/ui-server/v2, for a Temporal other than the dev server. */
+export function temporalUiServerBuildDir(version: string): string {
+  return path.join(cacheDir, `temporal-ui-server-${version}`);
 }
 /** The Python venv of moto's S3-compatible server, the real S3 endpoint the blob store's tests run against. */
 export function motoVenvDir(version: string): string {

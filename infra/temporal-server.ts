@@ -90,7 +90,8 @@ async function startDevServer(endpoint: TemporalEndpoint): Promise<void> {
   throw new Error(`the Temporal dev server did not answer within ${readinessTimeoutMs / 1000}s; see ${temporalLogFile}`);
 }
 
-async function registerSearchAttributes(endpoint: TemporalEndpoint): Promise<void> {
+/** Registers the project's search attributes that the namespace lacks (the embedded server's wrong types are re-created). */
+export async function registerSearchAttributes(endpoint: Pick<TemporalEndpoint, 'address' | 'namespace'>): Promise<void> {
   const connection = await Connection.connect({ address: endpoint.address });
   try {
     const listed = await connection.operatorService.listSearchAttributes({ namespace: endpoint.namespace });

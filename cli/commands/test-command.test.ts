@@ -11,3 +11,10 @@ test('plain `trl test` skips test/faults/; --faults runs only it', () => {
   assert.deepEqual(relative(selectTestFiles(files, false)), ['gateway/meter.test.ts', 'test/integration/worker-crash.test.ts', 'test/faultsy/x.test.ts']);
   assert.deepEqual(relative(selectTestFiles(files, true)), ['test/faults/worker-sigkill.test.ts']);
 });
+
+test('test/topology/ runs only with --topology, and then alone', () => {
+  const withTopology = [...files, path.join(repoRoot, 'test/topology/production-topology.test.ts')];
+  assert.ok(!relative(selectTestFiles(withTopology, false)).some((f) => f.startsWith('test/topology/')));
+  assert.ok(!relative(selectTestFiles(withTopology, true)).some((f) => f.startsWith('test/topology/')));
+  assert.deepEqual(relative(selectTestFiles(withTopology, false, true, true)), ['test/topology/production-topology.test.ts']);
+});

@@ -2,7 +2,8 @@
 // every *.test.ts with Node's built-in test runner. The browser checks (test/browser/, headless
 // Chromium on the Temporal Web UI) run only with --browser: they install a browser and are slow. The
 // fault-injection suite (test/faults/: it restarts dockerd and kills workers, about 30 minutes) runs
-// only with `--faults`, and then alone.
+// only with `--faults`, and then alone; the production topology (test/topology/: Temporal's server
+// on PostgreSQL, built from its Go module, with worker processes per role) only with `--topology`.
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,15 +24,21 @@ async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
 }
 
 export const browserSuiteDir = path.join(repoRoot, 'test', 'browser');
+export const topologySuiteDir = path.join(repoRoot, 'test', 'topology');
 
-/** The suite's files: test/faults/ only with `faults` (and then alone), test/browser/ only with `browser`. */
-export function selectTestFiles(files: string[], faults: boolean, browser = false): string[] {
-  return files.filter((file) => file.startsWith(faultSuiteDir + path.sep) === faults).filter((file) => faults || browser || !file.startsWith(browserSuiteDir + path.sep));
+/** The suite's files: test/faults/ only with `faults` (and then alone), test/topology/ only with `topology` (alone too), test/browser/ only with `browser`. */
+export function selectTestFiles(files: string[], faults: boolean, browser = false, topology = false): string[] {
+  const inside = (file: string, dir: string) => file.startsWith(dir + path.sep);
+  if (topology) return files.filter((file) => inside(file, topologySuiteDir));
+  return files
+    .filter((file) => !inside(file, topologySuiteDir))
+    .filter((file) => inside(file, faultSuiteDir) === faults)
+    .filter((file) => faults || browser || !inside(file, browserSuiteDir));
 }
 
-export async function testCommand(options: { filter: string[]; faults?: boolean; browser?: boolean }): Promise<number> {
+export async function testCommand(options: { filter: string[]; faults?: boolean; browser?: boolean; topology?: boolean }): Promise<number> {
   await bootstrapForTests(createDockerClient());
-  const files = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false).map((f) => path.relative(repoRoot, f));
+  const files = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false, options.topology ?? false).map((f) => path.relative(repoRoot, f));
   if (files.length === 0) {
     process.stderr.write('trl: no test files matched\n');
     return 1;
