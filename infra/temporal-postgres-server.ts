@@ -3,7 +3,7 @@
 // runs the SQLite dev server), the schema set up by that tool, every service of the server in one
 // process on 127.0.0.1 ports, the namespace registered and the project's search attributes added.
 import { openSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
@@ -16,6 +16,7 @@ import { freeLoopbackPort } from '../common/free-loopback-port.ts';
 import { buildGoModule } from './go-module-build.ts';
 import type { PostgresCluster } from './postgres-cluster.ts';
 import { probeFrontend, registerSearchAttributes } from './temporal-server.ts';
+import type { TemporalConnectionOptions } from './temporal-connection-options.ts';
 
 /** The server release built; its Go module needs Go 1.26.8 (1.32.2 asks for 1.26.10). The dev server's CLI 1.9.1 embeds server 1.32.0. */
 export const temporalServerVersion = 'v1.32.1';
@@ -37,8 +38,19 @@ export async function ensureTemporalServerBinaries(): Promise<TemporalServerBina
   return binaries;
 }
 
+/** PEM files for a frontend that requires mutual TLS; the server's own system workers use the client pair. */
+export interface FrontendTlsFiles {
+  caFile: string;
+  serverCertFile: string;
+  serverKeyFile: string;
+  clientCertFile: string;
+  clientKeyFile: string;
+}
+
 export interface TemporalPostgresServer {
   address: string;
+  /** How to connect to it (with the client certificate when the frontend requires mTLS). */
+  connect: TemporalConnectionOptions;
   namespace: string;
   logFile: string;
   stop(): Promise<void>;
@@ -53,7 +65,31 @@ async function setUpSchema(binaries: TemporalServerBinaries, database: PostgresC
   }
 }
 
-function serverConfig(database: PostgresCluster, ports: Record<'frontend' | 'frontendHttp' | 'history' | 'matching' | 'worker' | 'frontendMembership' | 'historyMembership' | 'matchingMembership' | 'workerMembership', number>, dynamicConfigFile: string): string {
+function tlsConfig(tls: FrontendTlsFiles | undefined): string {
+  if (!tls) return '';
+  return `
+  tls:
+    frontend:
+      server:
+        certFile: "${tls.serverCertFile}"
+        keyFile: "${tls.serverKeyFile}"
+        requireClientAuth: true
+        clientCaFiles:
+          - "${tls.caFile}"
+      client:
+        serverName: localhost
+        rootCaFiles:
+          - "${tls.caFile}"
+    systemWorker:
+      certFile: "${tls.clientCertFile}"
+      keyFile: "${tls.clientKeyFile}"
+      client:
+        serverName: localhost
+        rootCaFiles:
+          - "${tls.caFile}"`;
+}
+
+function serverConfig(database: PostgresCluster, ports: Record<'frontend' | 'frontendHttp' | 'history' | 'matching' | 'worker' | 'frontendMembership' | 'historyMembership' | 'matchingMembership' | 'workerMembership', number>, dynamicConfigFile: string, tls?: FrontendTlsFiles): string {
   const store = (name: string, connections: number) => `    ${name}:
       sql:
         pluginName: "postgres12"
@@ -83,7 +119,7 @@ ${store('visibility', 4)}
 global:
   membership:
     maxJoinDuration: 30s
-    broadcastAddress: "127.0.0.1"
+    broadcastAddress: "127.0.0.1"${tlsConfig(tls)}
 services:
 ${service('frontend', ports.frontend, ports.frontendMembership, `\n      httpPort: ${ports.frontendHttp}`)}
 ${service('matching', ports.matching, ports.matchingMembership)}
@@ -109,7 +145,7 @@ dynamicConfigClient:
 }
 
 /** Sets up the schema on `database`, starts the server, registers `namespace` and the search attributes. */
-export async function startTemporalPostgresServer(options: { dir: string; database: PostgresCluster; namespace?: string }): Promise<TemporalPostgresServer> {
+export async function startTemporalPostgresServer(options: { dir: string; database: PostgresCluster; namespace?: string; tls?: FrontendTlsFiles }): Promise<TemporalPostgresServer> {
   const binaries = await ensureTemporalServerBinaries();
   const namespace = options.namespace ?? 'default';
   await mkdir(options.dir, { recursive: true });
@@ -127,13 +163,16 @@ export async function startTemporalPostgresServer(options: { dir: string; databa
   // New search attributes are visible at once (as on the dev server), not after the cache's minute.
   await writeFile(dynamicConfigFile, 'system.forceSearchAttributesCacheRefreshOnRead:\n  - value: true\n');
   const configFile = path.join(options.dir, 'server.yaml');
-  await writeFile(configFile, serverConfig(options.database, ports, dynamicConfigFile));
+  await writeFile(configFile, serverConfig(options.database, ports, dynamicConfigFile, options.tls));
   const logFile = path.join(options.dir, 'server.log');
   const log = openSync(logFile, 'a');
   const child: ChildProcess = spawn(binaries.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { stdio: ['ignore', log, log] });
   let exited: number | null = null;
   child.on('exit', (code) => { exited = code ?? -1; });
   const address = `127.0.0.1:${ports.frontend}`;
+  const connect: TemporalConnectionOptions = options.tls
+    ? { address, tls: { serverRootCACertificate: await readFile(options.tls.caFile), clientCertPair: { crt: await readFile(options.tls.clientCertFile), key: await readFile(options.tls.clientKeyFile) }, serverNameOverride: 'localhost' } }
+    : { address };
   const stop = () => new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
@@ -142,22 +181,22 @@ export async function startTemporalPostgresServer(options: { dir: string; databa
   });
   try {
     const deadline = performance.now() + readinessTimeoutMs;
-    while (!(await probeFrontend(address))) {
+    while (!(await probeFrontend(address, connect))) {
       if (exited !== null) throw new Error(`Temporal's server exited with ${exited}; see ${logFile}`);
       if (performance.now() > deadline) throw new Error(`Temporal's server did not answer on ${address} within ${readinessTimeoutMs / 1000} s; see ${logFile}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await registerNamespace(address, namespace);
-    await registerSearchAttributes({ address, namespace });
+    await registerNamespace(connect, namespace);
+    await registerSearchAttributes({ address, namespace }, connect);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { address, namespace, logFile, stop };
+  return { address, connect, namespace, logFile, stop };
 }
 
-async function registerNamespace(address: string, namespace: string): Promise<void> {
-  const connection = await Connection.connect({ address });
+async function registerNamespace(connect: TemporalConnectionOptions, namespace: string): Promise<void> {
+  const connection = await Connection.connect(connect);
   try {
     try {
       await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });

@@ -9,6 +9,7 @@ import { defaultNamespace, defaultTemporalAddress, searchAttributes, temporalUiP
 import { temporalDbFile, temporalLogFile, temporalPidFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
 import { ensureTemporalCli } from './temporal-cli.ts';
+import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection-options.ts';
 
 const readinessTimeoutMs = 60_000;
 
@@ -27,10 +28,10 @@ export function temporalEndpoint(): TemporalEndpoint {
 }
 
 /** Whether a Temporal frontend answers on this address (one short connect and a system-info call). */
-export async function probeFrontend(address: string): Promise<boolean> {
+export async function probeFrontend(address: string, connect: TemporalConnectionOptions = temporalConnectionOptions(address)): Promise<boolean> {
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: 1000 });
+    connection = await Connection.connect({ ...connect, connectTimeout: 1000 });
     await connection.workflowService.getSystemInfo({});
     return true;
   } catch {
@@ -91,8 +92,8 @@ async function startDevServer(endpoint: TemporalEndpoint): Promise<void> {
 }
 
 /** Registers the project's search attributes that the namespace lacks (the embedded server's wrong types are re-created). */
-export async function registerSearchAttributes(endpoint: Pick<TemporalEndpoint, 'address' | 'namespace'>): Promise<void> {
-  const connection = await Connection.connect({ address: endpoint.address });
+export async function registerSearchAttributes(endpoint: Pick<TemporalEndpoint, 'address' | 'namespace'>, connect: TemporalConnectionOptions = temporalConnectionOptions(endpoint.address)): Promise<void> {
+  const connection = await Connection.connect(connect);
   try {
     const listed = await connection.operatorService.listSearchAttributes({ namespace: endpoint.namespace });
     const existing = listed.customAttributes ?? {};

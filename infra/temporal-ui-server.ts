@@ -29,7 +29,7 @@ export async function ensureTemporalUiServerBinary(): Promise<string> {
   return binary;
 }
 
-export async function startTemporalUiServer(options: { dir: string; temporalAddress: string; namespace: string }): Promise<TemporalUiServer> {
+export async function startTemporalUiServer(options: { dir: string; temporalAddress: string; namespace: string; tls?: { caFile: string; certFile: string; keyFile: string } }): Promise<TemporalUiServer> {
   const binary = await ensureTemporalUiServerBinary();
   const configDir = path.join(options.dir, 'config');
   await mkdir(configDir, { recursive: true });
@@ -43,6 +43,7 @@ export async function startTemporalUiServer(options: { dir: string; temporalAddr
     'disableNewsFetch: true',
     'cors:',
     '  cookieInsecure: true',
+    ...(options.tls ? ['tls:', `  caFile: ${options.tls.caFile}`, `  certFile: ${options.tls.certFile}`, `  keyFile: ${options.tls.keyFile}`, '  enableHostVerification: true', '  serverName: localhost'] : []),
     '',
   ].join('\n'));
   const logFile = path.join(options.dir, 'ui-server.log');

@@ -15,6 +15,7 @@ import { startHostedWorker } from './hosted-worker.ts';
 import { Client, Connection } from '@temporalio/client';
 import { readChainConfig, seatConfigFrom } from '../chain/chain-config.ts';
 import { ensureSeatSchedule } from './seat-schedule.ts';
+import { temporalConnectionOptions } from '../infra/temporal-connection-options.ts';
 
 export interface AllInOneOptions {
   taskQueue?: string;
@@ -40,7 +41,7 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
   let seat: { scheduleId: string; intervalSec: number; netuid: number; chain: string } | undefined;
   let pauseSchedule: (() => Promise<void>) | undefined;
   if (options.seatSchedule) {
-    const connection = await Connection.connect({ address: stack.temporal.address });
+    const connection = await Connection.connect(temporalConnectionOptions(stack.temporal.address));
     const client = new Client({ connection, namespace: stack.temporal.namespace });
     const { scheduleId } = await ensureSeatSchedule(client, { seat: seatConfigFrom(chainConfig), intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, taskQueue });
     const chain = chainConfig.TRL_CHAIN === 'local' ? `local chain ${chainConfig.TRL_LOCAL_CHAIN_FILE}` : `Subtensor ${chainConfig.TRL_CHAIN_ENDPOINT}`;

@@ -12,6 +12,7 @@ import { metricsConfigOf, readWorkerConfig, sandboxHostIdOf } from './worker-con
 import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 import { startModelUpstream, type ModelUpstream } from './model-upstream.ts';
 import { installQuietRuntime } from './quiet-runtime.ts';
+import { temporalConnectionOptions } from '../infra/temporal-connection-options.ts';
 
 export interface HostedWorker {
   /** One worker per queue this process polls (its roles'). */
@@ -47,9 +48,9 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
     await metrics?.close();
     throw error;
   });
-  const connection = await NativeConnection.connect({ address: options.stack.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(options.stack.temporal.address));
   // The seat's activities start and update workflows, so the worker also holds a client.
-  const clientConnection = await Connection.connect({ address: options.stack.temporal.address });
+  const clientConnection = await Connection.connect(temporalConnectionOptions(options.stack.temporal.address));
   const client = new Client({ connection: clientConnection, namespace: options.stack.temporal.namespace });
   // Opened on first use and kept: a Subtensor connection is worth reusing across cycles.
   let chain: Promise<ChainClient> | undefined;

@@ -20,6 +20,7 @@ import { ProgressView } from '../progress-view.ts';
 import { renderEvaluation } from '../result-view.ts';
 import { UsageError } from '../usage-error.ts';
 import { liveWorkerPid } from '../worker-pid.ts';
+import { temporalConnectionOptions } from '../../infra/temporal-connection-options.ts';
 
 export interface EvalOptions {
   pack: string;
@@ -76,7 +77,7 @@ export async function runEvaluation(input: SubmissionInput, options: { json: boo
   const docker = createDockerClient();
   const stack = await bootstrap(docker);
   const { temporal } = stack;
-  const connection = await Connection.connect({ address: temporal.address });
+  const connection = await Connection.connect(temporalConnectionOptions(temporal.address));
   const client = new Client({ connection, namespace: temporal.namespace });
 
   try {

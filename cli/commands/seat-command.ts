@@ -9,11 +9,13 @@ import type { SeatRecord, SeatView } from '../../contracts/seat.ts';
 import { renderTable } from '../render-table.ts';
 import { shortHash, shortHotkey } from '../chain-view.ts';
 import { UsageError } from '../usage-error.ts';
+import { temporalConnectionOptions } from '../../infra/temporal-connection-options.ts';
 
 export async function connect(): Promise<{ client: Client; connection: Connection }> {
   const endpoint = temporalEndpoint();
+  const options = temporalConnectionOptions(endpoint.address);
   try {
-    const connection = await Connection.connect({ address: endpoint.address, connectTimeout: 2000 });
+    const connection = await Connection.connect({ ...options, connectTimeout: 2000 });
     return { connection, client: new Client({ connection, namespace: endpoint.namespace }) };
   } catch {
     throw new UsageError(`Temporal does not answer at ${endpoint.address}; start the stack with \`trl up\``);

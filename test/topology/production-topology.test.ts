@@ -1,7 +1,7 @@
 // The production topology on one machine (README "Production topology"), run by
 // `./trl test --topology`: Temporal's own server on PostgreSQL (both built or installed by the
 // project: infra/postgres-cluster.ts, infra/temporal-postgres-server.ts), its Web UI server, moto's
-// S3 server as the shared store, and the validator as separate processes — one orchestration
+// S3 server as the shared store, the frontend behind mutual TLS, and the validator as separate processes — one orchestration
 // worker and sandbox workers (`trl worker --role …`), each with its own data directory, sharing
 // only Temporal and the bucket. The oracle is evaluated on every scenario with one sandbox worker,
 // then with two (throughput, scenarios per minute), then with two again while one is SIGKILLed
@@ -9,7 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readdir } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
@@ -26,6 +26,9 @@ import { startTemporalPostgresServer, type TemporalPostgresServer } from '../../
 import { startTemporalUiServer, type TemporalUiServer } from '../../infra/temporal-ui-server.ts';
 import { examplePackDir } from '../support/fixture-packs.ts';
 import { waitFor } from '../support/worker-process.ts';
+import { makeTestCertificates, type TestCertificates } from '../support/test-certificates.ts';
+import { temporalConnectionOptions } from '../../infra/temporal-connection-options.ts';
+import { probeFrontend } from '../../infra/temporal-server.ts';
 import { uniqueId } from '../support/evaluation-harness.ts';
 
 const bucket = 'trl-topology';
@@ -39,12 +42,17 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
   let connection: Connection;
   let client: Client;
   let scenarios: string[];
+  let certificates: TestCertificates;
   const processes = new Map<string, ChildProcess>();
 
   /** The settings every role gets: the ones infra/deploy/ uses, pointing at this machine's services. */
   const deploymentEnv = (): NodeJS.ProcessEnv => ({
     TRL_TEMPORAL_ADDRESS: temporal.address,
     TRL_TEMPORAL_NAMESPACE: temporal.namespace,
+    TRL_TEMPORAL_TLS_CA_FILE: certificates.caFile,
+    TRL_TEMPORAL_TLS_CERT_FILE: certificates.clientCertFile,
+    TRL_TEMPORAL_TLS_KEY_FILE: certificates.clientKeyFile,
+    TRL_TEMPORAL_TLS_SERVER_NAME: 'localhost',
     TRL_TEMPORAL_UI_URL: ui.url,
     TRL_STORE: 's3',
     TRL_S3_BUCKET: bucket,
@@ -90,14 +98,17 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
     // PostgreSQL runs as its own user: it must be able to reach its folder inside.
     await chmod(root, 0o755);
     scenarios = (await readdir(scenariosDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    // The frontend requires mutual TLS, as a production Temporal would.
+    certificates = await makeTestCertificates(path.join(root, 'certificates'));
     database = await startPostgresCluster({ dir: path.join(root, 'postgres') });
-    temporal = await startTemporalPostgresServer({ dir: path.join(root, 'temporal'), database });
-    ui = await startTemporalUiServer({ dir: path.join(root, 'ui'), temporalAddress: temporal.address, namespace: temporal.namespace });
+    temporal = await startTemporalPostgresServer({ dir: path.join(root, 'temporal'), database, tls: certificates });
+    ui = await startTemporalUiServer({ dir: path.join(root, 'ui'), temporalAddress: temporal.address, namespace: temporal.namespace, tls: { caFile: certificates.caFile, certFile: certificates.clientCertFile, keyFile: certificates.clientKeyFile } });
     s3 = await startS3TestServer(await ensureMotoServer());
     const s3Client = createS3Client(storeConfigFromEnvironment(deploymentEnv()) as S3StoreConfig);
     await s3Client.send(new CreateBucketCommand({ Bucket: bucket }));
     s3Client.destroy();
-    connection = await Connection.connect({ address: temporal.address });
+    // This process connects the way the roles do: through the same settings.
+    connection = await Connection.connect(temporalConnectionOptions(temporal.address, deploymentEnv()));
     client = new Client({ connection, namespace: temporal.namespace });
     await startRole('orchestration', 'orchestration');
     await startRole('host-a', 'sandbox', { TRL_WORKER_HOST_ID: 'host-a' });
@@ -115,6 +126,9 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
   let oneHostMs = 0;
 
   test('one sandbox worker: every scenario through Temporal on PostgreSQL, the pack read from the bucket', async (t) => {
+    // mTLS is enforced: no client certificate, or no TLS at all, and the frontend refuses.
+    assert.equal(await probeFrontend(temporal.address, { address: temporal.address, tls: { serverRootCACertificate: await readFile(certificates.caFile), serverNameOverride: 'localhost' } }), false);
+    assert.equal(await probeFrontend(temporal.address, { address: temporal.address }), false);
     const run = await evaluate('one-host');
     oneHost = await run.handle.result();
     oneHostMs = performance.now() - run.started;
