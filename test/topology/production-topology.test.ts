@@ -20,6 +20,8 @@ import type { EvaluationResult } from '../../contracts/results.ts';
 import { startEvaluation } from '../../cli/client/start-evaluation.ts';
 import { createS3Client } from '../../common/store/s3-blob-store.ts';
 import { storeConfigFromEnvironment, type S3StoreConfig } from '../../common/store/store-config.ts';
+import { openBlobStore } from '../../common/store/open-blob-store.ts';
+import { artifactRefsIn } from '../../common/store/publish-artifacts.ts';
 import { ensureMotoServer, startS3TestServer, type S3TestServer } from '../../infra/s3-test-server.ts';
 import { startPostgresCluster, type PostgresCluster } from '../../infra/postgres-cluster.ts';
 import { startTemporalPostgresServer, type TemporalPostgresServer } from '../../infra/temporal-postgres-server.ts';
@@ -135,6 +137,14 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
     assert.equal(oneHost.status, 'completed', JSON.stringify(oneHost.perScenario.filter((s) => s.status !== 'completed')));
     assert.equal(oneHost.testsPassed, oneHost.testsTotal);
     t.diagnostic(`one sandbox worker: ${scenarios.length} scenarios in ${(oneHostMs / 1000).toFixed(1)} s = ${perMinute(scenarios.length, oneHostMs).toFixed(1)} scenarios/min`);
+
+    // Every artifact of every scenario was published to the bucket by the host that wrote it.
+    const refs = artifactRefsIn(oneHost.perScenario);
+    assert.ok(refs.length >= scenarios.length, `${refs.length} artifacts`);
+    const bucketStore = openBlobStore(storeConfigFromEnvironment(deploymentEnv()));
+    const missing = [];
+    for (const ref of refs) if (!(await bucketStore.has(ref))) missing.push(ref.path);
+    assert.deepEqual(missing, [], 'artifacts only on their host');
 
     // The Web UI server reads the same Temporal: the run is listed through its API.
     const listed = await fetch(`${ui.url}/api/v1/namespaces/${temporal.namespace}/workflows?query=${encodeURIComponent(`WorkflowId="${evaluationWorkflowId(run.submissionId)}"`)}`);
