@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { repoRoot } from '../../common/data-layout.ts';
-import { selectTestFiles } from './test-command.ts';
+import { selectTestFiles, testConcurrency } from './test-command.ts';
 
 const files = ['gateway/meter.test.ts', 'test/faults/worker-sigkill.test.ts', 'test/integration/worker-crash.test.ts', 'test/faultsy/x.test.ts'].map((f) => path.join(repoRoot, f));
 const relative = (list: string[]) => list.map((f) => path.relative(repoRoot, f));
@@ -17,4 +17,11 @@ test('test/topology/ runs only with --topology, and then alone', () => {
   assert.ok(!relative(selectTestFiles(withTopology, false)).some((f) => f.startsWith('test/topology/')));
   assert.ok(!relative(selectTestFiles(withTopology, true)).some((f) => f.startsWith('test/topology/')));
   assert.deepEqual(relative(selectTestFiles(withTopology, false, true, true)), ['test/topology/production-topology.test.ts']);
+});
+
+test('test files run three at a time unless TRL_TEST_CONCURRENCY says otherwise; a bad value names the variable', () => {
+  assert.equal(testConcurrency({}), 3);
+  assert.equal(testConcurrency({ TRL_TEST_CONCURRENCY: '1' }), 1);
+  assert.throws(() => testConcurrency({ TRL_TEST_CONCURRENCY: 'many' }), /TRL_TEST_CONCURRENCY must be a whole number from 1 to 16/);
+  assert.throws(() => testConcurrency({ TRL_TEST_CONCURRENCY: '0' }), /TRL_TEST_CONCURRENCY/);
 });

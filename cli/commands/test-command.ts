@@ -10,6 +10,7 @@ import path from 'node:path';
 import { repoRoot, testDataDir } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrapForTests } from '../../infra/bootstrap.ts';
+import { UsageError } from '../usage-error.ts';
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
 export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
@@ -43,11 +44,24 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
     process.stderr.write('trl: no test files matched\n');
     return 1;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  // Node runs one file at a time on two cores (its default is cores − 1); the files mostly wait on
+  // Docker and Temporal, so a few at once finish sooner. TRL_TEST_CONCURRENCY overrides; the
+  // fault and topology suites run one file at a time (they restart shared services).
+  const concurrency = options.faults || options.topology ? 1 : testConcurrency();
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
     cwd: repoRoot,
     stdio: 'inherit',
     // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
     env: { ...process.env, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? testDataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
   });
   return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}
+
+/** Test files run at once: TRL_TEST_CONCURRENCY (1–16), else 3. */
+export function testConcurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.TRL_TEST_CONCURRENCY?.trim();
+  if (!raw) return 3;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 16) throw new UsageError(`TRL_TEST_CONCURRENCY must be a whole number from 1 to 16, e.g. TRL_TEST_CONCURRENCY=2; got "${raw}"`);
+  return value;
 }
