@@ -9,6 +9,17 @@ import { hashScenarios } from './rerun-activities.ts';
 import { createProbeActivity } from './probe-activity.ts';
 import { createSandboxHostActivities } from './sandbox-host-activities.ts';
 import type { PreparedScenario, ScenarioDescriptor } from '../contracts/results.ts';
+import { publishArtifacts } from '../common/store/publish-artifacts.ts';
+import { sharedBlobStore } from '../common/store/open-blob-store.ts';
+
+/** The activity, with what its result references published to a shared store (common/store/publish-artifacts.ts), for any machine to read by hash. */
+function published<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    const result = await activity(...args);
+    await publishArtifacts(sharedBlobStore(), result);
+    return result;
+  };
+}
 
 export function createActivities(deps: ActivityDependencies) {
   const scenario = createScenarioActivities(deps);
@@ -17,15 +28,15 @@ export function createActivities(deps: ActivityDependencies) {
   const host = createSandboxHostActivities(deps.sandboxHost);
   return {
     fetchPack: classified(pack.fetchPack),
-    preEval: classified(pack.preEval),
-    probePolicy: classified(createProbeActivity(deps).probePolicy),
+    preEval: classified(published(pack.preEval)),
+    probePolicy: classified(published(createProbeActivity(deps).probePolicy)),
     resolveScenarios: classified(scenario.resolveScenarios),
     // Not classified: it raises its own typed failure, and a full host is no infrastructure error to count.
     claimSandboxHost: host.claimSandboxHost,
     prepareScenario: classified(host.held((s: ScenarioDescriptor) => s.name, scenario.prepareScenario)),
-    runScenario: classified(host.held((r: { scenario: PreparedScenario }) => r.scenario.name, scenario.runScenario)),
-    verifyScenario: classified(host.held((r: { scenario: PreparedScenario }) => r.scenario.name, scenario.verifyScenario, true)),
-    aggregate: classified(createAggregate(deps)),
+    runScenario: classified(host.held((r: { scenario: PreparedScenario }) => r.scenario.name, published(scenario.runScenario))),
+    verifyScenario: classified(host.held((r: { scenario: PreparedScenario }) => r.scenario.name, published(scenario.verifyScenario), true)),
+    aggregate: classified(published(createAggregate(deps))),
     hashScenarios: classified(hashScenarios),
     recordSeatDecision: seat.recordSeatDecision,
     readChallengers: seat.readChallengers,

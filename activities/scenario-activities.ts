@@ -32,8 +32,6 @@ import { removeSnapshot, snapshotAgentContainer, snapshotTag, type AgentSnapshot
 import { agentUser } from '../agents/scenario-agent.ts';
 import { recordAgentRun, recordVerifierRun } from '../common/metrics.ts';
 import { withLogFields } from '../common/log.ts';
-import { publishArtifacts } from '../common/store/publish-artifacts.ts';
-import { sharedBlobStore } from '../common/store/open-blob-store.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
@@ -281,19 +279,12 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     }
   }
 
-  async function published<T>(running: Promise<T>): Promise<T> {
-    const result = await running;
-    await publishArtifacts(sharedBlobStore(), result);
-    return result;
-  }
-
   // Every log line written while a scenario's activity runs names the scenario.
   return {
     resolveScenarios,
     prepareScenario: (scenario: ScenarioDescriptor) => withLogFields({ scenario: scenario.name }, () => prepareScenario(scenario)),
-    // What a run and a verification recorded is published to a shared store, for any machine to read by hash.
-    runScenario: (request: Parameters<typeof runScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => published(runScenario(request))),
-    verifyScenario: (request: Parameters<typeof verifyScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => published(verifyScenario(request))),
+    runScenario: (request: Parameters<typeof runScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => runScenario(request)),
+    verifyScenario: (request: Parameters<typeof verifyScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => verifyScenario(request)),
   };
 }
 
