@@ -65,6 +65,10 @@ async function setUpSchema(binaries: TemporalServerBinaries, database: PostgresC
   }
 }
 
+/** Every port the server listens on, each its own (127.0.0.1, below 32768). */
+const portNames = ['frontend', 'frontendHttp', 'history', 'matching', 'worker', 'frontendMembership', 'historyMembership', 'matchingMembership', 'workerMembership'] as const;
+type ServerPorts = Record<(typeof portNames)[number], number>;
+
 function tlsConfig(tls: FrontendTlsFiles | undefined): string {
   if (!tls) return '';
   return `
@@ -89,7 +93,7 @@ function tlsConfig(tls: FrontendTlsFiles | undefined): string {
           - "${tls.caFile}"`;
 }
 
-function serverConfig(database: PostgresCluster, ports: Record<'frontend' | 'frontendHttp' | 'history' | 'matching' | 'worker' | 'frontendMembership' | 'historyMembership' | 'matchingMembership' | 'workerMembership', number>, dynamicConfigFile: string, tls?: FrontendTlsFiles): string {
+function serverConfig(database: PostgresCluster, ports: ServerPorts, dynamicConfigFile: string, tls?: FrontendTlsFiles): string {
   const store = (name: string, connections: number) => `    ${name}:
       sql:
         pluginName: "postgres12"
@@ -150,10 +154,9 @@ export async function startTemporalPostgresServer(options: { dir: string; databa
   const namespace = options.namespace ?? 'default';
   await mkdir(options.dir, { recursive: true });
   await setUpSchema(binaries, options.database);
-  const names = ['frontend', 'frontendHttp', 'history', 'matching', 'worker', 'frontendMembership', 'historyMembership', 'matchingMembership', 'workerMembership'] as const;
-  const ports = {} as Record<(typeof names)[number], number>;
+  const ports = {} as ServerPorts;
   const taken = new Set<number>();
-  for (const name of names) {
+  for (const name of portNames) {
     let port = await freeLoopbackPort({ below: 32_768 });
     while (taken.has(port)) port = await freeLoopbackPort({ below: 32_768 });
     taken.add(port);

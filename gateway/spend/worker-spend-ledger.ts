@@ -33,6 +33,7 @@ export async function openWorkerSpendLedger(options: {
     if (stats.corruptLines > 0 || stats.tornTails > 0) log.warn('spend_ledger_damaged_lines', { dir: files.dir, ...stats });
     ledger = files;
   }
+  log.info('spend_ledger_opened', { where: ledger.description, ceilings });
   if (options.sandboxHost !== false) {
     const orphans = await settleOrphanedAttempts(ledger);
     if (orphans.settled.length > 0) log.warn('spend_orphans_settled', { attempts: orphans.settled });
