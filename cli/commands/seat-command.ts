@@ -1,26 +1,13 @@
 // `trl seat`: who holds the seat, what is being evaluated, what is queued, the recent decisions,
 // and when the next cycle runs.
-import { Client, Connection, ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
+import { ScheduleNotFoundError, WorkflowNotFoundError } from '@temporalio/client';
 import { readChainConfig } from '../../chain/chain-config.ts';
-import { temporalEndpoint } from '../../infra/temporal-server.ts';
 import { seatCycleScheduleId, seatWorkflowId } from '../../contracts/temporal-names.ts';
 import { seatQuery } from '../../contracts/seat-signals.ts';
 import type { SeatRecord, SeatView } from '../../contracts/seat.ts';
 import { renderTable } from '../render-table.ts';
 import { shortHash, shortHotkey } from '../chain-view.ts';
-import { UsageError } from '../usage-error.ts';
-import { temporalConnectionOptions } from '../../infra/temporal-connection-options.ts';
-
-export async function connect(): Promise<{ client: Client; connection: Connection }> {
-  const endpoint = temporalEndpoint();
-  const options = temporalConnectionOptions(endpoint.address);
-  try {
-    const connection = await Connection.connect({ ...options, connectTimeout: 2000 });
-    return { connection, client: new Client({ connection, namespace: endpoint.namespace }) };
-  } catch {
-    throw new UsageError(`Temporal does not answer at ${endpoint.address}; start the stack with \`trl up\``);
-  }
-}
+import { connectTemporal } from '../temporal-connection.ts';
 
 function describeSeat(view: SeatView): string {
   const lines: string[] = [];
@@ -57,7 +44,7 @@ function describeSeat(view: SeatView): string {
 
 export async function seatCommand(options: { json: boolean }): Promise<number> {
   const config = readChainConfig();
-  const { client, connection } = await connect();
+  const { client, connection } = await connectTemporal();
   try {
     let view: SeatView;
     try {

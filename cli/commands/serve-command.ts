@@ -23,7 +23,6 @@ import { startServing, type ServeSettings } from '../../workers/serve-policy.ts'
 import { addApiKey, readApiKeys, revokeApiKey } from '../../policy/serve/api-keys.ts';
 import { createKeyGate } from '../../policy/serve/key-gate.ts';
 import { renderTable } from '../render-table.ts';
-import { connect } from './seat-command.ts';
 import { UsageError } from '../usage-error.ts';
 
 export interface ServeOptions {
@@ -48,7 +47,7 @@ async function currentSeatHash(): Promise<string | undefined> {
 
 async function seatedPackHash(): Promise<string> {
   const config = readChainConfig();
-  const { client, connection } = await connect();
+  const { client, connection } = await connectTemporal();
   try {
     const view = await client.workflow.getHandle(seatWorkflowId(config.TRL_NETUID)).query(seatQuery);
     if (!view.incumbent) throw new UsageError(`the seat of subnet ${config.TRL_NETUID} is empty: serve a pack with --pack DIR|HASH`);
