@@ -17,6 +17,7 @@ import { say } from '../common/log.ts';
 import { runCommand } from '../common/run-command.ts';
 import { isExecutable } from '../common/executable-file.ts';
 import { freeLoopbackPort } from '../common/free-loopback-port.ts';
+import { stopChildProcess } from '../common/stop-child-process.ts';
 
 export const motoVersion = '5.2.5';
 const readinessTimeoutMs = 60_000;
@@ -49,14 +50,7 @@ export interface S3TestServer {
   close(): Promise<void>;
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
-}
+const stop = (child: ChildProcess) => stopChildProcess(child, { graceMs: 5000 });
 
 /** Starts a fresh moto server on a free 127.0.0.1 port and waits until it answers S3 requests. */
 export async function startS3TestServer(executable: string): Promise<S3TestServer> {

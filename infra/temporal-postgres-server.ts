@@ -17,6 +17,8 @@ import { buildGoModule } from './go-module-build.ts';
 import type { PostgresCluster } from './postgres-cluster.ts';
 import { probeFrontend, registerSearchAttributes } from './temporal-server.ts';
 import type { TemporalConnectionOptions } from './temporal-connection-options.ts';
+import { stopChildProcess } from '../common/stop-child-process.ts';
+import { waitUntilReady } from '../common/wait-until-ready.ts';
 
 /** The server release built; its Go module needs Go 1.26.8 (1.32.2 asks for 1.26.10). The dev server's CLI 1.9.1 embeds server 1.32.0. */
 export const temporalServerVersion = 'v1.32.1';
@@ -170,25 +172,13 @@ export async function startTemporalPostgresServer(options: { dir: string; databa
   const logFile = path.join(options.dir, 'server.log');
   const log = openSync(logFile, 'a');
   const child: ChildProcess = spawn(binaries.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { stdio: ['ignore', log, log] });
-  let exited: number | null = null;
-  child.on('exit', (code) => { exited = code ?? -1; });
   const address = `127.0.0.1:${ports.frontend}`;
   const connect: TemporalConnectionOptions = options.tls
     ? { address, tls: { serverRootCACertificate: await readFile(options.tls.caFile), clientCertPair: { crt: await readFile(options.tls.clientCertFile), key: await readFile(options.tls.clientKeyFile) }, serverNameOverride: 'localhost' } }
     : { address };
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
+  const stop = () => stopChildProcess(child, { graceMs: 10_000 });
   try {
-    const deadline = performance.now() + readinessTimeoutMs;
-    while (!(await probeFrontend(address, connect))) {
-      if (exited !== null) throw new Error(`Temporal's server exited with ${exited}; see ${logFile}`);
-      if (performance.now() > deadline) throw new Error(`Temporal's server did not answer on ${address} within ${readinessTimeoutMs / 1000} s; see ${logFile}`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntilReady({ what: `Temporal's server on ${address}`, child, probe: () => probeFrontend(address, connect), timeoutMs: readinessTimeoutMs, logFile });
     await registerNamespace(connect, namespace);
     await registerSearchAttributes({ address, namespace }, connect);
   } catch (error) {

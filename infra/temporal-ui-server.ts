@@ -10,6 +10,8 @@ import { say } from '../common/log.ts';
 import { isExecutable } from '../common/executable-file.ts';
 import { freeLoopbackPort } from '../common/free-loopback-port.ts';
 import { buildGoModule } from './go-module-build.ts';
+import { stopChildProcess } from '../common/stop-child-process.ts';
+import { waitUntilReady } from '../common/wait-until-ready.ts';
 
 export const temporalUiServerVersion = 'v2.54.1';
 const readinessTimeoutMs = 60_000;
@@ -49,24 +51,14 @@ export async function startTemporalUiServer(options: { dir: string; temporalAddr
   const logFile = path.join(options.dir, 'ui-server.log');
   const log = openSync(logFile, 'a');
   const child = spawn(binary, ['--root', options.dir, '--config', 'config', '--env', 'production', 'start'], { stdio: ['ignore', log, log] });
-  let exited: number | null = null;
-  child.on('exit', (code) => { exited = code ?? -1; });
   const url = `http://127.0.0.1:${port}`;
-  const stop = () => new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
-  const deadline = performance.now() + readinessTimeoutMs;
-  for (;;) {
-    if (exited !== null) throw new Error(`the Web UI server exited with ${exited}; see ${logFile}`);
-    const ready = await fetch(`${url}/api/v1/settings`, { signal: AbortSignal.timeout(1000) }).then((response) => response.ok, () => false);
-    if (ready) return { url, logFile, stop };
-    if (performance.now() > deadline) {
-      await stop();
-      throw new Error(`the Web UI server did not answer on ${url} within ${readinessTimeoutMs / 1000} s; see ${logFile}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  const stop = () => stopChildProcess(child, { graceMs: 5000 });
+  try {
+    const probe = () => fetch(`${url}/api/v1/settings`, { signal: AbortSignal.timeout(1000) }).then((response) => response.ok, () => false);
+    await waitUntilReady({ what: `the Web UI server on ${url}`, child, probe, timeoutMs: readinessTimeoutMs, logFile });
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  return { url, logFile, stop };
 }

@@ -3,8 +3,8 @@
 // through updates of the same workflow, which the first reservation starts (update-with-start, so
 // no worker has to create it first). The ceilings are this worker's settings, sent with each
 // reservation.
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { emptySpendLedgerState, type AttemptRecord, type Ceilings, type ReserveOutcome, type SpendTotals, type SpendTotalsFilter } from '../../contracts/spend-ledger-state.ts';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { emptySpendLedgerState, type AttemptRecord, type CloseSpendRequest, type Ceilings, type ReserveOutcome, type SpendTotals, type SpendTotalsFilter } from '../../contracts/spend-ledger-state.ts';
 import { closeSpendUpdate, openSpendQuery, reserveSpendUpdate, spendTotalsQuery } from '../../contracts/spend-ledger-signals.ts';
 import { spendLedgerWorkflowId } from '../../contracts/temporal-names.ts';
 import type { ReserveRequest, SpendAccount } from './spend-account.ts';
@@ -35,14 +35,17 @@ export class WorkflowSpendLedger implements SpendAccount {
     });
   }
 
-  async settle(attemptId: string, costUsd: number, details: { source: 'gateway' | 'call-log'; calls?: number } = { source: 'gateway' }): Promise<void> {
-    const outcome = await this.client.workflow.getHandle(this.workflowId).executeUpdate(closeSpendUpdate, { args: [{ kind: 'settle', attemptId, costUsd: Math.max(0, costUsd), source: details.source, ...(details.calls === undefined ? {} : { calls: details.calls }) }] });
-    if (outcome === 'unknown') throw new Error(`spend ledger: attempt ${attemptId} was never reserved`);
+  settle(attemptId: string, costUsd: number, details: { source: 'gateway' | 'call-log'; calls?: number } = { source: 'gateway' }): Promise<void> {
+    return this.close({ kind: 'settle', attemptId, costUsd: Math.max(0, costUsd), source: details.source, ...(details.calls === undefined ? {} : { calls: details.calls }) });
   }
 
-  async release(attemptId: string, reason: string): Promise<void> {
-    const outcome = await this.client.workflow.getHandle(this.workflowId).executeUpdate(closeSpendUpdate, { args: [{ kind: 'release', attemptId, reason: reason.slice(0, 1000) }] });
-    if (outcome === 'unknown') throw new Error(`spend ledger: attempt ${attemptId} was never reserved`);
+  release(attemptId: string, reason: string): Promise<void> {
+    return this.close({ kind: 'release', attemptId, reason: reason.slice(0, 1000) });
+  }
+
+  private async close(request: CloseSpendRequest): Promise<void> {
+    const outcome = await this.client.workflow.getHandle(this.workflowId).executeUpdate(closeSpendUpdate, { args: [request] });
+    if (outcome === 'unknown') throw new Error(`spend ledger: attempt ${request.attemptId} was never reserved`);
   }
 
   /** Before the first reservation the workflow does not exist yet: nothing is spent. */
@@ -61,7 +64,7 @@ export class WorkflowSpendLedger implements SpendAccount {
       const description = await this.client.workflow.getHandle(this.workflowId).describe();
       return description.status.name === 'RUNNING';
     } catch (error) {
-      if (error instanceof Error && error.name === 'WorkflowNotFoundError') return false;
+      if (error instanceof WorkflowNotFoundError) return false;
       throw error;
     }
   }
