@@ -62,6 +62,9 @@ export async function ensureBaseImage(docker: Docker): Promise<string> {
 async function buildBaseImage(docker: Docker, recipe: BaseImageRecipe, tag: string): Promise<void> {
   const started = performance.now();
   say(`building sandbox base image ${tag} from Debian packages (debootstrap; about 2 minutes, once)`);
+  // The Hermes wheels come from PyPI while debootstrap fetches from Debian: one waits on the other's network no longer.
+  const wheelhouseReady = ensureHermesWheelhouse();
+  wheelhouseReady.catch(() => undefined); // awaited below; a failure is thrown there, after the root filesystem's own
   await ensureDebianPackages(['debootstrap']);
   const mirror = await configuredDebianMirror();
   const rootfsDir = baseImageRootfsDir(recipe.hash);
@@ -79,7 +82,7 @@ async function buildBaseImage(docker: Docker, recipe: BaseImageRecipe, tag: stri
   } finally {
     await rm(rootfsDir, { recursive: true, force: true });
   }
-  const wheelhouse = await ensureHermesWheelhouse();
+  const wheelhouse = await wheelhouseReady;
   const wheels = await Promise.all(wheelhouse.wheels.map(async (name) => ({ name: `hermes-wheelhouse/${name}`, content: await readFile(path.join(wheelhouse.dir, name)) })));
   say(`installing Hermes ${wheelhouse.hermesVersion} into the image from ${wheels.length} wheels`);
   await buildImage(docker, {

@@ -20,14 +20,18 @@ export interface BootstrapResult {
 }
 
 export async function bootstrap(docker: Docker): Promise<BootstrapResult> {
-  // Temporal first: its download and start overlap nothing else, and it is quick when done.
-  const temporal = await ensureTemporalServer();
+  // Temporal's download and start share nothing with Docker and the images, so on a fresh machine
+  // they overlap (both mostly wait on the network); when everything is there each is quick.
+  const [temporal, images] = await Promise.all([ensureTemporalServer(), ensureSandboxImages(docker)]);
+  return { temporal, ...images };
+}
+
+async function ensureSandboxImages(docker: Docker): Promise<Omit<BootstrapResult, 'temporal'>> {
   await ensureDockerEngine(docker);
-  await ensureDebianPackages(hostPolicyPythonPackages);
-  const baseImage = await ensureBaseImage(docker);
-  const policyImage = await ensurePolicySandboxImage(docker, baseImage);
-  const sidecarImage = await ensurePolicySidecarImage(docker, baseImage);
-  return { temporal, baseImage, policyImage, sidecarImage };
+  const [baseImage] = await Promise.all([ensureBaseImage(docker), ensureDebianPackages(hostPolicyPythonPackages)]);
+  // Both policy images stand on the base and not on each other.
+  const [policyImage, sidecarImage] = await Promise.all([ensurePolicySandboxImage(docker, baseImage), ensurePolicySidecarImage(docker, baseImage)]);
+  return { baseImage, policyImage, sidecarImage };
 }
 
 /** `trl test`: the embedded default plus the test-only servers (moto's S3 server for the blob store's contract tests). */

@@ -3,13 +3,22 @@ import { say } from '../common/log.ts';
 import { runCommand } from '../common/run-command.ts';
 
 let aptUpdated = false;
+// apt holds one lock per machine: callers that overlap (bootstrap runs Docker's and the base
+// image's preparation beside Temporal's) take turns here instead of failing on the lock.
+let aptTurn: Promise<unknown> = Promise.resolve();
 
 async function isInstalled(pkg: string): Promise<boolean> {
   const result = await runCommand('dpkg-query', ['-W', '-f=${Status}', pkg], { allowFailure: true });
   return result.exitCode === 0 && result.stdout.includes('install ok installed');
 }
 
-export async function ensureDebianPackages(packages: string[]): Promise<void> {
+export function ensureDebianPackages(packages: string[]): Promise<void> {
+  const turn = aptTurn.then(() => installMissing(packages));
+  aptTurn = turn.catch(() => undefined);
+  return turn;
+}
+
+async function installMissing(packages: string[]): Promise<void> {
   const missing: string[] = [];
   for (const pkg of packages) if (!(await isInstalled(pkg))) missing.push(pkg);
   if (missing.length === 0) return;
