@@ -1,5 +1,5 @@
 // The seam between the agent endpoint and whatever answers the agent: the TypeScript policy in its
-// pipe sandbox (a whole completion, re-cut into chunks when the agent streams) or the Python policy
+// no-network sandbox (a whole completion, re-cut into chunks when the agent streams) or the Python policy
 // sidecar (its HTTP answer relayed byte for byte). Either way the endpoint owns the wire to the
 // agent and every policy fault becomes a recorded fault and an OpenAI-style error.
 import type { PolicyCompletion } from './completion-schema.ts';

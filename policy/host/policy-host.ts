@@ -34,7 +34,7 @@ interface Pending {
 const maxLogLines = 2000;
 const maxFaults = 200;
 
-/** The TypeScript backend: the policy bundle in its no-network pipe sandbox. */
+/** The TypeScript backend: the policy bundle in its no-network sandbox, spoken to over its channel. */
 export class PolicyHost implements PolicyBackend {
   readonly faults: PolicyFault[] = [];
   readonly logLines: string[] = [];
@@ -105,8 +105,8 @@ export class PolicyHost implements PolicyBackend {
       this.sandboxLost = reason;
       this.log(`[sandbox lost] ${reason}`);
     } else {
-      const stderr = this.sandbox?.stderr.text().slice(-1000) ?? '';
-      this.fault({ kind: 'crash', message: `${reason}${stderr ? `; stderr: ${stderr}` : ''}` });
+      const output = this.sandbox?.output.text().slice(-1000) ?? '';
+      this.fault({ kind: 'crash', message: `${reason}${output ? `; output: ${output}` : ''}` });
     }
     this.readyWaiter?.reject(new Error(reason));
     for (const [id, pending] of this.pending) {

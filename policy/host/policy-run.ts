@@ -26,7 +26,7 @@ export interface PolicyRunOptions {
   workflowId: string;
   scenario: string;
   policyImage: string;
-  /** The TypeScript policy's bundle (run in the pipe sandbox) — unless `backend` is given. */
+  /** The TypeScript policy's bundle (run in the no-network sandbox) — unless `backend` is given. */
   bundleCode?: string;
   /** Starts another backend (e.g. the Python sidecar) over this run's gateway and turn log. */
   backend?: (context: BackendContext) => Promise<PolicyBackend>;

@@ -1,8 +1,8 @@
 // The policy's sandbox: a container of the policy sandbox image with no network at all, a read-only
 // root, a small tmpfs, an unprivileged user, memory / pids / CPU limits, and only the bundle mounted.
-// The host talks to the runner inside over the container's stdin / stdout, one JSON line each way.
+// The host talks to the runner inside over a unix socket mounted into it (policy-channel.ts), one
+// JSON line each way; the container's own stdout and stderr are kept, bounded, for the record.
 // Its exit says who ended it (sandbox/container-exit.ts): a kill from outside is not the policy's.
-import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type Docker from 'dockerode';
@@ -11,7 +11,7 @@ import { ownershipLabels, type WorkerIdentity } from '../../sandbox/worker-ident
 import { BoundedBuffer } from '../../sandbox/bounded-buffer.ts';
 import { policyRunnerPathInImage } from '../../infra/policy-sandbox-image.ts';
 import { maxProtocolLineBytes, type HostMessage } from '../runtime/protocol.ts';
-import { LineSplitter } from './line-splitter.ts';
+import { PolicyChannel, policyChannelDirInSandbox } from './policy-channel.ts';
 import { containerLogConfig, limitsHostConfig, type SandboxLimits } from '../../sandbox/container-limits.ts';
 import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
 import { exitWatchSince, killedFromOutside, watchContainerExit, type ContainerExit } from '../../sandbox/container-exit.ts';
@@ -30,8 +30,8 @@ export interface SandboxExit extends ContainerExit {
   reason: string;
 }
 
-/** How long a broken stdio socket waits for the container's exit to say whether it was killed from outside. */
-const stdioExitGraceMs = 5_000;
+/** How long a broken channel or attach socket waits for the container's exit to say whether it was killed from outside. */
+const brokenExitGraceMs = 5_000;
 
 function sandboxExitOf(exit: ContainerExit): SandboxExit {
   const reason = exit.oomKilled
@@ -51,66 +51,46 @@ const defaultPolicySandboxLimits = { memoryMb: defaultPolicySandboxMemoryMb, cpu
 export class PolicySandbox {
   private exitHandlers: ((exit: SandboxExit) => void)[] = [];
   private exited: SandboxExit | undefined;
-  readonly stderr = new BoundedBuffer(64 * 1024);
+  /** The container's stdout and stderr (a crash's trace; nothing the protocol needs), bounded. */
+  readonly output = new BoundedBuffer(64 * 1024);
 
-  private constructor(readonly container: Docker.Container, private readonly stdin: NodeJS.WritableStream) {}
+  private constructor(readonly container: Docker.Container, private readonly channel: PolicyChannel) {}
 
   static async start(docker: Docker, spec: PolicySandboxSpec, onLine: (line: string) => void, onOverflow: () => void): Promise<PolicySandbox> {
     const memoryMb = spec.limits?.memoryMb ?? defaultPolicySandboxLimits.memoryMb;
     const sinceSec = exitWatchSince();
-    const container = await docker.createContainer({
-      Image: spec.image,
-      Cmd: ['node', `--max-old-space-size=${Math.floor(memoryMb * 0.6)}`, policyRunnerPathInImage],
-      User: '65534:65534',
-      WorkingDir: '/tmp',
-      Env: ['NODE_ENV=production'],
-      OpenStdin: true,
-      StdinOnce: false,
-      AttachStdin: true,
-      AttachStdout: true,
-      AttachStderr: true,
-      Tty: false,
-      NetworkDisabled: true,
-      Labels: {
-        ...ownershipLabels(spec.owner),
-        [containerLabels.role]: 'policy',
-        [containerLabels.scenario]: spec.scenario,
-        [containerLabels.workflowId]: spec.workflowId,
-      },
-      HostConfig: {
-        NetworkMode: 'none',
-        ReadonlyRootfs: true,
-        Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=16m' },
-        Binds: [`${path.dirname(spec.bundleFile)}:/policy:ro`],
-        ...limitsHostConfig(defaultPolicySandboxLimits, spec.limits),
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        // The policy's stdio is attached: its log is bounded like every container's.
-        LogConfig: containerLogConfig,
-      },
-    });
-    const stream = await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true });
-    const stdout = new PassThrough();
-    const sandbox = new PolicySandbox(container, stream);
     let exited: Promise<ContainerExit> | undefined;
-    // The hijacked socket can fail (the container killed mid-write: EPIPE, ECONNRESET); unhandled,
-    // that error would end the worker. It ends the sandbox instead: as the container's exit says
-    // when that comes soon (a kill from outside is then told apart), else as a crash.
-    stream.on('error', (error: Error) => {
-      const broken: SandboxExit = { exitCode: null, oomKilled: false, killed: false, reason: `the policy sandbox's stdio failed (${error.message})` };
-      void Promise.race([exited, sleep(stdioExitGraceMs, undefined, { ref: false })]).then((exit) => sandbox.markExited(exit ? sandboxExitOf(exit) : broken));
-    });
-    container.modem.demuxStream(stream, stdout, sandbox.stderr);
-    stdout.pipe(new LineSplitter(maxProtocolLineBytes, onLine, onOverflow));
+    let sandbox: PolicySandbox | undefined;
+    // A socket or stream that breaks (the container killed mid-write: EPIPE, ECONNRESET) ends the
+    // sandbox: as the container's exit says when that comes soon (a kill from outside is then told
+    // apart), else as a crash.
+    const broke = (reason: string) => {
+      const broken: SandboxExit = { exitCode: null, oomKilled: false, killed: false, reason };
+      void Promise.race([exited, sleep(brokenExitGraceMs, undefined, { ref: false })]).then((exit) => sandbox?.markExited(exit ? sandboxExitOf(exit) : broken));
+    };
+    const channel = await PolicyChannel.open(maxProtocolLineBytes, { onLine, onOverflow, onBroken: broke });
+    let container: Docker.Container;
     try {
+      container = await createPolicyContainer(docker, spec, memoryMb, channel);
+    } catch (error) {
+      await channel.close();
+      throw error;
+    }
+    const created = new PolicySandbox(container, channel);
+    sandbox = created;
+    const output = created.output;
+    try {
+      const stream = await container.attach({ stream: true, stdin: false, stdout: true, stderr: true, hijack: true });
+      stream.on('error', (error: Error) => broke(`the policy sandbox's output stream failed (${error.message})`));
+      container.modem.demuxStream(stream, output, output);
       await container.start();
     } catch (error) {
-      await container.remove({ force: true }).catch(() => undefined);
+      await created.stop();
       throw error;
     }
     exited = watchContainerExit(docker, container, sinceSec);
-    void exited.then((exit) => sandbox.markExited(sandboxExitOf(exit)));
-    return sandbox;
+    void exited.then((exit) => created.markExited(sandboxExitOf(exit)));
+    return created;
   }
 
   private markExited(exit: SandboxExit): void {
@@ -130,13 +110,45 @@ export class PolicySandbox {
 
   send(message: HostMessage): void {
     if (this.exited) return;
-    this.stdin.write(JSON.stringify(message) + '\n');
+    this.channel.send(JSON.stringify(message));
   }
 
   async stop(): Promise<void> {
     this.markExited({ exitCode: null, oomKilled: false, killed: false, reason: 'stopped by the host' });
+    await this.channel.close();
     await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () => this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
       if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
     }));
   }
+}
+
+function createPolicyContainer(docker: Docker, spec: PolicySandboxSpec, memoryMb: number, channel: PolicyChannel): Promise<Docker.Container> {
+  return docker.createContainer({
+    Image: spec.image,
+    Cmd: ['node', `--max-old-space-size=${Math.floor(memoryMb * 0.6)}`, policyRunnerPathInImage],
+    User: '65534:65534',
+    WorkingDir: '/tmp',
+    Env: ['NODE_ENV=production', `TRL_POLICY_CHANNEL=${channel.pathInSandbox}`],
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    NetworkDisabled: true,
+    Labels: {
+      ...ownershipLabels(spec.owner),
+      [containerLabels.role]: 'policy',
+      [containerLabels.scenario]: spec.scenario,
+      [containerLabels.workflowId]: spec.workflowId,
+    },
+    HostConfig: {
+      NetworkMode: 'none',
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': 'rw,noexec,nosuid,size=16m' },
+      Binds: [`${path.dirname(spec.bundleFile)}:/policy:ro`, `${channel.hostDir}:${policyChannelDirInSandbox}:ro`],
+      ...limitsHostConfig(defaultPolicySandboxLimits, spec.limits),
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      // The policy's output is attached: its log is bounded like every container's.
+      LogConfig: containerLogConfig,
+    },
+  });
 }

@@ -1,5 +1,6 @@
-// The pipe protocol between the trusted policy host (in the worker) and the policy runner (inside
-// the policy sandbox): one JSON object per line on the runner's stdin / stdout. The runner side is
+// The line protocol between the trusted policy host (in the worker) and the policy runner (inside
+// the policy sandbox): one JSON object per line each way on a unix socket
+// (policy/host/policy-channel.ts). The runner side is
 // policy/runtime/runner.mjs (plain JS, Node 18, no dependencies); this file is the host's view,
 // validated with zod because everything the runner says is hostile.
 import { z } from 'zod';

@@ -14,7 +14,7 @@ async function withRunner(source: string, script: Parameters<typeof startHost>[0
     await run(host);
     assert.deepEqual(host.invalidLines, [], 'every line the runner printed is a protocol message');
   } finally {
-    assert.equal(await host.close(), 0, 'the runner exits cleanly when stdin closes');
+    assert.equal(await host.close(), 0, 'the runner exits cleanly when the host closes the channel');
   }
 }
 
@@ -163,7 +163,7 @@ test('a bundle without a policy or that throws while loading is fatal', async ()
   }
 });
 
-test('calls made after the response are refused, and closing stdin ends the runner even with calls pending', async () => {
+test('calls made after the response are refused, and closing the channel ends the runner even with calls pending', async () => {
   const source = `import { definePolicy, textCompletion } from 'trl-policy-sdk';
 let late;
 export default definePolicy({ async complete(request, ctx) {

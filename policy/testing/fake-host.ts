@@ -1,10 +1,13 @@
-// A small scripted policy host for tests: spawns the real runner (`node runner.mjs`, no loader),
-// answers its `call` messages from a script, and checks every line it prints against the protocol.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+// A small scripted policy host for tests: spawns the real runner (`node runner.mjs`, no loader) on
+// the host's real channel (policy/host/policy-channel.ts), answers its `call` messages from a
+// script, and checks every line it sends against the protocol. Nothing may reach its stdout.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runnerMessageSchema, type BudgetView, type CallError, type ModelInfo, type RunnerMessage } from '../runtime/protocol.ts';
 import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
+import { maxProtocolLineBytes } from '../runtime/protocol.ts';
+import { PolicyChannel } from '../host/policy-channel.ts';
 
 export const runnerPath = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'runtime', 'runner.mjs');
 
@@ -30,32 +33,33 @@ export class FakeHost {
   readonly calls: CallMessage[] = [];
   readonly logs: LogMessage[] = [];
   readonly messages: RunnerMessage[] = [];
-  /** Lines the runner printed that are not valid protocol messages; tests expect none. */
+  /** Lines the runner sent that are not valid protocol messages, and anything on its stdout; tests expect none. */
   readonly invalidLines: string[] = [];
   stderr = '';
   budget: BudgetView;
-  private readonly child: ChildProcessWithoutNullStreams;
   private readonly waiting = new Map<string, (outcome: RequestOutcome) => void>();
-  private readonly exited: Promise<number | null>;
+  private readonly started: Promise<{ channel: PolicyChannel; exited: Promise<number | null>; kill(): void }>;
   private startup?: (message: RunnerMessage) => void;
   private requestCounter = 0;
 
   constructor(private readonly script: CallScript, budget: BudgetView) {
     this.budget = { ...budget };
-    this.child = spawn(process.execPath, [runnerPath], { stdio: ['pipe', 'pipe', 'pipe'], env: {} });
-    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
-    let pending = '';
-    this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) this.receive(line);
+    this.started = PolicyChannel.open(maxProtocolLineBytes, {
+      onLine: (line) => this.receive(line),
+      onOverflow: () => this.invalidLines.push('(a line over the protocol bound)'),
+      onBroken: () => undefined,
+    }).then((channel) => {
+      const child = spawn(process.execPath, [runnerPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { TRL_POLICY_CHANNEL: channel.hostPath } });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.invalidLines.push(`stdout: ${chunk}`));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      return { channel, exited, kill: () => child.kill('SIGKILL') };
     });
   }
 
   send(message: unknown): void {
-    this.child.stdin.write(`${JSON.stringify(message)}\n`);
+    const line = JSON.stringify(message);
+    void this.started.then(({ channel }) => channel.send(line));
   }
 
   /** Sends init and waits for `ready` or `fatal`. */
@@ -72,11 +76,12 @@ export class FakeHost {
     return outcome;
   }
 
-  /** Closes stdin (the runner should exit) and returns the exit code. */
+  /** Closes the channel (the runner should exit) and returns the exit code. */
   async close(): Promise<number | null> {
-    this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5_000);
-    const code = await this.exited;
+    const { channel, exited, kill } = await this.started;
+    await channel.close();
+    const timer = setTimeout(kill, 5_000);
+    const code = await exited;
     clearTimeout(timer);
     return code;
   }
