@@ -4,11 +4,23 @@
 // schedule-to-start latencies, workflow and activity outcomes) in Prometheus form on a loopback port.
 import { Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
 import { log } from '../common/log.ts';
+import { failureTypes } from '../contracts/failure-types.ts';
 import type { MetricsConfig } from './worker-config.ts';
 
 let installed = false;
 
 const levels: Record<string, 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
+
+/**
+ * Warnings that describe the design working, not a fault: the sandbox role's workers are
+ * activity-only (README "Roles and host queues"), and a full host refuses a claim so that the
+ * scenario waits on the shared queue — every busy evaluation does that many times a minute.
+ */
+export function isWarningByDesign(message: string, meta: LogMetadata | undefined): boolean {
+  if (message.startsWith('No workflows registered')) return true;
+  const error = meta?.error as { type?: unknown } | undefined;
+  return message === 'Activity failed' && error?.type === failureTypes.sandboxHostFull;
+}
 
 /** Once per process (the SDK's rule): the first call's metrics setting holds. */
 export function installQuietRuntime(metrics?: MetricsConfig): void {
@@ -16,8 +28,7 @@ export function installQuietRuntime(metrics?: MetricsConfig): void {
   installed = true;
   const level = (process.env.TRL_LOG_LEVEL ?? 'warn').toUpperCase() as LogLevel;
   const emit = (lvl: LogLevel, message: string, meta?: LogMetadata) => {
-    // The sandbox role's workers are activity-only by design (README "Roles and host queues"): not worth a warning.
-    const quietened = lvl === 'WARN' && message.startsWith('No workflows registered') ? 'debug' : levels[lvl] ?? 'info';
+    const quietened = lvl === 'WARN' && isWarningByDesign(message, meta) ? 'debug' : levels[lvl] ?? 'info';
     log[quietened]('temporal', { message, ...(meta ?? {}) });
   };
   Runtime.install({
