@@ -229,10 +229,10 @@ try {
   const warmUp = Math.min(100, calls);
   await measure(arms, warmUp, 1, 2000);
   const rows: Row[] = [];
-  for (const concurrency of [1, 8]) rows.push(...addedRows(await measure(arms, calls, concurrency, 2000), concurrency, 2000));
+  for (const concurrency of [1, 8, 32]) rows.push(...addedRows(await measure(arms, calls, concurrency, 2000), concurrency, 2000));
   const sizeCalls = Math.max(50, Math.round(calls / 4));
   const sizeRows: Row[] = [];
-  for (const prompt of [300, 2000, 6000]) sizeRows.push(...addedRows(await measure(arms, sizeCalls, 1, prompt), 1, prompt));
+  for (const prompt of [300, 2000, 6000, 50_000]) sizeRows.push(...addedRows(await measure(arms, sizeCalls, 1, prompt), 1, prompt));
 
   const columns = [
     { header: 'arm', value: (r: Row) => r.arm },

@@ -4,7 +4,9 @@
 // splits each scenario into the task's own commands (solve.sh, test.sh: not overhead) and what the
 // validator adds around them: preparing (image check, test count), the activities' time beyond
 // their command (containers, copies, snapshot, artifacts), and the wait for a worker slot.
-//   node --import tsx bench/pipeline-overhead.ts [--scenarios 3 | --all] [--scenario NAME]…
+// The null agent (does nothing, so every verifier runs on the untouched task) gives the same
+// overhead without the task's own solve.sh.
+//   node --import tsx bench/pipeline-overhead.ts [--scenarios 3 | --all] [--scenario NAME]… [--agent oracle|null]
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,8 +24,13 @@ function scenarioNameOf(input: unknown): string | undefined {
 import { examplePackDir } from '../test/support/fixture-packs.ts';
 
 const { values } = parseArgs({
-  options: { scenarios: { type: 'string', default: '3' }, all: { type: 'boolean', default: false }, scenario: { type: 'string', multiple: true } },
+  options: { scenarios: { type: 'string', default: '3' }, all: { type: 'boolean', default: false }, scenario: { type: 'string', multiple: true }, agent: { type: 'string', default: 'oracle' } },
 });
+if (values.agent !== 'oracle' && values.agent !== 'null') {
+  process.stderr.write(`--agent must be oracle or null, not ${values.agent}\n`);
+  process.exit(64);
+}
+const agent: 'oracle' | 'null' = values.agent;
 
 async function scenarioNames(): Promise<string[]> {
   if (values.scenario?.length) return values.scenario;
@@ -41,7 +48,7 @@ const harnessMs = performance.now() - harnessStarted;
 try {
   const started = performance.now();
   const submissionId = uniqueId('bench-pipeline');
-  const result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios });
+  const result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, agent, scenarios });
   const wallMs = performance.now() - started;
   const spans = activitySpans((await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).fetchHistory()).events ?? []);
   const spanOf = (type: string, name: string) => spans.filter((span) => span.type === type && scenarioNameOf(span.input) === name);
@@ -66,7 +73,7 @@ try {
   const verifierMs = sum('verifierMs');
   const ownMs = sum('prepareMs') + sum('aroundRunMs') + sum('aroundVerifyMs');
   const beforeScenariosMs = Math.min(...spans.filter((span) => span.type === 'prepareScenario').map((span) => span.scheduledMs)) - Math.min(...spans.map((span) => span.scheduledMs));
-  process.stdout.write(`oracle agent, ${scenarios.length} scenarios from ${path.relative(process.cwd(), scenariosDir) || '.'}, one worker (both roles); ${result.status}, ${result.testsPassed}/${result.testsTotal} tests\n\n`);
+  process.stdout.write(`${agent} agent, ${scenarios.length} scenarios from ${path.relative(process.cwd(), scenariosDir) || '.'}, one worker (both roles); ${result.status}, ${result.testsPassed}/${result.testsTotal} tests\n\n`);
   process.stdout.write(
     `${renderTable(
       [
