@@ -7,7 +7,9 @@
 //                 pass-through policy: one ctx.call) → gateway in-process → sim fleet
 //   litellm       LiteLLM's proxy (PyPI litellm[proxy]), installed into .cache by this script
 // Added latency = the arm's percentile minus the direct call's percentile, same interleaving.
-//   node --import tsx bench/gateway-overhead.ts [--calls 2000] [--no-litellm] [--no-policy]
+// --upstream fixed puts an upstream that answers at once (bench/fixed-answer-upstream.ts) in the sim
+// fleet's place: at 8 and 32 lanes the sim fleet's own CPU queues every arm and hides the hops.
+//   node --import tsx bench/gateway-overhead.ts [--calls 2000] [--no-litellm] [--no-policy] [--upstream sim|fixed]
 import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,6 +26,7 @@ import { renderTable } from '../cli/render-table.ts';
 import { upstreamClient } from '../workers/model-upstream.ts';
 import { ensureLitellm, litellmVersion, startLitellm } from './litellm-peer.ts';
 import { startSimFleetProcess, writeFaultFreeCatalog } from './fault-free-sim-fleet.ts';
+import { startFixedAnswerUpstream } from './fixed-answer-upstream.ts';
 
 const { values } = parseArgs({
   options: {
@@ -31,8 +34,13 @@ const { values } = parseArgs({
     'no-litellm': { type: 'boolean', default: false },
     'no-policy': { type: 'boolean', default: false },
     'litellm-install-seconds': { type: 'string', default: '300' },
+    upstream: { type: 'string', default: 'sim' },
   },
 });
+if (values.upstream !== 'sim' && values.upstream !== 'fixed') {
+  process.stderr.write(`--upstream must be sim or fixed, not ${values.upstream}\n`);
+  process.exit(64);
+}
 const calls = Number(values.calls);
 const model = 'glm-5.3-flash';
 
@@ -159,7 +167,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 try {
-  const fleet = await startSimFleetProcess(modelsFile);
+  const fleet = values.upstream === 'fixed' ? await startFixedAnswerUpstream() : await startSimFleetProcess(modelsFile);
   closers.push(() => fleet.close());
   // The agent's side of every arm is the stock OpenAI client; the gateway's upstream client is the worker's.
   const arms: Arm[] = [{ name: 'direct', client: new OpenAI({ baseURL: fleet.url, apiKey: 'sim', maxRetries: 0 }), model }];
@@ -243,7 +251,8 @@ try {
     { header: 'p95 ms', value: (r: Row) => r.p95.toFixed(2), align: 'right' as const },
     { header: 'p99 ms', value: (r: Row) => r.p99.toFixed(2), align: 'right' as const },
   ];
-  process.stdout.write(`sim fleet at time scale 0, faults off, ${model}, non-streamed, max_tokens 64; ${calls} calls per arm interleaved (${warmUp} warm-up first).\n`);
+  const upstreamText = values.upstream === 'fixed' ? 'an upstream answering at once (bench/fixed-answer-upstream.ts)' : 'sim fleet at time scale 0, faults off';
+  process.stdout.write(`${upstreamText}, ${model}, non-streamed, max_tokens 64; ${calls} calls per arm interleaved (${warmUp} warm-up first).\n`);
   process.stdout.write('Rows "direct" are absolute latency; every other row is added latency (arm percentile − direct percentile).\n\n');
   process.stdout.write(`${renderTable(columns, rows)}\n\nBy prompt size, concurrency 1, ${sizeCalls} calls per arm:\n\n${renderTable(columns, sizeRows)}\n`);
   process.stdout.write(`\nThe gateway's own work per call (ModelGateway.complete in process, upstream answering at once, ${calls} calls):\n\n`);
