@@ -13,6 +13,7 @@ import { repoRoot } from '../common/data-layout.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
 import { ownedByDeadWorker, removeOrphanContainers } from '../sandbox/orphan-cleanup.ts';
 import { removeOrphanNetworks } from '../sandbox/run-network.ts';
+import { removeOrphanChannelDirs } from '../policy/host/policy-channel.ts';
 import { log } from '../common/log.ts';
 import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { openWorkerSpendLedger } from '../gateway/spend/worker-spend-ledger.ts';
@@ -86,6 +87,8 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
   if (removed.length > 0) log.warn('orphan_containers_removed', { count: removed.length });
   const networks = await removeOrphanNetworks(options.docker, (labels) => ownedByDeadWorker(labels, owner));
   if (networks > 0) log.warn('orphan_networks_removed', { count: networks });
+  const channelDirs = await removeOrphanChannelDirs();
+  if (channelDirs > 0) log.info('orphan_policy_channels_removed', { count: channelDirs });
   const activities = createActivities({
     docker: options.docker,
     owner,

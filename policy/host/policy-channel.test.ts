@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { stat } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
-import { PolicyChannel, policyChannelDirInSandbox } from './policy-channel.ts';
+import os from 'node:os';
+import path from 'node:path';
+import { PolicyChannel, policyChannelDirInSandbox, removeOrphanChannelDirs } from './policy-channel.ts';
 
 function recorder() {
   const lines: string[] = [];
@@ -87,4 +90,26 @@ test('the directory can be entered, not listed; the socket is reachable by the s
   await runnerClosed;
   assert.deepEqual(seen.broken, [], 'the host closing its own channel is not reported as a break');
   channel.send('{"t":"after"}'); // ignored, no throw
+});
+
+test('at start, channel directories of dead processes go; this process\'s and other live ones\' stay', async () => {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'trl-channel-sweep-'));
+  try {
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid!; // exited by now
+    const livePid = process.ppid;
+    for (const name of [`trl-policy-${deadPid}-abc`, `trl-policy-${process.pid}-def`, `trl-policy-${livePid}-ghi`, 'trl-policy-notapid-jkl', 'someone-else']) {
+      await mkdir(path.join(parent, name, 'inner'), { recursive: true });
+    }
+    assert.equal(await removeOrphanChannelDirs(parent), 1);
+    assert.deepEqual((await readdir(parent)).sort(), [`trl-policy-${livePid}-ghi`, `trl-policy-${process.pid}-def`, 'someone-else', 'trl-policy-notapid-jkl'].sort());
+    assert.equal(await removeOrphanChannelDirs(path.join(parent, 'missing')), 0, 'a missing parent is nothing to sweep');
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+  const channel = await PolicyChannel.open(64, recorder().events);
+  try {
+    assert.match(path.basename(channel.hostDir), new RegExp(`^trl-policy-${process.pid}-`), 'a channel names the process that listens in it');
+  } finally {
+    await channel.close();
+  }
 });

@@ -5,14 +5,35 @@
 // A socket and not the container's attached stdin / stdout: that path crosses the Docker daemon both
 // ways, about 0.2 ms a crossing and four crossings per model call (bench/policy-chain-latency.ts).
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { LineSplitter } from './line-splitter.ts';
+import { processAlive } from '../../common/process-alive.ts';
 
 /** Where the channel's directory is mounted inside the policy sandbox. */
 export const policyChannelDirInSandbox = '/run/trl-channel';
+
+/** A channel directory's name starts with this and the pid of the process that listens in it. */
+const channelDirPrefix = 'trl-policy-';
+const channelDirPattern = /^trl-policy-(\d+)-/;
+
+/**
+ * Removes channel directories a dead process left behind (a worker killed with SIGKILL never
+ * closes its channels). The pid in the name says whose each one is; a live process's are kept, so
+ * several workers on one host can each sweep at start. Returns how many went.
+ */
+export async function removeOrphanChannelDirs(parent = os.tmpdir()): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    const pid = Number(channelDirPattern.exec(name)?.[1]);
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
+    await rm(path.join(parent, name), { recursive: true, force: true });
+    removed += 1;
+  }
+  return removed;
+}
 
 export interface PolicyChannelEvents {
   onLine(line: string): void;
@@ -46,7 +67,7 @@ export class PolicyChannel {
    * entered but not listed, and the socket's name is random.
    */
   static async open(maxLineBytes: number, events: PolicyChannelEvents): Promise<PolicyChannel> {
-    const hostDir = await mkdtemp(path.join(os.tmpdir(), 'trl-policy-'));
+    const hostDir = await mkdtemp(path.join(os.tmpdir(), `${channelDirPrefix}${process.pid}-`));
     const name = `${randomBytes(12).toString('hex')}.sock`;
     const socketPath = path.join(hostDir, name);
     const server = net.createServer();
