@@ -36,6 +36,8 @@ export function hermesWheelhouseDir(lockHash: string): string {
 export function baseImageRootfsDir(recipeHash: string): string {
   return path.join(cacheDir, `rootfs-${recipeHash}`);
 }
+/** Each test file's duration in the last `trl test` that ran it: the next run starts the longest first. */
+export const testDurationsFile = path.join(cacheDir, 'test-durations.json');
 /** Test counts from pytest's collection inside a scenario's images, one file per scenario content hash. */
 export const testCountCacheDir = path.join(cacheDir, 'test-counts');
 export function testCountCacheFile(contentHash: string): string {

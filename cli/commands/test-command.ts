@@ -5,12 +5,17 @@
 // only with `--faults`, and then alone; the production topology (test/topology/: Temporal's server
 // on PostgreSQL, built from its Go module, with worker processes per role) only with `--topology`.
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { repoRoot, testDataDir } from '../../common/data-layout.ts';
+import { repoRoot, testDataDir, testDurationsFile } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrapForTests } from '../../infra/bootstrap.ts';
 import { UsageError } from '../usage-error.ts';
+import { testWorkflowBundleEnv, writeWorkflowBundleFile } from '../../workers/workflow-bundle-file.ts';
+import { renderTable } from '../render-table.ts';
+import { orderTestFiles, readTestDurations } from './test-durations.ts';
+import { testDurationsFileEnv } from './test-durations-reporter.ts';
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
 export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
@@ -39,22 +44,43 @@ export function selectTestFiles(files: string[], faults: boolean, browser = fals
 
 export async function testCommand(options: { filter: string[]; faults?: boolean; browser?: boolean; topology?: boolean }): Promise<number> {
   await bootstrapForTests(createDockerClient());
-  const files = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false, options.topology ?? false).map((f) => path.relative(repoRoot, f));
+  const selected = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false, options.topology ?? false).map((f) => path.relative(repoRoot, f));
+  const files = orderTestFiles(selected, await readTestDurations(testDurationsFile));
   if (files.length === 0) {
     process.stderr.write('trl: no test files matched\n');
     return 1;
   }
   // Node runs one file at a time on two cores (its default is cores − 1); the files mostly wait on
   // Docker and Temporal, so a few at once finish sooner. TRL_TEST_CONCURRENCY overrides; the
-  // fault and topology suites run one file at a time (they restart shared services).
+  // fault and topology suites run one file at a time (they restart shared services). Files start
+  // longest first, by the last run's durations (test-durations.ts).
   const concurrency = options.faults || options.topology ? 1 : testConcurrency();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files], {
+  // One workflow bundle for every file of the run, instead of one per file that starts a worker.
+  const bundleDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-bundle-'));
+  const bundleFile = path.join(bundleDir, 'workflows.json');
+  await writeWorkflowBundleFile(bundleFile);
+  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${durationsReporter}`, '--test-reporter-destination=stdout'];
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], {
     cwd: repoRoot,
     stdio: 'inherit',
     // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
-    env: { ...process.env, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? testDataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
+    env: { ...process.env, [testWorkflowBundleEnv]: bundleFile, [testDurationsFileEnv]: testDurationsFile, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? testDataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
   });
-  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
+  await rm(bundleDir, { recursive: true, force: true });
+  printSlowestFiles(files, await readTestDurations(testDurationsFile));
+  return code;
+}
+
+const durationsReporter = path.join(import.meta.dirname, 'test-durations-reporter.ts');
+
+/** The run's five longest files, so whoever waits on the suite sees where the time went. */
+function printSlowestFiles(files: string[], durations: Record<string, number>): void {
+  const rows = files.filter((file) => durations[file] !== undefined).map((file) => ({ file, seconds: durations[file]! }))
+    .sort((a, b) => b.seconds - a.seconds).slice(0, 5);
+  if (rows.length === 0) return;
+  process.stderr.write(`\nthe longest test files (all durations: ${path.relative(repoRoot, testDurationsFile)}):\n`);
+  process.stderr.write(`${renderTable([{ header: 'file', value: (r) => r.file }, { header: 's', value: (r) => r.seconds.toFixed(1), align: 'right' }], rows)}\n`);
 }
 
 /** Test files run at once: TRL_TEST_CONCURRENCY (1–16), else 3. */

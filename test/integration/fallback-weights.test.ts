@@ -17,7 +17,7 @@ import type { LocalChain } from '../../chain/local/local-chain.ts';
 import { newSeatState, seatConfigSchema } from '../../contracts/seat.ts';
 import { seatWorkflowId } from '../../contracts/temporal-names.ts';
 import { createSeatActivities } from '../../activities/seat-activities.ts';
-import { bundleWorkflows } from '../../workers/create-worker.ts';
+import { projectWorkflowBundle } from '../support/shared-workflow-bundle.ts';
 import type { seatCycle } from '../../workflows/seat-cycle.ts';
 import { describeWeights } from '../../contracts/weights-outcome.ts';
 import { temporalEndpoint } from '../../infra/temporal-server.ts';
@@ -31,7 +31,7 @@ describe('fallback weights on the local chain', () => {
   let client: Client;
   let connection: Connection;
   const workers: { worker: Worker; running: Promise<void>; taskQueue: string }[] = [];
-  let bundle: Awaited<ReturnType<typeof bundleWorkflows>>;
+  let bundle: Awaited<ReturnType<typeof projectWorkflowBundle>>;
   const miners: Record<'owner' | 'winner' | 'other', { address: string; uid: number }> = {} as never;
 
   async function startWorker(fallbackUid?: number): Promise<string> {
@@ -70,7 +70,7 @@ describe('fallback weights on the local chain', () => {
     }
     connection = await Connection.connect({ address: temporalEndpoint().address });
     client = new Client({ connection, namespace: temporalEndpoint().namespace });
-    bundle = await bundleWorkflows();
+    bundle = await projectWorkflowBundle();
   });
 
   after(async () => {

@@ -13,6 +13,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import { repoRoot } from '../../common/data-layout.ts';
 import { bundleWorkflows } from '../../workers/create-worker.ts';
+import { projectWorkflowBundle } from '../support/shared-workflow-bundle.ts';
 import { historyOf, replayHistories } from '../../cli/client/replay-runs.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import type { Submission } from '../../contracts/submission.ts';
@@ -61,7 +62,7 @@ describe('histories from before the roles', () => {
     const result = await worker.runUntil(client.workflow.execute('evaluateSubmission', { taskQueue, workflowId, args: [submission] }) as Promise<EvaluationResult>);
     assert.equal(result.testsPassed, 4);
     const history = await historyOf(client, workflowId);
-    const [outcome] = await replayHistories(await bundleWorkflows(), [history]);
+    const [outcome] = await replayHistories(await projectWorkflowBundle(), [history]);
     assert.equal(outcome?.clean, true, outcome?.message);
     // The old run scheduled no claim: without the patch, today's code would (and fail to replay it).
     const events = (history.history as temporal.api.history.v1.IHistory).events ?? [];

@@ -9,7 +9,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { passingPreamble, startStandInWorkers, type StandInWorkers } from '../support/stand-in-workers.ts';
-import { bundleWorkflows } from '../../workers/create-worker.ts';
+import { projectWorkflowBundle } from '../support/shared-workflow-bundle.ts';
 import { packFaultTypes } from '../../contracts/failure-types.ts';
 import type { AgentRunResult, EvaluationResult, PreparedScenario } from '../../contracts/results.ts';
 import type { Submission } from '../../contracts/submission.ts';
@@ -63,7 +63,7 @@ describe('the evaluation applies the blame table', () => {
       connection: await NativeConnection.connect({ address }),
       namespace,
       taskQueue,
-      workflowBundle: await bundleWorkflows(),
+      workflowBundle: await projectWorkflowBundle(),
       activities: activities(runs),
     });
     running = worker.run();

@@ -1,10 +1,17 @@
 // Every active scenario, proved: its image builds from the sandbox base with no registry, the oracle
 // passes every hidden test, the null agent none, the partial solution strictly between, and two
-// verifier runs on the same outputs agree test by test. Plus the set's own bar (size, spread).
+// verifier runs on the same outputs agree test by test. Plus the set's own bar (size, spread), and
+// what evaluateSubmission leaves of the oracle's run: artifacts, search attributes, a replayable
+// history, no container. One evaluation per agent serves every check: each is 26 scenarios.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { evaluationWorkflowId, searchAttributes } from '../../contracts/temporal-names.ts';
+import { containerLabels } from '../../sandbox/container-labels.ts';
+import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { listScenarioFolders } from '../../catalog/list-scenarios.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { readRegistry } from '../../catalog/registry.ts';
@@ -15,7 +22,7 @@ import { currentWorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { runVerifier } from '../../verifiers/run-verifier.ts';
 import { parseCtrf } from '../../verifiers/ctrf-report.ts';
 import type { EvaluationResult, ScenarioResult } from '../../contracts/results.ts';
-import { startHarness, type Harness } from '../support/evaluation-harness.ts';
+import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 import { examplePackDir } from '../support/fixture-packs.ts';
 
 describe('the active scenario set', async () => {
@@ -23,13 +30,14 @@ describe('the active scenario set', async () => {
   const folders = await Promise.all(active.map((s) => loadScenario(s.dir)));
   let harness: Harness;
   const runs: Record<'oracle' | 'null' | 'partial', EvaluationResult | undefined> = { oracle: undefined, null: undefined, partial: undefined };
+  const oracleId = uniqueId('oracle');
 
   before(async () => {
     harness = await startHarness();
-    // One at a time: each already fans out over every scenario.
-    for (const agent of ['oracle', 'null', 'partial'] as const) {
-      runs[agent] = await harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent });
-    }
+    // All three at once: the worker's slots bound the scenarios in flight, and none waits for the tail of another run.
+    const [oracle, nothing, partial] = await Promise.all((['oracle', 'null', 'partial'] as const).map((agent) =>
+      harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent, ...(agent === 'oracle' ? { submissionId: oracleId } : {}) })));
+    Object.assign(runs, { oracle, null: nothing, partial });
   });
   after(async () => harness?.close());
 
@@ -87,4 +95,56 @@ describe('the active scenario set', async () => {
       }
     });
   }
+
+  describe('evaluateSubmission on the active scenarios', () => {
+    test('runs every scenario of the active set, in order', () => {
+      assert.deepEqual(runs.oracle!.perScenario.map((s) => s.name), active.map((s) => s.name));
+      assert.deepEqual(runs.null!.perScenario.map((s) => s.name), active.map((s) => s.name));
+    });
+
+    test('the oracle run completes with every test passed, the null run with none', () => {
+      const oracle = runs.oracle!;
+      assert.equal(oracle.status, 'completed');
+      assert.equal(oracle.testsPassed, oracle.testsTotal);
+      assert.equal(runs.null!.status, 'completed');
+      assert.equal(runs.null!.testsPassed, 0);
+      assert.equal(runs.null!.testsTotal, oracle.testsTotal);
+    });
+
+    test('results reference artifacts by path and sha256, and the files match', async () => {
+      const oracle = runs.oracle!;
+      assert.ok(oracle.resultFile);
+      for (const scenario of oracle.perScenario) {
+        for (const name of ['agentOutputs', 'agentLog', 'verifierReport', 'verifierLog']) {
+          const ref = scenario.artifacts[name];
+          assert.ok(ref, `${scenario.name} lacks artifact ${name}`);
+          const bytes = await readFile(ref.path);
+          assert.equal(createHash('sha256').update(bytes).digest('hex'), ref.sha256);
+        }
+      }
+      const written = JSON.parse(await readFile(oracle.resultFile.path, 'utf8'));
+      assert.equal(written.testsPassed, oracle.testsPassed);
+    });
+
+    test('search attributes and memo make the run findable in the Temporal UI', async () => {
+      const oracle = runs.oracle!;
+      const description = await harness.client.workflow.getHandle(evaluationWorkflowId(oracleId)).describe();
+      assert.equal(description.typedSearchAttributes.get(searchAttributes.submissionId), oracleId);
+      assert.equal(description.typedSearchAttributes.get(searchAttributes.status), 'completed');
+      assert.equal(description.typedSearchAttributes.get(searchAttributes.testsPassed), oracle.testsPassed);
+      assert.equal(description.typedSearchAttributes.get(searchAttributes.packHash), oracle.packHash);
+      const memo = description.memo as { result?: { testsPassed?: number } };
+      assert.equal(memo.result?.testsPassed, oracle.testsPassed);
+    });
+
+    test('a finished run replays without determinism errors', async () => {
+      const history = await harness.client.workflow.getHandle(evaluationWorkflowId(oracleId)).fetchHistory();
+      await Worker.runReplayHistory({ workflowBundle: harness.bundle }, history, evaluationWorkflowId(oracleId));
+    });
+
+    test('no container is left behind', async () => {
+      const left = await listManagedContainers(harness.docker, [`${containerLabels.workflowId}=${evaluationWorkflowId(oracleId)}`]);
+      assert.deepEqual(left, []);
+    });
+  });
 });

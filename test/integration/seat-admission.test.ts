@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { newSeatState, seatConfigSchema, type Challenge } from '../../contracts/seat.ts';
 import { challengeUpdate, seatQuery } from '../../contracts/seat-signals.ts';
-import { bundleWorkflows } from '../../workers/create-worker.ts';
+import { projectWorkflowBundle } from '../support/shared-workflow-bundle.ts';
 import { temporalEndpoint } from '../../infra/temporal-server.ts';
 import { uniqueId } from '../support/evaluation-harness.ts';
 
@@ -18,14 +18,14 @@ describe('per-hotkey admission in the seat workflow', () => {
   let client: Client;
   let worker: Worker;
   let running: Promise<void>;
-  let bundle: Awaited<ReturnType<typeof bundleWorkflows>>;
+  let bundle: Awaited<ReturnType<typeof projectWorkflowBundle>>;
   const taskQueue = uniqueId('trl-admission');
   const workflowId = uniqueId('seat-admission');
 
   before(async () => {
     connection = await Connection.connect({ address: temporalEndpoint().address });
     client = new Client({ connection, namespace: temporalEndpoint().namespace });
-    bundle = await bundleWorkflows();
+    bundle = await projectWorkflowBundle();
     // No activities: the seat's evaluations never finish here, which keeps its first challenge pending.
     worker = await Worker.create({ connection: await NativeConnection.connect({ address: temporalEndpoint().address }), namespace: temporalEndpoint().namespace, taskQueue, workflowBundle: bundle, activities: {} });
     running = worker.run();

@@ -1,12 +1,12 @@
 // Integration-test harness: a real Temporal server and Docker engine (bootstrapped by `trl test`),
-// a real worker on a task queue of its own, the workflow bundle built once per test file.
+// a real worker on a task queue of its own, the workflow bundle shared by the run (test/support/shared-workflow-bundle.ts).
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type Docker from 'dockerode';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap } from '../../infra/bootstrap.ts';
-import { bundleWorkflows } from '../../workers/create-worker.ts';
+import { projectWorkflowBundle } from './shared-workflow-bundle.ts';
 import { startHostedWorker, type HostedWorker } from '../../workers/hosted-worker.ts';
 import { startEvaluation } from '../../cli/client/start-evaluation.ts';
 import type { SubmissionInput } from '../../contracts/submission.ts';
@@ -37,7 +37,7 @@ export async function startHarness(options: { withWorker?: boolean; chain?: Chai
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({ connection, namespace: temporal.namespace });
   const taskQueue = uniqueId('trl-test');
-  const bundle = await bundleWorkflows();
+  const bundle = await projectWorkflowBundle();
   let hosted: HostedWorker | undefined;
   let running: Promise<void> | undefined;
   if (options.withWorker !== false) {

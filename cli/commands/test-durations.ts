@@ -1,0 +1,47 @@
+// How long each test file took in the last `trl test` that ran it, and the order that follows.
+// Node's runner starts files in the order given, so a long file that starts last leaves the other
+// slots idle at the end (the worker-crash suite mostly waits on Temporal's timeouts: 3½ minutes
+// alone at the end of an alphabetical run). Longest first keeps every slot busy until the end.
+import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+const durationsSchema = z.record(z.string(), z.number().nonnegative());
+export type TestDurations = z.infer<typeof durationsSchema>;
+
+/** Durations by repo-relative file, in seconds; none when the file is missing or not ours. */
+export async function readTestDurations(file: string): Promise<TestDurations> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return {};
+  try {
+    const parsed = durationsSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Adds this run's durations to the earlier ones (a filtered run keeps the others' figures). */
+export async function recordTestDurations(file: string, measured: TestDurations): Promise<void> {
+  const merged = { ...(await readTestDurations(file)), ...measured };
+  await mkdir(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, `${JSON.stringify(merged, null, 1)}\n`);
+  await rename(partial, file);
+}
+
+/**
+ * Files with a known duration, longest first; then the unknown ones, integration suites (which
+ * start workers and containers) before the rest. Ties keep the path order, so the order is stable.
+ */
+export function orderTestFiles(files: string[], durations: TestDurations): string[] {
+  const weight = (file: string): [number, number] => {
+    const known = durations[file];
+    if (known !== undefined) return [0, -known];
+    return [file.startsWith(`test${path.sep}integration${path.sep}`) ? 1 : 2, 0];
+  };
+  return files
+    .map((file, index) => ({ file, index, weight: weight(file) }))
+    .sort((a, b) => a.weight[0] - b.weight[0] || a.weight[1] - b.weight[1] || a.index - b.index)
+    .map((entry) => entry.file);
+}
