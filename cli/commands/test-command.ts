@@ -14,8 +14,7 @@ import { bootstrapForTests } from '../../infra/bootstrap.ts';
 import { UsageError } from '../usage-error.ts';
 import { testWorkflowBundleEnv, writeWorkflowBundleFile } from '../../workers/workflow-bundle-file.ts';
 import { renderTable } from '../render-table.ts';
-import { orderTestFiles, readTestDurations } from './test-durations.ts';
-import { testDurationsFileEnv } from './test-durations-reporter.ts';
+import { orderTestFiles, readTestDurations, recordTestDurations, runDurationsFileEnv } from './test-durations.ts';
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
 export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
@@ -56,23 +55,25 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
   // longest first, by the last run's durations (test-durations.ts).
   const concurrency = options.faults || options.topology ? 1 : testConcurrency();
   // One workflow bundle for every file of the run, instead of one per file that starts a worker.
-  const bundleDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-bundle-'));
-  const bundleFile = path.join(bundleDir, 'workflows.json');
+  const runDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-run-'));
+  const bundleFile = path.join(runDir, 'workflows.json');
+  const runDurationsFile = path.join(runDir, 'durations.json');
   await writeWorkflowBundleFile(bundleFile);
   const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${durationsReporter}`, '--test-reporter-destination=stdout'];
   const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], {
     cwd: repoRoot,
     stdio: 'inherit',
     // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
-    env: { ...process.env, [testWorkflowBundleEnv]: bundleFile, [testDurationsFileEnv]: testDurationsFile, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? testDataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
+    env: { ...process.env, [testWorkflowBundleEnv]: bundleFile, [runDurationsFileEnv]: runDurationsFile, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? testDataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
   });
   const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
-  await rm(bundleDir, { recursive: true, force: true });
-  printSlowestFiles(files, await readTestDurations(testDurationsFile));
+  const durations = await recordTestDurations(testDurationsFile, runDurationsFile, repoRoot);
+  await rm(runDir, { recursive: true, force: true });
+  printSlowestFiles(files, durations);
   return code;
 }
 
-const durationsReporter = path.join(import.meta.dirname, 'test-durations-reporter.ts');
+const durationsReporter = path.join(import.meta.dirname, 'test-durations-reporter.mjs');
 
 /** The run's five longest files, so whoever waits on the suite sees where the time went. */
 function printSlowestFiles(files: string[], durations: Record<string, number>): void {

@@ -21,13 +21,21 @@ export async function readTestDurations(file: string): Promise<TestDurations> {
   }
 }
 
-/** Adds this run's durations to the earlier ones (a filtered run keeps the others' figures). */
-export async function recordTestDurations(file: string, measured: TestDurations): Promise<void> {
+/** The name under which the reporter (test-durations-reporter.mjs) finds the file it writes the run's sums to. */
+export const runDurationsFileEnv = 'TRL_TEST_DURATIONS_FILE';
+
+/**
+ * Adds a run's durations (by absolute path, as the reporter wrote them) to the earlier ones, by
+ * path relative to `root`, rounded to a tenth of a second; a filtered run keeps the others' figures.
+ */
+export async function recordTestDurations(file: string, runFile: string, root: string): Promise<TestDurations> {
+  const measured = Object.fromEntries(Object.entries(await readTestDurations(runFile)).map(([name, s]) => [path.relative(root, name), Math.round(s * 10) / 10]));
   const merged = { ...(await readTestDurations(file)), ...measured };
   await mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.tmp`;
   await writeFile(partial, `${JSON.stringify(merged, null, 1)}\n`);
   await rename(partial, file);
+  return merged;
 }
 
 /**
