@@ -14,7 +14,7 @@ import { bootstrapForTests } from '../../infra/bootstrap.ts';
 import { UsageError } from '../usage-error.ts';
 import { testWorkflowBundleEnv, writeWorkflowBundleFile } from '../../workers/workflow-bundle-file.ts';
 import { renderTable } from '../render-table.ts';
-import { orderTestFiles, readTestDurations, recordTestDurations, runDurationsFileEnv } from './test-durations.ts';
+import { orderTestFiles, readTestDurations } from './test-durations.ts';
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
 export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
@@ -57,23 +57,26 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
   // One workflow bundle for every file of the run, instead of one per file that starts a worker.
   const runDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-run-'));
   const bundleFile = path.join(runDir, 'workflows.json');
-  const runDurationsFile = path.join(runDir, 'durations.json');
   await writeWorkflowBundleFile(bundleFile);
-  const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${durationsReporter}`, '--test-reporter-destination=stdout'];
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], {
+  // A run starts from an empty data directory: an earlier run's packs, seats and spend would be
+  // seen by this one's checks (the pack store refuses the examples as near copies of an earlier
+  // run's variants of them). The last run's files stay until the next, for whoever reads a
+  // failure. A TRL_DATA_DIR set by the user is theirs: it is used as it is, never emptied.
+  const dataDir = process.env.TRL_DATA_DIR ?? testDataDir;
+  if (process.env.TRL_DATA_DIR === undefined) await rm(testDataDir, { recursive: true, force: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', testRunnerFile, String(concurrency), ...files], {
     cwd: repoRoot,
     stdio: 'inherit',
     // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
-    env: { ...process.env, [testWorkflowBundleEnv]: bundleFile, [runDurationsFileEnv]: runDurationsFile, TRL_DATA_DIR: process.env.TRL_DATA_DIR ?? testDataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
+    env: { ...process.env, [testWorkflowBundleEnv]: bundleFile, TRL_DATA_DIR: dataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
   });
   const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
-  const durations = await recordTestDurations(testDurationsFile, runDurationsFile, repoRoot);
   await rm(runDir, { recursive: true, force: true });
-  printSlowestFiles(files, durations);
+  printSlowestFiles(files, await readTestDurations(testDurationsFile));
   return code;
 }
 
-const durationsReporter = path.join(import.meta.dirname, 'test-durations-reporter.mjs');
+const testRunnerFile = path.join(import.meta.dirname, 'test-runner.ts');
 
 /** The run's five longest files, so whoever waits on the suite sees where the time went. */
 function printSlowestFiles(files: string[], durations: Record<string, number>): void {

@@ -21,16 +21,24 @@ export async function readTestDurations(file: string): Promise<TestDurations> {
   }
 }
 
-/** The name under which the reporter (test-durations-reporter.mjs) finds the file it writes the run's sums to. */
-export const runDurationsFileEnv = 'TRL_TEST_DURATIONS_FILE';
+/** What the runner's pass and fail events carry that the durations need. */
+export interface TestEventData {
+  nesting?: number;
+  file?: string;
+  details?: { duration_ms?: number };
+}
 
-/**
- * Adds a run's durations (by absolute path, as the reporter wrote them) to the earlier ones, by
- * path relative to `root`, rounded to a tenth of a second; a filtered run keeps the others' figures.
- */
-export async function recordTestDurations(file: string, runFile: string, root: string): Promise<TestDurations> {
-  const measured = Object.fromEntries(Object.entries(await readTestDurations(runFile)).map(([name, s]) => [path.relative(root, name), Math.round(s * 10) / 10]));
-  const merged = { ...(await readTestDurations(file)), ...measured };
+/** Adds a finished test to its file's sum when it is top-level (a file's tests and suites; nested ones are inside their suite's). */
+export function addTopLevelDuration(seconds: TestDurations, data: TestEventData, root: string): void {
+  if (data.nesting !== 0 || !data.file || typeof data.details?.duration_ms !== 'number') return;
+  const name = path.relative(root, data.file);
+  seconds[name] = (seconds[name] ?? 0) + data.details.duration_ms / 1000;
+}
+
+/** Adds a run's durations (seconds, by repo-relative file) to the earlier ones, rounded to a tenth; a filtered run keeps the others' figures. */
+export async function recordTestDurations(file: string, measured: TestDurations): Promise<TestDurations> {
+  const rounded = Object.fromEntries(Object.entries(measured).map(([name, s]) => [name, Math.round(s * 10) / 10]));
+  const merged = { ...(await readTestDurations(file)), ...rounded };
   await mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.tmp`;
   await writeFile(partial, `${JSON.stringify(merged, null, 1)}\n`);
