@@ -1,16 +1,12 @@
 // The project's workflow bundle for a test file: the run's shared file when `trl test` made one
 // (workers/workflow-bundle-file.ts), else built once in this process, as with `node --test FILE`.
-// A test that asks for it runs workflows, so its process gets the worker's quiet Temporal runtime
-// too (the SDK's INFO lines otherwise fill the suite's output).
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { bundleWorkflows } from '../../workers/create-worker.ts';
 import { readWorkflowBundleFile, testWorkflowBundleEnv } from '../../workers/workflow-bundle-file.ts';
-import { installQuietRuntime } from '../../workers/quiet-runtime.ts';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
 export function projectWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  installQuietRuntime();
   const file = process.env[testWorkflowBundleEnv];
   bundle ??= file ? readWorkflowBundleFile(file) : bundleWorkflows();
   return bundle;
