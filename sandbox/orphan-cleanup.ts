@@ -6,7 +6,6 @@ import type { WorkerIdentity } from './worker-identity.ts';
 import { processAlive } from '../common/process-alive.ts';
 import { removeSnapshot, snapshotLabel } from './agent-snapshot.ts';
 
-/** True when a process with this pid exists on this host (EPERM: it exists, owned by another user). */
 /** True when labels name a worker on this host whose process is gone. */
 export function ownedByDeadWorker(labels: Record<string, string>, self: WorkerIdentity): boolean {
   if (labels[containerLabels.workerHost] !== self.host) return false;
@@ -14,6 +13,12 @@ export function ownedByDeadWorker(labels: Record<string, string>, self: WorkerId
   return pid !== self.pid && !(Number.isInteger(pid) && pid > 0 && processAlive(pid));
 }
 
+/**
+ * Removes what dead workers of this host left: containers, and snapshot images never verified. It
+ * is a sweep at start, so it never stops the start: several workers starting at once sweep the
+ * same orphans (Docker answers the later ones 409, "removal already in progress", or 404), and an
+ * orphan that cannot be removed now is logged and left for the next sweep.
+ */
 export async function removeOrphanContainers(docker: Docker, self: WorkerIdentity): Promise<string[]> {
   const containers = await docker.listContainers({
     all: true,
@@ -21,24 +26,36 @@ export async function removeOrphanContainers(docker: Docker, self: WorkerIdentit
   });
   const removed: string[] = [];
   for (const info of containers) {
-    const pid = Number(info.Labels[containerLabels.workerPid]);
     if (!ownedByDeadWorker(info.Labels, self)) continue;
-    try {
-      await docker.getContainer(info.Id).remove({ force: true });
+    const what = { container: info.Id.slice(0, 12), ownerPid: Number(info.Labels[containerLabels.workerPid]), scenario: info.Labels[containerLabels.scenario] };
+    if (await removeOrphan(what, () => docker.getContainer(info.Id).remove({ force: true }))) {
       removed.push(info.Id);
-      log.info('orphan_container_removed', { container: info.Id.slice(0, 12), ownerPid: pid, scenario: info.Labels[containerLabels.scenario] });
-    } catch (error) {
-      if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+      log.info('orphan_container_removed', what);
     }
   }
   // Snapshot images of agent containers (tasks without agent_outputs) a dead worker never verified.
   const snapshots = await docker.listImages({ filters: { label: [`${snapshotLabel}=1`, `${containerLabels.workerHost}=${self.host}`] } });
   for (const image of snapshots) {
     if (!ownedByDeadWorker(image.Labels ?? {}, self)) continue;
-    for (const tag of image.RepoTags ?? []) await removeSnapshot(docker, tag);
-    log.info('orphan_snapshot_removed', { image: image.Id.slice(7, 19), scenario: image.Labels?.[containerLabels.scenario] });
+    const what = { image: image.Id.slice(7, 19), scenario: image.Labels?.[containerLabels.scenario] };
+    let all = true;
+    for (const tag of image.RepoTags ?? []) all = (await removeOrphan({ ...what, tag }, () => removeSnapshot(docker, tag))) && all;
+    if (all) log.info('orphan_snapshot_removed', what);
   }
   return removed;
+}
+
+/** One orphan's removal: true when this call removed it; false when another sweep has it, it is gone, or Docker refused (logged). */
+async function removeOrphan(what: Record<string, unknown>, remove: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await remove();
+    return true;
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 404 || status === 409) log.debug('orphan_removed_elsewhere', { ...what, status });
+    else log.warn('orphan_removal_failed', { ...what, error: error instanceof Error ? error.message : String(error) });
+    return false;
+  }
 }
 
 /** Containers created by this project that still exist (for tests and `trl doctor`-style checks). */

@@ -117,7 +117,9 @@ describe('test collection inside the scenario image', () => {
 
   test('`trl scenarios` reads the source until `--collect` counts in the images', async () => {
     const dir = path.join(root, 'listed');
-    await writeTask(dir, `collect-listed-${randomBytes(3).toString('hex')}`, { 'test_listed.py': 'import pytest\n\n@pytest.mark.parametrize("n", range(4))\ndef test_n(n):\n    pass\n' });
+    // Counts are cached by content in .cache/, which outlives a run: a fresh comment makes this task one no run has counted.
+    const fresh = randomBytes(6).toString('hex');
+    await writeTask(dir, `collect-listed-${fresh}`, { 'test_listed.py': `# ${fresh}\nimport pytest\n\n@pytest.mark.parametrize("n", range(4))\ndef test_n(n):\n    pass\n` });
     const list = async (...flags: string[]) => {
       const { stdout } = await runCommand(path.join(repoRoot, 'trl'), ['scenarios', '--json', '--scenarios-dir', dir, ...flags]);
       return (JSON.parse(stdout) as { scenarios: { tests: number; countedBy: string }[] }).scenarios[0]!;
