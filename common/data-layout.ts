@@ -2,6 +2,7 @@
 // cache directory, so no other file guesses one; README's layout table is checked against it.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contentCacheFolders } from './content-cache-folders.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -84,9 +85,9 @@ export const packStoreDir = path.join(dataDir, 'packs');
 /** Who first committed each pack hash (one exclusive file per hash). */
 export const packOwnersDir = path.join(packStoreDir, 'owners');
 /** The LLM judge's verdicts, by pack hash. */
-export const judgeCacheDir = path.join(dataDir, 'judge-cache');
+export const judgeCacheDir = path.join(dataDir, contentCacheFolders.judge);
 /** The behavioural probe's verdicts: a folder per pack hash, a file per key (policy/probe/probe-cache.ts). */
-export const probeCacheDir = path.join(dataDir, 'probe-cache');
+export const probeCacheDir = path.join(dataDir, contentCacheFolders.probe);
 /** The money ledger across scenario attempts: one JSON-lines file per UTC day. */
 export const spendDir = path.join(dataDir, 'spend');
 export const artifactsRoot = path.join(dataDir, 'artifacts');

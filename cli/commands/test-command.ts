@@ -64,7 +64,7 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
   // failure. A TRL_DATA_DIR set by the user is theirs: it is used as it is, never emptied.
   const dataDir = process.env.TRL_DATA_DIR ?? testDataDir;
   if (process.env.TRL_DATA_DIR === undefined) await rm(testDataDir, { recursive: true, force: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', testRunnerFile, String(concurrency), ...files], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', dataDirPerFile, testRunnerFile, String(concurrency), ...files], {
     cwd: repoRoot,
     stdio: 'inherit',
     // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
@@ -77,6 +77,8 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
 }
 
 const testRunnerFile = path.join(import.meta.dirname, 'test-runner.ts');
+// Given to the runner, whose files inherit it: each file's own data directory (that module says why).
+const dataDirPerFile = path.join(repoRoot, 'test', 'support', 'data-dir-per-file.ts');
 
 /** The run's five longest files, so whoever waits on the suite sees where the time went. */
 function printSlowestFiles(files: string[], durations: Record<string, number>): void {
