@@ -78,7 +78,7 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
 
 const testRunnerFile = path.join(import.meta.dirname, 'test-runner.ts');
 // Given to the runner, whose files inherit it: each file's own data directory (that module says why).
-const dataDirPerFile = path.join(repoRoot, 'test', 'support', 'data-dir-per-file.ts');
+const dataDirPerFile = path.join(repoRoot, 'test', 'support', 'data-dir-per-file.mjs');
 
 /** The run's five longest files, so whoever waits on the suite sees where the time went. */
 function printSlowestFiles(files: string[], durations: Record<string, number>): void {

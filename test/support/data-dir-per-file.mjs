@@ -3,24 +3,32 @@
 // spend another stored, whatever order they run in. (The pack store's near-copy check refused one
 // file's pack as a copy of what another file had committed, but only when that file ran first.)
 // The caches keyed by content stay shared through links, so a pack probed by one file is not probed
-// again by the next. Runs before the file's own imports: common/data-layout.ts reads the variable
-// when first loaded, so this module must not load it.
+// again by the next. It runs before the file's own imports (common/data-layout.ts reads the variable
+// when first loaded) and in the threads the file starts, so it is plain JavaScript: tsx's loader is
+// not in place yet there. Its folder names are common/content-cache-folders.ts's (a test holds them equal).
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { contentCacheFolders } from '../../common/content-cache-folders.ts';
+import { isMainThread } from 'node:worker_threads';
+
+export const sharedCacheFolders = ['judge-cache', 'probe-cache'];
+
+/** The file's own data directory inside the run's, named after its path. */
+export function dataDirOfFile(runDataDir, file, cwd) {
+  return path.join(runDataDir, 'files', path.relative(cwd, file).replace(/[^A-Za-z0-9._-]+/g, '_'));
+}
 
 const runDataDir = process.env.TRL_DATA_DIR;
 const file = process.argv[1];
-if (runDataDir && file?.endsWith('.test.ts')) {
-  const own = path.join(runDataDir, 'files', path.relative(process.cwd(), file).replace(/[^A-Za-z0-9._-]+/g, '_'));
+if (isMainThread && runDataDir && file?.endsWith('.test.ts')) {
+  const own = dataDirOfFile(runDataDir, file, process.cwd());
   mkdirSync(own, { recursive: true });
-  for (const folder of Object.values(contentCacheFolders)) {
+  for (const folder of sharedCacheFolders) {
     const shared = path.join(runDataDir, folder);
     mkdirSync(shared, { recursive: true });
     try {
       symlinkSync(shared, path.join(own, folder));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (error?.code !== 'EEXIST') throw error;
     }
   }
   process.env.TRL_DATA_DIR = own;
