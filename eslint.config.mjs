@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.cache/**', '.data/**', 'scenarios/**', 'test/fixtures/**', 'policy/examples/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['node_modules/**', '.cache/**', '.data/**', '.replay-*/**', 'scenarios/**', 'test/fixtures/**', 'policy/examples/**', '**/*.mjs', '**/*.js'] },
   {
     files: ['**/*.ts'],
     languageOptions: {

@@ -39,6 +39,8 @@ export function baseImageRootfsDir(recipeHash: string): string {
 }
 /** Each test file's duration in the last `trl test` that ran it: the next run starts the longest first. */
 export const testDurationsFile = path.join(cacheDir, 'test-durations.json');
+/** The same, from a full run, kept in git: the order of a fresh clone (CI), where the cache is empty. */
+export const testDurationsSeedFile = path.join(repoRoot, 'test', 'durations-seed.json');
 /** Test counts from pytest's collection inside a scenario's images, one file per scenario content hash. */
 export const testCountCacheDir = path.join(cacheDir, 'test-counts');
 export function testCountCacheFile(contentHash: string): string {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { repoRoot, testDataDir, testDurationsFile } from '../../common/data-layout.ts';
+import { repoRoot, testDataDir, testDurationsFile, testDurationsSeedFile } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrapForTests } from '../../infra/bootstrap.ts';
 import { UsageError } from '../usage-error.ts';
@@ -44,7 +44,8 @@ export function selectTestFiles(files: string[], faults: boolean, browser = fals
 export async function testCommand(options: { filter: string[]; faults?: boolean; browser?: boolean; topology?: boolean }): Promise<number> {
   await bootstrapForTests(createDockerClient());
   const selected = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false, options.topology ?? false).map((f) => path.relative(repoRoot, f));
-  const files = orderTestFiles(selected, await readTestDurations(testDurationsFile));
+  // This machine's last figures, else the seed kept in git (a fresh clone's cache is empty).
+  const files = orderTestFiles(selected, { ...(await readTestDurations(testDurationsSeedFile)), ...(await readTestDurations(testDurationsFile)) });
   if (files.length === 0) {
     process.stderr.write('trl: no test files matched\n');
     return 1;

@@ -5,11 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { addTopLevelDuration, orderTestFiles, readTestDurations, recordTestDurations, type TestDurations } from './test-durations.ts';
 
-test('known files go longest first, then unknown integration suites, then the rest, each in path order', () => {
-  const files = ['a/unit.test.ts', 'test/integration/b.test.ts', 'test/integration/a.test.ts', 'z/slow.test.ts', 'm/quick.test.ts'];
-  const durations = { 'z/slow.test.ts': 200, 'm/quick.test.ts': 1, 'gone/file.test.ts': 500 };
-  assert.deepEqual(orderTestFiles(files, durations), ['z/slow.test.ts', 'm/quick.test.ts', 'test/integration/b.test.ts', 'test/integration/a.test.ts', 'a/unit.test.ts']);
-  assert.deepEqual(orderTestFiles(files, {}), ['test/integration/b.test.ts', 'test/integration/a.test.ts', 'a/unit.test.ts', 'z/slow.test.ts', 'm/quick.test.ts']);
+test('new integration suites first, then known files longest first, then the other new files, each in path order', () => {
+  const files = ['a/unit.test.ts', 'test/integration/b.test.ts', 'test/integration/a.test.ts', 'z/slow.test.ts', 'm/quick.test.ts', 'test/integration/known.test.ts'];
+  const durations = { 'z/slow.test.ts': 200, 'm/quick.test.ts': 1, 'gone/file.test.ts': 500, 'test/integration/known.test.ts': 50 };
+  assert.deepEqual(orderTestFiles(files, durations), ['test/integration/b.test.ts', 'test/integration/a.test.ts', 'z/slow.test.ts', 'test/integration/known.test.ts', 'm/quick.test.ts', 'a/unit.test.ts']);
+  assert.deepEqual(orderTestFiles(files, {}), ['test/integration/b.test.ts', 'test/integration/a.test.ts', 'test/integration/known.test.ts', 'a/unit.test.ts', 'z/slow.test.ts', 'm/quick.test.ts']);
 });
 
 test('a missing, unparsable or foreign durations file is no durations, not an error', async () => {

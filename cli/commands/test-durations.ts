@@ -2,6 +2,9 @@
 // Node's runner starts files in the order given, so a long file that starts last leaves the other
 // slots idle at the end (the worker-crash suite mostly waits on Temporal's timeouts: 3½ minutes
 // alone at the end of an alphabetical run). Longest first keeps every slot busy until the end.
+// The figures are only an order: a stale or missing one makes a run slower, never wrong. A seed
+// from a full run is kept in git (test/durations-seed.json) for fresh clones; refresh it by copying
+// .cache/test-durations.json after a full `trl test` when the suite's shape has changed.
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -47,14 +50,16 @@ export async function recordTestDurations(file: string, measured: TestDurations)
 }
 
 /**
- * Files with a known duration, longest first; then the unknown ones, integration suites (which
- * start workers and containers) before the rest. Ties keep the path order, so the order is stable.
+ * Integration suites without a figure first (new ones: they start workers and containers, so
+ * they are assumed long), then the files with one, longest first, then the other files without.
+ * Ties keep the path order, so the order is stable.
  */
 export function orderTestFiles(files: string[], durations: TestDurations): string[] {
+  const integration = `test${path.sep}integration${path.sep}`;
   const weight = (file: string): [number, number] => {
     const known = durations[file];
-    if (known !== undefined) return [0, -known];
-    return [file.startsWith(`test${path.sep}integration${path.sep}`) ? 1 : 2, 0];
+    if (known !== undefined) return [1, -known];
+    return [file.startsWith(integration) ? 0 : 2, 0];
   };
   return files
     .map((file, index) => ({ file, index, weight: weight(file) }))

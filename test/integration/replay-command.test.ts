@@ -49,7 +49,8 @@ describe('trl replay', () => {
   before(async () => {
     harness = await startHarness();
     await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'null', scenarios: ['csv-sales-report'] });
-    // Inside the repository so the bundler finds node_modules.
+    // Inside the repository so the bundler finds node_modules; tsconfig.json and the lint skip .replay-*,
+    // which may run while it exists.
     variantDir = await mkdtemp(path.join(repoRoot, '.replay-variant-'));
     variantFile = path.join(variantDir, 'index.ts');
     await writeFile(variantFile, variantSource());
