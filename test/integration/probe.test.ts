@@ -20,6 +20,7 @@ import type { ActivityDependencies } from '../../activities/activity-context.ts'
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { validSkill, writePack } from '../support/fixture-packs.ts';
+import { useOwnContentCache } from '../support/own-content-cache.ts';
 
 /** A keystream no static scan reverses without running the code: the payload is hidden from the scan, not from the probe. */
 function lcgXor(text: string): number[] {
@@ -78,6 +79,8 @@ describe('the pre-evaluation probe', () => {
   const results = new Map<string, EvaluationResult>();
 
   before(async () => {
+    // Other files probe the same example packs at the same time: this file's first probes must play, so its cache is its own.
+    await useOwnContentCache('probe');
     harness = await startHarness();
     const packs: [string, string][] = [
       ['authoring', await writePack({ 'SKILL.md': validSkill, 'policy.ts': authoringPolicy })],
