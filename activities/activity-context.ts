@@ -1,6 +1,6 @@
 // What activities need from the worker, constructed only in workers/ and passed in.
 import type Docker from 'dockerode';
-import type OpenAI from 'openai';
+import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import type { Allowlist } from '../gateway/catalog/allowlist.ts';
 import type { WorkerIdentity } from '../sandbox/worker-identity.ts';
 import type { SpendAccount } from '../gateway/spend/spend-account.ts';
@@ -18,9 +18,9 @@ export interface ActivityDependencies {
   /** The model allowlist (gateway/catalog/models.json or TRL_MODELS_FILE). */
   allowlist: Allowlist;
   /** The OpenAI-compatible upstream: the sim fleet by default, Engy in production. */
-  upstream: OpenAI;
+  upstream: ChatUpstream;
   /** Builds the tape upstream of `trl eval --tape` from a recorded model-call log (workers/tape-upstream.ts). */
-  tapeUpstream?: (callLogText: string) => { client: OpenAI; divergence(): Error | undefined };
+  tapeUpstream?: (callLogText: string) => { client: ChatUpstream; divergence(): Error | undefined };
   /** Image policies run in. */
   policyImage: string;
   /** Image Python (policy.py) and data (policy.json) packs run in, one sidecar per attempt. */

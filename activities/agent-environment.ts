@@ -11,7 +11,7 @@ import type { PolicyFault } from '../policy/host/policy-backend.ts';
 import { watchdogLimitsFromEnv } from '../policy/host/watchdog.ts';
 import { startSidecar } from '../policy/sidecar/start-sidecar.ts';
 import type { Allowlist } from '../gateway/catalog/allowlist.ts';
-import type OpenAI from 'openai';
+import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import { createAgent } from '../agents/agent-registry.ts';
 import { CrashRestartingAgent } from '../agents/crash-restart.ts';
 import type { ScenarioAgent } from '../agents/scenario-agent.ts';
@@ -71,7 +71,7 @@ export async function startPolicyForSource(
     deadlineMs: number;
     maxAgentRequests: number;
     signal?: AbortSignal;
-    upstream?: OpenAI;
+    upstream?: ChatUpstream;
     capUsd?: number;
   },
 ): Promise<PolicyRun> {
@@ -139,7 +139,7 @@ export async function startAgentEnvironment(
     /** Cancellation of the attempt: stops waiting for the policy to start. */
     signal?: AbortSignal;
     /** A tape run: the recorded calls answer instead of the upstream. */
-    upstream?: OpenAI;
+    upstream?: ChatUpstream;
   },
 ): Promise<AgentEnvironment> {
   const { scenario } = request;

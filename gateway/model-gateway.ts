@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type OpenAI from 'openai';
+import type { ChatUpstream } from './upstream/chat-upstream.ts';
 import { meterPrices, type Allowlist, type ModelEntry } from './catalog/allowlist.ts';
 import { BudgetLedger } from './budget-ledger.ts';
 import { EpisodeMeter, type Budget, type Settlement } from './meter/episode-meter.ts';
@@ -21,7 +22,7 @@ export const defaultRetryDelaysMs: readonly number[] = [250, 500, 1000, 2000, 40
 
 export interface GatewayOptions {
   allowlist: Allowlist;
-  upstream: OpenAI;
+  upstream: ChatUpstream;
   capUsd: number;
   callLog: CallLog;
   /** The evaluation seed, passed upstream so simulated (and seed-honouring real) models vary with it. */

@@ -20,7 +20,7 @@ import { openWorkerSpendLedger } from '../gateway/spend/worker-spend-ledger.ts';
 import type { WorkerConfig } from './worker-config.ts';
 import { sharedBlobStore } from '../common/store/open-blob-store.ts';
 import { createTapeUpstream } from './tape-upstream.ts';
-import type OpenAI from 'openai';
+import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import type { SeatActivityDependencies } from '../activities/seat-activities.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
@@ -56,7 +56,7 @@ export interface EvaluationWorkerOptions {
   policyImage: string;
   /** The Python policy sidecar image (python / data packs). */
   sidecarImage?: string;
-  upstream: OpenAI;
+  upstream: ChatUpstream;
   config: WorkerConfig;
   workflowBundle?: WorkflowBundleWithSourceMap;
   maxConcurrentActivities?: number;

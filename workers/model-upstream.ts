@@ -2,24 +2,21 @@
 // production, its key only in the worker's environment), or else the sim fleet in its own process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import OpenAI from 'openai';
 import { repoRoot } from '../common/data-layout.ts';
-import { createNodeHttpFetch } from '../gateway/http/node-http-fetch.ts';
+import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
+import { HttpChatUpstream } from '../gateway/upstream/http-chat-upstream.ts';
 import type { WorkerConfig } from './worker-config.ts';
 
 export interface ModelUpstream {
-  client: OpenAI;
+  client: ChatUpstream;
   description: string;
   close(): Promise<void>;
 }
 
-/**
- * The gateway's client of an OpenAI-compatible upstream: no SDK retries (the gateway retries), and
- * node:http underneath instead of the built-in fetch, which cost about 0.6 ms a call (gateway/http/node-http-fetch.ts).
- */
-export function upstreamClient(baseURL: string, apiKey: string, timeoutMs: number): { client: OpenAI; close(): void } {
-  const fetch = createNodeHttpFetch();
-  return { client: new OpenAI({ baseURL, apiKey, maxRetries: 0, timeout: timeoutMs, fetch }), close: () => fetch.close() };
+/** The gateway's client of an OpenAI-compatible upstream: no retries of its own (the gateway retries), node:http underneath (gateway/upstream/http-chat-upstream.ts). */
+export function upstreamClient(baseURL: string, apiKey: string, timeoutMs: number): { client: ChatUpstream; close(): void } {
+  const client = new HttpChatUpstream({ baseURL, apiKey, timeoutMs });
+  return { client, close: () => client.close() };
 }
 
 export async function startModelUpstream(config: WorkerConfig): Promise<ModelUpstream> {

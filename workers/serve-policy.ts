@@ -3,7 +3,7 @@
 // routed by the front server in policy/serve/. Only workers/ builds the Docker and OpenAI clients.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
-import type OpenAI from 'openai';
+import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import { startPolicyForSource, type PolicySource } from '../activities/agent-environment.ts';
 import type { CanonicalPack } from '../packs/canonical-pack.ts';
 import { packKindOf, skillFile } from '../packs/pack-format.ts';
@@ -93,7 +93,7 @@ export async function startServing(options: {
   docker: Docker;
   policyImage: string;
   sidecarImage?: string;
-  upstream: OpenAI;
+  upstream: ChatUpstream;
   settings: ServeSettings;
   gate?: ClientGate;
   shadow?: ShadowSettings;

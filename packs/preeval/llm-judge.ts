@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { z } from 'zod';
+import type { ChatUpstream } from '../../gateway/upstream/chat-upstream.ts';
 import { packHash as computePackHash, type CanonicalPack } from '../canonical-pack.ts';
 import { buildJudgeMessages, judgeAnswerSchema, judgePromptVersion, judgeResponseFormat, type JudgeAnswer, type JudgeFlagType } from './judge-protocol.ts';
 import type { CachedVerdict, JudgeCache } from './judge-cache.ts';
@@ -26,7 +27,7 @@ export interface JudgeVerdict {
 }
 
 export interface JudgePackRequest {
-  client: OpenAI;
+  client: ChatUpstream;
   model: string;
   pack: CanonicalPack;
   /** Must be packHash(pack): the cache key and the delimiter boundary come from it. */
@@ -155,19 +156,18 @@ export async function judgePack(request: JudgePackRequest): Promise<JudgeVerdict
     if (attempt > 1 && retryDelayMs > 0) await sleep(retryDelayMs * 2 ** (attempt - 2));
     let outcome: AttemptOutcome;
     try {
-      const completion = await client.chat.completions.create(
-        {
-          model,
-          messages: prompt.messages,
-          temperature: 0,
-          // A different seed per attempt: deterministic upstreams (the sim fleet) repeat a fault for an identical request.
-          seed: attempt - 1,
-          max_tokens: maxOutputTokens,
-          response_format: judgeResponseFormat,
-        },
-        // Our loop is the only retry loop, so attempts are counted exactly.
-        { maxRetries: 0, timeout: timeoutMs },
-      );
+      // Typed as the OpenAI API's request; the upstream client takes any body.
+      const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
+        model,
+        messages: prompt.messages,
+        temperature: 0,
+        // A different seed per attempt: deterministic upstreams (the sim fleet) repeat a fault for an identical request.
+        seed: attempt - 1,
+        max_tokens: maxOutputTokens,
+        response_format: judgeResponseFormat,
+      };
+      // Our loop is the only retry loop, so attempts are counted exactly.
+      const completion = await client.chat.completions.create(body as never, { maxRetries: 0, timeout: timeoutMs });
       const counted = completionSchema.shape.usage.safeParse((completion as { usage?: unknown }).usage);
       if (counted.success && counted.data) {
         usage.promptTokens += counted.data.prompt_tokens;

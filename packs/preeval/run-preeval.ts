@@ -1,7 +1,7 @@
 // Pre-evaluation of one pack, cheapest check first: structure, ownership of the hash, static scan
 // for scenario-specific content, similarity to earlier packs, and last the LLM judge — the only
 // step that costs money, so it runs only for a pack every free check passed.
-import type OpenAI from 'openai';
+import type { ChatUpstream } from '../../gateway/upstream/chat-upstream.ts';
 import type { CanonicalPack } from '../canonical-pack.ts';
 import type { Rejection } from '../../contracts/results.ts';
 import { checkPackFormat, packKindOf } from '../pack-format.ts';
@@ -30,7 +30,7 @@ export interface PreEvalDependencies {
   fingerprints: () => Promise<ScenarioFingerprints>;
   /** Earlier packs kept by hash, with their owners, for the similarity check. */
   earlierPacks: () => Promise<{ packHash: string; owner?: string; claimedAt?: string; pack: CanonicalPack }[]>;
-  judge: { client: OpenAI; cache: JudgeCache };
+  judge: { client: ChatUpstream; cache: JudgeCache };
   /** Each off-loop scan (static scan, similarity) in its worker thread; past it the pack is rejected. */
   scanTimeLimitMs?: number;
 }

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type Docker from 'dockerode';
-import type OpenAI from 'openai';
+import type { ChatUpstream } from '../../gateway/upstream/chat-upstream.ts';
 import type { Allowlist } from '../../gateway/catalog/allowlist.ts';
 import type { ArtifactRef } from '../../contracts/artifact.ts';
 import type { WorkerIdentity } from '../../sandbox/worker-identity.ts';
@@ -32,7 +32,7 @@ export interface PolicyRunOptions {
   backend?: (context: BackendContext) => Promise<PolicyBackend>;
   watchdog?: WatchdogLimits;
   allowlist: Allowlist;
-  upstream: OpenAI;
+  upstream: ChatUpstream;
   capUsd: number;
   seed: number;
   /** Which try of the scenario this is (ModelGateway's tryKey). */
