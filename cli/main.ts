@@ -1,31 +1,14 @@
-// `trl`: one command for validators, operators, engineers and miners.
+// `trl`: one command for validators, operators, engineers and miners. Each command's module is
+// loaded when that command runs: loading them all cost every `trl` about 3 s of CPU before it did anything.
 import { parseArgs } from 'node:util';
-import { evalCommand } from './commands/eval-command.ts';
-import { upCommand } from './commands/up-command.ts';
-import { parseWorkerRole, workerCommand } from './commands/worker-command.ts';
-import { scenariosCommand } from './commands/scenarios-command.ts';
-import { importTasksCommand } from './commands/import-tasks-command.ts';
-import { packCommand } from './commands/pack-command.ts';
-import { testCommand } from './commands/test-command.ts';
-import { submitCommand } from './commands/submit-command.ts';
-import { seatCommand } from './commands/seat-command.ts';
-import { seatReportCommand } from './commands/seat-report-command.ts';
-import { consensusCommand } from './commands/consensus-command.ts';
-import { replayCommand } from './commands/replay-command.ts';
-import { runsCommand } from './commands/runs-command.ts';
-import { showCommand } from './commands/show-command.ts';
-import { rerunCommand } from './commands/rerun-command.ts';
-import { rescoreCommand } from './commands/rescore-command.ts';
-import { exportCommand } from './commands/export-command.ts';
-import { reportCommand } from './commands/report-command.ts';
-import { defaultSeatPollSec, defaultShadowCapUsd, defaultShadowRate, serveCommand, serveKeysCommand } from './commands/serve-command.ts';
-import { defaultServeSettings } from '../workers/serve-policy.ts';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { PackError } from '../packs/pack-error.ts';
 import { defaultAgent } from '../contracts/agent-kinds.ts';
+import { defaultServeSettings } from '../workers/serve-settings.ts';
+import { defaultSeatPollSec, defaultShadowCapUsd, defaultShadowRate } from './commands/serve-defaults.ts';
 
 const usage = `usage: trl <command> [options]
 
@@ -150,55 +133,56 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length !== 1) throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
       const seed = Number(values.seed);
       if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer; got "${values.seed}"`);
-      return evalCommand({ pack: positionals[0]!, scenarios: values.scenario ?? [], scenariosDir: values['scenarios-dir'], agent: values.agent!, seed, json: values.json!, id: values.id, tape: values.tape });
+      return (await import('./commands/eval-command.ts')).evalCommand({ pack: positionals[0]!, scenarios: values.scenario ?? [], scenariosDir: values['scenarios-dir'], agent: values.agent!, seed, json: values.json!, id: values.id, tape: values.tape });
     }
     case 'up':
-      return upCommand();
+      return (await import('./commands/up-command.ts')).upCommand();
     case 'worker': {
       const { values } = parseArgs({ args: rest, options: { role: { type: 'string' } } });
-      return workerCommand({ role: parseWorkerRole(values.role) });
+      const worker = await import('./commands/worker-command.ts');
+      return worker.workerCommand({ role: worker.parseWorkerRole(values.role) });
     }
     case 'scenarios': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, collect: { type: 'boolean', default: false }, 'scenarios-dir': { type: 'string' } } });
-      return scenariosCommand({ json: values.json!, collect: values.collect!, scenariosDir: values['scenarios-dir'] });
+      return (await import('./commands/scenarios-command.ts')).scenariosCommand({ json: values.json!, collect: values.collect!, scenariosDir: values['scenarios-dir'] });
     }
     case 'import-tasks': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
       if (positionals.length !== 2) throw new UsageError('trl import-tasks needs SRC (Terminal-Bench 1 tasks) and DEST (where the Harbor-layout tasks go)');
-      return importTasksCommand({ src: positionals[0]!, dest: positionals[1]!, json: values.json! });
+      return (await import('./commands/import-tasks-command.ts')).importTasksCommand({ src: positionals[0]!, dest: positionals[1]!, json: values.json! });
     }
     case 'pack': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
       if (positionals.length !== 1) throw new UsageError('trl pack needs exactly one pack directory');
-      return packCommand({ dir: positionals[0]!, out: values.out });
+      return (await import('./commands/pack-command.ts')).packCommand({ dir: positionals[0]!, out: values.out });
     }
     case 'submit': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { hotkey: { type: 'string' }, url: { type: 'string' }, json: { type: 'boolean', default: false } } });
       if (positionals.length !== 1) throw new UsageError('trl submit needs exactly one pack directory, e.g. trl submit policy/examples/cost-cascade');
-      return submitCommand({ pack: positionals[0]!, hotkey: values.hotkey, url: values.url, json: values.json! });
+      return (await import('./commands/submit-command.ts')).submitCommand({ pack: positionals[0]!, hotkey: values.hotkey, url: values.url, json: values.json! });
     }
     case 'seat': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, report: { type: 'boolean', default: false }, decision: { type: 'string' }, out: { type: 'string' } } });
       if (!values.report && (values.decision !== undefined || values.out !== undefined)) throw new UsageError('--decision and --out go with --report');
       const decision = values.decision === undefined ? undefined : Number(values.decision);
       if (decision !== undefined && (!Number.isInteger(decision) || decision < 1)) throw new UsageError(`--decision must be a positive integer; got "${values.decision}"`);
-      if (values.report) return seatReportCommand({ decision, out: values.out });
-      return seatCommand({ json: values.json! });
+      if (values.report) return (await import('./commands/seat-report-command.ts')).seatReportCommand({ decision, out: values.out });
+      return (await import('./commands/seat-command.ts')).seatCommand({ json: values.json! });
     }
     case 'report': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
       if (positionals.length !== 1) throw new UsageError('trl report needs exactly one workflow id, e.g. trl report evaluate-local-20261201T101500-abc123');
-      return reportCommand({ workflowId: positionals[0]!, out: values.out });
+      return (await import('./commands/report-command.ts')).reportCommand({ workflowId: positionals[0]!, out: values.out });
     }
     case 'export': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { format: { type: 'string' }, scenario: { type: 'string', multiple: true, default: [] }, out: { type: 'string' } } });
       if (positionals.length !== 1) throw new UsageError('trl export needs exactly one workflow id, e.g. trl export evaluate-local-20261201T101500-abc123 --format atif');
       if (!values.format) throw new UsageError('trl export needs --format atif, sharegpt or jsonl');
-      return exportCommand({ workflowId: positionals[0]!, format: values.format, scenarios: values.scenario ?? [], out: values.out });
+      return (await import('./commands/export-command.ts')).exportCommand({ workflowId: positionals[0]!, format: values.format, scenarios: values.scenario ?? [], out: values.out });
     }
     case 'consensus': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
-      return consensusCommand({ json: values.json! });
+      return (await import('./commands/consensus-command.ts')).consensusCommand({ json: values.json! });
     }
     case 'runs': {
       const { values } = parseArgs({
@@ -207,7 +191,7 @@ async function main(argv: string[]): Promise<number> {
       });
       const limit = Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer; got "${values.limit}"`);
-      return runsCommand({ status: values.status, hotkey: values.hotkey, pack: values.pack, since: values.since, limit, json: values.json! });
+      return (await import('./commands/runs-command.ts')).runsCommand({ status: values.status, hotkey: values.hotkey, pack: values.pack, since: values.since, limit, json: values.json! });
     }
     case 'show': {
       const { values, positionals } = parseArgs({
@@ -218,7 +202,7 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length !== 1) throw new UsageError('trl show needs exactly one workflow id, e.g. trl show evaluate-local-20261201T101500-abc123');
       const maxChars = Number(values['max-chars']);
       if (!Number.isInteger(maxChars) || maxChars < 40) throw new UsageError(`--max-chars must be an integer of at least 40; got "${values['max-chars']}"`);
-      return showCommand({ workflowId: positionals[0]!, scenario: values.scenario, maxChars, json: values.json! });
+      return (await import('./commands/show-command.ts')).showCommand({ workflowId: positionals[0]!, scenario: values.scenario, maxChars, json: values.json! });
     }
     case 'rerun': {
       const { values, positionals } = parseArgs({
@@ -227,7 +211,7 @@ async function main(argv: string[]): Promise<number> {
         options: { scenario: { type: 'string', multiple: true, default: [] }, failed: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
       });
       if (positionals.length !== 1) throw new UsageError('trl rerun needs exactly one workflow id, e.g. trl rerun evaluate-local-20261201T101500-abc123 --failed');
-      return rerunCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], failed: values.failed!, json: values.json! });
+      return (await import('./commands/rerun-command.ts')).rerunCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], failed: values.failed!, json: values.json! });
     }
     case 'rescore': {
       const { values, positionals } = parseArgs({
@@ -236,7 +220,7 @@ async function main(argv: string[]): Promise<number> {
         options: { scenario: { type: 'string', multiple: true, default: [] }, json: { type: 'boolean', default: false } },
       });
       if (positionals.length !== 1) throw new UsageError('trl rescore needs exactly one workflow id, e.g. trl rescore evaluate-local-20261201T101500-abc123');
-      return rescoreCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], json: values.json! });
+      return (await import('./commands/rescore-command.ts')).rescoreCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], json: values.json! });
     }
     case 'replay': {
       const { values, positionals } = parseArgs({
@@ -245,14 +229,14 @@ async function main(argv: string[]): Promise<number> {
         options: { all: { type: 'boolean', default: false }, since: { type: 'string' }, type: { type: 'string', default: 'evaluateSubmission' }, workflows: { type: 'string' }, json: { type: 'boolean', default: false } },
       });
       if (positionals.length > 1) throw new UsageError('trl replay takes one workflow id (or --all)');
-      return replayCommand({ workflowId: positionals[0], all: values.all!, since: values.since, type: values.type!, workflows: values.workflows, json: values.json! });
+      return (await import('./commands/replay-command.ts')).replayCommand({ workflowId: positionals[0], all: values.all!, since: values.since, type: values.type!, workflows: values.workflows, json: values.json! });
     }
     case 'serve': {
       if (rest[0] === 'keys') {
         const { values, positionals } = parseArgs({ args: rest.slice(1), allowPositionals: true, options: { 'spend-limit-usd': { type: 'string' }, 'requests-per-minute': { type: 'string' }, json: { type: 'boolean', default: false } } });
         const spendLimitUsd = values['spend-limit-usd'] === undefined ? undefined : positiveNumber('--spend-limit-usd', values['spend-limit-usd']);
         const requestsPerMinute = values['requests-per-minute'] === undefined ? undefined : positiveInteger('--requests-per-minute', values['requests-per-minute']);
-        return serveKeysCommand({ action: positionals[0], arg: positionals[1], spendLimitUsd, requestsPerMinute, json: values.json! });
+        return (await import('./commands/serve-command.ts')).serveKeysCommand({ action: positionals[0], arg: positionals[1], spendLimitUsd, requestsPerMinute, json: values.json! });
       }
       const { values, positionals } = parseArgs({
         args: rest,
@@ -269,7 +253,7 @@ async function main(argv: string[]): Promise<number> {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; got "${values.port}"`);
       const shadowRate = values['shadow-rate'] === undefined ? defaultShadowRate : Number(values['shadow-rate']);
       if (!(shadowRate >= 0 && shadowRate <= 1)) throw new UsageError(`--shadow-rate must be a share between 0 and 1; got "${values['shadow-rate']}"`);
-      return serveCommand({
+      return (await import('./commands/serve-command.ts')).serveCommand({
         pack: values.pack,
         seated: values.seated!,
         seatPollSec: values['seat-poll-sec'] === undefined ? defaultSeatPollSec : positiveNumber('--seat-poll-sec', values['seat-poll-sec']),
@@ -288,7 +272,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'test': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { faults: { type: 'boolean', default: false }, browser: { type: 'boolean', default: false }, topology: { type: 'boolean', default: false } } });
-      return testCommand({ filter: positionals, faults: values.faults!, browser: values.browser!, topology: values.topology! });
+      return (await import('./commands/test-command.ts')).testCommand({ filter: positionals, faults: values.faults!, browser: values.browser!, topology: values.topology! });
     }
     case undefined:
     case 'help':

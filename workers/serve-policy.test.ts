@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultServeSettings, instancesAllowed } from './serve-policy.ts';
+import { instancesAllowed } from './serve-policy.ts';
+import { defaultServeSettings } from './serve-settings.ts';
 
 test('the memory bound lowers the instance count by each sandbox kind, never below one', () => {
   assert.equal(instancesAllowed(defaultServeSettings, 'typescript'), defaultServeSettings.maxInstances);

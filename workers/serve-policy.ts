@@ -23,25 +23,9 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { log } from '../common/log.ts';
 import { ConfigError } from '../common/config-error.ts';
+import type { ServeSettings } from './serve-settings.ts';
 import { defaultPolicySandboxMemoryMb } from '../policy/host/policy-sandbox.ts';
 import { defaultSidecarMemoryMb } from '../policy/sidecar/sidecar-container.ts';
-
-export interface ServeSettings {
-  /** Address the front server binds (loopback by default: sandboxes can reach 0.0.0.0 listeners). */
-  host: string;
-  port: number;
-  maxInstances: number;
-  idleSec: number;
-  /** The budget cap of each instance's gateway; an instance near it is retired after its request. */
-  instanceCapUsd: number;
-  requestTimeoutSec: number;
-  /** Memory all instances may hold together (each at its sandbox's limit); bounds maxInstances further. */
-  memoryMb?: number;
-  /** When the seat changes hands, how long open conversations may finish on the old policy. */
-  drainSec: number;
-}
-
-export const defaultServeSettings: ServeSettings = { host: '127.0.0.1', port: 8300, maxInstances: 4, idleSec: 600, instanceCapUsd: 50, requestTimeoutSec: 300, drainSec: 300 };
 
 /** How many instances fit: maxInstances, lowered by the memory bound at each sandbox's memory limit. */
 export function instancesAllowed(settings: ServeSettings, kind: PolicySource['kind']): number {

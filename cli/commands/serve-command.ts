@@ -19,7 +19,8 @@ import { seatWorkflowId } from '../../contracts/temporal-names.ts';
 import { seatQuery } from '../../contracts/seat-signals.ts';
 import { readWorkerConfig } from '../../workers/worker-config.ts';
 import { startModelUpstream } from '../../workers/model-upstream.ts';
-import { startServing, type ServeSettings } from '../../workers/serve-policy.ts';
+import { startServing } from '../../workers/serve-policy.ts';
+import type { ServeSettings } from '../../workers/serve-settings.ts';
 import { addApiKey, readApiKeys, revokeApiKey } from '../../policy/serve/api-keys.ts';
 import { createKeyGate } from '../../policy/serve/key-gate.ts';
 import { renderTable } from '../render-table.ts';
@@ -33,9 +34,6 @@ export interface ServeOptions {
   settings: ServeSettings;
 }
 
-export const defaultSeatPollSec = 30;
-export const defaultShadowRate = 0.1;
-export const defaultShadowCapUsd = 1;
 
 /** The seat's pack hash, or undefined when the seat is empty or has no workflow yet. */
 async function currentSeatHash(): Promise<string | undefined> {
