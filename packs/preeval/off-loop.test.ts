@@ -8,6 +8,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { offLoopIdleThreads, offLoopThreadsStarted, runOffLoop, ScanTimeLimitError, maxIdleOffLoopThreads } from './off-loop.ts';
 import type { CanonicalPack } from '../canonical-pack.ts';
+import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
+import { defaultScanThresholds } from './scan-thresholds.ts';
 
 const pack = (text: string): CanonicalPack => ({ schema_version: 1, files: { 'SKILL.md': text } }) as CanonicalPack;
 const skill = (n: number | string) => `a skill that reads the csv number ${n} and writes the report of its sales`;
@@ -54,4 +56,24 @@ await runOffLoop({ task: 'similarity', candidate: { schema_version: 1, files: { 
 console.log('answered');`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 });
   assert.equal(stdout.trim(), 'answered', 'the process ended by itself after the answer');
+});
+
+test('a thread keeps the fingerprints it was sent, by digest: the same set is not sent again, a new set replaces it', async () => {
+  const fingerprints = (digest: string, text: string): ScenarioFingerprints => ({
+    version: 1, digest, scenarios: ['csv-report'], skipped: [],
+    fingerprints: [{ kind: 'solution-line', scenario: 'csv-report', text, display: text }],
+  });
+  const first = fingerprints('digest-a', 'awk sum column three into totals json');
+  const second = fingerprints('digest-b', 'sed rewrite the header row twice');
+  const scan = (text: string, set: ScenarioFingerprints) => runOffLoop({ task: 'scan', input: { pack: pack(`# Skill\n\n${text}\n`) }, fingerprints: set, thresholds: defaultScanThresholds });
+  const seen = (result: { evidence: { scenario?: string }[] }) => result.evidence.length;
+  // One thread, so the later tasks meet the set it holds.
+  await Promise.all([runOffLoop(similarity('a')), runOffLoop(similarity('b')), runOffLoop(similarity('c'))]);
+  for (let i = 0; i < 3; i++) {
+    assert.equal(seen(await scan('then awk sum column three into totals json and stop', first)), 1, 'the held set is used');
+    assert.equal(seen(await scan('then sed rewrite the header row twice and stop', first)), 0);
+  }
+  assert.equal(seen(await scan('then sed rewrite the header row twice and stop', second)), 1, 'a set with another digest replaces it');
+  assert.equal(seen(await scan('then awk sum column three into totals json and stop', second)), 0);
+  assert.equal(seen(await scan('then awk sum column three into totals json and stop', first)), 1);
 });
