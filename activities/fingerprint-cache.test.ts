@@ -26,3 +26,9 @@ test('no directory: an empty set, not a crash', async () => {
   const none = await mergedScenarioFingerprints([]);
   assert.deepEqual([none.scenarios, none.fingerprints, none.skipped], [[], [], []]);
 });
+
+test('the same directories give the same object, so the index over it is built once', async () => {
+  assert.equal(await mergedScenarioFingerprints([first, second]), await mergedScenarioFingerprints([first, second, first]));
+  assert.equal(await mergedScenarioFingerprints([first]), await cachedScenarioFingerprints(first));
+  assert.notEqual(await mergedScenarioFingerprints([second, first]), await mergedScenarioFingerprints([first, second]), 'another order is another set');
+});
