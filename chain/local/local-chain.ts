@@ -8,7 +8,6 @@ import { displayRaw, parsePackCommitment } from '../pack-commitment.ts';
 import { checkWeightsPreflight } from '../weights-preflight.ts';
 import { StateFile } from './state-file.ts';
 import { localChainStateSchema, newSubnet, type LocalChainState, type LocalSubnet } from './local-chain-state.ts';
-import { commitHash, epochIndex, netuidIndex, randomSalt, revealState, revealWindow } from '../subtensor/commit-reveal.ts';
 import { loadPendingReveals, savePendingReveals, type PendingReveal } from '../subtensor/pending-reveals-store.ts';
 
 /** Field 0 is a `Data::Raw` of at most 128 bytes on Subtensor; the local chain keeps the same bound. */
@@ -179,6 +178,8 @@ export class LocalChain implements ChainClient {
 
   async setWeights(netuid: number, uids: number[], values: number[]): Promise<WeightsSubmission> {
     const signer = this.requireSigner();
+    // Loaded when weights are set: its hashing library costs every process that opens a chain half a second of CPU.
+    const { commitHash, epochIndex, netuidIndex, randomSalt, revealWindow } = await import('../subtensor/commit-reveal.ts');
     const pending: PendingReveal[] = [];
     return this.state.update((state) => {
       const subnet = this.subnetOf(state, netuid);
@@ -219,6 +220,7 @@ export class LocalChain implements ChainClient {
   /** Reveals this signer's commits whose epoch has come; drops the ones that expired unrevealed. */
   async revealDueWeights(netuid: number): Promise<WeightsSubmission[]> {
     const signer = this.requireSigner();
+    const { commitHash, epochIndex, netuidIndex, revealState } = await import('../subtensor/commit-reveal.ts');
     const all = await loadPendingReveals(this.pendingRevealsFile);
     const mine = all.filter((r) => r.netuid === netuid && r.hotkey === signer);
     if (mine.length === 0) return [];
