@@ -24,9 +24,12 @@ export async function* readSseEvents(bytes: AsyncIterable<Uint8Array>, maxEventC
   let data: string[] = [];
   let eventChars = 0;
   for await (const chunk of bytes) {
+    // What is kept from the last chunk holds no newline: only the new text is searched, so a long
+    // line arriving in many chunks is scanned once.
+    const searched = pending.length;
     pending += decoder.decode(chunk, { stream: true });
     let start = 0;
-    for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n', start)) {
+    for (let newline = pending.indexOf('\n', searched); newline >= 0; newline = pending.indexOf('\n', start)) {
       const line = pending.charCodeAt(newline - 1) === 13 ? pending.slice(start, newline - 1) : pending.slice(start, newline);
       start = newline + 1;
       if (line === '') {
