@@ -2,7 +2,6 @@
 // cycle and decides. (The plain evaluation's side: worker-crash.test.ts.)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +9,7 @@ import { repoRoot } from '../../common/data-layout.ts';
 import { evaluationWorkflowId, seatWorkflowId } from '../../contracts/temporal-names.ts';
 import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
-import { startWorkerProcess, waitFor } from '../support/worker-process.ts';
+import { waitFor, workerProcesses } from '../support/worker-process.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 import { examplePackDir } from '../support/fixture-packs.ts';
 import { readChainConfig } from '../../chain/chain-config.ts';
@@ -25,13 +24,13 @@ const fixtures = path.join(repoRoot, 'test', 'fixtures', 'scenarios');
 
 describe('worker crash mid-challenge', () => {
   let harness: Harness;
-  const workers: ChildProcess[] = [];
+  const workers = workerProcesses();
 
   before(async () => {
     harness = await startHarness({ withWorker: false });
   });
   after(async () => {
-    for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
+    workers.killAll();
     await harness?.close();
   });
 
@@ -45,8 +44,7 @@ describe('worker crash mid-challenge', () => {
     await chain.as(miner).setCommitment(netuid, prepared.text);
     const seat = seatConfigSchema.parse({ netuid, agent: 'oracle', scenarios: ['slow-writer'], scenariosDir: fixtures });
 
-    const first = await startWorkerProcess(harness.taskQueue, chainEnv);
-    workers.push(first);
+    const first = await workers.start(harness.taskQueue, chainEnv);
     const cycle = await harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId('crash-cycle'), args: [{ seat }] });
     assert.deepEqual(cycle.accepted.map((o) => o.packHash), [prepared.packHash]);
 
@@ -59,8 +57,7 @@ describe('worker crash mid-challenge', () => {
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
 
-    const second = await startWorkerProcess(harness.taskQueue, chainEnv);
-    workers.push(second);
+    const second = await workers.start(harness.taskQueue, chainEnv);
     const view = await waitFor(async () => {
       const current = await harness.client.workflow.getHandle(seatWorkflowId(netuid)).query(seatQuery);
       return current.decisions >= 1 ? current : undefined;

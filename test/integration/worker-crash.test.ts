@@ -3,7 +3,6 @@
 // Each mostly waits on Temporal's timeouts, so apart they overlap the rest of the suite.)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../../common/data-layout.ts';
 import { evaluationWorkflowId } from '../../contracts/temporal-names.ts';
@@ -11,7 +10,7 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startEvaluation } from '../../cli/client/start-evaluation.ts';
 import type { EvaluationResult } from '../../contracts/results.ts';
-import { startWorkerProcess, waitFor } from '../support/worker-process.ts';
+import { waitFor, workerProcesses } from '../support/worker-process.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 import { examplePackDir } from '../support/fixture-packs.ts';
 
@@ -26,20 +25,19 @@ const outcome = (result: EvaluationResult) => ({
 
 describe('worker crash mid-evaluation', () => {
   let harness: Harness;
-  const workers: ChildProcess[] = [];
+  const workers = workerProcesses();
 
   before(async () => {
     harness = await startHarness({ withWorker: false });
   });
   after(async () => {
-    for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
+    workers.killAll();
     await harness?.close();
   });
 
   test('a new worker completes the same workflow with the same result and leaves no containers', async () => {
     const submission = { pack: { kind: 'directory' as const, path: examplePackDir }, scenariosDir: fixtures, scenarios: ['slow-writer'], agent: 'oracle' as const };
-    const first = await startWorkerProcess(harness.taskQueue);
-    workers.push(first);
+    const first = await workers.start(harness.taskQueue);
     const submissionId = uniqueId('crash');
     const workflowId = evaluationWorkflowId(submissionId);
     const handle = await startEvaluation(harness.client, { submissionId, ...submission }, harness.taskQueue);
@@ -55,8 +53,7 @@ describe('worker crash mid-evaluation', () => {
     const orphans = await listManagedContainers(harness.docker, [runLabel]);
     assert.equal(orphans.length, 1, 'the killed worker should have left its container behind');
 
-    const second = await startWorkerProcess(harness.taskQueue);
-    workers.push(second);
+    const second = await workers.start(harness.taskQueue);
     const recovered = await handle.result();
     assert.deepEqual(await listManagedContainers(harness.docker, [runLabel]), [], 'containers left behind after recovery');
 

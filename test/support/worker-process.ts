@@ -25,6 +25,21 @@ export function startWorkerProcess(taskQueue: string, env: Record<string, string
   });
 }
 
+/** Worker processes a test starts, remembered so that its `after` kills whichever still run. */
+export function workerProcesses(): { start: typeof startWorkerProcess; killAll(): void } {
+  const started: ChildProcess[] = [];
+  return {
+    async start(taskQueue, env) {
+      const child = await startWorkerProcess(taskQueue, env);
+      started.push(child);
+      return child;
+    },
+    killAll() {
+      for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
 export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
