@@ -52,7 +52,8 @@ async function removeOrphan(what: Record<string, unknown>, remove: () => Promise
     return true;
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
-    if (status === 404 || status === 409) log.debug('orphan_removed_elsewhere', { ...what, status });
+    // 404: already gone. 409: a container another sweep is removing, or an image still in use; either way the next sweep sees it again.
+    if (status === 404 || status === 409) log.debug('orphan_left_for_later', { ...what, status, reason: status === 404 ? 'gone' : 'in removal or in use' });
     else log.warn('orphan_removal_failed', { ...what, error: error instanceof Error ? error.message : String(error) });
     return false;
   }
