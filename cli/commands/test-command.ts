@@ -56,9 +56,12 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
   // longest first, by the last run's durations (test-durations.ts).
   const concurrency = options.faults || options.topology ? 1 : testConcurrency();
   // One workflow bundle for every file of the run, instead of one per file that starts a worker.
+  // Only the suites under test/ start workers; a run of other files skips the 5 s of bundling (a
+  // file elsewhere that needs a bundle still builds its own: test/support/shared-workflow-bundle.ts).
   const runDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-run-'));
   const bundleFile = path.join(runDir, 'workflows.json');
-  await writeWorkflowBundleFile(bundleFile);
+  const bundled = files.some((file) => file.startsWith(`test${path.sep}`));
+  if (bundled) await writeWorkflowBundleFile(bundleFile);
   // A run starts from an empty data directory: an earlier run's packs, seats and spend would be
   // seen by this one's checks (the pack store refuses the examples as near copies of an earlier
   // run's variants of them). The last run's files stay until the next, for whoever reads a
@@ -69,7 +72,7 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
     cwd: repoRoot,
     stdio: 'inherit',
     // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
-    env: { ...process.env, [testWorkflowBundleEnv]: bundleFile, TRL_DATA_DIR: dataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
+    env: { ...process.env, ...(bundled ? { [testWorkflowBundleEnv]: bundleFile } : {}), TRL_DATA_DIR: dataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
   });
   const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
   await rm(runDir, { recursive: true, force: true });
