@@ -73,34 +73,27 @@ export function createPackActivities(deps: ActivityDependencies) {
     const dirs = [...new Set([scenariosDir, ...(request.scenariosDir ? [path.resolve(request.scenariosDir)] : [])])];
     const context = Context.current();
     const info = context.info;
-    // Heartbeats while the scans and the judge run: a worker lost mid-way is noticed within the
-    // workflow's heartbeat timeout, not at the activity's 10-minute limit.
-    const ticker = setInterval(() => context.heartbeat(), 5000);
-    let report: Awaited<ReturnType<typeof runPreEval>>;
-    try {
-      report = await runPreEval(
-        { pack, packHash: ref.packHash, bundleCode, owner: request.hotkey ?? localOwner, claimedAt: new Date().toISOString() },
-        {
-          config: loadPreEvalConfig(),
-          owners,
-          fingerprints: () => mergedScenarioFingerprints(dirs),
-          async earlierPacks() {
-            const files = (await readdir(packStoreDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
-            const packs = [];
-            for (const file of files) {
-              const hash = file.slice(0, 64);
-              const stored = await readStoredPack(packFile(hash));
-              const owner = await owners.ownerOf(hash);
-              if (stored) packs.push({ packHash: hash, owner: owner?.hotkey, claimedAt: owner?.claimedAt, pack: stored });
-            }
-            return packs;
-          },
-          judge: { client: deps.upstream, cache: judgeCache },
+    // The worker's steady heartbeat (workers/steady-heartbeat.ts) covers the scans and the judge.
+    const report = await runPreEval(
+      { pack, packHash: ref.packHash, bundleCode, owner: request.hotkey ?? localOwner, claimedAt: new Date().toISOString() },
+      {
+        config: loadPreEvalConfig(),
+        owners,
+        fingerprints: () => mergedScenarioFingerprints(dirs),
+        async earlierPacks() {
+          const files = (await readdir(packStoreDir)).filter((name) => /^[0-9a-f]{64}\.json$/.test(name));
+          const packs = [];
+          for (const file of files) {
+            const hash = file.slice(0, 64);
+            const stored = await readStoredPack(packFile(hash));
+            const owner = await owners.ownerOf(hash);
+            if (stored) packs.push({ packHash: hash, owner: owner?.hotkey, claimedAt: owner?.claimedAt, pack: stored });
+          }
+          return packs;
         },
-      );
-    } finally {
-      clearInterval(ticker);
-    }
+        judge: { client: deps.upstream, cache: judgeCache },
+      },
+    );
     const reportRef = await writeArtifact(path.join(runDir(info.workflowExecution?.workflowId ?? 'standalone'), artifactNames.preEvalReport), JSON.stringify(report, null, 2) + '\n');
     return report.verdict === 'pass' ? { verdict: 'pass', report: reportRef } : { verdict: 'reject', reasons: boundRejections(report.reasons), report: reportRef };
   }

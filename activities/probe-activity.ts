@@ -111,13 +111,8 @@ export function createProbeActivity(deps: ActivityDependencies, cache = new File
     const context = Context.current();
     const workflowId = workflowIdOf(context.info);
     const { policy } = await policyOf(request.pack);
-    const beat = setInterval(() => context.heartbeat(), 5_000);
-    let report: ProbeReport;
-    try {
-      report = await probeWithCache(deps, cache, { packHash: request.pack.packHash, policy, scenarios: request.scenarios, workflowId, attempt: context.info.attempt, signal: context.cancellationSignal });
-    } finally {
-      clearInterval(beat);
-    }
+    // The worker's steady heartbeat (workers/steady-heartbeat.ts) covers the conversations.
+    const report = await probeWithCache(deps, cache, { packHash: request.pack.packHash, policy, scenarios: request.scenarios, workflowId, attempt: context.info.attempt, signal: context.cancellationSignal });
     const reportRef = await writeArtifact(path.join(runDir(workflowId), artifactNames.probeReport), JSON.stringify(report, null, 2) + '\n');
     const common = { report: reportRef, conversations: report.scenarios.length, ...(report.cached ? { cached: true } : {}) };
     return report.verdict === 'pass' ? { verdict: 'pass', ...common } : { verdict: 'reject', reasons: boundRejections(report.reasons), ...common };

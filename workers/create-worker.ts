@@ -22,6 +22,7 @@ import { sharedBlobStore } from '../common/store/open-blob-store.ts';
 import { createTapeUpstream } from './tape-upstream.ts';
 import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import type { SeatActivityDependencies } from '../activities/seat-activities.ts';
+import { steadyHeartbeatInterceptor } from './steady-heartbeat.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 
@@ -113,7 +114,8 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     // The host takes as many scenarios as it has activity slots: its queue's tasks then start at once.
     ...(sandboxRole ? { sandboxHost: { id: options.hostId, taskQueue: hostQueue, claims: new HostClaims({ capacity: maxConcurrent, idleMs: claimIdleMs }) } } : {}),
   });
-  const common = { connection: options.connection, namespace: options.namespace, shutdownGraceTime: '10 seconds' } as const;
+  // Every activity beats on a steady clock (steady-heartbeat.ts says why).
+  const common = { connection: options.connection, namespace: options.namespace, shutdownGraceTime: '10 seconds' as const, interceptors: { activity: [steadyHeartbeatInterceptor] } };
   const workers: Worker[] = [];
   const queues: string[] = [];
   const add = async (taskQueue: string, worker: Promise<Worker>) => {

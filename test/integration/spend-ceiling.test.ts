@@ -87,7 +87,9 @@ describe('spend ledger and ceilings', () => {
   });
 
   test('a worker killed after its attempt spent: the next worker settles it from the call log, and the retry is counted too', async () => {
-    // Spends once, then holds the answer long enough for the worker to be killed mid-attempt.
+    // Spends once, then holds the answer long enough for the worker to be killed mid-attempt: 25 s,
+    // past the scenario's 20 s heartbeat timeout, so the retried attempt also shows that a policy
+    // slow to answer does not get its attempt timed out and retried (workers/steady-heartbeat.ts).
     const pack = await writePack({
       'SKILL.md': '# spend-then-wait\n',
       'policy.ts': [
@@ -97,7 +99,7 @@ describe('spend ledger and ceilings', () => {
         '    for (let i = 0; i < 5; i++) {',
         "      try { await ctx.call('qwen3.6-35b-a3b', request, { maxTokens: 64 }); break; } catch { /* an injected upstream error: try again */ }",
         '    }',
-        '    await new Promise((resolve) => setTimeout(resolve, 15_000));',
+        '    await new Promise((resolve) => setTimeout(resolve, 25_000));',
         "    return textCompletion('done');",
         '  },',
         '});',
