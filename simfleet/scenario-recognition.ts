@@ -70,11 +70,21 @@ function shingles(wordList: readonly string[]): string[] {
   return found;
 }
 
-/** Share (0..1) of the instruction opening's 4-word shingles that the text contains. */
-export function openingOverlap(scenario: SimScenario, text: string): number {
-  const opening = shingles(words(scenario.normalisedInstruction.slice(0, openingChars)));
+// A scenario's opening shingles, worked out once per loaded scenario rather than on every call.
+const openings = new WeakMap<SimScenario, string[]>();
+function openingShingles(scenario: SimScenario): string[] {
+  let opening = openings.get(scenario);
+  if (!opening) {
+    opening = shingles(words(scenario.normalisedInstruction.slice(0, openingChars)));
+    openings.set(scenario, opening);
+  }
+  return opening;
+}
+
+/** Share (0..1) of the instruction opening's 4-word shingles that the text's shingles hold. */
+function openingOverlap(scenario: SimScenario, present: ReadonlySet<string>): number {
+  const opening = openingShingles(scenario);
   if (opening.length === 0) return 0;
-  const present = new Set(shingles(words(text)));
   return opening.filter((s) => present.has(s)).length / opening.length;
 }
 
@@ -84,9 +94,11 @@ export function recognizeScenario(messages: readonly ChatMessage[], scenarios: r
   for (const scenario of scenarios) {
     if (userTexts.some((text) => text.includes(scenario.normalisedInstruction))) return scenario;
   }
+  // Each text's shingles once, against every scenario.
+  const present = userTexts.map((text) => new Set(shingles(words(text))));
   let best: { scenario: SimScenario; overlap: number } | undefined;
   for (const scenario of scenarios) {
-    const overlap = Math.max(...userTexts.map((text) => openingOverlap(scenario, text)));
+    const overlap = Math.max(...present.map((set) => openingOverlap(scenario, set)));
     if (overlap >= minimumOverlap && (!best || overlap > best.overlap)) best = { scenario, overlap };
   }
   return best?.scenario;

@@ -2,6 +2,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { contentText, type ChatRequest, type ChatMessage, type ToolDefinition } from './request-schema.ts';
+import { BoundedMemo } from '../common/bounded-memo.ts';
 
 // Built on first use: constructing it takes about half a second.
 let encoder: Tiktoken | undefined;
@@ -15,15 +16,20 @@ export const tokensPerMessage = 3;
 export const replyPrimerTokens = 3;
 const cacheBlockTokens = 64;
 
+// Counting is the fleet's costliest step, and an agent sends its whole conversation again on every
+// call: the same texts are counted over and over. Counts are kept by text, at most 8 M characters.
+const counted = new BoundedMemo((text) => tokenizer().encode(text).length, { maxChars: 8 * 1024 * 1024, maxEntryChars: 1024 * 1024 });
+
 export function countTokens(text: string): number {
-  return text === '' ? 0 : tokenizer().encode(text).length;
+  return text === '' ? 0 : counted.get(text);
 }
 
 /** The longest prefix of text that fits in maxTokens tokens. */
 export function truncateToTokens(text: string, maxTokens: number): string {
   if (maxTokens <= 0) return '';
+  // Most replies fit: the kept count answers, and the caller's count of the result is kept too.
+  if (countTokens(text) <= maxTokens) return text;
   const tokens = tokenizer().encode(text);
-  if (tokens.length <= maxTokens) return text;
   let keep = maxTokens;
   let truncated = tokenizer().decode(tokens.slice(0, keep));
   // A cut inside a multi-byte character decodes to a replacement character that may re-encode longer.
