@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { containerLabels } from './container-labels.ts';
-import { runCommand } from '../common/run-command.ts';
+import { deleteRules, deleteRulesTagged, insertRules, type FirewallRule } from './firewall-rules.ts';
 import { log } from '../common/log.ts';
 import { ownershipLabels, type WorkerIdentity } from './worker-identity.ts';
 import { removeNowOrLater } from './deferred-removal.ts';
@@ -31,24 +31,6 @@ const kinds = {
 } as const satisfies Record<FirewalledNetworkKind, { namePrefix: string; bridgePrefix: string; role: string; hostInitiates: boolean }>;
 
 const firewallRoles: string[] = Object.values(kinds).map((kind) => kind.role);
-const ipTables = ['iptables', 'ip6tables'] as const;
-
-async function iptables(args: string[], table: (typeof ipTables)[number] = 'iptables'): Promise<void> {
-  await runCommand(table, ['-w', '5', ...args]);
-}
-
-async function deleteRulesTagged(tag: string): Promise<void> {
-  for (const table of ipTables) {
-    for (const chain of ['INPUT', 'FORWARD']) {
-      const listed = await runCommand(table, ['-w', '5', '-S', chain], { allowFailure: true });
-      for (const line of listed.stdout.split('\n')) {
-        if (!line.startsWith(`-A ${chain} `) || !line.includes(`--comment ${tag}`)) continue;
-        const spec = line.replace(new RegExp(`^-A ${chain}\\s+`), '').match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
-        await runCommand(table, ['-w', '5', '-D', chain, ...spec.map((part) => part.replace(/^"|"$/g, ''))], { allowFailure: true });
-      }
-    }
-  }
-}
 
 export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, workflowId: string, kindName: FirewalledNetworkKind = 'run'): Promise<RunNetwork> {
   const kind = kinds[kindName];
@@ -69,21 +51,25 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
     await network.remove().catch(() => undefined);
     throw new Error(`docker network ${name} has no gateway address`);
   }
-  try {
-    // Default deny from this bridge to the host, inserted before anything else in INPUT; and no
-    // forwarding anywhere off the subnet (Docker's internal-network rules already drop it; this
-    // holds even if those change).
-    await iptables(['-I', 'INPUT', '1', '-i', bridgeInterface, '-m', 'comment', '--comment', name, '-j', 'DROP']);
-    await iptables(['-I', 'FORWARD', '1', '-i', bridgeInterface, '!', '-d', subnet, '-m', 'comment', '--comment', name, '-j', 'DROP']);
+  const rule = (table: FirewallRule['table'], chain: FirewallRule['chain'], match: string[], target: 'DROP' | 'ACCEPT'): FirewallRule =>
+    ({ table, chain, spec: ['-i', bridgeInterface, ...match, '-m', 'comment', '--comment', name, '-j', target] });
+  // Inserted in this order, each at the top of its chain: the last is matched first.
+  const rules: FirewallRule[] = [
+    // Default deny from this bridge to the host, before anything else in INPUT; and no forwarding
+    // anywhere off the subnet (Docker's internal-network rules already drop it; this holds even if
+    // those change).
+    rule('iptables', 'INPUT', [], 'DROP'),
+    rule('iptables', 'FORWARD', ['!', '-d', subnet], 'DROP'),
     // The network has no IPv6 subnet, but its bridge and containers have link-local addresses: a
     // host listener on [::] would otherwise answer. Nothing over IPv6, to the host or anywhere.
-    await iptables(['-I', 'INPUT', '1', '-i', bridgeInterface, '-m', 'comment', '--comment', name, '-j', 'DROP'], 'ip6tables');
-    await iptables(['-I', 'FORWARD', '1', '-i', bridgeInterface, '-m', 'comment', '--comment', name, '-j', 'DROP'], 'ip6tables');
-    // Replies to connections the worker opened to a container (the policy sidecar); the container
-    // itself still opens connections only to the allowed port.
-    if (kind.hostInitiates) {
-      await iptables(['-I', 'INPUT', '1', '-i', bridgeInterface, '-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED', '-m', 'comment', '--comment', name, '-j', 'ACCEPT']);
-    }
+    rule('ip6tables', 'INPUT', [], 'DROP'),
+    rule('ip6tables', 'FORWARD', [], 'DROP'),
+  ];
+  // Replies to connections the worker opened to a container (the policy sidecar); the container
+  // itself still opens connections only to the allowed port.
+  if (kind.hostInitiates) rules.push(rule('iptables', 'INPUT', ['-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED'], 'ACCEPT'));
+  try {
+    await insertRules(rules);
   } catch (error) {
     await deleteRulesTagged(name);
     await network.remove().catch(() => undefined);
@@ -95,10 +81,14 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
     subnet,
     bridgeInterface,
     async allowOnlyPort(port: number) {
-      await iptables(['-I', 'INPUT', '1', '-i', bridgeInterface, '-p', 'tcp', '--dport', String(port), '-m', 'comment', '--comment', name, '-j', 'ACCEPT']);
+      const allow = rule('iptables', 'INPUT', ['-p', 'tcp', '--dport', String(port)], 'ACCEPT');
+      await insertRules([allow]);
+      rules.push(allow);
     },
     async remove() {
-      await deleteRulesTagged(name);
+      // The rules this network put in, in one commit per table; if one is gone already (the
+      // commit then changes nothing), every rule still tagged with the network's name.
+      await deleteRules(rules).catch(() => deleteRulesTagged(name));
       await removeNowOrLater(`network ${name}`, () => network.remove().catch((error: { statusCode?: number }) => {
         if (error.statusCode !== 404) throw error;
       })).catch(() => log.warn('run_network_remove_failed', { network: name }));
