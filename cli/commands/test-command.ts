@@ -15,6 +15,7 @@ import { UsageError } from '../usage-error.ts';
 import { testWorkflowBundleEnv, writeWorkflowBundleFile } from '../../workers/workflow-bundle-file.ts';
 import { renderTable } from '../render-table.ts';
 import { orderTestFiles, readTestDurations } from './test-durations.ts';
+import { splitBatchable, writeUnitBatch } from './test-batch.ts';
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
 export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
@@ -44,12 +45,18 @@ export function selectTestFiles(files: string[], faults: boolean, browser = fals
 export async function testCommand(options: { filter: string[]; faults?: boolean; browser?: boolean; topology?: boolean }): Promise<number> {
   await bootstrapForTests(createDockerClient());
   const selected = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false, options.topology ?? false).map((f) => path.relative(repoRoot, f));
-  // This machine's last figures, else the seed kept in git (a fresh clone's cache is empty).
-  const files = orderTestFiles(selected, { ...(await readTestDurations(testDurationsSeedFile)), ...(await readTestDurations(testDurationsFile)) });
-  if (files.length === 0) {
+  if (selected.length === 0) {
     process.stderr.write('trl: no test files matched\n');
     return 1;
   }
+  const runDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-run-'));
+  // The unit files in one process (test-batch.ts says why); it is ordered by its files' summed figures.
+  const { batched, alone } = await splitBatchable(selected, repoRoot);
+  const batch = batched.length > 1 ? await writeUnitBatch(runDir, batched, repoRoot) : undefined;
+  // This machine's last figures, else the seed kept in git (a fresh clone's cache is empty).
+  const durations = { ...(await readTestDurations(testDurationsSeedFile)), ...(await readTestDurations(testDurationsFile)) };
+  if (batch) durations[batch] = batched.reduce((sum, file) => sum + (durations[file] ?? 0), 0);
+  const files = orderTestFiles(batch ? [...alone, batch] : selected, durations);
   // Node runs one file at a time on two cores (its default is cores − 1); the files mostly wait on
   // Docker and Temporal, so a few at once finish sooner. TRL_TEST_CONCURRENCY overrides; the
   // fault and topology suites run one file at a time (they restart shared services). Files start
@@ -58,7 +65,6 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
   // One workflow bundle for every file of the run, instead of one per file that starts a worker.
   // Only the suites under test/ start workers; a run of other files skips the 5 s of bundling (a
   // file elsewhere that needs a bundle still builds its own: test/support/shared-workflow-bundle.ts).
-  const runDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-run-'));
   const bundleFile = path.join(runDir, 'workflows.json');
   const bundled = files.some((file) => file.startsWith(`test${path.sep}`));
   if (bundled) await writeWorkflowBundleFile(bundleFile);
@@ -76,7 +82,7 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
   });
   const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
   await rm(runDir, { recursive: true, force: true });
-  printSlowestFiles(files, await readTestDurations(testDurationsFile));
+  printSlowestFiles(selected, await readTestDurations(testDurationsFile));
   return code;
 }
 

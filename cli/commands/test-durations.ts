@@ -8,6 +8,7 @@
 import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { unitBatchFileName } from './test-batch.ts';
 
 const durationsSchema = z.record(z.string(), z.number().nonnegative());
 export type TestDurations = z.infer<typeof durationsSchema>;
@@ -28,13 +29,17 @@ export async function readTestDurations(file: string): Promise<TestDurations> {
 export interface TestEventData {
   nesting?: number;
   file?: string;
+  name?: string;
   details?: { duration_ms?: number };
 }
 
-/** Adds a finished test to its file's sum when it is top-level (a file's tests and suites; nested ones are inside their suite's). */
+/**
+ * Adds a finished test to its file's sum when it is top-level (a file's tests and suites; nested ones
+ * are inside their suite's). In the unit batch each top-level suite is a file, named by its path.
+ */
 export function addTopLevelDuration(seconds: TestDurations, data: TestEventData, root: string): void {
   if (data.nesting !== 0 || !data.file || typeof data.details?.duration_ms !== 'number') return;
-  const name = path.relative(root, data.file);
+  const name = path.basename(data.file) === unitBatchFileName && data.name ? data.name : path.relative(root, data.file);
   seconds[name] = (seconds[name] ?? 0) + data.details.duration_ms / 1000;
 }
 

@@ -12,9 +12,11 @@ import { isMainThread } from 'node:worker_threads';
 
 export const sharedCacheFolders = ['judge-cache', 'probe-cache'];
 
-/** The file's own data directory inside the run's, named after its path. */
+/** The file's own data directory inside the run's, named after its path (its name alone when it is outside cwd, as the unit batch is). */
 export function dataDirOfFile(runDataDir, file, cwd) {
-  return path.join(runDataDir, 'files', path.relative(cwd, file).replace(/[^A-Za-z0-9._-]+/g, '_'));
+  const relative = path.relative(cwd, file);
+  const name = relative.startsWith('..') || path.isAbsolute(relative) ? path.basename(file) : relative;
+  return path.join(runDataDir, 'files', name.replace(/[^A-Za-z0-9._-]+/g, '_'));
 }
 
 const runDataDir = process.env.TRL_DATA_DIR;

@@ -27,3 +27,8 @@ test('a test file run with the preload sees a data directory of its own, with th
   assert.ok(own.startsWith(path.join(run, 'files') + path.sep), own);
   for (const folder of sharedCacheFolders) assert.equal(await readlink(path.join(own, folder)), path.join(run, folder));
 });
+
+test('a file outside the working folder (the unit batch, written into the run\'s temporary folder) is named by its file name alone', () => {
+  assert.equal(dataDirOfFile('/run', '/tmp/trl-test-run-x/unit-files.test.ts', '/repo'), path.join('/run', 'files', 'unit-files.test.ts'));
+  assert.equal(dataDirOfFile('/run', '/repo/gateway/meter.test.ts', '/repo'), path.join('/run', 'files', 'gateway_meter.test.ts'));
+});
