@@ -11,18 +11,20 @@ import { repoRoot } from '../../common/data-layout.ts';
 import { ownProcessMarker, splitBatchable, unitBatchFileName, writeUnitBatch } from './test-batch.ts';
 import { addTopLevelDuration, type TestDurations, type TestEventData } from './test-durations.ts';
 
-test('files under test/ and files with the marker keep a process each; the rest share the batch, in order', async () => {
+test('files under test/, with the marker or with a top-level await keep a process each; the rest share the batch, in order', async () => {
   const sources: Record<string, string> = {
     '/repo/gateway/meter.test.ts': "import { test } from 'node:test';",
     '/repo/test/integration/seat.test.ts': '',
     '/repo/sandbox/umask.test.ts': `// ${ownProcessMarker}: it changes the process's umask\n`,
     '/repo/common/a.test.ts': '',
     '/repo/testing/b.test.ts': '',
+    '/repo/simfleet/server.test.ts': "const fleet = await startSimFleet();\ntest('x', async () => {\n  await fleet.close();\n});",
+    '/repo/common/c.test.ts': "test('x', async () => {\n  await wait();\n});\n// await at the start of a comment is no statement\n",
   };
   const split = await splitBatchable(Object.keys(sources).map((f) => path.relative('/repo', f)), '/repo', async (file) => sources[file]!);
   assert.deepEqual(split, {
-    batched: ['gateway/meter.test.ts', 'common/a.test.ts', 'testing/b.test.ts'],
-    alone: ['test/integration/seat.test.ts', 'sandbox/umask.test.ts'],
+    batched: ['gateway/meter.test.ts', 'common/a.test.ts', 'testing/b.test.ts', 'common/c.test.ts'],
+    alone: ['test/integration/seat.test.ts', 'sandbox/umask.test.ts', 'simfleet/server.test.ts'],
   });
 });
 

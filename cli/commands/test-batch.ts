@@ -1,8 +1,11 @@
 // The unit files of a `trl test` run share one process. Each file in a process of its own paid for
 // Node, tsx and its imports again (zod, the contracts, the catalog…): the 191 unit files took about
 // 275 CPU-s that way and 94 CPU-s in one process, with the same 823 tests passing. The suites under
-// test/ (workers, containers, Temporal, restarts) keep a process each, and so does any file whose
-// source carries `ownProcessMarker` (one that must change what a process has only one of).
+// test/ (workers, containers, Temporal, restarts) keep a process each, and so do a file whose source
+// carries `ownProcessMarker` (one that must change what a process has only one of) and a file with a
+// top-level await: node:test finds a test's parent by the async context it is declared in, and the
+// module's code after such an await no longer runs in its suite's (its tests landed elsewhere, or
+// were refused as "its parent finished").
 // In the batch each file is a suite named by its path, so the reporter and the recorded durations
 // still speak of files. What a file's tests set in the environment, and node:test's global mocks, are
 // put back after its suite, so they cannot reach the next file. (A file's imports all run when the
@@ -24,10 +27,16 @@ Promise<{ batched: string[]; alone: string[] }> {
   const alone: string[] = [];
   for (const file of files) {
     const underTest = path.relative(root, path.resolve(root, file)).split(path.sep)[0] === 'test';
-    if (underTest || (await read(path.resolve(root, file))).includes(ownProcessMarker)) alone.push(file);
+    const source = underTest ? '' : await read(path.resolve(root, file));
+    if (underTest || source.includes(ownProcessMarker) || hasTopLevelAwait(source)) alone.push(file);
     else batched.push(file);
   }
   return { batched, alone };
+}
+
+/** A statement at the start of a line (the house style indents everything inside a function) that awaits. */
+export function hasTopLevelAwait(source: string): boolean {
+  return /^(?![\s/*]).*\bawait\b/m.test(source);
 }
 
 /** The batch's source: one suite per file, named by its path from root, that imports it and then restores what it changed. */
