@@ -45,7 +45,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
   async function prepareScenario(scenario: ScenarioDescriptor): Promise<PreparedScenario> {
     const folder = await loadScenario(scenario.dir);
     const context = Context.current();
-    const imageTag = await ensureScenarioImage(deps.docker, deps.baseImageTag, scenario, () => context.heartbeat());
+    const imageTag = await ensureScenarioImage(deps.docker, deps.baseImageTag, scenario);
     const { config } = folder;
     const image = await inspectScenarioImage(deps.docker, imageTag);
     const users = resolveTaskUsers(scenario.name, config, image.user);
@@ -61,7 +61,6 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       owner: deps.owner,
       workflowId: workflowIdOf(context.info),
       env: asEnv(config.environment.env),
-      onTick: () => context.heartbeat(),
     });
     const notes = [...folder.notes, ...users.notes, ...tests.notes];
     return {
@@ -152,7 +151,6 @@ export function createScenarioActivities(deps: ActivityDependencies) {
               solutionEnv: scenario.solutionEnv ?? [],
             },
             deadlineMs,
-            onTick: () => context.heartbeat(),
             // The watchdog stops the agent like a cancellation would; what it wrote is verified.
             signal: AbortSignal.any([context.cancellationSignal, stopSignal]),
           });
@@ -249,7 +247,6 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         declaredTests: scenario.testsDeclared,
         ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
         env: Object.fromEntries((scenario.verifierEnv ?? []).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)])),
-        onTick: () => context.heartbeat(),
         signal: context.cancellationSignal,
       }).catch(async (error: unknown) => {
         // The failed attempt keeps its log: retries and the UI can show why it failed.

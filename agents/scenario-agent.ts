@@ -20,7 +20,8 @@ export interface AgentRunRequest {
   task: AgentTask;
   /** Absolute deadline on performance.now()'s clock. */
   deadlineMs: number;
-  onTick: () => void;
+  /** Called while a command runs (progress); the worker's activities beat on their own (workers/steady-heartbeat.ts). */
+  onTick?: () => void;
   signal?: AbortSignal;
 }
 

@@ -31,7 +31,7 @@ export class ToolLoopAgent implements ScenarioAgent {
       if (signal?.aborted) break;
       const remainingMs = deadlineMs - performance.now();
       if (remainingMs <= 0) { timedOut = true; break; }
-      onTick();
+      onTick?.();
       const requestStart = performance.now();
       let assistant: AssistantMessage;
       try {
@@ -65,7 +65,7 @@ export class ToolLoopAgent implements ScenarioAgent {
     return { exitCode: 0, timedOut, transcript: transcript.join('\n') };
   }
 
-  private async runTool(call: ToolCall, session: AgentRunRequest['session'], task: AgentRunRequest['task'], deadlineMs: number, onTick: () => void, signal?: AbortSignal) {
+  private async runTool(call: ToolCall, session: AgentRunRequest['session'], task: AgentRunRequest['task'], deadlineMs: number, onTick: (() => void) | undefined, signal?: AbortSignal) {
     if (call.function.name !== 'terminal') return { output: `error: unknown tool ${call.function.name}; the only tool is terminal`, exitCode: null, error: 'unknown_tool' };
     let command: string;
     try {

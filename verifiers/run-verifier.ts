@@ -45,7 +45,8 @@ export async function runVerifier(request: {
   user?: string;
   /** [verifier] env. */
   env?: Record<string, string>;
-  onTick: () => void;
+  /** Called while test.sh runs (progress); the worker's activities beat on their own (workers/steady-heartbeat.ts). */
+  onTick?: () => void;
   signal?: AbortSignal;
 }): Promise<VerifierRun> {
   const { session } = request;
