@@ -4,7 +4,7 @@
 // fault-injection suite (test/faults/: it restarts dockerd and kills workers, about 30 minutes) runs
 // only with `--faults`, and then alone; the production topology (test/topology/: Temporal's server
 // on PostgreSQL, built from its Go module, with worker processes per role) only with `--topology`.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,40 +50,72 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
     return 1;
   }
   const runDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-run-'));
-  // The unit files in one process (test-batch.ts says why); it is ordered by its files' summed figures.
+  // The runner and its test files have a process group of their own; Ctrl-C or a TERM to trl is passed
+  // on to all of them (the runner alone would leave its files running), then trl waits for the runner
+  // to end and removes the run's folder (the workflow bundle is megabytes).
+  let runner: ChildProcess | undefined;
+  let stoppedBy: NodeJS.Signals | undefined;
+  const passOn = (signal: NodeJS.Signals) => {
+    stoppedBy = signal;
+    if (runner?.pid === undefined || runner.exitCode !== null) return;
+    try {
+      process.kill(-runner.pid, signal);
+    } catch {
+      // The group is gone already: nothing left to stop.
+    }
+  };
+  process.on('SIGINT', passOn).on('SIGTERM', passOn);
+  try {
+    const files = await prepareRun(selected, runDir);
+    // Node runs one file at a time on two cores (its default is cores − 1); the files mostly wait on
+    // Docker and Temporal, so a few at once finish sooner. TRL_TEST_CONCURRENCY overrides; the
+    // fault and topology suites run one file at a time (they restart shared services). Files start
+    // longest first, by the last run's durations (test-durations.ts).
+    const concurrency = options.faults || options.topology ? 1 : testConcurrency();
+    // One workflow bundle for every file of the run, instead of one per file that starts a worker.
+    // Only the suites under test/ start workers; a run of other files skips the 5 s of bundling (a
+    // file elsewhere that needs a bundle still builds its own: test/support/shared-workflow-bundle.ts).
+    const bundleFile = path.join(runDir, 'workflows.json');
+    const bundled = files.some((file) => file.startsWith(`test${path.sep}`));
+    if (bundled) await writeWorkflowBundleFile(bundleFile);
+    // A run starts from an empty data directory: an earlier run's packs, seats and spend would be
+    // seen by this one's checks (the pack store refuses the examples as near copies of an earlier
+    // run's variants of them). The last run's files stay until the next, for whoever reads a
+    // failure. A TRL_DATA_DIR set by the user is theirs: it is used as it is, never emptied.
+    const dataDir = process.env.TRL_DATA_DIR ?? testDataDir;
+    if (process.env.TRL_DATA_DIR === undefined) await rm(testDataDir, { recursive: true, force: true });
+    if (stoppedBy) return exitCodeOf(stoppedBy);
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', dataDirPerFile, testRunnerFile, String(concurrency), ...files], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      detached: true,
+      // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
+      env: { ...process.env, ...(bundled ? { [testWorkflowBundleEnv]: bundleFile } : {}), TRL_DATA_DIR: dataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
+    });
+    runner = child;
+    const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
+    if (stoppedBy) return exitCodeOf(stoppedBy);
+    printSlowestFiles(selected, await readTestDurations(testDurationsFile));
+    return code;
+  } finally {
+    process.off('SIGINT', passOn).off('SIGTERM', passOn);
+    await rm(runDir, { recursive: true, force: true });
+  }
+}
+
+/** The run's files in the order they start: the unit files as one batch (test-batch.ts says why), ordered by their summed figures. */
+async function prepareRun(selected: string[], runDir: string): Promise<string[]> {
   const { batched, alone } = await splitBatchable(selected, repoRoot);
   const batch = batched.length > 1 ? await writeUnitBatch(runDir, batched, repoRoot) : undefined;
   // This machine's last figures, else the seed kept in git (a fresh clone's cache is empty).
   const durations = { ...(await readTestDurations(testDurationsSeedFile)), ...(await readTestDurations(testDurationsFile)) };
   if (batch) durations[batch] = batched.reduce((sum, file) => sum + (durations[file] ?? 0), 0);
-  const files = orderTestFiles(batch ? [...alone, batch] : selected, durations);
-  // Node runs one file at a time on two cores (its default is cores − 1); the files mostly wait on
-  // Docker and Temporal, so a few at once finish sooner. TRL_TEST_CONCURRENCY overrides; the
-  // fault and topology suites run one file at a time (they restart shared services). Files start
-  // longest first, by the last run's durations (test-durations.ts).
-  const concurrency = options.faults || options.topology ? 1 : testConcurrency();
-  // One workflow bundle for every file of the run, instead of one per file that starts a worker.
-  // Only the suites under test/ start workers; a run of other files skips the 5 s of bundling (a
-  // file elsewhere that needs a bundle still builds its own: test/support/shared-workflow-bundle.ts).
-  const bundleFile = path.join(runDir, 'workflows.json');
-  const bundled = files.some((file) => file.startsWith(`test${path.sep}`));
-  if (bundled) await writeWorkflowBundleFile(bundleFile);
-  // A run starts from an empty data directory: an earlier run's packs, seats and spend would be
-  // seen by this one's checks (the pack store refuses the examples as near copies of an earlier
-  // run's variants of them). The last run's files stay until the next, for whoever reads a
-  // failure. A TRL_DATA_DIR set by the user is theirs: it is used as it is, never emptied.
-  const dataDir = process.env.TRL_DATA_DIR ?? testDataDir;
-  if (process.env.TRL_DATA_DIR === undefined) await rm(testDataDir, { recursive: true, force: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', dataDirPerFile, testRunnerFile, String(concurrency), ...files], {
-    cwd: repoRoot,
-    stdio: 'inherit',
-    // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
-    env: { ...process.env, ...(bundled ? { [testWorkflowBundleEnv]: bundleFile } : {}), TRL_DATA_DIR: dataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
-  });
-  const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
-  await rm(runDir, { recursive: true, force: true });
-  printSlowestFiles(selected, await readTestDurations(testDurationsFile));
-  return code;
+  return orderTestFiles(batch ? [...alone, batch] : selected, durations);
+}
+
+/** The shell's convention for a process ended by a signal: 128 + its number. */
+function exitCodeOf(signal: NodeJS.Signals): number {
+  return 128 + (os.constants.signals[signal] ?? 15);
 }
 
 const testRunnerFile = path.join(import.meta.dirname, 'test-runner.ts');

@@ -1,0 +1,67 @@
+// `trl test` stopped by a signal: its runner and test files stop with it, and its run folder (the
+// workflow bundle, the unit batch) does not stay behind in the temporary folder.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../../common/data-layout.ts';
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+test('a TERM to `trl test` stops its test files, exits 143 and leaves no run folder', async () => {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'trl-signal-tmp-'));
+  // A test file of its own, found by the inner run's filter; the outer run listed its files before it existed.
+  const fixtureDir = path.join(repoRoot, `signal-fixture-${process.pid}`);
+  const marker = path.join(tmp, 'started');
+  await mkdir(fixtureDir, { recursive: true });
+  for (const name of ['a', 'b']) {
+    await writeFile(path.join(fixtureDir, `${name}.test.ts`), [
+      "import { test } from 'node:test';",
+      "import { appendFileSync } from 'node:fs';",
+      `test('waits', async () => { appendFileSync(${JSON.stringify(marker)}, process.pid + '\\n'); await new Promise((resolve) => setTimeout(resolve, 120_000)); });`,
+    ].join('\n'));
+  }
+  try {
+    const trl = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), 'test', path.basename(fixtureDir) + path.sep], {
+      cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'],
+      // Its own data folder (a run without one empties the shared .data/test/) and temporary folder.
+      // Not NODE_TEST_CONTEXT: the runner would take itself for a test file's and run nothing.
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_TEST_CONTEXT')), TMPDIR: tmp, TRL_DATA_DIR: path.join(tmp, 'data') },
+    });
+    let stderr = '';
+    trl.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+    const exited = new Promise<number | null>((resolve) => trl.on('close', (code) => resolve(code)));
+    const pids = await waitFor('the test file to start', async () => {
+      const text = await readFile(marker, 'utf8').catch(() => '');
+      return text.trim() ? text.trim().split('\n').map(Number) : undefined;
+    });
+    assert.ok((await readdir(tmp)).some((name) => name.startsWith('trl-test-run-')), 'the run folder exists while the run does');
+
+    trl.kill('SIGTERM');
+    assert.equal(await exited, 143, stderr);
+    assert.deepEqual((await readdir(tmp)).filter((name) => name.startsWith('trl-test-run-')), []);
+    await waitFor('the test files to end', async () => (pids.some(isAlive) ? undefined : true), 10_000);
+  } finally {
+    await rm(fixtureDir, { recursive: true, force: true });
+    await rm(tmp, { recursive: true, force: true });
+  }
+});
