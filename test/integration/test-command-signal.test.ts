@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../common/data-layout.ts';
+import { waitFor } from '../support/worker-process.ts';
 
 const isAlive = (pid: number) => {
   try {
@@ -16,16 +17,6 @@ const isAlive = (pid: number) => {
     return false;
   }
 };
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 test('a TERM to `trl test` stops its test files, exits 143 and leaves no run folder', async () => {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'trl-signal-tmp-'));
@@ -50,16 +41,16 @@ test('a TERM to `trl test` stops its test files, exits 143 and leaves no run fol
     let stderr = '';
     trl.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
     const exited = new Promise<number | null>((resolve) => trl.on('close', (code) => resolve(code)));
-    const pids = await waitFor('the test file to start', async () => {
+    const pids = await waitFor(async () => {
       const text = await readFile(marker, 'utf8').catch(() => '');
       return text.trim() ? text.trim().split('\n').map(Number) : undefined;
-    });
+    }, 120_000, 'the test file to start');
     assert.ok((await readdir(tmp)).some((name) => name.startsWith('trl-test-run-')), 'the run folder exists while the run does');
 
     trl.kill('SIGTERM');
     assert.equal(await exited, 143, stderr);
     assert.deepEqual((await readdir(tmp)).filter((name) => name.startsWith('trl-test-run-')), []);
-    await waitFor('the test files to end', async () => (pids.some(isAlive) ? undefined : true), 10_000);
+    await waitFor(async () => (pids.some(isAlive) ? undefined : true), 10_000, 'the test files to end');
   } finally {
     await rm(fixtureDir, { recursive: true, force: true });
     await rm(tmp, { recursive: true, force: true });
