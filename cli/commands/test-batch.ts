@@ -1,6 +1,6 @@
 // The unit files of a `trl test` run share one process. Each file in a process of its own paid for
-// Node, tsx and its imports again (zod, the contracts, the catalog…): the 191 unit files took about
-// 275 CPU-s that way and 94 CPU-s in one process, with the same 823 tests passing. The suites under
+// Node, tsx and its imports again (zod, the contracts, the catalog…): `trl test` of the unit rooms
+// took 296–331 CPU-s that way and 130–137 with the batch, the same 825 tests passing (README). The suites under
 // test/ (workers, containers, Temporal, restarts) keep a process each, and so do a file whose source
 // carries `ownProcessMarker` (one that must change what a process has only one of) and a file with a
 // top-level await: node:test finds a test's parent by the async context it is declared in, and the
@@ -20,7 +20,7 @@ export const ownProcessMarker = 'trl-test: own process';
 /** The batch's file name inside the run's folder; the runner knows its suites are files by it. */
 export const unitBatchFileName = 'unit-files.test.ts';
 
-/** Files that may share the batch (outside test/, without the marker), and the rest, each list in its given order. */
+/** Files that may share the batch (outside test/, without the marker or a top-level await), and the rest, each list in its given order. */
 export async function splitBatchable(files: string[], root: string, read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8')):
 Promise<{ batched: string[]; alone: string[] }> {
   const batched: string[] = [];
