@@ -13,25 +13,32 @@ export interface ContainerExit {
 }
 
 /**
- * Whether the container was sent a kill through the Docker API since a moment: the engine's event
- * log records it; the container's own exit and the OOM killer do not. A sandbox process cannot
- * SIGKILL its own container's init (the kernel ignores it inside the PID namespace), so a kill
- * event on a container the worker did not stop came from outside.
+ * Whether the engine's event log has `event` for the container between two moments (whole seconds;
+ * an `until` still ahead waits for it). A kill through the Docker API is logged as `kill`; the
+ * container's own exit and the OOM killer are not. A sandbox process cannot SIGKILL its own
+ * container's init (the kernel ignores it inside the PID namespace), so a kill event on a container
+ * the worker did not stop came from outside.
  */
-async function receivedKill(docker: Docker, containerId: string, sinceSec: number): Promise<boolean> {
-  const untilSec = Math.ceil(Date.now() / 1000) + 1;
-  const stream = (await docker.getEvents({ since: sinceSec, until: untilSec, filters: { type: ['container'], container: [containerId], event: ['kill'] } })) as NodeJS.ReadableStream;
+async function sawEvent(docker: Docker, containerId: string, event: 'kill' | 'oom', sinceSec: number, untilSec: number): Promise<boolean> {
+  const stream = (await docker.getEvents({ since: sinceSec, until: untilSec, filters: { type: ['container'], container: [containerId], event: [event] } })) as NodeJS.ReadableStream;
   let text = '';
   for await (const chunk of stream) {
     text += chunk.toString();
     // One event is enough; the rest of the stream is not needed.
-    if (text.includes('"kill"')) {
+    if (text.includes(`"${event}"`)) {
       (stream as unknown as { destroy?: () => void }).destroy?.();
       return true;
     }
   }
   return false;
 }
+
+const nowSec = () => Math.ceil(Date.now() / 1000);
+
+// The engine can record a container's exit before its OOM event (cgroup v2: two events from
+// containerd, handled in turn), so right after the exit `OOMKilled` may still be false. A SIGKILL
+// exit that no kill explains waits this long for the OOM event before it is called the container's own.
+const oomEventGraceSec = 2;
 
 /** Where to start looking for kill events: taken before the container is created (the engine counts in whole seconds). */
 export function exitWatchSince(): number {
@@ -43,8 +50,12 @@ export function watchContainerExit(docker: Docker, container: Docker.Container, 
   return container.wait().then(
     async (status: { StatusCode?: number }) => {
       const info = await container.inspect().catch(() => undefined);
-      const killed = await receivedKill(docker, container.id, sinceSec).catch(() => false);
-      return { exitCode: status.StatusCode ?? null, oomKilled: info?.State?.OOMKilled === true, killed };
+      const killed = await sawEvent(docker, container.id, 'kill', sinceSec, nowSec() + 1).catch(() => false);
+      let oomKilled = info?.State?.OOMKilled === true;
+      if (!oomKilled && !killed && status.StatusCode === 137) {
+        oomKilled = await sawEvent(docker, container.id, 'oom', sinceSec, nowSec() + oomEventGraceSec).catch(() => false);
+      }
+      return { exitCode: status.StatusCode ?? null, oomKilled, killed };
     },
     () => ({ exitCode: null, oomKilled: false, killed: false }),
   );
