@@ -2,7 +2,7 @@
 // is its own suite, what one file's tests set does not reach the next, and a failure names its file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
@@ -28,9 +28,10 @@ test('files under test/, with the marker or with a top-level await keep a proces
   });
 });
 
-test('a batch runs each file as a suite named by its path, puts back what a file\'s tests changed, and blames a failure on its file', async () => {
+test('a batch runs each file as a suite named by its path, puts back what a file\'s tests changed, and blames a failure on its file', async (t) => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'trl-batch-src-'));
   const runDir = await mkdtemp(path.join(os.tmpdir(), 'trl-batch-run-'));
+  t.after(() => Promise.all([rm(root, { recursive: true, force: true }), rm(runDir, { recursive: true, force: true })]));
   await writeFile(path.join(root, 'first.test.ts'), [
     "import { test, mock } from 'node:test';",
     "test('sets a variable and fakes the clock, and leaves both', () => {",

@@ -7,16 +7,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from '../../common/data-layout.ts';
+import { processAlive } from '../../common/process-alive.ts';
 import { waitFor } from '../support/worker-process.ts';
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 test('a TERM to `trl test` stops its test files, exits 143 and leaves no run folder', async () => {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'trl-signal-tmp-'));
@@ -50,7 +42,7 @@ test('a TERM to `trl test` stops its test files, exits 143 and leaves no run fol
     trl.kill('SIGTERM');
     assert.equal(await exited, 143, stderr);
     assert.deepEqual((await readdir(tmp)).filter((name) => name.startsWith('trl-test-run-')), []);
-    await waitFor(async () => (pids.some(isAlive) ? undefined : true), 10_000, 'the test files to end');
+    await waitFor(async () => (pids.some(processAlive) ? undefined : true), 10_000, 'the test files to end');
   } finally {
     await rm(fixtureDir, { recursive: true, force: true });
     await rm(tmp, { recursive: true, force: true });
