@@ -8,6 +8,14 @@ test('depth counts objects and arrays, not brackets in strings', () => {
   assert.deepEqual(parseJsonBounded('{"a":[1,2]}'), { a: [1, 2] });
 });
 
+test('text and its UTF-8 bytes have the same depth, and parse to the same value', () => {
+  const texts = ['{"é":["世",{"🙂":"\\"}]}', '["\\u005b[", ["x"]]', '{"a":"\ud800[[["}', '[["é\\"]]', '{"unterminated": "[[[', ']]]{{{'];
+  for (const text of texts) assert.equal(jsonDepth(Buffer.from(text, 'utf8')), jsonDepth(text), text);
+  assert.equal(jsonDepth('{"é":["世",{"🙂":"\\"}]}'), 3);
+  assert.deepEqual(parseJsonBounded(Buffer.from('{"é":["世"]}', 'utf8')), { é: ['世'] });
+  assert.throws(() => parseJsonBounded(Buffer.from('[[[]]]'), 2), JsonTooDeepError);
+});
+
 test('a deeply nested document is refused before anything recurses over it (its time: bench/linear-work.ts)', () => {
   const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
   assert.throws(() => parseJsonBounded(deep), JsonTooDeepError);

@@ -12,13 +12,20 @@ export class JsonTooDeepError extends Error {
   }
 }
 
-/** The deepest nesting of objects and arrays in JSON text (brackets inside strings do not count). */
-export function jsonDepth(text: string): number {
+/**
+ * The deepest nesting of objects and arrays in JSON text (brackets inside strings do not count).
+ * It walks UTF-8 bytes, not UTF-16 code units: reading a typed array is 2–3× faster in V8 than
+ * charCodeAt (bench/gateway-overhead.ts), and every structural character is ASCII while every byte
+ * of a multi-byte character is ≥ 0x80, so the two walks agree on any text, valid or not.
+ */
+export function jsonDepth(text: string | Uint8Array): number {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   let depth = 0;
   let deepest = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
+  const length = bytes.length;
+  for (let i = 0; i < length; i++) {
+    const code = bytes[i]!;
     if (inString) {
       if (code === 0x5c) i++; // backslash: skip the escaped character
       else if (code === 0x22) inString = false;
@@ -33,8 +40,11 @@ export function jsonDepth(text: string): number {
   return deepest;
 }
 
-/** JSON.parse, refusing text nested deeper than maxDepth (JsonTooDeepError) before parsing it. */
-export function parseJsonBounded(text: string, maxDepth = defaultMaxJsonDepth): unknown {
+/**
+ * JSON.parse, refusing text nested deeper than maxDepth (JsonTooDeepError) before parsing it. Bytes
+ * are read as UTF-8, as a request body is; passing them spares encoding the text again for the depth walk.
+ */
+export function parseJsonBounded(text: string | Buffer, maxDepth = defaultMaxJsonDepth): unknown {
   if (jsonDepth(text) > maxDepth) throw new JsonTooDeepError(maxDepth);
-  return JSON.parse(text);
+  return JSON.parse(typeof text === 'string' ? text : text.toString('utf8'));
 }

@@ -6,6 +6,7 @@
 // A refused call is one `refused` row without its body: refusals cost nothing and must not let a
 // policy fill the disk.
 import { AppendLog } from '../common/append-log.ts';
+import { joinJsonObjects } from '../common/join-json-objects.ts';
 
 export type CallStatus = 'ok' | 'refused' | 'error';
 
@@ -91,9 +92,19 @@ export class CallLog {
     return this.inFlight.size;
   }
 
-  started(row: Omit<CallStartRow, 'phase'>): void {
+  /**
+   * `requestJson`, when given, is the JSON text of `row.request` (the gateway has it from the
+   * meter's one serialization); the row is written with it instead of serializing the body again.
+   */
+  started(row: Omit<CallStartRow, 'phase'>, requestJson?: string): void {
     this.inFlight.add(row.callId);
-    this.write({ phase: 'start', ...row });
+    if (requestJson === undefined) {
+      this.write({ phase: 'start', ...row });
+      return;
+    }
+    if (!this.stream) return;
+    const { request: _request, ...rest } = row;
+    this.writeText(joinJsonObjects(this.rowJson({ phase: 'start', ...rest }), `{"request":${requestJson}}`));
   }
 
   ended(row: Omit<CallEndRow, 'phase'>): void {
@@ -110,9 +121,18 @@ export class CallLog {
     this.write(full);
   }
 
+  private rowJson(row: object): string {
+    return JSON.stringify({ time: new Date().toISOString(), ...row });
+  }
+
   private write(row: CallLogRow): void {
     if (!this.stream) return;
-    this.pending.push(JSON.stringify({ time: new Date().toISOString(), ...row }));
+    this.writeText(this.rowJson(row));
+  }
+
+  private writeText(rowJson: string): void {
+    if (!this.stream) return;
+    this.pending.push(rowJson);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());

@@ -2,11 +2,17 @@
 // the real season-2 prices, through the in-process path the policy host's ctx.call uses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import OpenAI from 'openai';
 import { ModelGateway } from './model-gateway.ts';
 import { CallLog, type CallLogEntry } from './call-log.ts';
 import { GatewayError } from './gateway-error.ts';
 import { defaultAllowlistFile, loadAllowlist } from './catalog/allowlist.ts';
+import { HttpChatUpstream } from './upstream/http-chat-upstream.ts';
+import { listenOn } from './http/listen.ts';
 
 const allowlist = loadAllowlist(defaultAllowlistFile);
 
@@ -134,4 +140,60 @@ test('calls that fail upstream for the infrastructure\'s reasons are counted; th
   // A request the upstream calls bad is the policy's: not counted.
   await assert.rejects(gateway.complete(hello, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.type === 'invalid_request');
   assert.equal(gateway.upstreamFailures, 2);
+});
+
+test('the billed part is serialized once: the upstream gets, and the call log keeps, what serializing each whole would give', async (t) => {
+  // Everything the split touches: knobs kept, dropped and overridden; a `__proto__` key (an
+  // ordinary field after JSON.parse); non-ASCII, an astral character, tools, a null.
+  const body = JSON.parse(JSON.stringify({
+    model: 'glm-5.3', messages: [{ role: 'user', content: 'Héllo 世界 🙂 "quoted" \\ {x}' }], tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object' } } }],
+    temperature: 0.2, top_p: null, stop: ['END'], user: 'u-1', tool_choice: 'auto', n: 1, seed: 99, max_completion_tokens: 300, stream_options: { include_usage: false }, response_format: { type: 'text' },
+  }).replace('{"model"', '{"__proto__":{"polluted":true},"model"')) as Record<string, unknown>;
+  assert.ok(Object.hasOwn(body, '__proto__'));
+  const received: string[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      received.push(text);
+      const usage = { prompt_tokens: 40, completion_tokens: 2 };
+      if ((JSON.parse(text) as { stream?: boolean }).stream) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'glm-5.3', choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] })}\n\n`);
+        response.end(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'glm-5.3', choices: [], usage })}\n\ndata: [DONE]\n\n`);
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'glm-5.3', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage }));
+    });
+  });
+  const listening = await listenOn(server, '127.0.0.1');
+  const upstream = new HttpChatUpstream({ baseURL: listening.url, apiKey: 'k', timeoutMs: 5_000 });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-gateway-split-'));
+  t.after(async () => {
+    upstream.close();
+    await listening.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const log = new CallLog(path.join(dir, 'calls.jsonl'));
+  const gateway = new ModelGateway({ allowlist, upstream: upstream as unknown as OpenAI, capUsd: 1, callLog: log, seed: 7, retryDelaysMs: [] });
+  await gateway.complete(body, { model: 'glm-5.3' });
+  for await (const _chunk of gateway.stream(body, { model: 'glm-5.3' })) { /* read to the end */ }
+  await log.close();
+
+  // What the gateway built before, serialized whole: the body without the length and stream knobs,
+  // then model, the meter's max_tokens and the validator's seed, then this call's stream fields.
+  const { max_completion_tokens: _length, stream: _stream, stream_options: _streamOptions, ...rest } = body;
+  const sentBefore = (extra: object) => JSON.parse(JSON.stringify({ ...rest, model: 'glm-5.3', max_tokens: 300, seed: 7, ...extra })) as unknown;
+  assert.equal(received.length, 2);
+  assert.deepEqual(JSON.parse(received[0]!), sentBefore({ stream: false }));
+  assert.deepEqual(JSON.parse(received[1]!), sentBefore({ stream: true, stream_options: { include_usage: true } }));
+  const starts = (await readFile(log.file!, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { phase: string; request?: unknown; maxTokens?: number }).filter((row) => row.phase === 'start');
+  assert.equal(starts.length, 2);
+  for (const row of starts) {
+    assert.deepEqual(row.request, JSON.parse(JSON.stringify(body)));
+    assert.equal(row.maxTokens, 300);
+  }
+  assert.equal(log.entries.filter((entry) => entry.status === 'ok').length, 2);
 });

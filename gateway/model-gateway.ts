@@ -7,11 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type OpenAI from 'openai';
-import type { ChatUpstream } from './upstream/chat-upstream.ts';
+import { withBodyText, type ChatUpstream } from './upstream/chat-upstream.ts';
 import { meterPrices, type Allowlist, type ModelEntry } from './catalog/allowlist.ts';
 import { BudgetLedger } from './budget-ledger.ts';
 import { EpisodeMeter, type Budget, type Settlement } from './meter/episode-meter.ts';
-import { promptEstimateTokens } from './meter/prompt-estimate.ts';
+import { fixedOverheadTokens, promptEstimateOfBilledJson, splitBilledBody, type SplitBody } from './meter/prompt-estimate.ts';
+import { joinJsonObjects } from '../common/join-json-objects.ts';
 import { requestedAnswerCount, requestedMaxTokens } from './meter/request-limits.ts';
 import { GatewayError, fromUpstreamError, isRetriedByGateway, isUpstreamInfrastructureFailure, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
 import type { CallEndRow, CallLog } from './call-log.ts';
@@ -58,6 +59,8 @@ interface PreparedCall {
   clamped: boolean;
   reservedUsd: number;
   upstreamBody: ChatBody;
+  /** The JSON text of `{ ...upstreamBody, ...extra }`, from the one serialization of the billed part (absent for a body that is not JSON's). */
+  upstreamText?: (extra: Record<string, unknown>) => string;
   started: number;
   abort: AbortController;
 }
@@ -92,6 +95,21 @@ function requestOptions(prepared: PreparedCall, attempt: number, tryKey?: string
   if (attempt > 1) headers['x-trl-attempt'] = String(attempt);
   if (tryKey) headers['x-trl-try'] = tryKey;
   return Object.keys(headers).length ? { signal: prepared.abort.signal, headers } : { signal: prepared.abort.signal };
+}
+
+/** The upstream body of one attempt, carrying its JSON text when the gateway has it (chat-upstream.ts). */
+function upstreamRequest(prepared: PreparedCall, extra: Record<string, unknown>): ChatBody {
+  const body = { ...prepared.upstreamBody, ...extra };
+  return prepared.upstreamText ? withBodyText(body, prepared.upstreamText(extra)) : body;
+}
+
+/** A body that did not come from JSON (a cycle, a BigInt) cannot be serialized; the meter prices it at the fixed overhead. */
+function splitOrNothing(body: ChatBody): SplitBody | undefined {
+  try {
+    return splitBilledBody(body);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Calls `create` and reads the x-request-id header when the client offers it (test fakes may not). */
@@ -148,20 +166,32 @@ export class ModelGateway {
     const answers = requestedAnswerCount(body);
     if (!answers.ok) return refuse(new GatewayError(400, 'invalid_request', answers.message, false));
     const maxTokens = options.maxTokens !== undefined && options.maxTokens >= 1 ? Math.floor(options.maxTokens) : requestedMaxTokens(body);
-    const estimate = promptEstimateTokens(body);
+    // The body's billed part is serialized once, here: the estimate counts it, and the start row and
+    // every upstream attempt join their few knobs to it (bench/gateway-overhead.ts, by prompt size).
+    const split = splitOrNothing(body);
+    const estimate = split ? promptEstimateOfBilledJson(split.billedJson) : fixedOverheadTokens;
     const reserved = this.meter.reserve({ prices: meterPrices(model), promptEstimateTokens: estimate, maxTokens, n: answers.answerCount });
     if (!reserved.ok) return refuse(new GatewayError(402, 'cap', reserved.message, false), estimate);
     const { max_completion_tokens: _length, stream: _stream, stream_options: _streamOptions, ...rest } = body;
     const upstreamBody = { ...rest, model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
-    this.options.callLog.started({
-      ...identity,
-      promptEstimateTokens: estimate,
-      answerCount: answers.answerCount,
-      maxTokens: reserved.maxTokens,
-      clamped: reserved.clamped,
-      reservedUsd: reserved.reservedUsd,
-      request: body,
-    });
+    this.options.callLog.started(
+      {
+        ...identity,
+        promptEstimateTokens: estimate,
+        answerCount: answers.answerCount,
+        maxTokens: reserved.maxTokens,
+        clamped: reserved.clamped,
+        reservedUsd: reserved.reservedUsd,
+        request: body,
+      },
+      split && joinJsonObjects(split.billedJson, JSON.stringify(split.knobs)),
+    );
+    let upstreamText: ((extra: Record<string, unknown>) => string) | undefined;
+    if (split) {
+      const { max_completion_tokens: _l, stream: _s, stream_options: _o, ...knobs } = split.knobs;
+      const upstreamKnobs = { ...knobs, model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
+      upstreamText = (extra) => joinJsonObjects(split.billedJson, JSON.stringify({ ...upstreamKnobs, ...extra }));
+    }
     return {
       callId,
       model,
@@ -171,6 +201,7 @@ export class ModelGateway {
       clamped: reserved.clamped,
       reservedUsd: reserved.reservedUsd,
       upstreamBody,
+      upstreamText,
       started: performance.now(),
       abort: linkedAbort(options.signal),
     };
@@ -248,7 +279,7 @@ export class ModelGateway {
     let sent: { value: { data: OpenAI.Chat.Completions.ChatCompletion; requestId?: string }; attempts: number };
     try {
       sent = await this.sendWithRetries(prepared, (attempt) =>
-        withRequestId(this.options.upstream.chat.completions.create({ ...prepared.upstreamBody, stream: false } as never, requestOptions(prepared, attempt, this.options.tryKey)) as never),
+        withRequestId(this.options.upstream.chat.completions.create(upstreamRequest(prepared, { stream: false }) as never, requestOptions(prepared, attempt, this.options.tryKey)) as never),
       );
     } catch (error) {
       throw this.failed(prepared, error);
@@ -267,7 +298,7 @@ export class ModelGateway {
       sent = await this.sendWithRetries(prepared, (attempt) =>
         withRequestId(
           this.options.upstream.chat.completions.create(
-            { ...prepared.upstreamBody, stream: true, stream_options: { include_usage: true } } as never,
+            upstreamRequest(prepared, { stream: true, stream_options: { include_usage: true } }) as never,
             requestOptions(prepared, attempt, this.options.tryKey),
           ) as never,
         ),

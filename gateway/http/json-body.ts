@@ -18,7 +18,7 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
     chunks.push(chunk as Buffer);
   }
   try {
-    return parseJsonBounded(Buffer.concat(chunks).toString('utf8'));
+    return parseJsonBounded(Buffer.concat(chunks));
   } catch (error) {
     throw new HttpError(400, 'invalid_request_error', error instanceof JsonTooDeepError ? `request body ${error.message}` : 'request body is not JSON');
   }

@@ -129,3 +129,26 @@ test('a body JSON cannot serialise is priced at the fixed overhead, as the live 
   cyclic.self = cyclic;
   assert.equal(promptEstimateTokens(cyclic), fixedOverheadTokens);
 });
+
+test('the count over UTF-8 bytes agrees with a walk over code points, on any text', () => {
+  // The reference: a string's iterator yields code points, and a lone surrogate alone.
+  const byCodePoints = (text: string) => {
+    let plainCharacters = 0;
+    let characters = 0;
+    for (const character of text) {
+      characters += 1;
+      if (/^[A-Za-z0-9 \t\n\r]$/.test(character)) plainCharacters += 1;
+    }
+    return { plainCharacters, otherCharacters: characters - plainCharacters };
+  };
+  // Pieces the walk must tell apart: every ASCII class, two- and three-byte characters, an astral
+  // pair, lone high and low surrogates, a high surrogate before another high one, U+FFFD itself.
+  const pieces = ['a', 'Z', '7', ' ', '\t', '\n', '\r', '{', '"', '\\', '\u0000', '\u007f', 'é', 'ß', '世', '\u2028', '🙂', '\ud800', '\udc00', '\ud800\ud800\udc00', '\ufffd'];
+  let seed = 42;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+  for (let round = 0; round < 500; round++) {
+    let text = '';
+    for (let length = next() % 40; length > 0; length--) text += pieces[next() % pieces.length];
+    assert.deepEqual(countCharacterClasses(text), byCodePoints(text), JSON.stringify(text));
+  }
+});

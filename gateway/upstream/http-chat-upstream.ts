@@ -12,7 +12,7 @@ import https from 'node:https';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { parseJsonBounded } from '../../common/bounded-json.ts';
 import { readSseEvents, SseEventTooLargeError } from './sse-events.ts';
-import type { ChatUpstream, UpstreamRequestOptions } from './chat-upstream.ts';
+import { bodyTextOf, type ChatUpstream, type UpstreamRequestOptions } from './chat-upstream.ts';
 
 export interface HttpChatUpstreamOptions {
   /** The API's base, ending in /v1 (e.g. http://127.0.0.1:4000/v1). */
@@ -119,7 +119,7 @@ export class HttpChatUpstream implements ChatUpstream {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new APIUserAbortError());
     const streamed = body.stream === true;
-    const text = JSON.stringify(body);
+    const text = bodyTextOf(body) ?? JSON.stringify(body);
     return new Promise<Answer>((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;

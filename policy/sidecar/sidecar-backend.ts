@@ -206,7 +206,7 @@ export class SidecarBackend implements PolicyBackend {
     }
     let parsed: unknown;
     try {
-      parsed = parseJsonBounded(bytes.toString('utf8'));
+      parsed = parseJsonBounded(bytes);
     } catch {
       return fail(502, { kind: 'malformed_response', requestId: id, message: `the policy answered with ${contentType}, not JSON or SSE: ${bytes.toString('utf8').slice(0, 300)}` });
     }
