@@ -3,7 +3,7 @@
 // runs after a warm-up; "ns per unit" stays about flat when the work is linear in the input.
 //   node --import tsx bench/linear-work.ts
 import { performance } from 'node:perf_hooks';
-import { parseJsonBounded } from '../common/bounded-json.ts';
+import { jsonDepth, parseJsonBounded } from '../common/bounded-json.ts';
 import type { DecisionInput } from '../contracts/seat.ts';
 import { tokenizePython } from '../packs/preeval/python-tokens.ts';
 import { LineSplitter } from '../policy/host/line-splitter.ts';
@@ -67,6 +67,18 @@ const works: Work[] = [
     prepare(size) {
       const input = decisionInput(26, size);
       return () => decideChallenge(input);
+    },
+  },
+  {
+    // The depth walk jumps from quote to quote inside a string and counts the backslashes before each:
+    // a string of escaped quotes and long backslash runs is its worst case.
+    name: 'bounded JSON: depth of escaped quotes and backslash runs',
+    unit: 'byte',
+    sizes: [1 << 19, 1 << 21, 1 << 23],
+    prepare(size) {
+      const unit = '\\"' + '\\'.repeat(30) + '"x';
+      const text = Buffer.from(`["${unit.repeat(Math.floor((size - 4) / unit.length))}"]`);
+      return () => jsonDepth(text);
     },
   },
   {

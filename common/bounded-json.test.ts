@@ -34,3 +34,31 @@ test('where a pack, a policy or an agent controls JSON, deep nesting is a clear 
   const request = Readable.from([Buffer.from(deep)]) as unknown as Parameters<typeof readJsonBody>[0];
   await assert.rejects(readJsonBody(request, 1 << 20), (error: unknown) => error instanceof HttpError && error.status === 400 && /nested deeper/.test(error.message));
 });
+
+test('the depth walk agrees with a byte-by-byte scan on any mix of quotes, backslashes and brackets', () => {
+  // The reference: the plain forward scan, a backslash in a string skipping the next byte.
+  const reference = (text: string) => {
+    const bytes = Buffer.from(text, 'utf8');
+    let depth = 0;
+    let deepest = 0;
+    let inString = false;
+    for (let i = 0; i < bytes.length; i++) {
+      const code = bytes[i]!;
+      if (inString) {
+        if (code === 0x5c) i++;
+        else if (code === 0x22) inString = false;
+      } else if (code === 0x22) inString = true;
+      else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
+      else if (code === 0x7d || code === 0x5d) depth--;
+    }
+    return deepest;
+  };
+  const pieces = ['"', '\\', '\\\\', '\\"', '[', ']', '{', '}', 'a', 'é', ',', ':'];
+  let seed = 7;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+  for (let round = 0; round < 3000; round++) {
+    let text = '';
+    for (let length = next() % 30; length > 0; length--) text += pieces[next() % pieces.length];
+    assert.equal(jsonDepth(text), reference(text), JSON.stringify(text));
+  }
+});
