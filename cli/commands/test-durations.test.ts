@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { addTopLevelDuration, orderTestFiles, readTestDurations, recordTestDurations, type TestDurations } from './test-durations.ts';
@@ -21,11 +21,15 @@ test('a missing, unparsable or foreign durations file is no durations, not an er
   assert.deepEqual(await readTestDurations(path.join(dir, 'foreign.json')), {});
 });
 
-test('a run records its files rounded to a tenth and keeps the figures of files it did not run', async () => {
-  const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'trl-durations-')), 'cache', 'durations.json');
-  await recordTestDurations(file, { 'a.test.ts': 3.04, 'b.test.ts': 4 });
-  assert.deepEqual(await recordTestDurations(file, { 'b.test.ts': 9 }), { 'a.test.ts': 3, 'b.test.ts': 9 });
+test('a run records its files rounded to a tenth and keeps the figures of files it did not run, while they exist', async () => {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'trl-durations-'));
+  const file = path.join(root, 'cache', 'durations.json');
+  for (const name of ['a.test.ts', 'b.test.ts', 'gone.test.ts']) await writeFile(path.join(root, name), '');
+  await recordTestDurations(file, { 'a.test.ts': 3.04, 'b.test.ts': 4, 'gone.test.ts': 2 }, root);
+  await rm(path.join(root, 'gone.test.ts'));
+  assert.deepEqual(await recordTestDurations(file, { 'b.test.ts': 9 }, root), { 'a.test.ts': 3, 'b.test.ts': 9 });
   assert.deepEqual(await readTestDurations(file), { 'a.test.ts': 3, 'b.test.ts': 9 });
+  await rm(root, { recursive: true, force: true });
 });
 
 test('a file\'s duration sums its top-level tests and suites, passed or failed; nested ones are not counted twice', () => {

@@ -5,7 +5,7 @@
 // The figures are only an order: a stale or missing one makes a run slower, never wrong. A seed
 // from a full run is kept in git (test/durations-seed.json) for fresh clones; refresh it by copying
 // .cache/test-durations.json after a full `trl test` when the suite's shape has changed.
-import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, rename, writeFile, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { unitBatchFileName } from './test-batch.ts';
@@ -43,10 +43,17 @@ export function addTopLevelDuration(seconds: TestDurations, data: TestEventData,
   seconds[name] = (seconds[name] ?? 0) + data.details.duration_ms / 1000;
 }
 
-/** Adds a run's durations (seconds, by repo-relative file) to the earlier ones, rounded to a tenth; a filtered run keeps the others' figures. */
-export async function recordTestDurations(file: string, measured: TestDurations): Promise<TestDurations> {
+/**
+ * Adds a run's durations (seconds, by file relative to `root`) to the earlier ones, rounded to a
+ * tenth; a filtered run keeps the others' figures, but only of files that still exist (a renamed
+ * file, or the temporary fixtures of test-command-signal.test.ts's inner run, would otherwise stay
+ * in the record for good).
+ */
+export async function recordTestDurations(file: string, measured: TestDurations, root: string): Promise<TestDurations> {
   const rounded = Object.fromEntries(Object.entries(measured).map(([name, s]) => [name, Math.round(s * 10) / 10]));
-  const merged = { ...(await readTestDurations(file)), ...rounded };
+  const earlier = Object.entries(await readTestDurations(file)).filter(([name]) => !(name in rounded));
+  const kept = await Promise.all(earlier.map(async ([name, s]) => ((await stat(path.join(root, name)).then(() => true, () => false)) ? [[name, s] as const] : [])));
+  const merged = { ...Object.fromEntries(kept.flat()), ...rounded };
   await mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.tmp`;
   await writeFile(partial, `${JSON.stringify(merged, null, 1)}\n`);

@@ -28,7 +28,7 @@ stream.on('test:fail', (data: TestEventData) => {
 const reported = stream.compose(new spec());
 reported.pipe(process.stdout);
 reported.on('end', () => {
-  recordTestDurations(testDurationsFile, seconds).catch((error: unknown) => {
+  recordTestDurations(testDurationsFile, seconds, repoRoot).catch((error: unknown) => {
     process.stderr.write(`trl: could not record the test durations in ${testDurationsFile}: ${String(error)}\n`);
   });
 });
