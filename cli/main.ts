@@ -33,6 +33,10 @@ const usage = `usage: trl <command> [options]
   scenarios [--json] [--collect]
                              list the active scenarios with category, difficulty and test count
       --collect                count with pytest inside each scenario image (no network; never on the host)
+  images save [--out FILE]   write the sandbox base image to an archive (default .cache/images/, named by its
+                             recipe hash); a machine whose cache holds the archive of its recipe loads it
+                             instead of building it (debootstrap)
+  images load FILE           load such an archive, if it is of this checkout's recipe
   import-tasks SRC DEST      convert Terminal-Bench 1 tasks (task.yaml, run-tests.sh; found up to two folders
                              below SRC) to the Harbor layout under DEST, saying per task what changed or why not
   pack <dir> [--out FILE]    print a pack's hash; --out writes its canonical JSON
@@ -145,6 +149,11 @@ async function main(argv: string[]): Promise<number> {
     case 'scenarios': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, collect: { type: 'boolean', default: false }, 'scenarios-dir': { type: 'string' } } });
       return (await import('./commands/scenarios-command.ts')).scenariosCommand({ json: values.json!, collect: values.collect!, scenariosDir: values['scenarios-dir'] });
+    }
+    case 'images': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
+      const images = await import('./commands/images-command.ts');
+      return images.imagesCommand({ action: images.parseImagesAction(positionals[0]), file: positionals[1], out: values.out });
     }
     case 'import-tasks': {
       const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });

@@ -37,6 +37,10 @@ export function hermesWheelhouseDir(lockHash: string): string {
 export function baseImageRootfsDir(recipeHash: string): string {
   return path.join(cacheDir, `rootfs-${recipeHash}`);
 }
+/** The base image of one recipe as a compressed archive (`trl images save`); a machine that has it loads it instead of building. */
+export function baseImageArchiveFile(recipeHash: string): string {
+  return path.join(cacheDir, 'images', `trl-sandbox-base-${recipeHash}.tar.gz`);
+}
 /** Each test file's duration in the last `trl test` that ran it: the next run starts the longest first. */
 export const testDurationsFile = path.join(cacheDir, 'test-durations.json');
 /** The same, from a full run, kept in git: the order of a fresh clone (CI), where the cache is empty. */

@@ -1,16 +1,17 @@
 // The sandbox base image, built offline: debootstrap from Debian packages + `docker import`,
 // then a finishing `docker build`. Tagged by a hash of its recipe, so it is rebuilt only
-// when the recipe (package list, Dockerfile, verifier plugin) changes.
+// when the recipe (package list, Dockerfile, verifier plugin) changes; a machine that holds the
+// recipe's archive (`trl images save` elsewhere, infra/image-archive.ts) loads it instead.
 import { createHash } from 'node:crypto';
 import { readFile, rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { baseImageDir, baseImageRootfsDir, cacheDir, repoRoot } from '../common/data-layout.ts';
+import { baseImageArchiveFile, baseImageDir, baseImageRootfsDir, cacheDir, repoRoot } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
-import { imageExists } from '../sandbox/docker-client.ts';
 import { buildImage } from '../sandbox/image-build.ts';
 import { ensureDebianPackages, configuredDebianMirror } from './debian-packages.ts';
 import { runCommand } from '../common/run-command.ts';
+import { ensureImageFromArchive } from './image-archive.ts';
 import { ensureHermesWheelhouse, readHermesLock } from './hermes-wheelhouse.ts';
 
 export const baseImageRepository = 'trl-sandbox-base';
@@ -49,7 +50,7 @@ export function baseImageTag(recipe: BaseImageRecipe): string {
 export async function ensureBaseImage(docker: Docker): Promise<string> {
   const recipe = await readBaseImageRecipe();
   const tag = baseImageTag(recipe);
-  if (!(await imageExists(docker, tag))) await buildBaseImage(docker, recipe, tag);
+  await ensureImageFromArchive(docker, tag, baseImageArchiveFile(recipe.hash), () => buildBaseImage(docker, recipe, tag), say);
   const latest = `${baseImageRepository}:latest`;
   const [current, wanted] = await Promise.all([
     docker.getImage(latest).inspect().catch(() => undefined),
