@@ -33,7 +33,7 @@ const usage = `usage: trl <command> [options]
   scenarios [--json] [--collect]
                              list the active scenarios with category, difficulty and test count
       --collect                count with pytest inside each scenario image (no network; never on the host)
-  images save [--out FILE]   write the sandbox base image to an archive (default .cache/images/, named by its
+  images save [--out FILE]   write the sandbox base image (and the policy images on it) to an archive (default .cache/images/, named by its
                              recipe hash); a machine whose cache holds the archive of its recipe loads it
                              instead of building it (debootstrap)
   images load FILE           load such an archive, if it is of this checkout's recipe

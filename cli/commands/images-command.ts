@@ -1,12 +1,14 @@
-// `trl images save | load`: the sandbox base image as one file, built once and carried to other
-// machines (sandbox hosts, a CI cache). `save` writes the current recipe's image (built first if
-// needed) to .cache/images/, where every bootstrap looks before it builds; `load FILE` puts an
+// `trl images save | load`: the sandbox base image (with the policy images built on it) as one file,
+// built once and carried to other machines (sandbox hosts, a CI cache). `save` writes the current
+// recipe's images (built first if needed) to .cache/images/, where every bootstrap looks before it builds; `load FILE` puts an
 // archive from elsewhere into the engine and refuses one that is not of this checkout's recipe.
 import { baseImageArchiveFile } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { ensureDockerEngine } from '../../infra/docker-engine.ts';
 import { baseImageTag, ensureBaseImage, readBaseImageRecipe } from '../../infra/base-image.ts';
 import { loadImageArchive, saveImageArchive } from '../../infra/image-archive.ts';
+import { ensurePolicySandboxImage } from '../../infra/policy-sandbox-image.ts';
+import { ensurePolicySidecarImage } from '../../infra/policy-sidecar-image.ts';
 import { UsageError } from '../usage-error.ts';
 
 export type ImagesAction = 'save' | 'load';
@@ -22,10 +24,13 @@ export async function imagesCommand(options: { action: ImagesAction; file?: stri
   const recipe = await readBaseImageRecipe();
   if (options.action === 'save') {
     const tag = await ensureBaseImage(docker);
+    // The policy images are built on the base (apt, a minute cold); their tags hash the base's id, so
+    // on a machine that loads this archive they are found as they are.
+    const tags = [tag, await ensurePolicySandboxImage(docker, tag), await ensurePolicySidecarImage(docker, tag)];
     const file = options.out ?? baseImageArchiveFile(recipe.hash);
     const started = performance.now();
-    const { bytes } = await saveImageArchive(docker, tag, file);
-    process.stdout.write(`wrote ${tag} to ${file} (${(bytes / 1e6).toFixed(0)} MB, ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+    const { bytes } = await saveImageArchive(docker, tags, file);
+    process.stdout.write(`wrote ${tags.join(', ')} to ${file} (${(bytes / 1e6).toFixed(0)} MB, ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
     process.stdout.write(`a machine with this checkout loads it instead of building: put it at the same path there, or run trl images load FILE\n`);
     return 0;
   }

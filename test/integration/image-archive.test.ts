@@ -16,6 +16,7 @@ const docker = createDockerClient();
 const repository = 'trl-test-archive';
 const tag = `${repository}:${process.pid}`;
 const otherTag = `${repository}:other-${process.pid}`;
+const companionTag = `${repository}:companion-${process.pid}`;
 
 /** A one-file image made with `docker import`, as the base image's root filesystem is. */
 async function importTinyImage(dir: string, name: string, content: string): Promise<string> {
@@ -42,19 +43,21 @@ describe('image archives', () => {
   });
 
   after(async () => {
-    await Promise.all([removeImage(tag), removeImage(otherTag)]);
+    await Promise.all([removeImage(tag), removeImage(otherTag), removeImage(companionTag)]);
     await rm(dir, { recursive: true, force: true });
   });
 
-  test('saved, removed and loaded back, it is the same image; the archive is gzip and written whole', async () => {
-    const { bytes } = await saveImageArchive(docker, tag, archive);
+  test('saved, removed and loaded back, they are the same images; the archive is gzip and written whole', async () => {
+    const companionId = await importTinyImage(dir, companionTag, 'built on the first, in the same archive');
+    const { bytes } = await saveImageArchive(docker, [tag, companionTag], archive);
     const head = (await readFile(archive)).subarray(0, 2);
     assert.deepEqual([...head], [0x1f, 0x8b], 'a gzip stream');
     assert.ok(bytes > 0);
-    await removeImage(tag);
+    await Promise.all([removeImage(tag), removeImage(companionTag)]);
     assert.equal(await imageExists(docker, tag), false);
     assert.deepEqual(await loadImageArchive(docker, archive, tag), { loaded: true });
     assert.equal((await docker.getImage(tag).inspect()).Id, imageId);
+    assert.equal((await docker.getImage(companionTag).inspect()).Id, companionId, 'every image of the archive is loaded');
   });
 
   test('a missing, truncated or foreign archive is a reason, not an exception', async () => {
@@ -72,7 +75,7 @@ describe('image archives', () => {
 
     await importTinyImage(dir, otherTag, 'another image');
     const foreign = path.join(dir, 'foreign.tar.gz');
-    await saveImageArchive(docker, otherTag, foreign);
+    await saveImageArchive(docker, [otherTag], foreign);
     const wrong = await loadImageArchive(docker, foreign, tag);
     assert.equal(wrong.loaded, false);
     assert.match((wrong as { reason: string }).reason, new RegExp(`does not hold ${tag}`));
