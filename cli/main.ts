@@ -33,9 +33,9 @@ const usage = `usage: trl <command> [options]
   scenarios [--json] [--collect]
                              list the active scenarios with category, difficulty and test count
       --collect                count with pytest inside each scenario image (no network; never on the host)
-  images save [--out FILE]   write the sandbox base image (and the policy images on it) to an archive (default .cache/images/, named by its
-                             recipe hash); a machine whose cache holds the archive of its recipe loads it
-                             instead of building it (debootstrap)
+  images save [--out FILE]   write the sandbox base image and the policy images on it to one archive
+                             (default .cache/images/, named by the base's recipe hash); a machine whose cache
+                             holds the archive of its recipe loads it instead of building (debootstrap)
   images load FILE           load such an archive, if it is of this checkout's recipe
   import-tasks SRC DEST      convert Terminal-Bench 1 tasks (task.yaml, run-tests.sh; found up to two folders
                              below SRC) to the Harbor layout under DEST, saying per task what changed or why not
