@@ -1,7 +1,8 @@
 // `trl images save | load`: the sandbox base image (with the policy images built on it) as one file,
 // built once and carried to other machines (sandbox hosts, a CI cache). `save` writes the current
-// recipe's images (built first if needed) to .cache/images/, where every bootstrap looks before it builds; `load FILE` puts an
-// archive from elsewhere into the engine and refuses one that is not of this checkout's recipe.
+// recipe's images (built first if needed) to .cache/images/, where every bootstrap looks before it
+// builds; `load FILE` puts an archive from elsewhere into the engine and refuses one that is not of
+// this checkout's recipe.
 import { baseImageArchiveFile } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { ensureDockerEngine } from '../../infra/docker-engine.ts';

@@ -64,6 +64,7 @@ describe('image archives', () => {
     const missing = await loadImageArchive(docker, path.join(dir, 'none.tar.gz'), tag);
     assert.equal(missing.loaded, false);
     assert.match((missing as { reason: string }).reason, /no archive at/);
+    assert.equal((missing as { absent: boolean }).absent, true);
 
     const whole = await readFile(archive);
     const truncated = path.join(dir, 'truncated.tar.gz');
@@ -104,5 +105,6 @@ describe('image archives', () => {
     await removeImage(tag);
     assert.equal(await ensureImageFromArchive(docker, tag, path.join(dir, 'none.tar.gz'), build, (line) => said.push(line)), 'built');
     assert.equal(builds, 2);
+    assert.ok(!said.some((line) => line.includes('none.tar.gz')), 'no archive to try is nothing to say');
   });
 });
