@@ -97,6 +97,12 @@ function requestOptions(prepared: PreparedCall, attempt: number, tryKey?: string
   return Object.keys(headers).length ? { signal: prepared.abort.signal, headers } : { signal: prepared.abort.signal };
 }
 
+/** The fields the gateway does not pass upstream as they came: the length is the meter's, the stream fields each attempt's. */
+function notSentUpstream(fields: ChatBody): ChatBody {
+  const { max_completion_tokens: _length, stream: _stream, stream_options: _streamOptions, ...rest } = fields;
+  return rest;
+}
+
 /** The upstream body of one attempt, carrying its JSON text when the gateway has it (chat-upstream.ts). */
 function upstreamRequest(prepared: PreparedCall, extra: Record<string, unknown>): ChatBody {
   const body = { ...prepared.upstreamBody, ...extra };
@@ -172,8 +178,7 @@ export class ModelGateway {
     const estimate = split ? promptEstimateOfBilledJson(split.billedJson) : fixedOverheadTokens;
     const reserved = this.meter.reserve({ prices: meterPrices(model), promptEstimateTokens: estimate, maxTokens, n: answers.answerCount });
     if (!reserved.ok) return refuse(new GatewayError(402, 'cap', reserved.message, false), estimate);
-    const { max_completion_tokens: _length, stream: _stream, stream_options: _streamOptions, ...rest } = body;
-    const upstreamBody = { ...rest, model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
+    const upstreamBody = { ...notSentUpstream(body), model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
     this.options.callLog.started(
       {
         ...identity,
@@ -188,8 +193,7 @@ export class ModelGateway {
     );
     let upstreamText: ((extra: Record<string, unknown>) => string) | undefined;
     if (split) {
-      const { max_completion_tokens: _l, stream: _s, stream_options: _o, ...knobs } = split.knobs;
-      const upstreamKnobs = { ...knobs, model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
+      const upstreamKnobs = { ...notSentUpstream(split.knobs), model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
       upstreamText = (extra) => joinJsonObjects(split.billedJson, JSON.stringify({ ...upstreamKnobs, ...extra }));
     }
     return {

@@ -75,8 +75,9 @@ export interface CharacterClassCounts {
   otherCharacters: number;
 }
 
-// The count walks the text's UTF-8 bytes: reading a typed array is 2–3× faster in V8 than charCodeAt
-// (bench/gateway-overhead.ts), and the encoding is native. Two tables, one read each per byte:
+// The count walks the text's UTF-8 bytes, encoded natively: on 50 k characters 135 µs against 187 µs
+// for the walk over UTF-16 code units it replaced (a paired microbenchmark; the gateway's whole
+// own work per call: bench/gateway-overhead.ts). Two tables, one read each per byte:
 // 1 for ASCII letters, digits and whitespace;
 const plainByte = new Uint8Array(256);
 for (let code = 48; code <= 57; code++) plainByte[code] = 1; // 0-9
