@@ -16,7 +16,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import OpenAI from 'openai';
-import { examplesDir } from '../common/data-layout.ts';
 import { loadAllowlist, type Allowlist } from '../gateway/catalog/allowlist.ts';
 import { CallLog } from '../gateway/call-log.ts';
 import { ModelGateway } from '../gateway/model-gateway.ts';
@@ -188,22 +187,8 @@ try {
 
   if (!values['no-policy']) {
     // Imported here so --no-policy runs without Docker.
-    const { createDockerClient } = await import('../sandbox/docker-client.ts');
-    const { ensureBaseImage } = await import('../infra/base-image.ts');
-    const { ensurePolicySandboxImage } = await import('../infra/policy-sandbox-image.ts');
-    const { currentWorkerIdentity } = await import('../sandbox/worker-identity.ts');
-    const { readPackDirectory } = await import('../packs/read-pack.ts');
-    const { bundlePack } = await import('../packs/bundle-pack.ts');
-    const { startPolicyRun } = await import('../policy/host/policy-run.ts');
-    const docker = createDockerClient();
-    const policyImage = await ensurePolicySandboxImage(docker, await ensureBaseImage(docker));
-    // single-model: every agent request to one model, unchanged — a pass-through policy.
-    const bundle = await bundlePack(await readPackDirectory(path.join(examplesDir, 'single-model')));
-    const run = await startPolicyRun({
-      docker, owner: currentWorkerIdentity(), workflowId: `bench-gateway-${process.pid}`, scenario: 'bench', policyImage,
-      bundleCode: bundle.code, allowlist, upstream, capUsd: 1e6, seed: 0, dir: path.join(workDir, 'policy'), bindHost: '127.0.0.1', requestTimeoutMs: 60_000,
-      maxAgentRequests: Number.MAX_SAFE_INTEGER,
-    });
+    const { startPassThroughPolicyChain } = await import('./pass-through-policy-chain.ts');
+    const run = await startPassThroughPolicyChain({ allowlist, upstream, dir: path.join(workDir, 'policy'), name: 'bench-gateway' });
     closers.push(() => run.stop());
     arms.push({ name: 'policy chain', client: new OpenAI({ baseURL: run.endpoint.url, apiKey: 'none', maxRetries: 0 }), model: 'auto' });
   } else {
