@@ -84,7 +84,7 @@ if (values.focus !== undefined && tree.totalMs === 0) fail(`--focus ${values.foc
 process.stdout.write(`CPU time in ${files.length} profile(s): ${tree.totalMs.toFixed(0)} ms (waiting, "(idle)", left out)\n\n`);
 process.stdout.write(`${textTree(tree, depth, minPercent)}\n\n`);
 const selfTimes = selfTimeByFunction(tree).slice(0, top);
-process.stdout.write(`${renderTable([
+if (selfTimes.length > 0) process.stdout.write(`${renderTable([
   { header: 'own ms', value: (row) => row.selfMs.toFixed(1), align: 'right' },
   { header: '%', value: (row) => (tree.totalMs > 0 ? (100 * row.selfMs) / tree.totalMs : 0).toFixed(1), align: 'right' },
   { header: 'function', value: (row) => row.name },
