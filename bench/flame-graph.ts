@@ -76,8 +76,15 @@ const depth = nonNegativeNumber('depth', values.depth);
 const minPercent = nonNegativeNumber('min-percent', values['min-percent']);
 const top = nonNegativeNumber('top', values.top);
 
+/** Node names its profiles CPU.<date>.<time>.<pid>.<thread>.<sequence>; the thread says more than the name. */
+function labelOf(file: string): string {
+  const name = path.basename(file, '.cpuprofile');
+  const parts = /^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.\d+$/.exec(name);
+  return parts ? `process ${parts[1]} thread ${parts[2]}` : name;
+}
+
 const files = (await Promise.all(positionals.map(profileFiles))).flat();
-const profiles = await Promise.all(files.map(async (file) => ({ label: path.basename(file, '.cpuprofile'), profile: await readProfile(file) })));
+const profiles = await Promise.all(files.map(async (file) => ({ label: labelOf(file), profile: await readProfile(file) })));
 const tree = callTree(profiles, { focus: values.focus });
 if (values.focus !== undefined && tree.totalMs === 0) fail(`--focus ${values.focus}: no sampled frame of that function name`);
 
