@@ -133,7 +133,7 @@ async function measureArm(sandboxWorkers: number): Promise<ArmSummary> {
     // scheduling and aggregation are what the evaluation's wall time has beyond them when scenarios
     // run one at a time (with scenarios in parallel the phases overlap and this goes negative).
     process.stdout.write(`the validator's own work, summed over scenarios (prepare + around the agent + around the verifier): ${seconds(ownMs)} s; the task's own commands (solve.sh + test.sh): ${seconds(agentMs + verifierMs)} s; before the first scenario (fetch, pre-eval, probe when paid): ${seconds(beforeScenariosMs)} s\n`);
-    process.stdout.write(`evaluation wall: ${seconds(wallMs)} s; agent phases ${seconds(agentMs)} s + verifier phases ${seconds(verifierMs)} s summed; wall − both sums (prepare, scheduling, aggregation when sequential): ${seconds(wallMs - agentMs - verifierMs)} s\n`);
+    process.stdout.write(`evaluation wall: ${seconds(wallMs)} s; agent phases ${seconds(agentMs)} s + verifier phases ${seconds(verifierMs)} s summed; wall − both sums (prepare, scheduling, aggregation when sequential): ${seconds(wallMs - agentMs - verifierMs)} s\n\n`);
     return { sandboxWorkers, wallMs, taskMs: agentMs + verifierMs, ownMs, queuedMs: sum('queuedMs'), tests: `${result.testsPassed}/${result.testsTotal}` };
   } finally {
     for (const { hosted } of running) hosted.shutdown();

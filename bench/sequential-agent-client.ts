@@ -44,7 +44,15 @@ async function runClient([endpoint, callsText, charsText, warmUpText]: string[])
   for (let i = 0; i < warmUpCalls; i++) await post(agent, url, bodies[i % bodyPoolSize]!);
   const lines = readline.createInterface({ input: process.stdin });
   process.stdout.write('warm\n');
-  for await (const line of lines) if (line === 'go') break;
+  let told = false;
+  for await (const line of lines) {
+    if (line === 'go') {
+      told = true;
+      break;
+    }
+  }
+  // Input closed without `go`: the profiling process is gone, and nothing is left to measure.
+  if (!told) process.exit(1);
   const latenciesMs: number[] = [];
   for (let i = 0; i < calls; i++) {
     const started = performance.now();
