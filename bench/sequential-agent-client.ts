@@ -75,7 +75,11 @@ export function startAgentClientProcess(options: { endpointUrl: string; calls: n
   const child = spawn(process.execPath, ['--import', 'tsx', thisFile, options.endpointUrl, String(options.calls), String(options.chars), String(options.warmUpCalls)], {
     cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the agent client exited with code ${code} before it finished`))));
+  // A failed client ends the wait at once; a clean exit after its last line is read as the end of
+  // its output, so the 'exit' event cannot win a race against that line.
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => {
+    if (code !== 0) reject(new Error(`the agent client exited with code ${code} before it finished`));
+  }));
   exited.catch(() => undefined);
   const output = readline.createInterface({ input: child.stdout });
   const lines = output[Symbol.asyncIterator]();
