@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { renderTable } from '../cli/render-table.ts';
-import { summarize } from './latency-stats.ts';
+import { summarize, type LatencySummary } from './latency-stats.ts';
 
 const { values } = parseArgs({ options: { 'round-trips': { type: 'string', default: '5000' }, bytes: { type: 'string', default: '2048' } } });
 const roundTrips = Number(values['round-trips']);
@@ -54,12 +54,13 @@ async function measure(socketPath: string): Promise<{ latenciesUs: number[]; cpu
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-round-trip-'));
-const rows: { arm: string; latenciesUs: number[]; cpuUsPerRoundTrip: number }[] = [];
+const rows: { arm: string; latency: LatencySummary; cpuUsPerRoundTrip: number }[] = [];
+const summarized = (arm: string, measured: { latenciesUs: number[]; cpuUsPerRoundTrip: number }) => ({ arm, latency: summarize(measured.latenciesUs), cpuUsPerRoundTrip: measured.cpuUsPerRoundTrip });
 try {
   const localPath = path.join(dir, 'local.sock');
   const local = net.createServer(echo);
   await new Promise<void>((resolve) => local.listen(localPath, resolve));
-  rows.push({ arm: 'echo in this process (same event loop)', ...(await measure(localPath)) });
+  rows.push(summarized('echo in this process (same event loop)', await measure(localPath)));
   await new Promise<void>((resolve) => local.close(() => resolve()));
 
   const childPath = path.join(dir, 'child.sock');
@@ -69,7 +70,7 @@ try {
       child.stdout.once('data', () => resolve());
       child.once('exit', (code) => reject(new Error(`the echo process exited with code ${code}`)));
     });
-    rows.push({ arm: 'echo in another process', ...(await measure(childPath)) });
+    rows.push(summarized('echo in another process', await measure(childPath)));
   } finally {
     child.kill('SIGTERM');
   }
@@ -80,7 +81,7 @@ try {
 process.stdout.write(`${roundTrips} round trips of ${bytes} bytes over a unix socket, after 200 of warm-up, ${os.cpus().length} cores\n\n`);
 process.stdout.write(`${renderTable([
   { header: 'arm', value: (row: (typeof rows)[number]) => row.arm },
-  { header: 'p50 µs', value: (row: (typeof rows)[number]) => summarize(row.latenciesUs).p50.toFixed(1), align: 'right' },
-  { header: 'p99 µs', value: (row: (typeof rows)[number]) => summarize(row.latenciesUs).p99.toFixed(1), align: 'right' },
+  { header: 'p50 µs', value: (row: (typeof rows)[number]) => row.latency.p50.toFixed(1), align: 'right' },
+  { header: 'p99 µs', value: (row: (typeof rows)[number]) => row.latency.p99.toFixed(1), align: 'right' },
   { header: 'this process CPU µs per round trip', value: (row: (typeof rows)[number]) => row.cpuUsPerRoundTrip.toFixed(1), align: 'right' },
 ], rows)}\n`);
