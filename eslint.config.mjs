@@ -8,7 +8,19 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.cache/**', '.data/**', '.replay-*/**', 'scenarios/**', 'test/fixtures/**', 'policy/examples/**', '**/*.mjs', '**/*.js'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.cache/**',
+      '.data/**',
+      '.replay-*/**',
+      'scenarios/**',
+      'test/fixtures/**',
+      'policy/examples/**',
+      '**/*.mjs',
+      '**/*.js',
+    ],
+  },
   {
     files: ['**/*.ts'],
     languageOptions: {
@@ -19,30 +31,56 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       // node:test's test/describe return promises the runner itself awaits.
-      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['test', 'describe', 'it', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['workflows/**/*.ts'],
     ignores: ['workflows/**/*.test.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: nodeBuiltins.map((name) => ({ name, message: 'workflow code must be deterministic: no Node built-ins (do the I/O in an activity)' })),
-        patterns: [{
-          regex: '^\\.\\./(?!contracts/|scoring/)',
-          allowTypeImports: true,
-          message: 'workflow files import values only from contracts/ and scoring/ (pure); other rooms only as types',
-        }],
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'workflow code must be deterministic: no Node built-ins (do the I/O in an activity)',
+          })),
+          patterns: [
+            {
+              regex: '^\\.\\./(?!contracts/|scoring/)',
+              allowTypeImports: true,
+              message:
+                'workflow files import values only from contracts/ and scoring/ (pure); other rooms only as types',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['scoring/**/*.ts', 'contracts/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        paths: nodeBuiltins.map((name) => ({ name, message: 'contracts/ and scoring/ are imported by workflow code: no Node built-ins' })),
-      }],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.map((name) => ({
+            name,
+            message: 'contracts/ and scoring/ are imported by workflow code: no Node built-ins',
+          })),
+        },
+      ],
     },
   },
 );

@@ -33,7 +33,8 @@ export interface ActivityDependencies {
   budgetCapUsd: number;
   /** How long one agent request may wait for the policy. */
   policyRequestTimeoutMs: number;
-  /** The money ledger across attempts, with the submission and daily ceilings: this host's files, or the shared ledger workflow. */
+  /** The money ledger across attempts, with the submission and daily ceilings: this host's files, or the shared ledger
+   * workflow. */
   spendLedger: SpendAccount;
   /** The chain and a Temporal client for the seat's cycle; absent on sandbox-only workers. */
   seat?: SeatActivityDependencies;
@@ -41,14 +42,16 @@ export interface ActivityDependencies {
   sandboxHost?: SandboxHost;
 }
 
-/** A sandbox host: its id, its own task queue (contracts/temporal-names.ts sandboxHostTaskQueue), the scenarios it has claimed. */
+/** A sandbox host: its id, its own task queue (contracts/temporal-names.ts sandboxHostTaskQueue), the scenarios it has
+ * claimed. */
 export interface SandboxHost {
   id: string;
   taskQueue: string;
   claims: HostClaims;
 }
 
-/** The workflow an activity runs for; these activities are only ever scheduled by workflows, so a standalone call is a programming error. */
+/** The workflow an activity runs for; these activities are only ever scheduled by workflows, so a standalone call is a
+ * programming error. */
 export function workflowIdOf(info: { workflowExecution?: { workflowId: string } }): string {
   if (!info.workflowExecution) throw new Error('this activity must run inside a workflow');
   return info.workflowExecution.workflowId;

@@ -23,8 +23,11 @@ import { defaultAgentDiskBudgetBytes } from '../sandbox/container-limits.ts';
 /** Where the pack's SKILL.md is placed in the scenario container (the live format's place). */
 export const skillFolder = '/workspace';
 
-/** The policy of a policy-driven run: a TypeScript bundle, or a Python / data pack's files (SKILL.md is not sent to the policy). */
-export type PolicySource = { kind: 'typescript'; bundleCode: string } | { kind: 'python' | 'data'; files: Record<string, string> };
+/** The policy of a policy-driven run: a TypeScript bundle, or a Python / data pack's files (SKILL.md is not sent to the
+ * policy). */
+export type PolicySource =
+  | { kind: 'typescript'; bundleCode: string }
+  | { kind: 'python' | 'data'; files: Record<string, string> };
 
 export interface AgentEnvironment {
   session: ContainerSession;
@@ -42,7 +45,8 @@ export interface AgentEnvironment {
 /** Requests beyond the turn limit that an agent may still make (retries, auxiliary calls). */
 const turnLimitSlack = 10;
 
-/** The model `auto` stands for in a sidecar: TRL_POLICY_DEFAULT_MODEL if allowlisted, else the cheapest tool-capable model. */
+/** The model `auto` stands for in a sidecar: TRL_POLICY_DEFAULT_MODEL if allowlisted, else the cheapest tool-capable
+ * model. */
 export function sidecarDefaultModel(allowlist: Allowlist, wanted = process.env.TRL_POLICY_DEFAULT_MODEL): string {
   if (wanted && allowlist.models.some((m) => m.id === wanted)) return wanted;
   const candidates = allowlist.models.filter((m) => m.supportsTools);
@@ -51,7 +55,19 @@ export function sidecarDefaultModel(allowlist: Allowlist, wanted = process.env.T
 }
 
 /** What starting a policy needs of the worker's dependencies (`trl serve` has no more than this). */
-export type PolicyStartDependencies = Pick<ActivityDependencies, 'docker' | 'owner' | 'policyImage' | 'sidecarImage' | 'sidecarHealthTimeoutMs' | 'watchdog' | 'allowlist' | 'upstream' | 'budgetCapUsd' | 'policyRequestTimeoutMs'>;
+export type PolicyStartDependencies = Pick<
+  ActivityDependencies,
+  | 'docker'
+  | 'owner'
+  | 'policyImage'
+  | 'sidecarImage'
+  | 'sidecarHealthTimeoutMs'
+  | 'watchdog'
+  | 'allowlist'
+  | 'upstream'
+  | 'budgetCapUsd'
+  | 'policyRequestTimeoutMs'
+>;
 
 /**
  * The policy of a pack in its real sandbox (the TypeScript pipe sandbox, or the Python / data
@@ -77,7 +93,8 @@ export async function startPolicyForSource(
 ): Promise<PolicyRun> {
   const { policy } = request;
   const sidecarImage = deps.sidecarImage;
-  if (policy.kind !== 'typescript' && !sidecarImage) throw new Error('this worker has no policy sidecar image for python / data packs');
+  if (policy.kind !== 'typescript' && !sidecarImage)
+    throw new Error('this worker has no policy sidecar image for python / data packs');
   return startPolicyRun({
     docker: deps.docker,
     owner: deps.owner,
@@ -143,7 +160,9 @@ export async function startAgentEnvironment(
   },
 ): Promise<AgentEnvironment> {
   const { scenario } = request;
-  const policy: PolicySource | undefined = request.policy ?? (request.bundleCode !== undefined ? { kind: 'typescript', bundleCode: request.bundleCode } : undefined);
+  const policy: PolicySource | undefined =
+    request.policy ??
+    (request.bundleCode !== undefined ? { kind: 'typescript', bundleCode: request.bundleCode } : undefined);
   // Container and network removal, run in reverse order; the policy run is stopped separately
   // because its summary (spend, faults, records) is the attempt's money trail.
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -156,7 +175,9 @@ export async function startAgentEnvironment(
     const needsPolicy = isPolicyDriven(request.agent);
     // Hermes runs inside the container and must reach the policy over a network of its own;
     // the loop agent runs in the worker and needs none.
-    const network = needsRunNetwork(request.agent) ? await createRunNetwork(deps.docker, deps.owner, request.workflowId) : undefined;
+    const network = needsRunNetwork(request.agent)
+      ? await createRunNetwork(deps.docker, deps.owner, request.workflowId)
+      : undefined;
     if (network) cleanups.push(() => network.remove());
     if (needsPolicy) {
       if (!policy) throw new Error('a policy-driven agent needs the pack (its bundle or its files)');
@@ -189,8 +210,17 @@ export async function startAgentEnvironment(
     });
     cleanups.push(() => session.remove());
     // The pack's SKILL.md, read-only for the agent (root-owned, 0444, in a root-owned folder).
-    if (request.skill !== undefined) await session.upload(await packFiles([{ name: `${skillFolder.slice(1)}/${skillFile}`, content: Buffer.from(request.skill, 'utf8'), mode: 0o444 }]), '/');
-    const created = createAgent(request.agent, { policyEndpointUrl: policyRun?.endpoint.url, maxTurns: scenario.agentMaxTurns });
+    if (request.skill !== undefined)
+      await session.upload(
+        await packFiles([
+          { name: `${skillFolder.slice(1)}/${skillFile}`, content: Buffer.from(request.skill, 'utf8'), mode: 0o444 },
+        ]),
+        '/',
+      );
+    const created = createAgent(request.agent, {
+      policyEndpointUrl: policyRun?.endpoint.url,
+      maxTurns: scenario.agentMaxTurns,
+    });
     // A policy-driven agent that crashes before the policy saw a request is started again.
     const endpoint = policyRun?.endpoint;
     const agent = endpoint ? new CrashRestartingAgent(created, () => endpoint.requests) : created;

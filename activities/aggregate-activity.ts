@@ -10,15 +10,30 @@ import { pricingIdentity } from '../gateway/catalog/allowlist.ts';
 import { gatherSpecManifest } from './spec-manifest-activity.ts';
 import { recordScenarioResult } from '../common/metrics.ts';
 
-export function createAggregate(deps: Pick<ActivityDependencies, 'spendLedger' | 'allowlist' | 'budgetCapUsd' | 'docker' | 'baseImageTag' | 'policyImage' | 'sidecarImage'>) {
+export function createAggregate(
+  deps: Pick<
+    ActivityDependencies,
+    'spendLedger' | 'allowlist' | 'budgetCapUsd' | 'docker' | 'baseImageTag' | 'policyImage' | 'sidecarImage'
+  >,
+) {
   // This worker's table and cap; every worker of one deployment reads the same configuration.
   const pricing = pricingIdentity(deps.allowlist, deps.budgetCapUsd);
   return async function aggregate(input: SummaryInput): Promise<EvaluationResult> {
     const spend = await deps.spendLedger.totals({ submissionId: input.submissionId });
     // Rejected before any scenario ran: no contest was run, so no manifest is claimed.
-    const manifest = input.perScenario.length ? await gatherSpecManifest(deps, { ...input, pricing, capUsd: deps.budgetCapUsd }) : {};
-    const result = { ...summarizeEvaluation(input), ...pricing, ...manifest, ledgerCostUsd: Math.round(spend.settledUsd * 1e6) / 1e6 };
-    const resultFile = await writeArtifact(evaluationResultFile(input.workflowId), JSON.stringify(result, null, 2) + '\n');
+    const manifest = input.perScenario.length
+      ? await gatherSpecManifest(deps, { ...input, pricing, capUsd: deps.budgetCapUsd })
+      : {};
+    const result = {
+      ...summarizeEvaluation(input),
+      ...pricing,
+      ...manifest,
+      ledgerCostUsd: Math.round(spend.settledUsd * 1e6) / 1e6,
+    };
+    const resultFile = await writeArtifact(
+      evaluationResultFile(input.workflowId),
+      JSON.stringify(result, null, 2) + '\n',
+    );
     // Counted once per run of a scenario: a rerun's reused results were counted by their own run.
     for (const scenario of result.perScenario) if (!scenario.reusedFrom) recordScenarioResult(scenario.status);
     return { ...result, resultFile };

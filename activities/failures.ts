@@ -21,7 +21,10 @@ const maxFailureTextBytes = 8 * 1024;
  * and completes the evaluation (contracts/blame.ts) — a pack never makes its evaluation incomplete.
  */
 export class PackFaultError extends Error {
-  constructor(readonly type: PackFaultType, message: string) {
+  constructor(
+    readonly type: PackFaultType,
+    message: string,
+  ) {
     super(message);
     this.name = 'PackFaultError';
   }
@@ -34,8 +37,10 @@ export function classifyError(error: unknown): unknown {
 /** Cuts message and stack in place (pack errors quote pack text; esbuild can list hundreds of errors). */
 function bounded(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
-  if (Buffer.byteLength(error.message, 'utf8') > maxFailureTextBytes) error.message = truncateUtf8(error.message, maxFailureTextBytes);
-  if (error.stack && Buffer.byteLength(error.stack, 'utf8') > maxFailureTextBytes) error.stack = truncateUtf8(error.stack, maxFailureTextBytes);
+  if (Buffer.byteLength(error.message, 'utf8') > maxFailureTextBytes)
+    error.message = truncateUtf8(error.message, maxFailureTextBytes);
+  if (error.stack && Buffer.byteLength(error.stack, 'utf8') > maxFailureTextBytes)
+    error.stack = truncateUtf8(error.stack, maxFailureTextBytes);
   return error;
 }
 
@@ -48,7 +53,11 @@ function classifyUnbounded(error: unknown): unknown {
     return ApplicationFailure.create({ type: error.type, message: error.message.slice(0, 4000), nonRetryable: true });
   }
   if (error instanceof ScenarioError) {
-    return ApplicationFailure.create({ type: failureTypes.scenarioInvalid, message: error.message, nonRetryable: true });
+    return ApplicationFailure.create({
+      type: failureTypes.scenarioInvalid,
+      message: error.message,
+      nonRetryable: true,
+    });
   }
   if (error instanceof VerifierFailure) {
     // Infrastructure: retried by the activity's retry policy; the log tail goes along for the UI.
@@ -73,10 +82,11 @@ export function classified<A extends unknown[], R>(fn: (...args: A) => Promise<R
   };
 }
 
-/** An activity failure the blame table puts on the infrastructure (or an unclassified error, which it treats so) goes into the metrics. */
+/** An activity failure the blame table puts on the infrastructure (or an unclassified error, which it treats so) goes
+ * into the metrics. */
 function countInfraError(failure: unknown): void {
   if (failure instanceof CancelledFailure) return;
-  const type = failure instanceof ApplicationFailure ? failure.type ?? 'unclassified' : 'unclassified';
+  const type = failure instanceof ApplicationFailure ? (failure.type ?? 'unclassified') : 'unclassified';
   const blame = blameOf('failure_type', type)?.blame;
   if (blame !== undefined && blame !== 'infrastructure') return;
   if (blame === undefined && failure instanceof ApplicationFailure && failure.nonRetryable) return;

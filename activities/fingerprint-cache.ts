@@ -42,6 +42,14 @@ export function mergedScenarioFingerprints(dirs: readonly string[]): Promise<Sce
 async function mergeFingerprints(dirs: readonly string[]): Promise<ScenarioFingerprints> {
   const all = await Promise.all(dirs.map(cachedScenarioFingerprints));
   if (all.length === 1) return all[0]!;
-  const digest = createHash('sha256').update(all.map((set) => set.digest).join('\0')).digest('hex');
-  return { version: 1, digest, scenarios: all.flatMap((set) => set.scenarios), skipped: all.flatMap((set) => set.skipped), fingerprints: all.flatMap((set) => set.fingerprints) };
+  const digest = createHash('sha256')
+    .update(all.map((set) => set.digest).join('\0'))
+    .digest('hex');
+  return {
+    version: 1,
+    digest,
+    scenarios: all.flatMap((set) => set.scenarios),
+    skipped: all.flatMap((set) => set.skipped),
+    fingerprints: all.flatMap((set) => set.fingerprints),
+  };
 }

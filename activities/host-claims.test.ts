@@ -4,7 +4,12 @@ import { HostClaims } from './host-claims.ts';
 
 function clock() {
   let nowMs = 0;
-  return { now: () => nowMs, advance: (ms: number) => { nowMs += ms; } };
+  return {
+    now: () => nowMs,
+    advance: (ms: number) => {
+      nowMs += ms;
+    },
+  };
 }
 
 test('a full host takes no further scenario until one is verified', async () => {
@@ -23,7 +28,13 @@ test('a claim idle past idleMs is dropped, but never while one of its activities
   const claims = new HostClaims({ capacity: 1, idleMs: 1000, now: time.now });
   assert.equal(claims.tryClaim('w/a'), true);
   let release!: () => void;
-  const running = claims.within('w/a', () => new Promise<void>((resolve) => { release = resolve; }));
+  const running = claims.within(
+    'w/a',
+    () =>
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+  );
   time.advance(5000);
   assert.equal(claims.tryClaim('w/b'), false, 'a running activity holds its claim');
   release();

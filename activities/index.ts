@@ -12,7 +12,8 @@ import type { PreparedScenario, ScenarioDescriptor } from '../contracts/results.
 import { publishArtifacts } from '../common/store/publish-artifacts.ts';
 import { sharedBlobStore } from '../common/store/open-blob-store.ts';
 
-/** The activity, with what its result references published to a shared store (common/store/publish-artifacts.ts), for any machine to read by hash. */
+/** The activity, with what its result references published to a shared store (common/store/publish-artifacts.ts), for
+ * any machine to read by hash. */
 function published<A extends unknown[], R>(activity: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     const result = await activity(...args);
@@ -34,8 +35,12 @@ export function createActivities(deps: ActivityDependencies) {
     // Not classified: it raises its own typed failure, and a full host is no infrastructure error to count.
     claimSandboxHost: host.claimSandboxHost,
     prepareScenario: classified(host.held((s: ScenarioDescriptor) => s.name, scenario.prepareScenario)),
-    runScenario: classified(host.held((r: { scenario: PreparedScenario }) => r.scenario.name, published(scenario.runScenario))),
-    verifyScenario: classified(host.held((r: { scenario: PreparedScenario }) => r.scenario.name, published(scenario.verifyScenario), true)),
+    runScenario: classified(
+      host.held((r: { scenario: PreparedScenario }) => r.scenario.name, published(scenario.runScenario)),
+    ),
+    verifyScenario: classified(
+      host.held((r: { scenario: PreparedScenario }) => r.scenario.name, published(scenario.verifyScenario), true),
+    ),
     aggregate: classified(published(createAggregate(deps))),
     hashScenarios: classified(hashScenarios),
     recordSeatDecision: seat.recordSeatDecision,
@@ -53,8 +58,16 @@ export const sandboxClaimActivityNames = ['claimSandboxHost'] as const;
 export const sandboxHostActivityNames = ['prepareScenario', 'runScenario', 'verifyScenario'] as const;
 type SandboxActivityName = (typeof sandboxClaimActivityNames)[number] | (typeof sandboxHostActivityNames)[number];
 
-export function activitiesOfRole<T extends Record<string, unknown>>(activities: T, role: 'orchestration' | 'sandbox-claim' | 'sandbox-host'): Partial<T> {
+export function activitiesOfRole<T extends Record<string, unknown>>(
+  activities: T,
+  role: 'orchestration' | 'sandbox-claim' | 'sandbox-host',
+): Partial<T> {
   const sandbox: readonly string[] = [...sandboxClaimActivityNames, ...sandboxHostActivityNames];
-  const names: readonly string[] = role === 'sandbox-claim' ? sandboxClaimActivityNames : role === 'sandbox-host' ? sandboxHostActivityNames : Object.keys(activities).filter((name) => !sandbox.includes(name as SandboxActivityName));
+  const names: readonly string[] =
+    role === 'sandbox-claim'
+      ? sandboxClaimActivityNames
+      : role === 'sandbox-host'
+        ? sandboxHostActivityNames
+        : Object.keys(activities).filter((name) => !sandbox.includes(name as SandboxActivityName));
   return Object.fromEntries(Object.entries(activities).filter(([name]) => names.includes(name))) as Partial<T>;
 }

@@ -7,11 +7,26 @@ import type { PackRef, PreEvalResult } from '../contracts/results.ts';
 import { readLocalPack, fetchPackFromUrl } from '../packs/read-pack.ts';
 import { packFetchPolicyFromEnvironment } from '../packs/address-policy.ts';
 import { packDisplayName, packKindOf } from '../packs/pack-format.ts';
-import { canonicalJson, canonicalPackSchema, packHash, sha256Hex, type CanonicalPack } from '../packs/canonical-pack.ts';
+import {
+  canonicalJson,
+  canonicalPackSchema,
+  packHash,
+  sha256Hex,
+  type CanonicalPack,
+} from '../packs/canonical-pack.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
 import { sharedBlobStore } from '../common/store/open-blob-store.ts';
 import { boundRejections } from './payload-bounds.ts';
-import { artifactNames, judgeCacheDir, packBundleFile, packFile, packOwnersDir, packStoreDir, runDir, scenariosDir } from '../common/data-layout.ts';
+import {
+  artifactNames,
+  judgeCacheDir,
+  packBundleFile,
+  packFile,
+  packOwnersDir,
+  packStoreDir,
+  runDir,
+  scenariosDir,
+} from '../common/data-layout.ts';
 import { PackError } from '../packs/pack-error.ts';
 import { bundlePack } from '../packs/bundle-pack.ts';
 import { Context } from '@temporalio/activity';
@@ -35,7 +50,8 @@ async function fromStoreOrUrl(url: string, sha256: string): Promise<CanonicalPac
 }
 
 export async function fetchPack(source: PackSource): Promise<PackRef> {
-  const pack = source.kind === 'directory' ? await readLocalPack(source.path) : await fromStoreOrUrl(source.url, source.sha256);
+  const pack =
+    source.kind === 'directory' ? await readLocalPack(source.path) : await fromStoreOrUrl(source.url, source.sha256);
   const hash = packHash(pack);
   const canonical = await writeArtifact(packFile(hash), canonicalJson(pack));
   const kind = packKindOf(pack);
@@ -47,7 +63,14 @@ export async function fetchPack(source: PackSource): Promise<PackRef> {
   const store = sharedBlobStore();
   await store.put(canonicalJson(pack));
   if (bundleCode !== undefined) await store.put(bundleCode);
-  return { packHash: hash, canonical, fileCount: Object.keys(pack.files).length, name: packDisplayName(pack), kind, bundle };
+  return {
+    packHash: hash,
+    canonical,
+    fileCount: Object.keys(pack.files).length,
+    name: packDisplayName(pack),
+    kind,
+    bundle,
+  };
 }
 
 async function readStoredPack(file: string): Promise<CanonicalPack | undefined> {
@@ -66,7 +89,10 @@ export function createPackActivities(deps: ActivityDependencies) {
     const { pack: ref } = request;
     const text = await readFile(ref.canonical.path, 'utf8');
     if (sha256Hex(text) !== ref.packHash) {
-      throw new PackError('pack_invalid', `the stored pack ${ref.canonical.path} no longer matches its hash ${ref.packHash}`);
+      throw new PackError(
+        'pack_invalid',
+        `the stored pack ${ref.canonical.path} no longer matches its hash ${ref.packHash}`,
+      );
     }
     const pack = canonicalPackSchema.parse(JSON.parse(text));
     const bundleCode = ref.bundle ? await readFile(ref.bundle.path, 'utf8') : '';
@@ -75,7 +101,13 @@ export function createPackActivities(deps: ActivityDependencies) {
     const info = context.info;
     // The worker's steady heartbeat (workers/steady-heartbeat.ts) covers the scans and the judge.
     const report = await runPreEval(
-      { pack, packHash: ref.packHash, bundleCode, owner: request.hotkey ?? localOwner, claimedAt: new Date().toISOString() },
+      {
+        pack,
+        packHash: ref.packHash,
+        bundleCode,
+        owner: request.hotkey ?? localOwner,
+        claimedAt: new Date().toISOString(),
+      },
       {
         config: loadPreEvalConfig(),
         owners,
@@ -94,8 +126,13 @@ export function createPackActivities(deps: ActivityDependencies) {
         judge: { client: deps.upstream, cache: judgeCache },
       },
     );
-    const reportRef = await writeArtifact(path.join(runDir(info.workflowExecution?.workflowId ?? 'standalone'), artifactNames.preEvalReport), JSON.stringify(report, null, 2) + '\n');
-    return report.verdict === 'pass' ? { verdict: 'pass', report: reportRef } : { verdict: 'reject', reasons: boundRejections(report.reasons), report: reportRef };
+    const reportRef = await writeArtifact(
+      path.join(runDir(info.workflowExecution?.workflowId ?? 'standalone'), artifactNames.preEvalReport),
+      JSON.stringify(report, null, 2) + '\n',
+    );
+    return report.verdict === 'pass'
+      ? { verdict: 'pass', report: reportRef }
+      : { verdict: 'reject', reasons: boundRejections(report.reasons), report: reportRef };
   }
 
   return { fetchPack, preEval };

@@ -16,7 +16,9 @@ import { fetchPack } from './pack-activities.ts';
 import { policyOf } from './pack-policy.ts';
 
 const motoServer = await installedMotoServer();
-const skip = motoServer ? false : 'moto_server is not installed: `./trl test activities/pack-policy` installs it (infra/bootstrap.ts bootstrapForTests)';
+const skip = motoServer
+  ? false
+  : 'moto_server is not installed: `./trl test activities/pack-policy` installs it (infra/bootstrap.ts bootstrapForTests)';
 const bucket = 'trl-pack-policy-test';
 let server: S3TestServer | undefined;
 let raw: S3Client | undefined;
@@ -26,8 +28,11 @@ before(async () => {
   server = await startS3TestServer(motoServer);
   // This process's shared store is opened from the environment on first use, as a worker's is.
   Object.assign(process.env, {
-    TRL_STORE: 's3', TRL_S3_BUCKET: bucket, TRL_S3_ENDPOINT: server.endpoint,
-    AWS_ACCESS_KEY_ID: server.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
+    TRL_STORE: 's3',
+    TRL_S3_BUCKET: bucket,
+    TRL_S3_ENDPOINT: server.endpoint,
+    AWS_ACCESS_KEY_ID: server.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
   });
   raw = createS3Client(storeConfigFromEnvironment() as S3StoreConfig);
   await raw.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -54,6 +59,12 @@ test('a pack fetched on one host is read on another from the bucket, verified', 
   const swapped = Buffer.from(bundleCode);
   swapped[0]! ^= 0x20;
   await raw!.send(new PutObjectCommand({ Bucket: bucket, Key: blobKey(ref.bundle!.sha256), Body: swapped }));
-  await assert.rejects(policyOf(ref), (error: unknown) =>
-    error instanceof ApplicationFailure && error.type === failureTypes.artifactCorrupt && error.nonRetryable && error.message.includes(ref.bundle!.sha256));
+  await assert.rejects(
+    policyOf(ref),
+    (error: unknown) =>
+      error instanceof ApplicationFailure &&
+      error.type === failureTypes.artifactCorrupt &&
+      error.nonRetryable &&
+      error.message.includes(ref.bundle!.sha256),
+  );
 });

@@ -25,13 +25,22 @@ export async function readVerified(ref: ArtifactRef): Promise<Buffer> {
       // No tighter bound than reading the file whole, as before: the callers' artifacts are bounded where written.
       return await store.get(ref, { maxBytes: Number.MAX_SAFE_INTEGER });
     } catch (error) {
-      if (error instanceof BlobCorruptError) throw ApplicationFailure.create({ type: failureTypes.artifactCorrupt, message: error.message, nonRetryable: true });
+      if (error instanceof BlobCorruptError)
+        throw ApplicationFailure.create({
+          type: failureTypes.artifactCorrupt,
+          message: error.message,
+          nonRetryable: true,
+        });
       if (!(error instanceof BlobMissingError)) throw error;
     }
   }
   const bytes = await readFile(ref.path);
   if (createHash('sha256').update(bytes).digest('hex') !== ref.sha256) {
-    throw ApplicationFailure.create({ type: failureTypes.artifactCorrupt, message: `${ref.path} does not match its recorded sha256 ${ref.sha256}`, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: failureTypes.artifactCorrupt,
+      message: `${ref.path} does not match its recorded sha256 ${ref.sha256}`,
+      nonRetryable: true,
+    });
   }
   return bytes;
 }
@@ -39,7 +48,13 @@ export async function readVerified(ref: ArtifactRef): Promise<Buffer> {
 export async function policyOf(pack: PackRef): Promise<{ policy: PolicySource; skill: string | undefined }> {
   const { files } = canonicalPackSchema.parse(JSON.parse((await readVerified(pack.canonical)).toString('utf8')));
   const { [skillFile]: skill, ...policyFiles } = files;
-  if (pack.kind === 'typescript' && pack.bundle) return { policy: { kind: 'typescript', bundleCode: (await readVerified(pack.bundle)).toString('utf8') }, skill };
+  if (pack.kind === 'typescript' && pack.bundle)
+    return { policy: { kind: 'typescript', bundleCode: (await readVerified(pack.bundle)).toString('utf8') }, skill };
   if (pack.kind === 'python' || pack.kind === 'data') return { policy: { kind: pack.kind, files: policyFiles }, skill };
-  throw ApplicationFailure.create({ type: packFailureTypes.invalid, message: 'the pack has no single entry (policy.ts / policy.py / policy.json); pre-evaluation should have rejected it', nonRetryable: true });
+  throw ApplicationFailure.create({
+    type: packFailureTypes.invalid,
+    message:
+      'the pack has no single entry (policy.ts / policy.py / policy.json); pre-evaluation should have rejected it',
+    nonRetryable: true,
+  });
 }

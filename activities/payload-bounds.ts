@@ -19,12 +19,21 @@ export function boundAgentRunResult(result: AgentRunResult): AgentRunResult {
     outputNotes: capList(result.outputNotes),
     policy: policy && {
       ...policy,
-      costByModelUsd: policy.costByModelUsd && Object.fromEntries(Object.entries(policy.costByModelUsd).slice(0, maxCostModels).map(([model, usd]) => [truncateUtf8(model, 200), usd])),
+      costByModelUsd:
+        policy.costByModelUsd &&
+        Object.fromEntries(
+          Object.entries(policy.costByModelUsd)
+            .slice(0, maxCostModels)
+            .map(([model, usd]) => [truncateUtf8(model, 200), usd]),
+        ),
       faults: capRecords(policy.faults, faultBounds, (more) => ({ kind: 'truncated', message: `+${more} more` })),
     },
   };
 }
 
 export function boundRejections(reasons: readonly Rejection[]): Rejection[] {
-  return capRecords(reasons, rejectionBounds, (more) => ({ code: 'more', message: `+${more} more (all in the report)` }));
+  return capRecords(reasons, rejectionBounds, (more) => ({
+    code: 'more',
+    message: `+${more} more (all in the report)`,
+  }));
 }

@@ -33,24 +33,55 @@ const probeConversationMs = probeLimits.conversationSec * 1000;
  */
 const probeConcurrency = 2;
 
-type ProbeInput = { policy: PolicySource; scenarios: readonly ScenarioDescriptor[]; workflowId: string; attempt: number; signal: AbortSignal };
+type ProbeInput = {
+  policy: PolicySource;
+  scenarios: readonly ScenarioDescriptor[];
+  workflowId: string;
+  attempt: number;
+  signal: AbortSignal;
+};
 
-async function probeScenario(deps: ActivityDependencies, input: ProbeInput, descriptor: ScenarioDescriptor, fingerprints: ScenarioFingerprints, opening: HermesOpening, signal: AbortSignal): Promise<ScenarioProbe> {
+async function probeScenario(
+  deps: ActivityDependencies,
+  input: ProbeInput,
+  descriptor: ScenarioDescriptor,
+  fingerprints: ScenarioFingerprints,
+  opening: HermesOpening,
+  signal: AbortSignal,
+): Promise<ScenarioProbe> {
   const folder = await loadScenario(descriptor.dir);
-  const scenario = { name: descriptor.name, instruction: folder.instruction, environmentFiles: await environmentHeads(descriptor.dir) };
+  const scenario = {
+    name: descriptor.name,
+    instruction: folder.instruction,
+    environmentFiles: await environmentHeads(descriptor.dir),
+  };
   const bland = createBlandUpstream();
   const deadlineMs = performance.now() + probeConversationMs;
   const conversationSignal = AbortSignal.any([signal, AbortSignal.timeout(probeConversationMs)]);
   const run = await startPolicyForSource(deps, {
-    policy: input.policy, workflowId: input.workflowId, scenario: descriptor.name, seed: 0, dir: probeScenarioDir(input.workflowId, descriptor.name, input.attempt),
-    bindHost: '127.0.0.1', deadlineMs, maxAgentRequests: probeLimits.turns + 2, signal: conversationSignal, upstream: bland.client,
+    policy: input.policy,
+    workflowId: input.workflowId,
+    scenario: descriptor.name,
+    seed: 0,
+    dir: probeScenarioDir(input.workflowId, descriptor.name, input.attempt),
+    bindHost: '127.0.0.1',
+    deadlineMs,
+    maxAgentRequests: probeLimits.turns + 2,
+    signal: conversationSignal,
+    upstream: bland.client,
   });
   let conversation: Awaited<ReturnType<typeof playConversation>> = { turns: 0, sentText: '' };
   let summary: Awaited<ReturnType<typeof run.stop>>;
   try {
     const startFailure = run.host.startFailure;
-    if (startFailure) conversation = { turns: 0, sentText: '', error: `the policy did not start: ${startFailure.message}` };
-    else conversation = await playConversation(run.endpoint.url, scenario, opening, { maxTurns: probeLimits.turns, requestTimeoutMs: probeConversationMs, signal: conversationSignal });
+    if (startFailure)
+      conversation = { turns: 0, sentText: '', error: `the policy did not start: ${startFailure.message}` };
+    else
+      conversation = await playConversation(run.endpoint.url, scenario, opening, {
+        maxTurns: probeLimits.turns,
+        requestTimeoutMs: probeConversationMs,
+        signal: conversationSignal,
+      });
   } finally {
     summary = await run.stop();
   }
@@ -88,7 +119,9 @@ export async function runProbe(deps: ActivityDependencies, input: ProbeInput): P
       }
     }
   };
-  const lanes = await Promise.allSettled(Array.from({ length: Math.min(probeConcurrency, input.scenarios.length) }, lane));
+  const lanes = await Promise.allSettled(
+    Array.from({ length: Math.min(probeConcurrency, input.scenarios.length) }, lane),
+  );
   const failed = lanes.find((lane) => lane.status === 'rejected');
   if (failed) throw failed.reason;
   return probeVerdict(probes.filter((probe) => probe !== undefined));
@@ -100,10 +133,22 @@ function sandboxImageOf(deps: ActivityDependencies, policy: PolicySource): strin
 }
 
 /** The probe, or the verdict an earlier run reached for the same key (then `report.cached` says so). */
-export async function probeWithCache(deps: ActivityDependencies, cache: FileProbeCache, input: ProbeInput & { packHash: string }): Promise<ProbeReport> {
+export async function probeWithCache(
+  deps: ActivityDependencies,
+  cache: FileProbeCache,
+  input: ProbeInput & { packHash: string },
+): Promise<ProbeReport> {
   const fingerprints = await mergedScenarioFingerprints(input.scenarios.map((s) => path.dirname(s.dir)));
-  const key = await probeCacheKeyOf({ packHash: input.packHash, policy: input.policy, sandboxImage: sandboxImageOf(deps, input.policy), scenarios: input.scenarios, fingerprintsDigest: fingerprints.digest });
-  return probeOnce(cache, key, { probedAt: new Date().toISOString(), probedBy: input.workflowId }, () => runProbe(deps, input));
+  const key = await probeCacheKeyOf({
+    packHash: input.packHash,
+    policy: input.policy,
+    sandboxImage: sandboxImageOf(deps, input.policy),
+    scenarios: input.scenarios,
+    fingerprintsDigest: fingerprints.digest,
+  });
+  return probeOnce(cache, key, { probedAt: new Date().toISOString(), probedBy: input.workflowId }, () =>
+    runProbe(deps, input),
+  );
 }
 
 export function createProbeActivity(deps: ActivityDependencies, cache = new FileProbeCache()) {
@@ -112,10 +157,26 @@ export function createProbeActivity(deps: ActivityDependencies, cache = new File
     const workflowId = workflowIdOf(context.info);
     const { policy } = await policyOf(request.pack);
     // The worker's steady heartbeat (workers/steady-heartbeat.ts) covers the conversations.
-    const report = await probeWithCache(deps, cache, { packHash: request.pack.packHash, policy, scenarios: request.scenarios, workflowId, attempt: context.info.attempt, signal: context.cancellationSignal });
-    const reportRef = await writeArtifact(path.join(runDir(workflowId), artifactNames.probeReport), JSON.stringify(report, null, 2) + '\n');
-    const common = { report: reportRef, conversations: report.scenarios.length, ...(report.cached ? { cached: true } : {}) };
-    return report.verdict === 'pass' ? { verdict: 'pass', ...common } : { verdict: 'reject', reasons: boundRejections(report.reasons), ...common };
+    const report = await probeWithCache(deps, cache, {
+      packHash: request.pack.packHash,
+      policy,
+      scenarios: request.scenarios,
+      workflowId,
+      attempt: context.info.attempt,
+      signal: context.cancellationSignal,
+    });
+    const reportRef = await writeArtifact(
+      path.join(runDir(workflowId), artifactNames.probeReport),
+      JSON.stringify(report, null, 2) + '\n',
+    );
+    const common = {
+      report: reportRef,
+      conversations: report.scenarios.length,
+      ...(report.cached ? { cached: true } : {}),
+    };
+    return report.verdict === 'pass'
+      ? { verdict: 'pass', ...common }
+      : { verdict: 'reject', reasons: boundRejections(report.reasons), ...common };
   }
   return { probePolicy };
 }

@@ -10,10 +10,18 @@ import type { ProbeReport } from '../policy/probe/probe-verdict.ts';
 import { writeScenariosDir } from '../packs/preeval/testing/scenario-folders.ts';
 import { hermesOpeningHash } from '../agents/hermes-opening.ts';
 
-const scenariosDir = await writeScenariosDir({
-  'ledger-totals': { instruction: '# Ledger totals\n\nSum the quarterly ledger in /app/ledger.tsv into /app/out/totals.json.\n', files: { 'environment/ledger.tsv': 'q1\t10\nq2\t20\n' } },
-  'orbit-plotter': { instruction: '# Orbit plotter\n\nPlot the satellite orbits listed in /app/orbits.csv into /app/out/orbits.svg.\n' },
-}, { after: test.after });
+const scenariosDir = await writeScenariosDir(
+  {
+    'ledger-totals': {
+      instruction: '# Ledger totals\n\nSum the quarterly ledger in /app/ledger.tsv into /app/out/totals.json.\n',
+      files: { 'environment/ledger.tsv': 'q1\t10\nq2\t20\n' },
+    },
+    'orbit-plotter': {
+      instruction: '# Orbit plotter\n\nPlot the satellite orbits listed in /app/orbits.csv into /app/out/orbits.svg.\n',
+    },
+  },
+  { after: test.after },
+);
 const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'trl-probe-cache-key-'));
 test.after(() => rm(cacheDir, { recursive: true, force: true }));
 
@@ -21,12 +29,25 @@ const scenarios = ['ledger-totals', 'orbit-plotter'].map((name) => ({ name, dir:
 const policy = { kind: 'typescript' as const, bundleCode: 'export default { complete: (r, ctx) => ctx.upstream(r) };' };
 const packHash = '1'.repeat(64);
 const keyOf = async (overrides: { packHash?: string; policy?: typeof policy } = {}) =>
-  probeCacheKeyOf({ packHash, policy, sandboxImage: 'trl-policy-sandbox:0123456789ab', scenarios, fingerprintsDigest: (await mergedScenarioFingerprints([scenariosDir])).digest, ...overrides });
+  probeCacheKeyOf({
+    packHash,
+    policy,
+    sandboxImage: 'trl-policy-sandbox:0123456789ab',
+    scenarios,
+    fingerprintsDigest: (await mergedScenarioFingerprints([scenariosDir])).digest,
+    ...overrides,
+  });
 
 test('the key holds each probed scenario content hash, the fingerprints digest and the Hermes opening hash', async () => {
   const key = await keyOf();
-  assert.deepEqual(key.scenarios.map((s) => s.name), ['ledger-totals', 'orbit-plotter']);
-  assert.ok(key.scenarios.every((s) => /^[0-9a-f]{64}$/.test(s.contentHash)) && key.scenarios[0]!.contentHash !== key.scenarios[1]!.contentHash);
+  assert.deepEqual(
+    key.scenarios.map((s) => s.name),
+    ['ledger-totals', 'orbit-plotter'],
+  );
+  assert.ok(
+    key.scenarios.every((s) => /^[0-9a-f]{64}$/.test(s.contentHash)) &&
+      key.scenarios[0]!.contentHash !== key.scenarios[1]!.contentHash,
+  );
   assert.equal(key.openingHash, hermesOpeningHash());
   assert.match(key.fingerprintsDigest, /^[0-9a-f]{64}$/);
   assert.deepEqual(await keyOf(), key, 'the same inputs make the same key');
@@ -49,7 +70,11 @@ test('a second probe of the same pack is served from the cache; a changed scenar
   const probe = async (): Promise<ProbeReport> => {
     calls += 1;
     const provenance = { coverage: 1, units: 30, coveredUnits: 30, turns: 2, uncovered: [] };
-    return { verdict: 'pass', reasons: [], scenarios: scenarios.map((s) => ({ scenario: s.name, turns: 2, provenance, injected: [] })) };
+    return {
+      verdict: 'pass',
+      reasons: [],
+      scenarios: scenarios.map((s) => ({ scenario: s.name, turns: 2, provenance, injected: [] })),
+    };
   };
   const origin = { probedAt: new Date().toISOString(), probedBy: 'evaluate-local-1' };
   assert.equal((await probeOnce(cache, await keyOf(), origin, probe)).cached, undefined);
@@ -63,7 +88,12 @@ test('a second probe of the same pack is served from the cache; a changed scenar
   assert.equal(changed.cached, undefined);
   assert.ok((await probeOnce(cache, await keyOf(), origin, probe)).cached, 'and is kept under its new key');
 
-  const other = await probeOnce(cache, await keyOf({ packHash: '2'.repeat(64), policy: { ...policy, bundleCode: policy.bundleCode + '//' } }), origin, probe);
+  const other = await probeOnce(
+    cache,
+    await keyOf({ packHash: '2'.repeat(64), policy: { ...policy, bundleCode: policy.bundleCode + '//' } }),
+    origin,
+    probe,
+  );
   assert.equal(calls, 3, 'another pack misses');
   assert.equal(other.cached, undefined);
 });

@@ -9,7 +9,11 @@ import type { PolicySource } from './agent-environment.ts';
 
 /** sha256 of what runs in the sandbox: the bundle, or the files (SKILL.md is not the policy's). */
 export function policySourceHash(policy: PolicySource): string {
-  return sha256Hex(policy.kind === 'typescript' ? `typescript\0${policy.bundleCode}` : `${policy.kind}\0${canonicalJson(policy.files)}`);
+  return sha256Hex(
+    policy.kind === 'typescript'
+      ? `typescript\0${policy.bundleCode}`
+      : `${policy.kind}\0${canonicalJson(policy.files)}`,
+  );
 }
 
 export async function probeCacheKeyOf(input: {
@@ -21,7 +25,9 @@ export async function probeCacheKeyOf(input: {
   /** The digest of the fingerprints the probe searches (activities/fingerprint-cache.ts). */
   fingerprintsDigest: string;
 }): Promise<ProbeCacheKey> {
-  const scenarios = await Promise.all(input.scenarios.map(async (s) => ({ name: s.name, contentHash: await scenarioContentHash(s.dir) })));
+  const scenarios = await Promise.all(
+    input.scenarios.map(async (s) => ({ name: s.name, contentHash: await scenarioContentHash(s.dir) })),
+  );
   return {
     packHash: input.packHash,
     policyHash: policySourceHash(input.policy),

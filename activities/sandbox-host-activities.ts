@@ -27,7 +27,10 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
     const deadline = Date.now() + roomWaitMs;
     while (!host.claims.tryClaim(key)) {
       if (Date.now() >= deadline || context.cancellationSignal.aborted) {
-        throw ApplicationFailure.retryable(`sandbox host ${host.id} is running ${host.claims.active()} scenarios, its capacity`, failureTypes.sandboxHostFull);
+        throw ApplicationFailure.retryable(
+          `sandbox host ${host.id} is running ${host.claims.active()} scenarios, its capacity`,
+          failureTypes.sandboxHostFull,
+        );
       }
       await sleep(250);
     }
@@ -35,8 +38,13 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
   }
 
   /** One of a claimed scenario's activities: it holds the claim while it runs; the last one ends it. */
-  function held<I, O>(nameOf: (input: I) => string, work: (input: I) => Promise<O>, last = false): (input: I) => Promise<O> {
-    return (input: I) => (host ? host.claims.within(claimKey(nameOf(input)), () => work(input), { last }) : work(input));
+  function held<I, O>(
+    nameOf: (input: I) => string,
+    work: (input: I) => Promise<O>,
+    last = false,
+  ): (input: I) => Promise<O> {
+    return (input: I) =>
+      host ? host.claims.within(claimKey(nameOf(input)), () => work(input), { last }) : work(input);
   }
 
   return { claimSandboxHost, held };

@@ -4,7 +4,13 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../contracts/artifact.ts';
 import { isPolicyDriven, type AgentName } from '../contracts/agent-kinds.ts';
-import type { AgentRunResult, PackRef, PreparedScenario, ScenarioDescriptor, VerificationResult } from '../contracts/results.ts';
+import type {
+  AgentRunResult,
+  PackRef,
+  PreparedScenario,
+  ScenarioDescriptor,
+  VerificationResult,
+} from '../contracts/results.ts';
 import { startAgentEnvironment, type AgentEnvironment, type PolicySource } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
@@ -34,12 +40,15 @@ import { recordAgentRun, recordVerifierRun } from '../common/metrics.ts';
 import { withLogFields } from '../common/log.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
-  async function resolveScenarios(request: { names: string[]; scenariosDir?: string }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
+  async function resolveScenarios(request: {
+    names: string[];
+    scenariosDir?: string;
+  }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
     const selected = await selectScenarios(request.names, request.scenariosDir);
     // Load each now so a malformed task.toml fails the evaluation before any sandbox starts.
     for (const scenario of selected) await loadScenario(scenario.dir);
     const registry = await readRegistry(path.resolve(request.scenariosDir ?? scenariosDir));
-    return { spec: request.names.length === 0 ? registry?.spec ?? null : null, scenarios: selected };
+    return { spec: request.names.length === 0 ? (registry?.spec ?? null) : null, scenarios: selected };
   }
 
   async function prepareScenario(scenario: ScenarioDescriptor): Promise<PreparedScenario> {
@@ -91,7 +100,15 @@ export function createScenarioActivities(deps: ActivityDependencies) {
   }
 
   /** `round`: the workflow's own try of the scenario (after calls failed upstream), so each try keeps its folder. */
-  async function runScenario(request: { scenario: PreparedScenario; agent: AgentName; pack: PackRef; seed: number; submissionId?: string; round?: number; tape?: ArtifactRef }): Promise<AgentRunResult> {
+  async function runScenario(request: {
+    scenario: PreparedScenario;
+    agent: AgentName;
+    pack: PackRef;
+    seed: number;
+    submissionId?: string;
+    round?: number;
+    tape?: ArtifactRef;
+  }): Promise<AgentRunResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
@@ -104,7 +121,12 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     // this attempt; past a ceiling this throws a non-retryable spend_ceiling_reached.
     const spend = paid
       ? await reserveAttemptSpend(deps.spendLedger, {
-          attempt: { workflowId, runId: info.workflowExecution?.runId ?? '', activityId: info.activityId, attempt: info.attempt },
+          attempt: {
+            workflowId,
+            runId: info.workflowExecution?.runId ?? '',
+            activityId: info.activityId,
+            attempt: info.attempt,
+          },
           submissionId: request.submissionId ?? workflowId,
           scenario: scenario.name,
           capUsd: deps.budgetCapUsd,
@@ -113,15 +135,32 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         })
       : undefined;
     // A tape run: the recorded calls answer (zero-token usage: $0); the first unmatched request ends the scenario.
-    const tape = request.tape && deps.tapeUpstream ? deps.tapeUpstream((await readVerified(request.tape)).toString('utf8')) : undefined;
+    const tape =
+      request.tape && deps.tapeUpstream
+        ? deps.tapeUpstream((await readVerified(request.tape)).toString('utf8'))
+        : undefined;
     const tapeRun = tape ? { upstream: tape.client } : {};
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
     // [environment] storage_mb lowers the worker's disk budget for this scenario, never raises it.
-    const diskBudgetBytes = scenario.storageMb ? Math.min(defaultAgentDiskBudgetBytes, scenario.storageMb * 1024 * 1024) : defaultAgentDiskBudgetBytes;
+    const diskBudgetBytes = scenario.storageMb
+      ? Math.min(defaultAgentDiskBudgetBytes, scenario.storageMb * 1024 * 1024)
+      : defaultAgentDiskBudgetBytes;
     try {
-      environment = await startAgentEnvironment(deps, { scenario, agent: request.agent, policy, skill, ...((request.round ?? 1) > 1 || info.attempt > 1 ? { tryKey: `${request.round ?? 1}.${info.attempt}` } : {}), seed: request.seed, workflowId, dir, deadlineMs, signal: context.cancellationSignal, ...tapeRun });
+      environment = await startAgentEnvironment(deps, {
+        scenario,
+        agent: request.agent,
+        policy,
+        skill,
+        ...((request.round ?? 1) > 1 || info.attempt > 1 ? { tryKey: `${request.round ?? 1}.${info.attempt}` } : {}),
+        seed: request.seed,
+        workflowId,
+        dir,
+        deadlineMs,
+        signal: context.cancellationSignal,
+        ...tapeRun,
+      });
     } catch (error) {
       await spend?.release('the agent environment did not start');
       throw error;
@@ -132,7 +171,9 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       // The agent's disk budget: past it the agent is stopped and its outputs are not collected, so
       // the scenario scores as no output (the policy's failure, with a note), never the worker's.
       const diskStop = new AbortController();
-      disk = watchDisk(session.container, diskBudgetBytes, (bytes) => diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${diskBudgetBytes}-byte disk budget`)));
+      disk = watchDisk(session.container, diskBudgetBytes, (bytes) =>
+        diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${diskBudgetBytes}-byte disk budget`)),
+      );
       const account = await agentAccountIn(session, scenario.agentUser ?? agentUser);
       const stopSignal = policyStop ? AbortSignal.any([policyStop, diskStop.signal]) : diskStop.signal;
       // A policy that never became ready fails the attempt at once (its fault is in the summary);
@@ -156,7 +197,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           });
       disk.stop();
       if (record.crashedBeforeFirstRequest) {
-        throw ApplicationFailure.create({ type: failureTypes.agentCrashed, message: `the agent crashed (${record.crashedBeforeFirstRequest}) before its first request to the policy, ${1 + defaultCrashRestarts} times: not the pack's doing` });
+        throw ApplicationFailure.create({
+          type: failureTypes.agentCrashed,
+          message: `the agent crashed (${record.crashedBeforeFirstRequest}) before its first request to the policy, ${1 + defaultCrashRestarts} times: not the pack's doing`,
+        });
       }
       if (stopSignal.aborted) record.transcript += `\n[stopped: ${(stopSignal.reason as Error).message}]`;
       if (context.cancellationSignal.aborted) throw new CancelledFailure('runScenario cancelled');
@@ -167,24 +211,44 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       let snapshot: AgentSnapshot | undefined;
       const collected =
         disk.breachBytes !== undefined
-          ? { archive: await packFiles([]), fileCount: 0, notes: [`outputs not collected: ${(diskStop.signal.reason as Error).message}`] }
+          ? {
+              archive: await packFiles([]),
+              fileCount: 0,
+              notes: [`outputs not collected: ${(diskStop.signal.reason as Error).message}`],
+            }
           : fromSnapshot
             ? { archive: await packFiles([]), fileCount: 0, notes: [] as string[] }
             : await collectAgentOutputs(session, scenario.agentOutputs, deps.maxAgentOutputBytes);
       if (fromSnapshot && disk.breachBytes === undefined) {
-        snapshot = await snapshotAgentContainer(deps.docker, session, { owner: deps.owner, scenario: scenario.name, tag: snapshotTag([scenario.name, workflowId, String(request.round ?? 1), String(info.attempt)]) });
-        collected.notes.push(`verified from a snapshot of the agent's container (no agent_outputs declared): ${(snapshot.sizeBytes / 1e6).toFixed(2)} MB committed in ${(snapshot.commitMs / 1000).toFixed(1)} s`);
+        snapshot = await snapshotAgentContainer(deps.docker, session, {
+          owner: deps.owner,
+          scenario: scenario.name,
+          tag: snapshotTag([scenario.name, workflowId, String(request.round ?? 1), String(info.attempt)]),
+        });
+        collected.notes.push(
+          `verified from a snapshot of the agent's container (no agent_outputs declared): ${(snapshot.sizeBytes / 1e6).toFixed(2)} MB committed in ${(snapshot.commitMs / 1000).toFixed(1)} s`,
+        );
       }
       const outputs = await writeArtifact(path.join(dir, artifactNames.agentOutputs), collected.archive);
-      const agentLog = await writeArtifact(path.join(dir, artifactNames.agentLog), record.transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''));
+      const agentLog = await writeArtifact(
+        path.join(dir, artifactNames.agentLog),
+        record.transcript + (collected.notes.length ? `\n[outputs]\n${collected.notes.join('\n')}\n` : ''),
+      );
       const ownRecords = agent.records?.();
-      const agentRecords = ownRecords ? await writeArtifact(path.join(dir, artifactNames.hermesRecords), ownRecords) : undefined;
+      const agentRecords = ownRecords
+        ? await writeArtifact(path.join(dir, artifactNames.hermesRecords), ownRecords)
+        : undefined;
       const summary = await environment.close();
       // The policy's sandbox killed from outside is neither the policy's doing nor the agent's: the
       // attempt fails as the infrastructure's (blame row `sandbox_killed`) and Temporal tries it again.
       if (summary?.sandboxLost) throw new Error(`the attempt lost its sandbox: ${summary.sandboxLost}`);
       const divergence = tape?.divergence();
-      if (divergence) throw ApplicationFailure.create({ type: failureTypes.tapeDiverged, message: divergence.message, nonRetryable: true });
+      if (divergence)
+        throw ApplicationFailure.create({
+          type: failureTypes.tapeDiverged,
+          message: divergence.message,
+          nonRetryable: true,
+        });
       const outcome = record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error';
       recordAgentRun({ agent: request.agent, outcome, wallMs });
       return boundAgentRunResult({
@@ -221,7 +285,12 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     }
   }
 
-  async function verifyScenario(request: { scenario: PreparedScenario; outputs: ArtifactRef; snapshotImage?: string; round?: number }): Promise<VerificationResult> {
+  async function verifyScenario(request: {
+    scenario: PreparedScenario;
+    outputs: ArtifactRef;
+    snapshotImage?: string;
+    round?: number;
+  }): Promise<VerificationResult> {
     const context = Context.current();
     const { scenario } = request;
     const info = context.info;
@@ -246,7 +315,12 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         timeoutSec: scenario.verifierTimeoutSec,
         declaredTests: scenario.testsDeclared,
         ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
-        env: Object.fromEntries((scenario.verifierEnv ?? []).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)])),
+        env: Object.fromEntries(
+          (scenario.verifierEnv ?? []).map((entry) => [
+            entry.slice(0, entry.indexOf('=')),
+            entry.slice(entry.indexOf('=') + 1),
+          ]),
+        ),
         signal: context.cancellationSignal,
       }).catch(async (error: unknown) => {
         // The failed attempt keeps its log: retries and the UI can show why it failed.
@@ -255,7 +329,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       });
       if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
       recordVerifierRun(run.wallMs);
-      const report = await writeArtifact(path.join(dir, run.reportName === 'ctrf.json' ? artifactNames.ctrfReport : run.reportName), run.reportText);
+      const report = await writeArtifact(
+        path.join(dir, run.reportName === 'ctrf.json' ? artifactNames.ctrfReport : run.reportName),
+        run.reportText,
+      );
       const verifierLog = await writeArtifact(path.join(dir, artifactNames.verifierLog), run.log);
       return {
         testsPassed: run.counts.testsPassed,
@@ -279,25 +356,40 @@ export function createScenarioActivities(deps: ActivityDependencies) {
   // Every log line written while a scenario's activity runs names the scenario.
   return {
     resolveScenarios,
-    prepareScenario: (scenario: ScenarioDescriptor) => withLogFields({ scenario: scenario.name }, () => prepareScenario(scenario)),
-    runScenario: (request: Parameters<typeof runScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => runScenario(request)),
-    verifyScenario: (request: Parameters<typeof verifyScenario>[0]) => withLogFields({ scenario: request.scenario.name }, () => verifyScenario(request)),
+    prepareScenario: (scenario: ScenarioDescriptor) =>
+      withLogFields({ scenario: scenario.name }, () => prepareScenario(scenario)),
+    runScenario: (request: Parameters<typeof runScenario>[0]) =>
+      withLogFields({ scenario: request.scenario.name }, () => runScenario(request)),
+    verifyScenario: (request: Parameters<typeof verifyScenario>[0]) =>
+      withLogFields({ scenario: request.scenario.name }, () => verifyScenario(request)),
   };
 }
 
 /** The image's id (the test-count cache key), USER and WORKDIR (the defaults Harbor runs a task's agent with). */
-async function inspectScenarioImage(docker: ActivityDependencies['docker'], imageTag: string): Promise<{ id: string; user: string; workdir: string }> {
-  const inspected = (await docker.getImage(imageTag).inspect()) as { Id: string; Config?: { User?: string; WorkingDir?: string } };
+async function inspectScenarioImage(
+  docker: ActivityDependencies['docker'],
+  imageTag: string,
+): Promise<{ id: string; user: string; workdir: string }> {
+  const inspected = (await docker.getImage(imageTag).inspect()) as {
+    Id: string;
+    Config?: { User?: string; WorkingDir?: string };
+  };
   return { id: inspected.Id, user: inspected.Config?.User ?? '', workdir: inspected.Config?.WorkingDir ?? '' };
 }
 
 /** The agent's account in the container (getent), so files handed to it are its own. */
-async function agentAccountIn(session: ContainerSession, name: string): Promise<{ name: string; uid: number; gid: number; home: string }> {
+async function agentAccountIn(
+  session: ContainerSession,
+  name: string,
+): Promise<{ name: string; uid: number; gid: number; home: string }> {
   const found = await session.exec({ command: ['getent', 'passwd', name], deadlineMs: performance.now() + 30_000 });
   const fields = found.stdout.trim().split('\n')[0]?.split(':') ?? [];
   if (found.exitCode !== 0 || fields.length < 6) {
-    throw ApplicationFailure.create({ type: failureTypes.scenarioInvalid, message: `the agent user ${name} does not exist in the scenario image (task.toml [agent] user or the Dockerfile's USER)`, nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: failureTypes.scenarioInvalid,
+      message: `the agent user ${name} does not exist in the scenario image (task.toml [agent] user or the Dockerfile's USER)`,
+      nonRetryable: true,
+    });
   }
   return { name: fields[0]!, uid: Number(fields[2]), gid: Number(fields[3]), home: fields[5] || '/tmp' };
 }
-

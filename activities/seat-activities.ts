@@ -9,7 +9,16 @@ import { specManifestHash, withDecision } from '../catalog/spec-manifest.ts';
 import { seatWorkflowId } from '../contracts/temporal-names.ts';
 import { chainFailureType, failureTypes } from '../contracts/failure-types.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
-import { newSeatState, type Challenge, type ChallengeOffer, type Decision, type Incumbent, type ScoredEvaluation, type SeatConfig, type SeatRecord } from '../contracts/seat.ts';
+import {
+  newSeatState,
+  type Challenge,
+  type ChallengeOffer,
+  type Decision,
+  type Incumbent,
+  type ScoredEvaluation,
+  type SeatConfig,
+  type SeatRecord,
+} from '../contracts/seat.ts';
 import type { ChainClient, SkippedCommitment } from '../chain/chain-client.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { maxWeight } from '../chain/chain-client.ts';
@@ -46,7 +55,12 @@ function asOutcome(error: unknown, revealed: number): WeightsOutcome {
 }
 
 function chainFailure(error: unknown): never {
-  if (error instanceof ChainError) throw ApplicationFailure.create({ type: chainFailureType(error.kind), message: `${error.code}: ${error.message}`, nonRetryable: !error.retryable });
+  if (error instanceof ChainError)
+    throw ApplicationFailure.create({
+      type: chainFailureType(error.kind),
+      message: `${error.code}: ${error.message}`,
+      nonRetryable: !error.retryable,
+    });
   throw error;
 }
 
@@ -73,13 +87,32 @@ async function decisionManifest(evaluations: ScoredEvaluation[], parameters: Dec
 export function createSeatActivities(configured?: SeatActivityDependencies) {
   // A worker started without a chain (some tests) still records decisions; chain work says why not.
   const need = (): SeatActivityDependencies => {
-    if (!configured) throw ApplicationFailure.create({ type: failureTypes.seatNotConfigured, message: 'this worker has no chain and no Temporal client for the seat; start it with trl up', nonRetryable: true });
+    if (!configured)
+      throw ApplicationFailure.create({
+        type: failureTypes.seatNotConfigured,
+        message: 'this worker has no chain and no Temporal client for the seat; start it with trl up',
+        nonRetryable: true,
+      });
     return configured;
   };
-  async function recordSeatDecision(input: { netuid: number; record: SeatRecord; challenge: Challenge; decision: Decision | null; evaluations: ScoredEvaluation[]; parameters?: DecisionParameters }) {
+  async function recordSeatDecision(input: {
+    netuid: number;
+    record: SeatRecord;
+    challenge: Challenge;
+    decision: Decision | null;
+    evaluations: ScoredEvaluation[];
+    parameters?: DecisionParameters;
+  }) {
     const file = seatDecisionFile(input.netuid, input.record.number, input.challenge.packHash);
     const manifest = input.parameters ? await decisionManifest(input.evaluations, input.parameters) : undefined;
-    const ref = await writeArtifact(file, JSON.stringify({ ...input, ...(manifest ? { manifestHash: manifest.hash, specManifest: manifest.manifest } : {}) }, null, 2) + '\n');
+    const ref = await writeArtifact(
+      file,
+      JSON.stringify(
+        { ...input, ...(manifest ? { manifestHash: manifest.hash, specManifest: manifest.manifest } : {}) },
+        null,
+        2,
+      ) + '\n',
+    );
     return { path: ref.path, sha256: ref.sha256, ...(manifest ? { manifestHash: manifest.hash } : {}) };
   }
 
@@ -95,12 +128,22 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
       const ordered = [...read.commitments].sort((a, b) => a.block - b.block || a.hotkey.localeCompare(b.hotkey));
       for (const c of ordered) {
         if (!registered.has(c.hotkey)) {
-          skipped.push({ hotkey: c.hotkey, block: c.block, reason: 'the hotkey is no longer registered on the subnet', raw: `${c.packHash}|${c.url}` });
+          skipped.push({
+            hotkey: c.hotkey,
+            block: c.block,
+            reason: 'the hotkey is no longer registered on the subnet',
+            raw: `${c.packHash}|${c.url}`,
+          });
           continue;
         }
         const owner = firstByHash.get(c.packHash);
         if (owner) {
-          skipped.push({ hotkey: c.hotkey, block: c.block, reason: `pack ${c.packHash.slice(0, 12)} was committed first by ${owner.hotkey} at block ${owner.commitBlock}`, raw: `${c.packHash}|${c.url}` });
+          skipped.push({
+            hotkey: c.hotkey,
+            block: c.block,
+            reason: `pack ${c.packHash.slice(0, 12)} was committed first by ${owner.hotkey} at block ${owner.commitBlock}`,
+            raw: `${c.packHash}|${c.url}`,
+          });
           continue;
         }
         firstByHash.set(c.packHash, { packHash: c.packHash, url: c.url, hotkey: c.hotkey, commitBlock: c.block });
@@ -113,7 +156,10 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
   }
 
   /** Starts the seat workflow if it is not running, offers the challenges, returns the incumbent. */
-  async function offerChallenges(input: { seat: SeatConfig; challenges: Challenge[] }): Promise<{ offers: ChallengeOffer[]; incumbent: Incumbent | null }> {
+  async function offerChallenges(input: {
+    seat: SeatConfig;
+    challenges: Challenge[];
+  }): Promise<{ offers: ChallengeOffer[]; incumbent: Incumbent | null }> {
     const { client, taskQueue } = need().temporal;
     const workflowId = seatWorkflowId(input.seat.netuid);
     const offers = await client.workflow.executeUpdateWithStart(challengeUpdate, {
@@ -126,7 +172,13 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
         staticSummary: `seat · subnet ${input.seat.netuid} · ${input.seat.agent} · ${input.seat.repeats} repeat${input.seat.repeats === 1 ? '' : 's'} per side`,
       }),
     });
-    for (const refused of offers.filter((o) => o.code)) log.info('challenge_refused', { hotkey: refused.hotkey, packHash: refused.packHash, code: refused.code, reason: refused.reason });
+    for (const refused of offers.filter((o) => o.code))
+      log.info('challenge_refused', {
+        hotkey: refused.hotkey,
+        packHash: refused.packHash,
+        code: refused.code,
+        reason: refused.reason,
+      });
     const handle = client.workflow.getHandle(workflowId);
     const view = await handle.query(seatQuery);
     // The validator's settings (TRL_SEAT_*) may have changed since the seat started.
@@ -145,10 +197,24 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
       const chain = await need().chain();
       revealed = (await chain.revealDueWeights(input.netuid)).length;
       const neuron = (await chain.metagraph(input.netuid)).neurons.find((n) => n.hotkey === input.hotkey);
-      if (!neuron) return { status: 'skipped', code: 'winner_not_registered', reason: `the seated hotkey ${input.hotkey} is not registered on subnet ${input.netuid}`, revealed };
+      if (!neuron)
+        return {
+          status: 'skipped',
+          code: 'winner_not_registered',
+          reason: `the seated hotkey ${input.hotkey} is not registered on subnet ${input.netuid}`,
+          revealed,
+        };
       const sent = await chain.setWeights(input.netuid, [neuron.uid], [maxWeight]);
       log.info('weights_set', { netuid: input.netuid, uid: neuron.uid, block: sent.block, mode: sent.mode });
-      return { status: 'set', block: sent.block, uid: neuron.uid, hotkey: input.hotkey, mode: sent.mode, transaction: sent.transaction, revealed };
+      return {
+        status: 'set',
+        block: sent.block,
+        uid: neuron.uid,
+        hotkey: input.hotkey,
+        mode: sent.mode,
+        transaction: sent.transaction,
+        revealed,
+      };
     } catch (error) {
       return asOutcome(error, revealed);
     }
@@ -181,8 +247,25 @@ export function createSeatActivities(configured?: SeatActivityDependencies) {
       const hotkey = neurons.find((n) => n.uid === uid)?.hotkey ?? '';
       const sent = await chain.setWeights(input.netuid, [uid], [maxWeight]);
       const fallback: FallbackNote = { code: input.code, reason: input.reason, uidSource };
-      log.warn('fallback_weights_set', { netuid: input.netuid, uid, uidSource, block: sent.block, mode: sent.mode, because: input.code, reason: input.reason });
-      return { status: 'set', block: sent.block, uid, hotkey, mode: sent.mode, transaction: sent.transaction, revealed, fallback };
+      log.warn('fallback_weights_set', {
+        netuid: input.netuid,
+        uid,
+        uidSource,
+        block: sent.block,
+        mode: sent.mode,
+        because: input.code,
+        reason: input.reason,
+      });
+      return {
+        status: 'set',
+        block: sent.block,
+        uid,
+        hotkey,
+        mode: sent.mode,
+        transaction: sent.transaction,
+        revealed,
+        fallback,
+      };
     } catch (error) {
       return asOutcome(error, revealed);
     }

@@ -32,9 +32,19 @@ async function agentVersion(agent: string): Promise<string> {
 
 export async function gatherSpecManifest(
   sources: ManifestSources,
-  input: { agent: string; scenarioSpec?: number | null; perScenario: readonly ScenarioResult[]; pricing: { priceTableHash: string }; capUsd: number },
+  input: {
+    agent: string;
+    scenarioSpec?: number | null;
+    perScenario: readonly ScenarioResult[];
+    pricing: { priceTableHash: string };
+    capUsd: number;
+  },
 ): Promise<{ specManifest: SpecManifest; manifestHash: string }> {
-  const roles: [string, string | undefined][] = [['base', sources.baseImageTag], ['policy', sources.policyImage], ['sidecar', sources.sidecarImage]];
+  const roles: [string, string | undefined][] = [
+    ['base', sources.baseImageTag],
+    ['policy', sources.policyImage],
+    ['sidecar', sources.sidecarImage],
+  ];
   const images: Record<string, string> = {};
   for (const [role, tag] of roles) if (tag) images[role] = await imageId(sources.docker, tag);
   const specManifest = buildSpecManifest({

@@ -4,7 +4,11 @@ import { CrashRestartingAgent, crashSignalOf } from './crash-restart.ts';
 import type { AgentRunRecord, AgentRunRequest, ScenarioAgent } from './scenario-agent.ts';
 
 /** An agent that plays back exit codes, making `requestsPerRun[i]` policy requests on run i. */
-function scriptedAgent(exitCodes: (number | null)[], requestsPerRun: number[], counter: { requests: number }): ScenarioAgent & { runs: number } {
+function scriptedAgent(
+  exitCodes: (number | null)[],
+  requestsPerRun: number[],
+  counter: { requests: number },
+): ScenarioAgent & { runs: number } {
   return {
     name: 'scripted',
     runs: 0,
@@ -16,13 +20,14 @@ function scriptedAgent(exitCodes: (number | null)[], requestsPerRun: number[], c
   };
 }
 
-const request = (deadlineInMs = 600_000) => ({ deadlineMs: performance.now() + deadlineInMs, onTick: () => undefined }) as unknown as AgentRunRequest;
+const request = (deadlineInMs = 600_000) =>
+  ({ deadlineMs: performance.now() + deadlineInMs, onTick: () => undefined }) as unknown as AgentRunRequest;
 
 test('exit codes of crash signals are named; kills, timeouts and ordinary failures are not crashes', () => {
   assert.equal(crashSignalOf(139), 'SIGSEGV');
   assert.equal(crashSignalOf(134), 'SIGABRT');
   assert.equal(crashSignalOf(135), 'SIGBUS');
-  assert.equal(crashSignalOf(137), undefined, 'SIGKILL is ours or the OOM killer\'s');
+  assert.equal(crashSignalOf(137), undefined, "SIGKILL is ours or the OOM killer's");
   assert.equal(crashSignalOf(143), undefined);
   assert.equal(crashSignalOf(1), undefined);
   assert.equal(crashSignalOf(null), undefined);
@@ -43,7 +48,7 @@ test('an agent that crashes before its first request is restarted; if it keeps c
   assert.equal(gaveUp.crashedBeforeFirstRequest, 'SIGABRT');
 });
 
-test('a crash after the policy saw a request is the agent\'s and is not restarted', async () => {
+test("a crash after the policy saw a request is the agent's and is not restarted", async () => {
   const counter = { requests: 0 };
   const agent = scriptedAgent([139], [1], counter);
   const record = await new CrashRestartingAgent(agent, () => counter.requests).run(request());

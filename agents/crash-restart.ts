@@ -44,7 +44,11 @@ export class CrashRestartingAgent implements ScenarioAgent {
       crashes.push(`[the agent crashed (${signal}) before its first request to the policy; restarted]`);
       const timeLeft = request.deadlineMs - performance.now();
       if (crashes.length > this.restarts || timeLeft < minimumTimeForRestartMs) {
-        return { ...record, transcript: `${crashes.slice(0, -1).join('\n')}\n${record.transcript}`.trimStart(), crashedBeforeFirstRequest: signal };
+        return {
+          ...record,
+          transcript: `${crashes.slice(0, -1).join('\n')}\n${record.transcript}`.trimStart(),
+          crashedBeforeFirstRequest: signal,
+        };
       }
     }
   }

@@ -46,20 +46,59 @@ export class HermesAgent implements ScenarioAgent {
 
   async run({ session, task, deadlineMs, onTick, signal }: AgentRunRequest): Promise<AgentRunRecord> {
     const account = agentAccount(task);
-    await session.upload(await packFiles([{ name: 'hermes-home/config.yaml', content: Buffer.from(hermesConfig({ ...this.options, workdir: task.workdir })), mode: 0o600 }], { uid: account.uid, gid: account.gid }), '/tmp');
+    await session.upload(
+      await packFiles(
+        [
+          {
+            name: 'hermes-home/config.yaml',
+            content: Buffer.from(hermesConfig({ ...this.options, workdir: task.workdir })),
+            mode: 0o600,
+          },
+        ],
+        { uid: account.uid, gid: account.gid },
+      ),
+      '/tmp',
+    );
     const result = await session.exec({
-      command: ['hermes', 'chat', '-q', task.instruction, '-Q', '--yolo', '-t', 'terminal,file', '--max-turns', String(this.options.maxTurns), '-m', 'auto'],
+      command: [
+        'hermes',
+        'chat',
+        '-q',
+        task.instruction,
+        '-Q',
+        '--yolo',
+        '-t',
+        'terminal,file',
+        '--max-turns',
+        String(this.options.maxTurns),
+        '-m',
+        'auto',
+      ],
       user: account.name,
       workdir: task.workdir,
       // The agent's environment: the task's own variables and ours, no credential of any kind.
-      env: [...(task.env ?? []), `HERMES_HOME=${hermesHome}`, `HOME=${account.home}`, 'PATH=/usr/local/bin:/usr/bin:/bin', 'LANG=C.UTF-8', 'TERM=dumb', 'NO_COLOR=1'],
+      env: [
+        ...(task.env ?? []),
+        `HERMES_HOME=${hermesHome}`,
+        `HOME=${account.home}`,
+        'PATH=/usr/local/bin:/usr/bin:/bin',
+        'LANG=C.UTF-8',
+        'TERM=dumb',
+        'NO_COLOR=1',
+      ],
       deadlineMs,
       onTick,
       signal,
       maxOutputBytes: 512 * 1024,
     });
     this.copied = await this.copyRecords(session);
-    const transcript = [result.stdout, result.stderr && `[stderr]\n${result.stderr}`, `[hermes exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', deadline reached' : ''}]`].filter(Boolean).join('\n');
+    const transcript = [
+      result.stdout,
+      result.stderr && `[stderr]\n${result.stderr}`,
+      `[hermes exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', deadline reached' : ''}]`,
+    ]
+      .filter(Boolean)
+      .join('\n');
     return { exitCode: result.exitCode, timedOut: result.timedOut, transcript };
   }
 

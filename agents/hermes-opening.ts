@@ -11,7 +11,11 @@ export const hermesOpeningFile = path.join(import.meta.dirname, 'hermes-opening.
 const openingSchema = z.object({
   hermesVersion: z.string(),
   system: z.string().min(1),
-  tools: z.array(z.object({ type: z.literal('function'), function: z.object({ name: z.string() }).passthrough() }).passthrough()).min(1),
+  tools: z
+    .array(
+      z.object({ type: z.literal('function'), function: z.object({ name: z.string() }).passthrough() }).passthrough(),
+    )
+    .min(1),
 });
 export type HermesOpening = z.infer<typeof openingSchema>;
 
@@ -20,7 +24,13 @@ let cachedHash: string | undefined;
 
 export function hermesOpening(now = new Date()): HermesOpening {
   cached ??= openingSchema.parse(JSON.parse(readFileSync(hermesOpeningFile, 'utf8')));
-  const today = now.toLocaleDateString('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: '2-digit', timeZone: 'UTC' });
+  const today = now.toLocaleDateString('en-US', {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: '2-digit',
+    timeZone: 'UTC',
+  });
   return { ...cached, system: cached.system.replace(/^Conversation started: .*$/m, `Conversation started: ${today}`) };
 }
 

@@ -6,7 +6,10 @@ import { packDirectory } from '../sandbox/tar-archive.ts';
 import { agentAccount, type AgentRunRecord, type AgentRunRequest, type ScenarioAgent } from './scenario-agent.ts';
 
 export class OracleAgent implements ScenarioAgent {
-  constructor(private readonly script = 'solve.sh', readonly name = 'oracle') {}
+  constructor(
+    private readonly script = 'solve.sh',
+    readonly name = 'oracle',
+  ) {}
 
   async run({ session, task, deadlineMs, onTick, signal }: AgentRunRequest): Promise<AgentRunRecord> {
     const solutionDir = path.join(task.scenarioDir, 'solution');
@@ -26,8 +29,14 @@ export class OracleAgent implements ScenarioAgent {
       signal,
     });
     // A run stopped from outside (deadline, disk budget, cancellation) may have lost its container: nothing to tidy.
-    if (!result.timedOut && !signal?.aborted) await session.exec({ command: ['rm', '-rf', '/solution'], deadlineMs: performance.now() + 30_000 });
-    const transcript = [`$ bash /solution/${this.script}`, result.stdout, result.stderr && `[stderr]\n${result.stderr}`, `[exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', deadline reached' : ''}]`]
+    if (!result.timedOut && !signal?.aborted)
+      await session.exec({ command: ['rm', '-rf', '/solution'], deadlineMs: performance.now() + 30_000 });
+    const transcript = [
+      `$ bash /solution/${this.script}`,
+      result.stdout,
+      result.stderr && `[stderr]\n${result.stderr}`,
+      `[exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', deadline reached' : ''}]`,
+    ]
       .filter(Boolean)
       .join('\n');
     return { exitCode: result.exitCode, timedOut: result.timedOut, transcript };

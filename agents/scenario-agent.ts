@@ -20,7 +20,8 @@ export interface AgentRunRequest {
   task: AgentTask;
   /** Absolute deadline on performance.now()'s clock. */
   deadlineMs: number;
-  /** Called while a command runs (progress); the worker's activities beat on their own (workers/steady-heartbeat.ts). */
+  /** Called while a command runs (progress); the worker's activities beat on their own (workers/steady-heartbeat.ts).
+   * */
   onTick?: () => void;
   signal?: AbortSignal;
 }
@@ -30,7 +31,8 @@ export interface AgentRunRecord {
   timedOut: boolean;
   /** Human-readable transcript of what the agent did (bounded). */
   transcript: string;
-  /** The agent kept crashing of this signal before the policy saw any request (agents/crash-restart.ts): the infrastructure's. */
+  /** The agent kept crashing of this signal before the policy saw any request (agents/crash-restart.ts): the
+   * infrastructure's. */
   crashedBeforeFirstRequest?: string;
 }
 

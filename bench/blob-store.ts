@@ -38,20 +38,32 @@ async function measure(name: string, store: BlobStore, workDir: string): Promise
   started = performance.now();
   await store.getToFile(largeRef, path.join(workDir, `${name}.bin`));
   const largeFileMBps = largeBytes / 1e6 / ((performance.now() - started) / 1000);
-  const cells = [smallPutPerSec, smallGetPerSec, largePutMBps, largeGetMBps, largeFileMBps].map((value) => value.toFixed(0).padStart(8));
+  const cells = [smallPutPerSec, smallGetPerSec, largePutMBps, largeGetMBps, largeFileMBps].map((value) =>
+    value.toFixed(0).padStart(8),
+  );
   return `| ${name.padEnd(12)} | ${cells.join(' | ')} |`;
 }
 
 const workDir = await mkdtemp(path.join(tmpdir(), 'trl-blob-bench-'));
-const rows = ['| store        | 8 KiB put/s | 8 KiB get/s | 64 MiB put MB/s | 64 MiB get MB/s | 64 MiB getToFile MB/s |', '|---|---|---|---|---|---|'];
+const rows = [
+  '| store        | 8 KiB put/s | 8 KiB get/s | 64 MiB put MB/s | 64 MiB get MB/s | 64 MiB getToFile MB/s |',
+  '|---|---|---|---|---|---|',
+];
 try {
   rows.push(await measure('file', new FileBlobStore(), workDir));
   const moto = await installedMotoServer();
-  if (!moto) rows.push('| s3 (moto)    | skipped: moto_server is not installed (`./trl test common/store` installs it) |');
+  if (!moto)
+    rows.push('| s3 (moto)    | skipped: moto_server is not installed (`./trl test common/store` installs it) |');
   else {
     const server = await startS3TestServer(moto);
     try {
-      const config = storeConfigFromEnvironment({ TRL_STORE: 's3', TRL_S3_BUCKET: 'trl-bench', TRL_S3_ENDPOINT: server.endpoint, AWS_ACCESS_KEY_ID: server.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey }) as S3StoreConfig;
+      const config = storeConfigFromEnvironment({
+        TRL_STORE: 's3',
+        TRL_S3_BUCKET: 'trl-bench',
+        TRL_S3_ENDPOINT: server.endpoint,
+        AWS_ACCESS_KEY_ID: server.credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
+      }) as S3StoreConfig;
       const client = createS3Client(config);
       await client.send(new CreateBucketCommand({ Bucket: config.bucket }));
       rows.push(await measure('s3 (moto)', new S3BlobStore(client, config.bucket), workDir));

@@ -10,18 +10,24 @@ const callFrameSchema = z.object({
 });
 
 /** The part of the `.cpuprofile` format the tree needs; anything else in the file is ignored. */
-export const cpuProfileSchema = z.object({
-  nodes: z.array(z.object({
-    id: z.number().int(),
-    callFrame: callFrameSchema,
-    children: z.array(z.number().int()).optional(),
-  })).min(1, 'a profile has at least its root node'),
-  samples: z.array(z.number().int()),
-  timeDeltas: z.array(z.number()),
-}).refine((profile) => profile.samples.length === profile.timeDeltas.length, {
-  message: 'samples and timeDeltas must have the same length (one time delta per sample)',
-  path: ['timeDeltas'],
-});
+export const cpuProfileSchema = z
+  .object({
+    nodes: z
+      .array(
+        z.object({
+          id: z.number().int(),
+          callFrame: callFrameSchema,
+          children: z.array(z.number().int()).optional(),
+        }),
+      )
+      .min(1, 'a profile has at least its root node'),
+    samples: z.array(z.number().int()),
+    timeDeltas: z.array(z.number()),
+  })
+  .refine((profile) => profile.samples.length === profile.timeDeltas.length, {
+    message: 'samples and timeDeltas must have the same length (one time delta per sample)',
+    path: ['timeDeltas'],
+  });
 export type CpuProfile = z.infer<typeof cpuProfileSchema>;
 
 /** Where a frame's code lives: the colour of its box and the group of its time. */
@@ -29,7 +35,8 @@ export type FrameCategory = 'project' | 'dependency' | 'node' | 'engine';
 
 export interface Frame {
   name: string;
-  /** `file:line` for code (`file` when the profile has no line), empty for the engine's own entries ((garbage collector), (program)). */
+  /** `file:line` for code (`file` when the profile has no line), empty for the engine's own entries ((garbage
+   * collector), (program)). */
   location: string;
   category: FrameCategory;
   selfMs: number;
@@ -56,7 +63,8 @@ function locationOf(url: string, lineNumber: number): string {
   if (url === '') return '';
   const file = url.replace(/^file:\/\//, '');
   const dependency = file.lastIndexOf('/node_modules/');
-  const short = dependency >= 0 ? file.slice(dependency + '/node_modules/'.length) : file.split('/').slice(-2).join('/');
+  const short =
+    dependency >= 0 ? file.slice(dependency + '/node_modules/'.length) : file.split('/').slice(-2).join('/');
   // V8's line numbers count from 0; code transpiled on the fly (tsx) reports every function on the
   // first line, which says nothing, so that line is left out.
   return lineNumber > 0 ? `${short}:${lineNumber + 1}` : short;
@@ -67,9 +75,15 @@ function emptyFrame(name: string, location: string, category: FrameCategory): Fr
 }
 
 /** The child of `parent` for this frame, merged with an earlier one of the same function and place. */
-function childFor(parent: Frame, index: Map<Frame, Map<string, Frame>>, name: string, location: string, category: FrameCategory): Frame {
+function childFor(
+  parent: Frame,
+  index: Map<Frame, Map<string, Frame>>,
+  name: string,
+  location: string,
+  category: FrameCategory,
+): Frame {
   let byKey = index.get(parent);
-  if (!byKey) index.set(parent, byKey = new Map());
+  if (!byKey) index.set(parent, (byKey = new Map()));
   const key = `${name}\u0000${location}`;
   let child = byKey.get(key);
   if (!child) {
@@ -85,16 +99,24 @@ function childFor(parent: Frame, index: Map<Frame, Map<string, Frame>>, name: st
  * the totals are summed on the way back up. Iterative, with each node visited once, so a profile
  * with cycles or shared children cannot loop or blow the stack.
  */
-function addProfile(root: Frame, profile: CpuProfile, options: TreeOptions, index: Map<Frame, Map<string, Frame>>): void {
+function addProfile(
+  root: Frame,
+  profile: CpuProfile,
+  options: TreeOptions,
+  index: Map<Frame, Map<string, Frame>>,
+): void {
   const selfMsById = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfMsById.set(id, (selfMsById.get(id) ?? 0) + Math.max(0, profile.timeDeltas[i]!) / 1000));
+  profile.samples.forEach((id, i) =>
+    selfMsById.set(id, (selfMsById.get(id) ?? 0) + Math.max(0, profile.timeDeltas[i]!) / 1000),
+  );
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const childIds = new Set(profile.nodes.flatMap((node) => node.children ?? []));
   const programRoot = profile.nodes.find((node) => !childIds.has(node.id)) ?? profile.nodes[0]!;
   const visited = new Set<number>();
   // Each entry: a profile node and the frame it is added to (undefined: outside the focus, not kept).
   const stack: { id: number; parent: Frame | undefined }[] = [];
-  for (const id of programRoot.children ?? []) stack.push({ id, parent: options.focus === undefined ? root : undefined });
+  for (const id of programRoot.children ?? [])
+    stack.push({ id, parent: options.focus === undefined ? root : undefined });
   while (stack.length > 0) {
     const { id, parent } = stack.pop()!;
     const node = byId.get(id);
@@ -130,7 +152,10 @@ function settle(frame: Frame): void {
  * One tree for one or more profiles. With one profile its frames hang from the root; with several
  * (the threads of one process) each hangs under a frame named by its label.
  */
-export function callTree(profiles: readonly { label: string; profile: CpuProfile }[], options: TreeOptions = {}): Frame {
+export function callTree(
+  profiles: readonly { label: string; profile: CpuProfile }[],
+  options: TreeOptions = {},
+): Frame {
   const root = emptyFrame(options.focus === undefined ? 'all' : `all ${options.focus}`, '', 'engine');
   const index = new Map<Frame, Map<string, Frame>>();
   for (const { label, profile } of profiles) {

@@ -26,14 +26,23 @@ function serve(): void {
       let model = 'unknown';
       try {
         model = String((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model?: unknown }).model ?? model);
-      } catch { /* the answer does not depend on it */ }
+      } catch {
+        /* the answer does not depend on it */
+      }
       const promptTokens = Math.ceil(chunks.reduce((sum, chunk) => sum + chunk.length, 0) / 4);
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({
-        id: 'chatcmpl-fixed', object: 'chat.completion', created: 0, model,
-        choices: [{ index: 0, message: { role: 'assistant', content: 'done: report.json written' }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: promptTokens, completion_tokens: 6, total_tokens: promptTokens + 6 },
-      }));
+      response.end(
+        JSON.stringify({
+          id: 'chatcmpl-fixed',
+          object: 'chat.completion',
+          created: 0,
+          model,
+          choices: [
+            { index: 0, message: { role: 'assistant', content: 'done: report.json written' }, finish_reason: 'stop' },
+          ],
+          usage: { prompt_tokens: promptTokens, completion_tokens: 6, total_tokens: promptTokens + 6 },
+        }),
+      );
     });
   });
   server.listen(0, '127.0.0.1', () => {

@@ -5,13 +5,21 @@ import { flameGraphSvg } from './flame-graph-svg.ts';
 
 function frame(name: string, selfMs: number, children: Frame[] = []): Frame {
   const totalMs = selfMs + children.reduce((sum, child) => sum + child.totalMs, 0);
-  return { name, location: name === 'all' ? '' : `app/${name}.ts:1`, category: name === 'all' ? 'engine' : 'project', selfMs, totalMs, children };
+  return {
+    name,
+    location: name === 'all' ? '' : `app/${name}.ts:1`,
+    category: name === 'all' ? 'engine' : 'project',
+    selfMs,
+    totalMs,
+    children,
+  };
 }
 
 /** Every drawn box: its hover text, place and width. */
 function boxes(svg: string): { tip: string; x: number; y: number; width: number }[] {
-  return [...svg.matchAll(/<g><title>([^<]*)<\/title><rect x="([\d.]+)" y="(\d+)" width="([\d.]+)"/g)]
-    .map(([, tip, x, y, width]) => ({ tip: tip!, x: Number(x), y: Number(y), width: Number(width) }));
+  return [...svg.matchAll(/<g><title>([^<]*)<\/title><rect x="([\d.]+)" y="(\d+)" width="([\d.]+)"/g)].map(
+    ([, tip, x, y, width]) => ({ tip: tip!, x: Number(x), y: Number(y), width: Number(width) }),
+  );
 }
 
 test('each box is as wide as its share of the root, callees above their caller and inside its span', () => {

@@ -62,19 +62,24 @@ export function flameGraphSvg(root: Frame, options: FlameGraphOptions): string {
     const tip = `${frame.name}${where}: ${frame.totalMs.toFixed(1)} ms (${share.toFixed(1)} %), own ${frame.selfMs.toFixed(1)} ms`;
     const fits = Math.floor((boxPx - 6) / glyphPx);
     const label = fits >= 3 ? (frame.name.length <= fits ? frame.name : `${frame.name.slice(0, fits - 2)}..`) : '';
-    boxes.push(`<g><title>${escapeHtml(tip)}</title><rect x="${xPx.toFixed(2)}" y="${yPx}" width="${boxPx.toFixed(2)}" height="${rowPx - 1}" rx="2" fill="${colourOf(frame)}"/>`
-      + (label ? `<text x="${(xPx + 3).toFixed(2)}" y="${yPx + rowPx - 5}">${escapeHtml(label)}</text>` : '') + '</g>');
+    boxes.push(
+      `<g><title>${escapeHtml(tip)}</title><rect x="${xPx.toFixed(2)}" y="${yPx}" width="${boxPx.toFixed(2)}" height="${rowPx - 1}" rx="2" fill="${colourOf(frame)}"/>` +
+        (label ? `<text x="${(xPx + 3).toFixed(2)}" y="${yPx + rowPx - 5}">${escapeHtml(label)}</text>` : '') +
+        '</g>',
+    );
     let childX = xPx;
     for (const child of frame.children) {
       stack.push({ frame: child, xPx: childX, depth: depth + 1 });
       childX += child.totalMs * scale;
     }
   }
-  const legend = (Object.keys(colours) as FrameCategory[]).map((category, i) => {
-    const [hue, saturation, lightness] = colours[category];
-    const x = marginPx + i * 120;
-    return `<rect x="${x}" y="26" width="10" height="10" fill="hsl(${hue},${saturation}%,${lightness}%)"/><text x="${x + 14}" y="35">${category}</text>`;
-  }).join('');
+  const legend = (Object.keys(colours) as FrameCategory[])
+    .map((category, i) => {
+      const [hue, saturation, lightness] = colours[category];
+      const x = marginPx + i * 120;
+      return `<rect x="${x}" y="26" width="10" height="10" fill="hsl(${hue},${saturation}%,${lightness}%)"/><text x="${x + 14}" y="35">${category}</text>`;
+    })
+    .join('');
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${widthPx}" height="${heightPx}" viewBox="0 0 ${widthPx} ${heightPx}" font-family="monospace" font-size="${fontPx}">`,
     `<rect width="100%" height="100%" fill="#fdfdf8"/>`,

@@ -59,7 +59,14 @@ async function startPassThrough(upstreamUrl: string): Promise<{ url: string; clo
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((request, response) => {
     const outgoing = http.request(
-      { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...request.headers, host: upstream.host }, agent },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: request.method,
+        path: request.url,
+        headers: { ...request.headers, host: upstream.host },
+        agent,
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);
@@ -69,7 +76,13 @@ async function startPassThrough(upstreamUrl: string): Promise<{ url: string; clo
     request.pipe(outgoing);
   });
   const listening = await listenOn(server, '127.0.0.1');
-  return { url: listening.url, close: async () => { agent.destroy(); await listening.close(); } };
+  return {
+    url: listening.url,
+    close: async () => {
+      agent.destroy();
+      await listening.close();
+    },
+  };
 }
 
 function promptOf(characters: number, salt: string): string {
@@ -78,7 +91,12 @@ function promptOf(characters: number, salt: string): string {
 }
 
 /** `callsPerArm` calls per arm over `concurrency` lanes; each lane runs every arm in turn, rotating the order. */
-async function measure(arms: Arm[], callsPerArm: number, concurrency: number, promptCharacters: number): Promise<Map<string, number[]>> {
+async function measure(
+  arms: Arm[],
+  callsPerArm: number,
+  concurrency: number,
+  promptCharacters: number,
+): Promise<Map<string, number[]>> {
   const times = new Map(arms.map((arm) => [arm.name, [] as number[]]));
   const failures = new Map<string, string>();
   let next = 0;
@@ -90,7 +108,11 @@ async function measure(arms: Arm[], callsPerArm: number, concurrency: number, pr
           const content = promptOf(promptCharacters, `call ${round}`);
           const started = performance.now();
           try {
-            await arm.client.chat.completions.create({ model: arm.model, messages: [{ role: 'user', content }], max_tokens: 64 });
+            await arm.client.chat.completions.create({
+              model: arm.model,
+              messages: [{ role: 'user', content }],
+              max_tokens: 64,
+            });
             times.get(arm.name)!.push(performance.now() - started);
           } catch (error) {
             failures.set(arm.name, (error as Error).message);
@@ -99,7 +121,8 @@ async function measure(arms: Arm[], callsPerArm: number, concurrency: number, pr
       }
     }),
   );
-  for (const [name, message] of failures) process.stderr.write(`${name}: some calls failed (not timed), e.g. ${message}\n`);
+  for (const [name, message] of failures)
+    process.stderr.write(`${name}: some calls failed (not timed), e.g. ${message}\n`);
   for (const list of times.values()) list.sort((a, b) => a - b);
   return times;
 }
@@ -109,14 +132,31 @@ async function measure(arms: Arm[], callsPerArm: number, concurrency: number, pr
  * against an upstream that answers at once (meter, estimate, reservation, call-log rows to disk).
  * CPU time is what load on a shared machine disturbs least.
  */
-async function ownWorkPerCall(allowlist: Allowlist, dir: string, promptCharacters: number, count: number): Promise<{ wallMs: number; cpuMs: number }> {
-  const answer = { id: 'chatcmpl-bench', object: 'chat.completion', created: 0, model, choices: [{ index: 0, message: { role: 'assistant', content: 'done: report.json written' }, finish_reason: 'stop' }], usage: { prompt_tokens: Math.ceil(promptCharacters / 4), completion_tokens: 8 } };
+async function ownWorkPerCall(
+  allowlist: Allowlist,
+  dir: string,
+  promptCharacters: number,
+  count: number,
+): Promise<{ wallMs: number; cpuMs: number }> {
+  const answer = {
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [
+      { index: 0, message: { role: 'assistant', content: 'done: report.json written' }, finish_reason: 'stop' },
+    ],
+    usage: { prompt_tokens: Math.ceil(promptCharacters / 4), completion_tokens: 8 },
+  };
   const upstream = { chat: { completions: { create: async () => answer } } } as unknown as OpenAI;
   const callLog = new CallLog(path.join(dir, `own-${promptCharacters}.jsonl`));
   const gateway = new ModelGateway({ allowlist, upstream, capUsd: 1e6, callLog, seed: 0 });
   const run = async (n: number) => {
     for (let i = 0; i < n; i++) {
-      await gateway.complete({ messages: [{ role: 'user', content: promptOf(promptCharacters, `call ${i}`) }], max_tokens: 64 }, { model });
+      await gateway.complete(
+        { messages: [{ role: 'user', content: promptOf(promptCharacters, `call ${i}`) }], max_tokens: 64 },
+        { model },
+      );
       if (i % 16 === 15) await new Promise((resolve) => setImmediate(resolve)); // let the log flush, as between real calls
     }
   };
@@ -169,28 +209,50 @@ try {
   const fleet = values.upstream === 'fixed' ? await startFixedAnswerUpstream() : await startSimFleetProcess(modelsFile);
   closers.push(() => fleet.close());
   // The agent's side of every arm is the stock OpenAI client; the gateway's upstream client is the worker's.
-  const arms: Arm[] = [{ name: 'direct', client: new OpenAI({ baseURL: fleet.url, apiKey: 'sim', maxRetries: 0 }), model }];
+  const arms: Arm[] = [
+    { name: 'direct', client: new OpenAI({ baseURL: fleet.url, apiKey: 'sim', maxRetries: 0 }), model },
+  ];
   const gatewayUpstream = upstreamClient(fleet.url, 'sim', 60_000);
   closers.push(async () => gatewayUpstream.close());
   const upstream = gatewayUpstream.client;
 
   const passThrough = await startPassThrough(fleet.url);
   closers.push(() => passThrough.close());
-  arms.push({ name: 'pass-through', client: new OpenAI({ baseURL: passThrough.url, apiKey: 'sim', maxRetries: 0 }), model });
+  arms.push({
+    name: 'pass-through',
+    client: new OpenAI({ baseURL: passThrough.url, apiKey: 'sim', maxRetries: 0 }),
+    model,
+  });
 
   const callLog = new CallLog(path.join(workDir, 'gateway', 'model-calls.jsonl'));
   const gateway = new ModelGateway({ allowlist, upstream, capUsd: 1e6, callLog, seed: 0 });
   const token = 'bench-episode-token';
   const gatewayServer = await serveGateway(gateway, { host: '127.0.0.1', token });
-  closers.push(async () => { await gatewayServer.close(); await callLog.close(); });
-  arms.push({ name: 'gateway', client: new OpenAI({ baseURL: gatewayServer.url, apiKey: token, maxRetries: 0 }), model });
+  closers.push(async () => {
+    await gatewayServer.close();
+    await callLog.close();
+  });
+  arms.push({
+    name: 'gateway',
+    client: new OpenAI({ baseURL: gatewayServer.url, apiKey: token, maxRetries: 0 }),
+    model,
+  });
 
   if (!values['no-policy']) {
     // Imported here so --no-policy runs without Docker.
     const { startPassThroughPolicyChain } = await import('./pass-through-policy-chain.ts');
-    const run = await startPassThroughPolicyChain({ allowlist, upstream, dir: path.join(workDir, 'policy'), name: 'bench-gateway' });
+    const run = await startPassThroughPolicyChain({
+      allowlist,
+      upstream,
+      dir: path.join(workDir, 'policy'),
+      name: 'bench-gateway',
+    });
     closers.push(() => run.stop());
-    arms.push({ name: 'policy chain', client: new OpenAI({ baseURL: run.endpoint.url, apiKey: 'none', maxRetries: 0 }), model: 'auto' });
+    arms.push({
+      name: 'policy chain',
+      client: new OpenAI({ baseURL: run.endpoint.url, apiKey: 'none', maxRetries: 0 }),
+      model: 'auto',
+    });
   } else {
     notes.push('policy chain: skipped (--no-policy)');
   }
@@ -202,12 +264,17 @@ try {
       notes.push(`litellm: not installed — ${found.reason}`);
     } else {
       const installSeconds = (performance.now() - installStarted) / 1000;
-      if (installSeconds > 5) notes.push(`litellm ${litellmVersion}: installed into .cache in ${installSeconds.toFixed(0)} s`);
+      if (installSeconds > 5)
+        notes.push(`litellm ${litellmVersion}: installed into .cache in ${installSeconds.toFixed(0)} s`);
       const port = 40_000 + (process.pid % 20_000);
       try {
         const proxy = await startLitellm(found.executable, { upstreamUrl: fleet.url, models: [model], port, workDir });
         closers.push(() => proxy.close());
-        arms.push({ name: `litellm ${litellmVersion}`, client: new OpenAI({ baseURL: proxy.url, apiKey: proxy.apiKey, maxRetries: 0 }), model });
+        arms.push({
+          name: `litellm ${litellmVersion}`,
+          client: new OpenAI({ baseURL: proxy.url, apiKey: proxy.apiKey, maxRetries: 0 }),
+          model,
+        });
       } catch (error) {
         notes.push(`litellm: installed but did not start — ${(error as Error).message}`);
       }
@@ -217,15 +284,18 @@ try {
   }
 
   const ownRows: { prompt: number; wallMs: number; cpuMs: number }[] = [];
-  for (const prompt of [300, 2000, 6000, 50_000]) ownRows.push({ prompt, ...(await ownWorkPerCall(allowlist, workDir, prompt, calls)) });
+  for (const prompt of [300, 2000, 6000, 50_000])
+    ownRows.push({ prompt, ...(await ownWorkPerCall(allowlist, workDir, prompt, calls)) });
 
   const warmUp = Math.min(100, calls);
   await measure(arms, warmUp, 1, 2000);
   const rows: Row[] = [];
-  for (const concurrency of [1, 8, 32]) rows.push(...addedRows(await measure(arms, calls, concurrency, 2000), concurrency, 2000));
+  for (const concurrency of [1, 8, 32])
+    rows.push(...addedRows(await measure(arms, calls, concurrency, 2000), concurrency, 2000));
   const sizeCalls = Math.max(50, Math.round(calls / 4));
   const sizeRows: Row[] = [];
-  for (const prompt of [300, 2000, 6000, 50_000]) sizeRows.push(...addedRows(await measure(arms, sizeCalls, 1, prompt), 1, prompt));
+  for (const prompt of [300, 2000, 6000, 50_000])
+    sizeRows.push(...addedRows(await measure(arms, sizeCalls, 1, prompt), 1, prompt));
 
   const columns = [
     { header: 'arm', value: (r: Row) => r.arm },
@@ -236,18 +306,35 @@ try {
     { header: 'p95 ms', value: (r: Row) => r.p95.toFixed(2), align: 'right' as const },
     { header: 'p99 ms', value: (r: Row) => r.p99.toFixed(2), align: 'right' as const },
   ];
-  const upstreamText = values.upstream === 'fixed' ? 'an upstream answering at once (bench/fixed-answer-upstream.ts)' : 'sim fleet at time scale 0, faults off';
-  process.stdout.write(`${upstreamText}, ${model}, non-streamed, max_tokens 64; ${calls} calls per arm interleaved (${warmUp} warm-up first).\n`);
-  process.stdout.write('Rows "direct" are absolute latency; every other row is added latency (arm percentile − direct percentile).\n\n');
-  process.stdout.write(`${renderTable(columns, rows)}\n\nBy prompt size, concurrency 1, ${sizeCalls} calls per arm:\n\n${renderTable(columns, sizeRows)}\n`);
-  process.stdout.write(`\nThe gateway's own work per call (ModelGateway.complete in process, upstream answering at once, ${calls} calls):\n\n`);
-  process.stdout.write(`${renderTable([
-    { header: 'prompt chars', value: (r: (typeof ownRows)[number]) => r.prompt, align: 'right' },
-    { header: 'wall ms/call', value: (r: (typeof ownRows)[number]) => r.wallMs.toFixed(3), align: 'right' },
-    { header: 'CPU ms/call', value: (r: (typeof ownRows)[number]) => r.cpuMs.toFixed(3), align: 'right' },
-  ], ownRows)}\n`);
+  const upstreamText =
+    values.upstream === 'fixed'
+      ? 'an upstream answering at once (bench/fixed-answer-upstream.ts)'
+      : 'sim fleet at time scale 0, faults off';
+  process.stdout.write(
+    `${upstreamText}, ${model}, non-streamed, max_tokens 64; ${calls} calls per arm interleaved (${warmUp} warm-up first).\n`,
+  );
+  process.stdout.write(
+    'Rows "direct" are absolute latency; every other row is added latency (arm percentile − direct percentile).\n\n',
+  );
+  process.stdout.write(
+    `${renderTable(columns, rows)}\n\nBy prompt size, concurrency 1, ${sizeCalls} calls per arm:\n\n${renderTable(columns, sizeRows)}\n`,
+  );
+  process.stdout.write(
+    `\nThe gateway's own work per call (ModelGateway.complete in process, upstream answering at once, ${calls} calls):\n\n`,
+  );
+  process.stdout.write(
+    `${renderTable(
+      [
+        { header: 'prompt chars', value: (r: (typeof ownRows)[number]) => r.prompt, align: 'right' },
+        { header: 'wall ms/call', value: (r: (typeof ownRows)[number]) => r.wallMs.toFixed(3), align: 'right' },
+        { header: 'CPU ms/call', value: (r: (typeof ownRows)[number]) => r.cpuMs.toFixed(3), align: 'right' },
+      ],
+      ownRows,
+    )}\n`,
+  );
   for (const note of notes) process.stdout.write(`${note}\n`);
 } finally {
-  for (const close of closers.reverse()) await close().catch((error: unknown) => process.stderr.write(`cleanup: ${(error as Error).message}\n`));
+  for (const close of closers.reverse())
+    await close().catch((error: unknown) => process.stderr.write(`cleanup: ${(error as Error).message}\n`));
   await rm(workDir, { recursive: true, force: true });
 }

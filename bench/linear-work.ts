@@ -21,22 +21,53 @@ interface Work {
 
 function splitLines(chunks: readonly Buffer[]): number {
   let lines = 0;
-  const splitter = new LineSplitter(64 << 20, () => lines++, () => undefined);
+  const splitter = new LineSplitter(
+    64 << 20,
+    () => lines++,
+    () => undefined,
+  );
   for (const chunk of chunks) splitter._write(chunk, 'utf8', () => undefined);
   return lines;
 }
 
 function decisionInput(scenarioCount: number, resamples: number): DecisionInput {
   const side = (packHash: string, offset: number) => {
-    const perScenario = Array.from({ length: scenarioCount }, (_, i) => ({ scenario: `s${i}`, testsTotal: 10, testsPassed: (i + offset) % 11 }));
+    const perScenario = Array.from({ length: scenarioCount }, (_, i) => ({
+      scenario: `s${i}`,
+      testsTotal: 10,
+      testsPassed: (i + offset) % 11,
+    }));
     const testsPassed = perScenario.reduce((sum, row) => sum + row.testsPassed, 0);
-    return [{ packHash, workflowId: `wf-${packHash.slice(0, 4)}`, status: 'completed' as const, testsPassed, testsTotal: 10 * scenarioCount, perScenario }];
+    return [
+      {
+        packHash,
+        workflowId: `wf-${packHash.slice(0, 4)}`,
+        status: 'completed' as const,
+        testsPassed,
+        testsTotal: 10 * scenarioCount,
+        perScenario,
+      },
+    ];
   };
   const [incumbentPackHash, challengerPackHash] = ['a'.repeat(64), 'b'.repeat(64)];
-  return { incumbentPackHash, challengerPackHash, incumbent: side(incumbentPackHash, 0), challenger: side(challengerPackHash, 3), bootstrapResamples: resamples };
+  return {
+    incumbentPackHash,
+    challengerPackHash,
+    incumbent: side(incumbentPackHash, 0),
+    challenger: side(challengerPackHash, 3),
+    bootstrapResamples: resamples,
+  };
 }
 
-const hostileJudgeStarts = ['{ tools', 'tool_choice', 'tests/', 'delete ', "'echo ", 'ignore ', 'text.includes(x)\nreturn '];
+const hostileJudgeStarts = [
+  '{ tools',
+  'tool_choice',
+  'tests/',
+  'delete ',
+  "'echo ",
+  'ignore ',
+  'text.includes(x)\nreturn ',
+];
 
 const works: Work[] = [
   {
@@ -111,7 +142,9 @@ const works: Work[] = [
     unit: 'byte per file',
     sizes: [1 << 13, 1 << 15, 1 << 17],
     prepare(size) {
-      const files = hostileJudgeStarts.flatMap((start) => [' ', 'a', '/', "'"].map((filler) => ({ path: 'x.ts', text: `${start}${filler.repeat(size)}z` })));
+      const files = hostileJudgeStarts.flatMap((start) =>
+        [' ', 'a', '/', "'"].map((filler) => ({ path: 'x.ts', text: `${start}${filler.repeat(size)}z` })),
+      );
       return () => files.forEach((file) => judgeFiles([file], scenarios));
     },
   },

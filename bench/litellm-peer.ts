@@ -46,9 +46,15 @@ export async function ensureLitellm(installTimeoutMs: number): Promise<{ executa
   await mkdir(path.dirname(venv), { recursive: true });
   const made = await run('python3', ['-m', 'venv', venv], 60_000);
   if (made.code !== 0) return { reason: `python3 -m venv failed: ${made.output.trim().split('\n').pop()}` };
-  const installed = await run(path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `litellm[proxy]==${litellmVersion}`], installTimeoutMs);
+  const installed = await run(
+    path.join(venv, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', `litellm[proxy]==${litellmVersion}`],
+    installTimeoutMs,
+  );
   if (installed.code !== 0 || !existsSync(executable)) {
-    return { reason: `pip install litellm[proxy]==${litellmVersion} failed or timed out (${Math.round(installTimeoutMs / 1000)} s): ${installed.output.trim().split('\n').slice(-2).join(' ')}` };
+    return {
+      reason: `pip install litellm[proxy]==${litellmVersion} failed or timed out (${Math.round(installTimeoutMs / 1000)} s): ${installed.output.trim().split('\n').slice(-2).join(' ')}`,
+    };
   }
   return { executable };
 }
@@ -57,7 +63,10 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`litellm exited with code ${child.exitCode}`);
-    const ok = await fetch(`${url}/health/liveliness`).then((response) => response.ok, () => false);
+    const ok = await fetch(`${url}/health/liveliness`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -65,17 +74,41 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs: numbe
 }
 
 /** Starts the proxy on 127.0.0.1:port in front of `upstreamUrl` (an OpenAI base URL ending in /v1). */
-export async function startLitellm(executable: string, options: { upstreamUrl: string; models: readonly string[]; port: number; workDir: string }): Promise<LitellmProxy> {
+export async function startLitellm(
+  executable: string,
+  options: { upstreamUrl: string; models: readonly string[]; port: number; workDir: string },
+): Promise<LitellmProxy> {
   // A strong random master key: the proxy refuses to start without one.
   const apiKey = `sk-${randomBytes(24).toString('hex')}`;
-  const config = ['general_settings:', `  master_key: ${apiKey}`, 'model_list:', ...options.models.flatMap((model) => [`  - model_name: ${model}`, '    litellm_params:', `      model: openai/${model}`, `      api_base: ${options.upstreamUrl}`, '      api_key: sim'])].join('\n');
+  const config = [
+    'general_settings:',
+    `  master_key: ${apiKey}`,
+    'model_list:',
+    ...options.models.flatMap((model) => [
+      `  - model_name: ${model}`,
+      '    litellm_params:',
+      `      model: openai/${model}`,
+      `      api_base: ${options.upstreamUrl}`,
+      '      api_key: sim',
+    ]),
+  ].join('\n');
   const configFile = path.join(options.workDir, 'litellm.yaml');
   await writeFile(configFile, `${config}\n`);
   // No telemetry or update checks: the machine only reaches loopback and package registries.
-  const child = spawn(executable, ['--config', configFile, '--host', '127.0.0.1', '--port', String(options.port), '--num_workers', '1'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LITELLM_TELEMETRY: 'False', LITELLM_LOG: 'ERROR', LITELLM_LOCAL_MODEL_COST_MAP: 'True', DISABLE_SCHEMA_UPDATE: 'True' },
-  });
+  const child = spawn(
+    executable,
+    ['--config', configFile, '--host', '127.0.0.1', '--port', String(options.port), '--num_workers', '1'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        LITELLM_TELEMETRY: 'False',
+        LITELLM_LOG: 'ERROR',
+        LITELLM_LOCAL_MODEL_COST_MAP: 'True',
+        DISABLE_SCHEMA_UPDATE: 'True',
+      },
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (bytes: Buffer) => {
     stderr = (stderr + bytes.toString('utf8')).slice(-2000);

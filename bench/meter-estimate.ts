@@ -51,7 +51,11 @@ function countWithTokenizer(text: string): Promise<TokenizerResult> {
     worker.once('message', (message: { tokens?: number; elapsedMs?: number; error?: string }) => {
       clearTimeout(timer);
       void worker.terminate();
-      resolve(message.error ? { note: `unavailable: ${message.error}` } : { tokens: message.tokens, elapsedMs: message.elapsedMs });
+      resolve(
+        message.error
+          ? { note: `unavailable: ${message.error}` }
+          : { tokens: message.tokens, elapsedMs: message.elapsedMs },
+      );
     });
     worker.once('error', (error) => {
       clearTimeout(timer);

@@ -8,7 +8,10 @@ import { competenceScale } from '../simfleet/model-drift.ts';
 
 export type PairingSchedule = 'sequential' | 'interleaved';
 
-export function schedulePositions(schedule: PairingSchedule, scenarioCount: number): { challenger: number[]; incumbent: number[] } {
+export function schedulePositions(
+  schedule: PairingSchedule,
+  scenarioCount: number,
+): { challenger: number[]; incumbent: number[] } {
   const indices = Array.from({ length: scenarioCount }, (_, j) => j);
   if (schedule === 'sequential') return { challenger: indices, incumbent: indices.map((j) => scenarioCount + j) };
   return { challenger: indices.map((j) => 2 * j), incumbent: indices.map((j) => 2 * j + 1) };

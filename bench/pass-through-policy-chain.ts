@@ -13,13 +13,29 @@ import { startPolicyRun, type PolicyRun } from '../policy/host/policy-run.ts';
 import { createDockerClient } from '../sandbox/docker-client.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
 
-export async function startPassThroughPolicyChain(options: { allowlist: Allowlist; upstream: ChatUpstream; dir: string; name: string }): Promise<PolicyRun> {
+export async function startPassThroughPolicyChain(options: {
+  allowlist: Allowlist;
+  upstream: ChatUpstream;
+  dir: string;
+  name: string;
+}): Promise<PolicyRun> {
   const docker = createDockerClient();
   const policyImage = await ensurePolicySandboxImage(docker, await ensureBaseImage(docker));
   const bundle = await bundlePack(await readPackDirectory(path.join(examplesDir, 'single-model')));
   return startPolicyRun({
-    docker, owner: currentWorkerIdentity(), workflowId: `${options.name}-${process.pid}`, scenario: 'bench', policyImage,
-    bundleCode: bundle.code, allowlist: options.allowlist, upstream: options.upstream, capUsd: 1e6, seed: 0,
-    dir: options.dir, bindHost: '127.0.0.1', requestTimeoutMs: 60_000, maxAgentRequests: Number.MAX_SAFE_INTEGER,
+    docker,
+    owner: currentWorkerIdentity(),
+    workflowId: `${options.name}-${process.pid}`,
+    scenario: 'bench',
+    policyImage,
+    bundleCode: bundle.code,
+    allowlist: options.allowlist,
+    upstream: options.upstream,
+    capUsd: 1e6,
+    seed: 0,
+    dir: options.dir,
+    bindHost: '127.0.0.1',
+    requestTimeoutMs: 60_000,
+    maxAgentRequests: Number.MAX_SAFE_INTEGER,
   });
 }

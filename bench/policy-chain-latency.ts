@@ -17,7 +17,13 @@ import { startPolicyRun } from '../policy/host/policy-run.ts';
 import { startSimFleet } from '../simfleet/sim-fleet-server.ts';
 import { renderTable } from '../cli/render-table.ts';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '300' }, concurrency: { type: 'string', default: '8' }, seconds: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '300' },
+    concurrency: { type: 'string', default: '8' },
+    seconds: { type: 'string', default: '10' },
+  },
+});
 const calls = Number(values.calls);
 const concurrency = Number(values.concurrency);
 const seconds = Number(values.seconds);
@@ -28,12 +34,21 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function timeCalls(client: OpenAI, model: string, body: { messages: { role: 'user'; content: string }[] }): Promise<number[]> {
+async function timeCalls(
+  client: OpenAI,
+  model: string,
+  body: { messages: { role: 'user'; content: string }[] },
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < calls; i++) {
     const started = performance.now();
     // The sim fleet injects its profile's 429s and 5xx; those calls are counted, not timed.
-    const ok = await client.chat.completions.create({ model, messages: [{ role: 'user', content: `${body.messages[0]!.content} #${i}` }], max_tokens: 64 }).then(() => true, () => false);
+    const ok = await client.chat.completions
+      .create({ model, messages: [{ role: 'user', content: `${body.messages[0]!.content} #${i}` }], max_tokens: 64 })
+      .then(
+        () => true,
+        () => false,
+      );
     if (ok) times.push(performance.now() - started);
     else failures += 1;
   }
@@ -43,12 +58,19 @@ async function timeCalls(client: OpenAI, model: string, body: { messages: { role
 async function throughput(client: OpenAI, model: string): Promise<number> {
   let done = 0;
   const deadline = performance.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async (_, lane) => {
-    for (let i = 0; performance.now() < deadline; i++) {
-      const ok = await client.chat.completions.create({ model, messages: [{ role: 'user', content: `lane ${lane} call ${i}` }], max_tokens: 64 }).then(() => true, () => false);
-      if (ok) done += 1;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, lane) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        const ok = await client.chat.completions
+          .create({ model, messages: [{ role: 'user', content: `lane ${lane} call ${i}` }], max_tokens: 64 })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (ok) done += 1;
+      }
+    }),
+  );
   return done / seconds;
 }
 
@@ -58,12 +80,26 @@ const fleet = await startSimFleet({ timeScale: 0 });
 const upstream = new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 });
 const bundle = await bundlePack(await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'single-model')));
 const run = await startPolicyRun({
-  docker, owner: currentWorkerIdentity(), workflowId: `bench-${process.pid}`, scenario: 'bench', policyImage: stack.policyImage,
-  bundleCode: bundle.code, allowlist: loadAllowlist(), upstream, capUsd: 100, seed: 0,
-  dir: await mkdtemp(path.join(os.tmpdir(), 'trl-bench-')), bindHost: '127.0.0.1', requestTimeoutMs: 60_000,
+  docker,
+  owner: currentWorkerIdentity(),
+  workflowId: `bench-${process.pid}`,
+  scenario: 'bench',
+  policyImage: stack.policyImage,
+  bundleCode: bundle.code,
+  allowlist: loadAllowlist(),
+  upstream,
+  capUsd: 100,
+  seed: 0,
+  dir: await mkdtemp(path.join(os.tmpdir(), 'trl-bench-')),
+  bindHost: '127.0.0.1',
+  requestTimeoutMs: 60_000,
 });
 const chain = new OpenAI({ baseURL: run.endpoint.url, apiKey: 'none', maxRetries: 0 });
-const prompt = { messages: [{ role: 'user' as const, content: (await readFile(path.join(repoRoot, 'README.md'), 'utf8')).slice(0, 2000) }] };
+const prompt = {
+  messages: [
+    { role: 'user' as const, content: (await readFile(path.join(repoRoot, 'README.md'), 'utf8')).slice(0, 2000) },
+  ],
+};
 try {
   await timeCalls(upstream, 'glm-5.2', prompt); // warm both paths before measuring
   await timeCalls(chain, 'auto', prompt);
@@ -73,16 +109,33 @@ try {
   const chainRate = await throughput(chain, 'auto');
   const rows = [
     { path: 'sim fleet directly', p50: percentile(direct, 50), p99: percentile(direct, 99), rate: directRate },
-    { path: 'agent → policy host (sandbox) → gateway → sim fleet', p50: percentile(through, 50), p99: percentile(through, 99), rate: chainRate },
-    { path: 'added by policy host + gateway', p50: percentile(through, 50) - percentile(direct, 50), p99: percentile(through, 99) - percentile(direct, 99), rate: Number.NaN },
+    {
+      path: 'agent → policy host (sandbox) → gateway → sim fleet',
+      p50: percentile(through, 50),
+      p99: percentile(through, 99),
+      rate: chainRate,
+    },
+    {
+      path: 'added by policy host + gateway',
+      p50: percentile(through, 50) - percentile(direct, 50),
+      p99: percentile(through, 99) - percentile(direct, 99),
+      rate: Number.NaN,
+    },
   ];
-  process.stdout.write(`${calls} sequential calls per path (max_tokens 64, ~2 kB prompt, sim time scale 0); throughput over ${seconds}s at concurrency ${concurrency}; ${failures} injected upstream errors not timed\n\n`);
-  process.stdout.write(renderTable([
-    { header: 'path', value: (r) => r.path },
-    { header: 'p50 ms', value: (r) => r.p50.toFixed(2), align: 'right' },
-    { header: 'p99 ms', value: (r) => r.p99.toFixed(2), align: 'right' },
-    { header: 'calls/s', value: (r) => (Number.isNaN(r.rate) ? '' : r.rate.toFixed(0)), align: 'right' },
-  ], rows) + '\n');
+  process.stdout.write(
+    `${calls} sequential calls per path (max_tokens 64, ~2 kB prompt, sim time scale 0); throughput over ${seconds}s at concurrency ${concurrency}; ${failures} injected upstream errors not timed\n\n`,
+  );
+  process.stdout.write(
+    renderTable(
+      [
+        { header: 'path', value: (r) => r.path },
+        { header: 'p50 ms', value: (r) => r.p50.toFixed(2), align: 'right' },
+        { header: 'p99 ms', value: (r) => r.p99.toFixed(2), align: 'right' },
+        { header: 'calls/s', value: (r) => (Number.isNaN(r.rate) ? '' : r.rate.toFixed(0)), align: 'right' },
+      ],
+      rows,
+    ) + '\n',
+  );
 } finally {
   await run.stop();
   await fleet.close();

@@ -31,7 +31,10 @@ const { values } = parseArgs({
 });
 const calls = Number(values.calls);
 const chars = Number(values.chars);
-for (const [name, value] of [['calls', calls], ['chars', chars]] as const) {
+for (const [name, value] of [
+  ['calls', calls],
+  ['chars', chars],
+] as const) {
   if (!Number.isInteger(value) || value < 1) {
     process.stderr.write(`--${name} must be a whole number of at least 1, not ${JSON.stringify(values[name])}\n`);
     process.exit(64);
@@ -42,7 +45,12 @@ const warmUpCalls = 100;
 const workDir = await mkdtemp(path.join(os.tmpdir(), 'trl-chain-profile-'));
 const fixed = await startFixedAnswerUpstream();
 const upstream = upstreamClient(fixed.url, 'bench', 60_000);
-const run = await startPassThroughPolicyChain({ allowlist: loadAllowlist(), upstream: upstream.client, dir: workDir, name: 'bench-profile' });
+const run = await startPassThroughPolicyChain({
+  allowlist: loadAllowlist(),
+  upstream: upstream.client,
+  dir: workDir,
+  name: 'bench-profile',
+});
 const session = new Session();
 try {
   const client = startAgentClientProcess({ endpointUrl: run.endpoint.url, calls, chars, warmUpCalls });
@@ -66,14 +74,21 @@ try {
 
   const latency = summarize(latenciesMs);
   process.stdout.write(`${title}, an upstream that answers at once\n`);
-  process.stdout.write(`p50 ${latency.p50.toFixed(2)} ms, p99 ${latency.p99.toFixed(2)} ms (the whole call, upstream and sandbox included); `
-    + `this process's CPU ${((cpu.user + cpu.system) / 1000 / calls).toFixed(2)} ms a call (all threads); its main thread's profile ${(tree.totalMs / calls).toFixed(2)} ms a call\n\n`);
-  process.stdout.write(`${renderTable([
-    { header: 'own µs/call', value: (row) => ((1000 * row.selfMs) / calls).toFixed(1), align: 'right' },
-    { header: '%', value: (row) => ((100 * row.selfMs) / tree.totalMs).toFixed(1), align: 'right' },
-    { header: 'function', value: (row) => row.name },
-    { header: 'where', value: (row) => row.location },
-  ], selfTimeByFunction(tree).slice(0, 20))}\n\n`);
+  process.stdout.write(
+    `p50 ${latency.p50.toFixed(2)} ms, p99 ${latency.p99.toFixed(2)} ms (the whole call, upstream and sandbox included); ` +
+      `this process's CPU ${((cpu.user + cpu.system) / 1000 / calls).toFixed(2)} ms a call (all threads); its main thread's profile ${(tree.totalMs / calls).toFixed(2)} ms a call\n\n`,
+  );
+  process.stdout.write(
+    `${renderTable(
+      [
+        { header: 'own µs/call', value: (row) => ((1000 * row.selfMs) / calls).toFixed(1), align: 'right' },
+        { header: '%', value: (row) => ((100 * row.selfMs) / tree.totalMs).toFixed(1), align: 'right' },
+        { header: 'function', value: (row) => row.name },
+        { header: 'where', value: (row) => row.location },
+      ],
+      selfTimeByFunction(tree).slice(0, 20),
+    )}\n\n`,
+  );
   process.stdout.write(`profile: ${profileFile}\nflame graph: ${svgFile}\n`);
 } finally {
   session.disconnect();

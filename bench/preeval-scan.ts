@@ -31,7 +31,12 @@ function timed(run: () => unknown): number {
 const rows: string[][] = [['pack', 'bytes', 'scan ms', `similarity ms (vs ${others.length})`]];
 const measure = (name: string, pack: CanonicalPack) => {
   scanPack({ pack }, fingerprints);
-  rows.push([name, String(Buffer.byteLength(canonicalJson(pack))), timed(() => scanPack({ pack }, fingerprints)).toFixed(0), timed(() => findNearCopies(pack, others, 0.3)).toFixed(0)]);
+  rows.push([
+    name,
+    String(Buffer.byteLength(canonicalJson(pack))),
+    timed(() => scanPack({ pack }, fingerprints)).toFixed(0),
+    timed(() => findNearCopies(pack, others, 0.3)).toFixed(0),
+  ]);
 };
 for (const [name, build] of Object.entries(hostilePacks)) measure(name, build());
 const corpusScanMs = timed(() => corpus.forEach((entry) => scanPack({ pack: entry.pack }, fingerprints)));
@@ -42,7 +47,10 @@ for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths
 // Off the loop: a fresh process's first task starts a thread; the next ones find it warm.
 const example = await readLocalPack(path.join(examplesDir, 'cost-cascade'));
 const tasks: [string, OffLoopTask][] = [
-  ['static scan, cost-cascade', { task: 'scan', input: { pack: example }, fingerprints, thresholds: defaultScanThresholds }],
+  [
+    'static scan, cost-cascade',
+    { task: 'scan', input: { pack: example }, fingerprints, thresholds: defaultScanThresholds },
+  ],
   [`similarity, cost-cascade vs ${others.length}`, { task: 'similarity', candidate: example, others, threshold: 0.3 }],
 ];
 const offLoop: string[][] = [['off the loop', 'wall ms', 'CPU ms (threads included)']];

@@ -13,7 +13,9 @@ import { parseArgs } from 'node:util';
 import { renderTable } from '../cli/render-table.ts';
 import { summarize, type LatencySummary } from './latency-stats.ts';
 
-const { values } = parseArgs({ options: { 'round-trips': { type: 'string', default: '5000' }, bytes: { type: 'string', default: '2048' } } });
+const { values } = parseArgs({
+  options: { 'round-trips': { type: 'string', default: '5000' }, bytes: { type: 'string', default: '2048' } },
+});
 const roundTrips = Number(values['round-trips']);
 const bytes = Number(values.bytes);
 if (!Number.isInteger(roundTrips) || roundTrips < 1 || !Number.isInteger(bytes) || bytes < 1 || bytes > 1 << 20) {
@@ -23,7 +25,8 @@ if (!Number.isInteger(roundTrips) || roundTrips < 1 || !Number.isInteger(bytes) 
 
 /** Writes back whatever it reads: the echo of both arms (in the child, as plain CommonJS via -e). */
 const echo = (socket: net.Socket) => socket.on('data', (chunk) => socket.write(chunk));
-const childEchoSource = "require('node:net').createServer((s) => s.on('data', (d) => s.write(d))).listen(process.argv[1], () => process.stdout.write('ready\\n'))";
+const childEchoSource =
+  "require('node:net').createServer((s) => s.on('data', (d) => s.write(d))).listen(process.argv[1], () => process.stdout.write('ready\\n'))";
 
 async function measure(socketPath: string): Promise<{ latenciesUs: number[]; cpuUsPerRoundTrip: number }> {
   const socket = net.connect(socketPath);
@@ -36,10 +39,11 @@ async function measure(socketPath: string): Promise<{ latenciesUs: number[]; cpu
     pending.left -= chunk.length;
     if (pending.left <= 0) pending.done();
   });
-  const once = () => new Promise<void>((resolve) => {
-    pending = { left: bytes, done: resolve };
-    socket.write(message);
-  });
+  const once = () =>
+    new Promise<void>((resolve) => {
+      pending = { left: bytes, done: resolve };
+      socket.write(message);
+    });
   for (let i = 0; i < 200; i++) await once();
   const latenciesUs: number[] = [];
   const cpuBefore = process.cpuUsage();
@@ -55,7 +59,11 @@ async function measure(socketPath: string): Promise<{ latenciesUs: number[]; cpu
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-round-trip-'));
 const rows: { arm: string; latency: LatencySummary; cpuUsPerRoundTrip: number }[] = [];
-const summarized = (arm: string, measured: { latenciesUs: number[]; cpuUsPerRoundTrip: number }) => ({ arm, latency: summarize(measured.latenciesUs), cpuUsPerRoundTrip: measured.cpuUsPerRoundTrip });
+const summarized = (arm: string, measured: { latenciesUs: number[]; cpuUsPerRoundTrip: number }) => ({
+  arm,
+  latency: summarize(measured.latenciesUs),
+  cpuUsPerRoundTrip: measured.cpuUsPerRoundTrip,
+});
 try {
   const localPath = path.join(dir, 'local.sock');
   const local = net.createServer(echo);
@@ -78,10 +86,21 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
-process.stdout.write(`${roundTrips} round trips of ${bytes} bytes over a unix socket, after 200 of warm-up, ${os.cpus().length} cores\n\n`);
-process.stdout.write(`${renderTable([
-  { header: 'arm', value: (row: (typeof rows)[number]) => row.arm },
-  { header: 'p50 µs', value: (row: (typeof rows)[number]) => row.latency.p50.toFixed(1), align: 'right' },
-  { header: 'p99 µs', value: (row: (typeof rows)[number]) => row.latency.p99.toFixed(1), align: 'right' },
-  { header: 'this process CPU µs per round trip', value: (row: (typeof rows)[number]) => row.cpuUsPerRoundTrip.toFixed(1), align: 'right' },
-], rows)}\n`);
+process.stdout.write(
+  `${roundTrips} round trips of ${bytes} bytes over a unix socket, after 200 of warm-up, ${os.cpus().length} cores\n\n`,
+);
+process.stdout.write(
+  `${renderTable(
+    [
+      { header: 'arm', value: (row: (typeof rows)[number]) => row.arm },
+      { header: 'p50 µs', value: (row: (typeof rows)[number]) => row.latency.p50.toFixed(1), align: 'right' },
+      { header: 'p99 µs', value: (row: (typeof rows)[number]) => row.latency.p99.toFixed(1), align: 'right' },
+      {
+        header: 'this process CPU µs per round trip',
+        value: (row: (typeof rows)[number]) => row.cpuUsPerRoundTrip.toFixed(1),
+        align: 'right',
+      },
+    ],
+    rows,
+  )}\n`,
+);

@@ -27,7 +27,17 @@ import { OracleAgent } from '../agents/oracle-agent.ts';
 import { runVerifier } from '../verifiers/run-verifier.ts';
 import { renderTable } from '../cli/render-table.ts';
 import { summarize } from './latency-stats.ts';
-import { ensureComposePlugin, ensureHarbor, harborTaskCopy, harborVersion, listHarborImages, removeHarborProjects, removeNewHarborImages, runHarborTrial, type HarborTrial } from './harbor-peer.ts';
+import {
+  ensureComposePlugin,
+  ensureHarbor,
+  harborTaskCopy,
+  harborVersion,
+  listHarborImages,
+  removeHarborProjects,
+  removeNewHarborImages,
+  runHarborTrial,
+  type HarborTrial,
+} from './harbor-peer.ts';
 
 const { values } = parseArgs({
   options: {
@@ -65,11 +75,28 @@ const testsDeclared = await testsInFolder(path.join(scenarioDir, 'tests')).catch
 /** The floor: the engine's own create + start + wait + remove of the base image. */
 async function floorRun(): Promise<number> {
   const started = performance.now();
-  await runCommand('docker', ['run', '--rm', '--network', 'none', '--label', `trl.bench=${benchWorkflowId}`, baseImage, 'true']);
+  await runCommand('docker', [
+    'run',
+    '--rm',
+    '--network',
+    'none',
+    '--label',
+    `trl.bench=${benchWorkflowId}`,
+    baseImage,
+    'true',
+  ]);
   return performance.now() - started;
 }
 
-const projectPhases = ['agent container create + start', 'agent run (oracle solve.sh)', 'agent outputs copied out', 'agent container remove', 'verifier container create + start', 'verifier (outputs in, tests, report)', 'verifier container remove'] as const;
+const projectPhases = [
+  'agent container create + start',
+  'agent run (oracle solve.sh)',
+  'agent outputs copied out',
+  'agent container remove',
+  'verifier container create + start',
+  'verifier (outputs in, tests, report)',
+  'verifier container remove',
+] as const;
 
 /** One oracle run the way runScenario and verifyScenario do it, each phase timed. */
 async function projectRun(): Promise<{ phasesMs: number[]; totalMs: number; tests: string }> {
@@ -81,20 +108,45 @@ async function projectRun(): Promise<{ phasesMs: number[]; totalMs: number; test
     mark = now;
   };
   const started = mark;
-  const spec = { image: imageTag, scenario: scenarioName, workflowId: benchWorkflowId, cpus: config.environment.cpus, memoryMb: config.environment.memory_mb, owner, env: containerEnv };
-  const agentSession = await ContainerSession.start(docker, { ...spec, role: 'agent', networkMode: 'none', storageBytes: defaultAgentDiskBudgetBytes });
+  const spec = {
+    image: imageTag,
+    scenario: scenarioName,
+    workflowId: benchWorkflowId,
+    cpus: config.environment.cpus,
+    memoryMb: config.environment.memory_mb,
+    owner,
+    env: containerEnv,
+  };
+  const agentSession = await ContainerSession.start(docker, {
+    ...spec,
+    role: 'agent',
+    networkMode: 'none',
+    storageBytes: defaultAgentDiskBudgetBytes,
+  });
   let archive: Buffer;
   try {
     lap();
-    const account = await agentSession.exec({ command: ['getent', 'passwd', users.agent], deadlineMs: performance.now() + 30_000 });
+    const account = await agentSession.exec({
+      command: ['getent', 'passwd', users.agent],
+      deadlineMs: performance.now() + 30_000,
+    });
     const fields = account.stdout.trim().split(':');
     const record = await new OracleAgent().run({
       session: agentSession,
-      task: { scenario: scenarioName, scenarioDir, instruction: folder.instruction, workdir, user: { name: fields[0]!, uid: Number(fields[2]), gid: Number(fields[3]), home: fields[5] || '/tmp' }, env: Object.entries(config.agent.env).map(([name, value]) => `${name}=${value}`), solutionEnv: Object.entries(config.solution.env).map(([name, value]) => `${name}=${value}`) },
+      task: {
+        scenario: scenarioName,
+        scenarioDir,
+        instruction: folder.instruction,
+        workdir,
+        user: { name: fields[0]!, uid: Number(fields[2]), gid: Number(fields[3]), home: fields[5] || '/tmp' },
+        env: Object.entries(config.agent.env).map(([name, value]) => `${name}=${value}`),
+        solutionEnv: Object.entries(config.solution.env).map(([name, value]) => `${name}=${value}`),
+      },
       deadlineMs: performance.now() + config.agent.timeout_sec * 1000,
       onTick: () => undefined,
     });
-    if (record.exitCode !== 0) throw new Error(`the oracle exited ${record.exitCode}: ${record.transcript.slice(-400)}`);
+    if (record.exitCode !== 0)
+      throw new Error(`the oracle exited ${record.exitCode}: ${record.transcript.slice(-400)}`);
     lap();
     archive = (await collectAgentOutputs(agentSession, config.agent_outputs ?? [], 64 * 1024 * 1024)).archive;
     lap();
@@ -105,11 +157,24 @@ async function projectRun(): Promise<{ phasesMs: number[]; totalMs: number; test
   const verifierSession = await ContainerSession.start(docker, { ...spec, role: 'verifier' });
   try {
     lap();
-    const verified = await runVerifier({ session: verifierSession, scenarioDir, outputsArchive: archive, timeoutSec: config.verifier.timeout_sec, declaredTests: testsDeclared, ...(users.verifier ? { user: users.verifier } : {}), env: config.verifier.env, onTick: () => undefined });
+    const verified = await runVerifier({
+      session: verifierSession,
+      scenarioDir,
+      outputsArchive: archive,
+      timeoutSec: config.verifier.timeout_sec,
+      declaredTests: testsDeclared,
+      ...(users.verifier ? { user: users.verifier } : {}),
+      env: config.verifier.env,
+      onTick: () => undefined,
+    });
     lap();
     await verifierSession.remove();
     lap();
-    return { phasesMs, totalMs: performance.now() - started, tests: `${verified.counts.testsPassed}/${verified.counts.testsTotal}` };
+    return {
+      phasesMs,
+      totalMs: performance.now() - started,
+      tests: `${verified.counts.testsPassed}/${verified.counts.testsTotal}`,
+    };
   } finally {
     await verifierSession.remove();
   }
@@ -117,9 +182,16 @@ async function projectRun(): Promise<{ phasesMs: number[]; totalMs: number; test
 
 /** Containers a failed run left behind, by the bench's labels. */
 async function removeBenchContainers(): Promise<void> {
-  for (const filter of [{ label: [`trl.bench=${benchWorkflowId}`] }, { label: [`${containerLabels.workflowId}=${benchWorkflowId}`] }]) {
+  for (const filter of [
+    { label: [`trl.bench=${benchWorkflowId}`] },
+    { label: [`${containerLabels.workflowId}=${benchWorkflowId}`] },
+  ]) {
     const containers = await docker.listContainers({ all: true, filters: filter }).catch(() => []);
-    for (const container of containers) await docker.getContainer(container.Id).remove({ force: true }).catch(() => undefined);
+    for (const container of containers)
+      await docker
+        .getContainer(container.Id)
+        .remove({ force: true })
+        .catch(() => undefined);
   }
 }
 
@@ -166,7 +238,15 @@ async function harborRows(): Promise<Row[]> {
     const taskDir = await harborTaskCopy(scenarioDir, workDir, baseImage);
     const trialsDir = path.join(workDir, 'trials');
     // Trial names become compose project names: the bench's prefix finds what a stopped trial left.
-    const trial = (name: string) => runHarborTrial({ executable: harbor.executable, dockerConfigDir: compose.dockerConfigDir, taskDir, trialsDir, trialName: `${harborProjectPrefix}${name}`, timeoutMs: 15 * 60_000 });
+    const trial = (name: string) =>
+      runHarborTrial({
+        executable: harbor.executable,
+        dockerConfigDir: compose.dockerConfigDir,
+        taskDir,
+        trialsDir,
+        trialName: `${harborProjectPrefix}${name}`,
+        timeoutMs: 15 * 60_000,
+      });
     try {
       // Warm-up, not counted: Harbor builds the task's image with compose here.
       await trial('warm-up');
@@ -179,7 +259,11 @@ async function harborRows(): Promise<Row[]> {
     await removeNewHarborImages(imagesBefore).catch(() => undefined);
     await rm(workDir, { recursive: true, force: true });
   }
-  const phase = (name: string, pick: (trial: HarborTrial) => number | undefined): Row => ({ arm, phase: name, samplesMs: trials.map(pick).filter((ms): ms is number => ms !== undefined) });
+  const phase = (name: string, pick: (trial: HarborTrial) => number | undefined): Row => ({
+    arm,
+    phase: name,
+    samplesMs: trials.map(pick).filter((ms): ms is number => ms !== undefined),
+  });
   const rewards = trials.map((trial) => trial.reward ?? Number.NaN).join(', ');
   return [
     phase('environment start (compose build + up)', (trial) => trial.phasesMs.environmentSetup),
@@ -195,7 +279,9 @@ async function harborRows(): Promise<Row[]> {
 
 const seconds = (ms: number) => (Number.isNaN(ms) ? '' : (ms / 1000).toFixed(2));
 const summaryOf = (row: Row) => summarize(row.samplesMs);
-process.stdout.write(`${scenarioName}, oracle agent, warm images, ${runs} runs per arm after one warm-up; ${os.cpus().length} cores, 1-min load average at the end ${os.loadavg()[0]!.toFixed(1)}\n\n`);
+process.stdout.write(
+  `${scenarioName}, oracle agent, warm images, ${runs} runs per arm after one warm-up; ${os.cpus().length} cores, 1-min load average at the end ${os.loadavg()[0]!.toFixed(1)}\n\n`,
+);
 process.stdout.write(
   `${renderTable(
     [

@@ -19,8 +19,14 @@ import { loadAllowlist, type ModelEntry } from '../gateway/catalog/allowlist.ts'
 import { scenariosDir } from '../common/data-layout.ts';
 import { driftScales, schedulePositions, type PairingSchedule } from './pairing-schedule.ts';
 import {
-  drawEvaluation, drawSharedDifficulty, expectedTestsPassed, loadScenarioProfiles, policyLogits, randomPackHash,
-  type NoiseModel, type ScenarioProfile,
+  drawEvaluation,
+  drawSharedDifficulty,
+  expectedTestsPassed,
+  loadScenarioProfiles,
+  policyLogits,
+  randomPackHash,
+  type NoiseModel,
+  type ScenarioProfile,
 } from './seat-sim-policies.ts';
 
 const { values: options } = parseArgs({
@@ -39,14 +45,26 @@ const cycles = Number(options.cycles);
 const repeats = Number(options.repeats);
 const noise: NoiseModel = { sharedSd: Number(options['shared-sd']), runSd: Number(options['run-sd']) };
 const confidence = Number(options.confidence);
-const driftGrid = options.drift.split(',').filter((text) => text.trim() !== '').map(Number);
+const driftGrid = options.drift
+  .split(',')
+  .filter((text) => text.trim() !== '')
+  .map(Number);
 if (driftGrid.some((loss) => !(loss >= 0 && loss <= 1))) {
   console.error('usage: --drift L1,L2,… (each the share of competence lost over a cycle, 0 ≤ L ≤ 1)');
   process.exit(2);
 }
-if (!Number.isInteger(cycles) || cycles < 1 || !Number.isInteger(repeats) || repeats < 1 || !(noise.sharedSd >= 0) || !(noise.runSd >= 0)
-  || !(confidence >= 0.5 && confidence < 1)) {
-  console.error('usage: --cycles N (≥ 1) --repeats N (≥ 1) --shared-sd X (≥ 0) --run-sd X (≥ 0) --confidence C (0.5 ≤ C < 1)');
+if (
+  !Number.isInteger(cycles) ||
+  cycles < 1 ||
+  !Number.isInteger(repeats) ||
+  repeats < 1 ||
+  !(noise.sharedSd >= 0) ||
+  !(noise.runSd >= 0) ||
+  !(confidence >= 0.5 && confidence < 1)
+) {
+  console.error(
+    'usage: --cycles N (≥ 1) --repeats N (≥ 1) --shared-sd X (≥ 0) --run-sd X (≥ 0) --confidence C (0.5 ≤ C < 1)',
+  );
   process.exit(2);
 }
 
@@ -71,7 +89,15 @@ interface Drift {
   schedule: PairingSchedule;
 }
 
-function simulate(scenarios: readonly ScenarioProfile[], model: ModelEntry, advantagePoints: number, noiseModel: NoiseModel, level: number, label: string, drift?: Drift): CycleStats {
+function simulate(
+  scenarios: readonly ScenarioProfile[],
+  model: ModelEntry,
+  advantagePoints: number,
+  noiseModel: NoiseModel,
+  level: number,
+  label: string,
+  drift?: Drift,
+): CycleStats {
   // The schedule is not in the stream's label: both schedules see the same luck, so a difference
   // between them is the schedule's alone.
   const streamLabel = `seat-calibration/${label}/${model.id}/${noiseModel.sharedSd}/${noiseModel.runSd}/${repeats}${drift ? `/drift-${drift.totalLoss}` : ''}`;
@@ -83,19 +109,39 @@ function simulate(scenarios: readonly ScenarioProfile[], model: ModelEntry, adva
   const challengerLogits = policyLogits(model, scenarios, advantagePoints / 100);
   const stats: CycleStats = { wins: 0, marginPassed: 0, boundPassed: 0, meanShare: 0, meanDifference: 0 };
   const positions = drift ? schedulePositions(drift.schedule, scenarios.length) : undefined;
-  const scales = drift && positions
-    ? { challenger: driftScales(positions.challenger, scenarios.length, drift.totalLoss), incumbent: driftScales(positions.incumbent, scenarios.length, drift.totalLoss) }
-    : undefined;
+  const scales =
+    drift && positions
+      ? {
+          challenger: driftScales(positions.challenger, scenarios.length, drift.totalLoss),
+          incumbent: driftScales(positions.incumbent, scenarios.length, drift.totalLoss),
+        }
+      : undefined;
   for (let cycle = 0; cycle < cycles; cycle++) {
     const incumbentPackHash = randomPackHash(random);
     const challengerPackHash = randomPackHash(random);
     const shared = drawSharedDifficulty(random, scenarios.length, noiseModel);
-    const side = (packHash: string, logits: Float64Array, competenceScales?: Float64Array) => Array.from({ length: repeats }, (_, r) =>
-      drawEvaluation(random, scenarios, logits, shared, noiseModel, { packHash, workflowId: `cycle-${cycle}-${packHash.slice(0, 6)}-${r}` }, competenceScales));
+    const side = (packHash: string, logits: Float64Array, competenceScales?: Float64Array) =>
+      Array.from({ length: repeats }, (_, r) =>
+        drawEvaluation(
+          random,
+          scenarios,
+          logits,
+          shared,
+          noiseModel,
+          { packHash, workflowId: `cycle-${cycle}-${packHash.slice(0, 6)}-${r}` },
+          competenceScales,
+        ),
+      );
     const incumbentRuns = side(incumbentPackHash, incumbentLogits, scales?.incumbent);
     const challengerRuns = side(challengerPackHash, challengerLogits, scales?.challenger);
     const started = performance.now();
-    const decision = decideChallenge({ incumbentPackHash, challengerPackHash, incumbent: incumbentRuns, challenger: challengerRuns, confidence: level });
+    const decision = decideChallenge({
+      incumbentPackHash,
+      challengerPackHash,
+      incumbent: incumbentRuns,
+      challenger: challengerRuns,
+      confidence: level,
+    });
     decisionTimesMs.push(performance.now() - started);
     if (decision.outcome === 'no_decision') throw new Error(`unexpected no_decision: ${decision.reason}`);
     if (decision.outcome === 'challenger_takes_seat') stats.wins++;
@@ -122,7 +168,10 @@ function wilsonUpper(successes: number, trials: number): number {
 function table(headers: string[], rows: (string | number)[][]): string {
   const cells = [headers, ...rows.map((row) => row.map(String))];
   const widths = headers.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join('  ');
   return [line(cells[0]!), widths.map((width) => '-'.repeat(width)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
@@ -158,15 +207,28 @@ function crossing(curve: CurvePoint[], level = 0.8): string {
   return `≈ +${at.toFixed(1)} pp ≈ +${gain.toFixed(0)} expected tests (grid: ${(high.rate * 100).toFixed(1)}% at +${high.advantage} pp)`;
 }
 
-function curveFor(scenarios: readonly ScenarioProfile[], model: ModelEntry, noiseModel: NoiseModel, level: number, print: boolean): CurvePoint[] {
+function curveFor(
+  scenarios: readonly ScenarioProfile[],
+  model: ModelEntry,
+  noiseModel: NoiseModel,
+  level: number,
+  print: boolean,
+): CurvePoint[] {
   const maxTotal = scenarios.reduce((sum, scenario) => sum + scenario.testsTotal, 0);
   const baseline = expectedTestsPassed(policyLogits(model, scenarios), scenarios);
   const rows: (string | number)[][] = [];
   const curve = advantageGrid.map((advantage) => {
     const stats = simulate(scenarios, model, advantage, noiseModel, level, 'curve');
     const expectedGain = expectedTestsPassed(policyLogits(model, scenarios, advantage / 100), scenarios) - baseline;
-    rows.push([`+${advantage} pp`, expectedGain.toFixed(1), `${((100 * expectedGain) / maxTotal).toFixed(1)}%`, stats.meanDifference.toFixed(1),
-      percent(stats.marginPassed), percent(stats.boundPassed), percent(stats.wins)]);
+    rows.push([
+      `+${advantage} pp`,
+      expectedGain.toFixed(1),
+      `${((100 * expectedGain) / maxTotal).toFixed(1)}%`,
+      stats.meanDifference.toFixed(1),
+      percent(stats.marginPassed),
+      percent(stats.boundPassed),
+      percent(stats.wins),
+    ]);
     return { advantage, expectedGain, rate: stats.wins / cycles };
   });
   if (print) {
@@ -186,13 +248,19 @@ const { spec, scenarios } = await loadScenarioProfiles(path.resolve(scenariosDir
 const models = loadAllowlist().models;
 const incumbentModel = models.find((model) => model.id === options.incumbent);
 if (!incumbentModel) {
-  console.error(`no model "${options.incumbent}" in the allowlist; choose one of ${models.map((model) => model.id).join(', ')}`);
+  console.error(
+    `no model "${options.incumbent}" in the allowlist; choose one of ${models.map((model) => model.id).join(', ')}`,
+  );
   process.exit(2);
 }
 const maxTotal = scenarios.reduce((sum, scenario) => sum + scenario.testsTotal, 0);
 
-console.log(`Seat decision rule calibration — scenario set spec ${spec}: ${scenarios.length} scenarios, ${maxTotal} hidden tests`);
-console.log(`${cycles} cycles per row, ${repeats} repeat(s) per side, 10,000 bootstrap resamples, ${confidence * 100}% one-sided bound`);
+console.log(
+  `Seat decision rule calibration — scenario set spec ${spec}: ${scenarios.length} scenarios, ${maxTotal} hidden tests`,
+);
+console.log(
+  `${cycles} cycles per row, ${repeats} repeat(s) per side, 10,000 bootstrap resamples, ${confidence * 100}% one-sided bound`,
+);
 console.log(`policy = the sim fleet's solve probability of one model per scenario; noise: ${describeNoise(noise)}\n`);
 
 console.log('(a) Identical policies: challenger and incumbent draw from the same profile (target: seat taken ≤ 1%)\n');
@@ -201,13 +269,26 @@ const identicalRows = models
   .sort((a, b) => b.expected - a.expected)
   .map(({ model, expected }) => {
     const stats = simulate(scenarios, model, 0, noise, confidence, 'identical');
-    return [model.id, `${expected.toFixed(1)} (s ${(expected / maxTotal).toFixed(2)})`, stats.meanShare.toFixed(3), percent(stats.marginPassed), percent(stats.boundPassed),
-      `${stats.wins}/${cycles} = ${percent(stats.wins)}`, `${(100 * wilsonUpper(stats.wins, cycles)).toFixed(1)}%`];
+    return [
+      model.id,
+      `${expected.toFixed(1)} (s ${(expected / maxTotal).toFixed(2)})`,
+      stats.meanShare.toFixed(3),
+      percent(stats.marginPassed),
+      percent(stats.boundPassed),
+      `${stats.wins}/${cycles} = ${percent(stats.wins)}`,
+      `${(100 * wilsonUpper(stats.wins, cycles)).toFixed(1)}%`,
+    ];
   });
-console.log(table(['profile', 'E[tests passed]', 'mean s', 'margin ok', 'bound ok', 'seat taken', '95% upper'], identicalRows));
+console.log(
+  table(['profile', 'E[tests passed]', 'mean s', 'margin ok', 'bound ok', 'seat taken', '95% upper'], identicalRows),
+);
 
-console.log(`\n(b, c) Challenger better by +x percentage points of pass probability on every scenario (capped at 99.5%);`);
-console.log(`incumbent and challenger both on the ${incumbentModel.id} profile. E[gain] is the noise-free gain in tests.\n`);
+console.log(
+  `\n(b, c) Challenger better by +x percentage points of pass probability on every scenario (capped at 99.5%);`,
+);
+console.log(
+  `incumbent and challenger both on the ${incumbentModel.id} profile. E[gain] is the noise-free gain in tests.\n`,
+);
 const mainCurve = curveFor(scenarios, incumbentModel, noise, confidence, true);
 console.log(`\n80% win rate reached at ${crossing(mainCurve)}`);
 
@@ -229,7 +310,12 @@ if (!options['no-sensitivity']) {
   const rows = variants.map(({ name, model }) => {
     const identical = simulate(scenarios, incumbentModel, 0, model, confidence, 'identical');
     const curve = curveFor(scenarios, incumbentModel, model, confidence, false);
-    return [name, describeNoise(model), `${percent(identical.wins)} (≤ ${(100 * wilsonUpper(identical.wins, cycles)).toFixed(1)}%)`, crossing(curve)];
+    return [
+      name,
+      describeNoise(model),
+      `${percent(identical.wins)} (≤ ${(100 * wilsonUpper(identical.wins, cycles)).toFixed(1)}%)`,
+      crossing(curve),
+    ];
   });
   console.log(table(['noise', 'parameters', 'identical: seat taken', '80% win rate at'], rows));
 
@@ -238,29 +324,55 @@ if (!options['no-sensitivity']) {
   const levelRows = [0.95, 0.99, 0.995, 0.998].map((level) => {
     const identical = simulate(scenarios, incumbentModel, 0, noise, level, 'identical');
     const curve = curveFor(scenarios, incumbentModel, noise, level, false);
-    return [`${level * 100}%`, `${percent(identical.wins)} (≤ ${(100 * wilsonUpper(identical.wins, cycles)).toFixed(1)}%)`, crossing(curve)];
+    return [
+      `${level * 100}%`,
+      `${percent(identical.wins)} (≤ ${(100 * wilsonUpper(identical.wins, cycles)).toFixed(1)}%)`,
+      crossing(curve),
+    ];
   });
   console.log(table(['confidence', 'identical: seat taken', '80% win rate at'], levelRows));
 }
 
 if (driftGrid.length > 0) {
-  console.log(`\n(d) Identical policies on a drifting upstream (incumbent profile ${incumbentModel.id}, default noise): the fleet loses`);
-  console.log(`the given share of its competence between the cycle's first and last scenario run (simfleet/model-drift.ts).`);
-  console.log(`sequential = the challenger's evaluation whole, then the incumbent's (the old seat); interleaved = scenario k of`);
+  console.log(
+    `\n(d) Identical policies on a drifting upstream (incumbent profile ${incumbentModel.id}, default noise): the fleet loses`,
+  );
+  console.log(
+    `the given share of its competence between the cycle's first and last scenario run (simfleet/model-drift.ts).`,
+  );
+  console.log(
+    `sequential = the challenger's evaluation whole, then the incumbent's (the old seat); interleaved = scenario k of`,
+  );
   console.log(`both sides together, the challenger first in each pair (fair pairing). Target: seat taken ≤ 1%.\n`);
   const driftRows = driftGrid.map((totalLoss) => {
     const row: (string | number)[] = [`${(totalLoss * 100).toFixed(0)}%`];
     for (const schedule of ['sequential', 'interleaved'] as const) {
       const stats = simulate(scenarios, incumbentModel, 0, noise, confidence, 'drift', { totalLoss, schedule });
-      row.push(stats.meanDifference.toFixed(1), `${percent(stats.wins)} (≤ ${(100 * wilsonUpper(stats.wins, cycles)).toFixed(1)}%)`);
+      row.push(
+        stats.meanDifference.toFixed(1),
+        `${percent(stats.wins)} (≤ ${(100 * wilsonUpper(stats.wins, cycles)).toFixed(1)}%)`,
+      );
     }
     return row;
   });
-  console.log(table(['drift over cycle', 'sequential: mean C−I', 'sequential: seat taken', 'interleaved: mean C−I', 'interleaved: seat taken'], driftRows));
+  console.log(
+    table(
+      [
+        'drift over cycle',
+        'sequential: mean C−I',
+        'sequential: seat taken',
+        'interleaved: mean C−I',
+        'interleaved: seat taken',
+      ],
+      driftRows,
+    ),
+  );
 }
 
 const sorted = [...decisionTimesMs].sort((a, b) => a - b);
 const quantile = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-console.log(`\nRuntime per decision (decideChallenge, ${sorted.length} calls): mean ${(sorted.reduce((sum, t) => sum + t, 0) / sorted.length).toFixed(2)} ms, `
-  + `median ${quantile(0.5).toFixed(2)} ms, p99 ${quantile(0.99).toFixed(2)} ms, max ${sorted.at(-1)!.toFixed(2)} ms`);
+console.log(
+  `\nRuntime per decision (decideChallenge, ${sorted.length} calls): mean ${(sorted.reduce((sum, t) => sum + t, 0) / sorted.length).toFixed(2)} ms, ` +
+    `median ${quantile(0.5).toFixed(2)} ms, p99 ${quantile(0.99).toFixed(2)} ms, max ${sorted.at(-1)!.toFixed(2)} ms`,
+);
 console.log(`Total bench time ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -34,9 +34,10 @@ export interface NoiseModel {
   runSd: number;
 }
 
-
 /** The active scenario set (registry.json), each with its category, difficulty and test count. */
-export async function loadScenarioProfiles(scenariosDir: string): Promise<{ spec: number; scenarios: ScenarioProfile[] }> {
+export async function loadScenarioProfiles(
+  scenariosDir: string,
+): Promise<{ spec: number; scenarios: ScenarioProfile[] }> {
   const registry = await readRegistry(scenariosDir);
   if (!registry) throw new Error(`${scenariosDir} has no registry.json`);
   const scenarios: ScenarioProfile[] = [];
@@ -45,7 +46,12 @@ export async function loadScenarioProfiles(scenariosDir: string): Promise<{ spec
     const { config } = await loadScenario(dir);
     const declared = config.metadata.difficulty;
     const difficulty = declared === 'easy' || declared === 'hard' ? declared : 'medium';
-    scenarios.push({ name, category: config.metadata.category ?? 'uncategorised', difficulty, testsTotal: await testsInFolder(path.join(dir, 'tests')) });
+    scenarios.push({
+      name,
+      category: config.metadata.category ?? 'uncategorised',
+      difficulty,
+      testsTotal: await testsInFolder(path.join(dir, 'tests')),
+    });
   }
   return { spec: registry.spec, scenarios };
 }

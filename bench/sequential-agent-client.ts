@@ -23,14 +23,23 @@ function requestBody(index: number, chars: number): string {
 
 function post(agent: http.Agent, url: URL, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = http.request({
-      host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`the chain answered HTTP ${response.statusCode}`))));
-      response.on('error', reject);
-    });
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve() : reject(new Error(`the chain answered HTTP ${response.statusCode}`)),
+        );
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -71,15 +80,35 @@ export interface AgentClientProcess {
   go(): Promise<number[]>;
 }
 
-export function startAgentClientProcess(options: { endpointUrl: string; calls: number; chars: number; warmUpCalls: number }): AgentClientProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', thisFile, options.endpointUrl, String(options.calls), String(options.chars), String(options.warmUpCalls)], {
-    cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'],
-  });
+export function startAgentClientProcess(options: {
+  endpointUrl: string;
+  calls: number;
+  chars: number;
+  warmUpCalls: number;
+}): AgentClientProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      thisFile,
+      options.endpointUrl,
+      String(options.calls),
+      String(options.chars),
+      String(options.warmUpCalls),
+    ],
+    {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   // A failed client ends the wait at once; a clean exit after its last line is read as the end of
   // its output, so the 'exit' event cannot win a race against that line.
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => {
-    if (code !== 0) reject(new Error(`the agent client exited with code ${code} before it finished`));
-  }));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the agent client exited with code ${code} before it finished`));
+    }),
+  );
   exited.catch(() => undefined);
   const output = readline.createInterface({ input: child.stdout });
   const lines = output[Symbol.asyncIterator]();

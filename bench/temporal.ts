@@ -2,7 +2,8 @@
 // CLI and flags, SQLite in a file, UI off) and a worker set up as the project's (bundle once,
 // quiet runtime, the same identity style and shutdown grace). Latencies come from the workflow
 // histories (server event times, one clock), except the client's start → result wall time.
-//   node --import tsx bench/temporal.ts [--port 7433] [--activities 200] [--workflows 100] [--concurrency 8] [--in-memory]
+// node --import tsx bench/temporal.ts [--port 7433] [--activities 200] [--workflows 100] [--concurrency 8]
+// [--in-memory]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { openSync, closeSync } from 'node:fs';
@@ -52,7 +53,8 @@ function scheduleToStartMs(events: HistoryEvent[]): number[] {
     const started = event.activityTaskStartedEventAttributes;
     if (started) {
       const scheduled = scheduledAt.get(String(started.scheduledEventId));
-      if (scheduled === undefined) throw new Error(`activity started event ${String(event.eventId)} has no scheduled event`);
+      if (scheduled === undefined)
+        throw new Error(`activity started event ${String(event.eventId)} has no scheduled event`);
       samples.push(eventMs(event) - scheduled);
     }
   }
@@ -72,19 +74,32 @@ function firstEventMs(events: HistoryEvent[], has: (event: HistoryEvent) => unkn
 }
 
 async function startServer(binary: string, dbFile: string, logFile: string): Promise<ChildProcess> {
-  if (await probeFrontend(address)) throw new Error(`something already answers on ${address}; pass --port with a free port`);
+  if (await probeFrontend(address))
+    throw new Error(`something already answers on ${address}; pass --port with a free port`);
   const logFd = openSync(logFile, 'a');
-  const child = spawn(binary, [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1', '--port', String(port),
-    '--headless',
-    ...(values['in-memory'] ? [] : ['--db-filename', dbFile]),
-    '--namespace', defaultNamespace,
-    '--log-level', 'warn',
-  ], { stdio: ['ignore', logFd, logFd] });
+  const child = spawn(
+    binary,
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--headless',
+      ...(values['in-memory'] ? [] : ['--db-filename', dbFile]),
+      '--namespace',
+      defaultNamespace,
+      '--log-level',
+      'warn',
+    ],
+    { stdio: ['ignore', logFd, logFd] },
+  );
   closeSync(logFd);
   let exited: number | null = null;
-  child.on('exit', (code) => { exited = code ?? -1; });
+  child.on('exit', (code) => {
+    exited = code ?? -1;
+  });
   const deadline = performance.now() + readinessTimeoutMs;
   while (performance.now() < deadline) {
     if (exited !== null) throw new Error(`the bench's Temporal dev server exited with ${exited}; see ${logFile}`);
@@ -92,7 +107,9 @@ async function startServer(binary: string, dbFile: string, logFile: string): Pro
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   child.kill('SIGTERM');
-  throw new Error(`the bench's Temporal dev server did not answer on ${address} within ${readinessTimeoutMs / 1000}s; see ${logFile}`);
+  throw new Error(
+    `the bench's Temporal dev server did not answer on ${address} within ${readinessTimeoutMs / 1000}s; see ${logFile}`,
+  );
 }
 
 async function stopServer(child: ChildProcess): Promise<void> {
@@ -144,7 +161,8 @@ try {
   });
   const connection = await Connection.connect({ address });
   const client = new Client({ connection, namespace: defaultNamespace });
-  const start = (workflowType: string, args: unknown[] = []) => client.workflow.start(workflowType, { taskQueue, workflowId: uniqueId(`bench-${workflowType}`), args });
+  const start = (workflowType: string, args: unknown[] = []) =>
+    client.workflow.start(workflowType, { taskQueue, workflowId: uniqueId(`bench-${workflowType}`), args });
 
   await worker.runUntil(async () => {
     // Warm-up: pollers, the connection and the bundle's first isolate, not measured.
@@ -153,12 +171,21 @@ try {
     const sequential = await start('noopActivities', [activityCount, 1]);
     await sequential.result();
     const sequentialEvents = await historyOf(sequential);
-    rows.push({ measure: 'activity schedule-to-start, sequential', summary: summarize(scheduleToStartMs(sequentialEvents)) });
-    rows.push({ measure: 'activity step, sequential (scheduled → next scheduled)', summary: summarize(scheduleToNextScheduleMs(sequentialEvents)) });
+    rows.push({
+      measure: 'activity schedule-to-start, sequential',
+      summary: summarize(scheduleToStartMs(sequentialEvents)),
+    });
+    rows.push({
+      measure: 'activity step, sequential (scheduled → next scheduled)',
+      summary: summarize(scheduleToNextScheduleMs(sequentialEvents)),
+    });
 
     const laned = await start('noopActivities', [activityCount, concurrency]);
     await laned.result();
-    rows.push({ measure: `activity schedule-to-start, ${concurrency} lanes in one workflow`, summary: summarize(scheduleToStartMs(await historyOf(laned))) });
+    rows.push({
+      measure: `activity schedule-to-start, ${concurrency} lanes in one workflow`,
+      summary: summarize(scheduleToStartMs(await historyOf(laned))),
+    });
 
     const startToActivity: number[] = [];
     const startToWorkflowTask: number[] = [];
@@ -181,7 +208,10 @@ try {
       await handle.result();
       clientWall.push(performance.now() - started);
       const events = await historyOf(handle);
-      serverWall.push(firstEventMs(events, (event) => event.workflowExecutionCompletedEventAttributes) - firstEventMs(events, (event) => event.workflowExecutionStartedEventAttributes));
+      serverWall.push(
+        firstEventMs(events, (event) => event.workflowExecutionCompletedEventAttributes) -
+          firstEventMs(events, (event) => event.workflowExecutionStartedEventAttributes),
+      );
     }
     rows.push({ measure: 'trivial workflow, client start → result', summary: summarize(clientWall) });
     rows.push({ measure: 'trivial workflow, server started → completed', summary: summarize(serverWall) });
@@ -194,7 +224,10 @@ try {
       concurrentWall.push(performance.now() - started);
     });
     const burstMs = performance.now() - burstStarted;
-    rows.push({ measure: `trivial workflow, client start → result, ${concurrency} at a time`, summary: summarize(concurrentWall) });
+    rows.push({
+      measure: `trivial workflow, client start → result, ${concurrency} at a time`,
+      summary: summarize(concurrentWall),
+    });
     throughputLine = `trivial workflows ${concurrency} at a time: ${(workflowCount / (burstMs / 1000)).toFixed(0)} per second; workflow bundle built once in ${(bundleMs / 1000).toFixed(1)} s`;
   });
   await connection.close();
@@ -205,7 +238,9 @@ try {
 }
 
 const ms = (value: number) => value.toFixed(2);
-process.stdout.write(`Temporal CLI dev server (${path.basename(path.dirname(binary))}, SQLite ${values['in-memory'] ? 'in memory' : 'file'}, UI off) on ${address}; one worker in this process; ${os.cpus().length} cores, 1-min load average at the end ${os.loadavg()[0]!.toFixed(1)}\n\n`);
+process.stdout.write(
+  `Temporal CLI dev server (${path.basename(path.dirname(binary))}, SQLite ${values['in-memory'] ? 'in memory' : 'file'}, UI off) on ${address}; one worker in this process; ${os.cpus().length} cores, 1-min load average at the end ${os.loadavg()[0]!.toFixed(1)}\n\n`,
+);
 process.stdout.write(
   `${renderTable(
     [

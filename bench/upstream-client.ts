@@ -20,7 +20,12 @@ if (!Number.isInteger(calls) || calls < 1) {
 }
 
 const words = 'the quick brown fox reads a csv file, sums the sales column and writes report.json; ';
-const requestOf = (i: number) => ({ model: 'glm-5.3-flash', messages: [{ role: 'user' as const, content: `call ${i} ${words.repeat(25)}`.slice(0, 2000) }], max_tokens: 64, seed: 0 });
+const requestOf = (i: number) => ({
+  model: 'glm-5.3-flash',
+  messages: [{ role: 'user' as const, content: `call ${i} ${words.repeat(25)}`.slice(0, 2000) }],
+  max_tokens: 64,
+  seed: 0,
+});
 
 const upstream = await startFixedAnswerUpstream();
 const agent = new http.Agent({ keepAlive: true });
@@ -31,12 +36,20 @@ const sdk = new OpenAI({ baseURL: upstream.url, apiKey: 'bench', maxRetries: 0, 
 function barePost(body: object): Promise<unknown> {
   const text = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const request = http.request(`${upstream.url}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-      response.on('error', reject);
-    });
+    const request = http.request(
+      `${upstream.url}/chat/completions`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
     request.end(text);
   });
@@ -44,8 +57,19 @@ function barePost(body: object): Promise<unknown> {
 
 const arms: { name: string; call(i: number): Promise<unknown> }[] = [
   { name: 'bare node:http POST', call: (i) => barePost(requestOf(i)) },
-  { name: 'gateway client (HttpChatUpstream)', call: (i) => (gatewayClient.chat.completions.create(requestOf(i), { signal: new AbortController().signal }) as ReturnType<HttpChatUpstream['chat']['completions']['create']>).withResponse() },
-  { name: 'OpenAI SDK (its own fetch)', call: (i) => sdk.chat.completions.create(requestOf(i), { signal: new AbortController().signal }).withResponse() },
+  {
+    name: 'gateway client (HttpChatUpstream)',
+    call: (i) =>
+      (
+        gatewayClient.chat.completions.create(requestOf(i), { signal: new AbortController().signal }) as ReturnType<
+          HttpChatUpstream['chat']['completions']['create']
+        >
+      ).withResponse(),
+  },
+  {
+    name: 'OpenAI SDK (its own fetch)',
+    call: (i) => sdk.chat.completions.create(requestOf(i), { signal: new AbortController().signal }).withResponse(),
+  },
 ];
 
 const warmUp = Math.min(500, calls);
@@ -71,9 +95,15 @@ try {
   await upstream.close();
 }
 
-const rows = arms.map((arm) => ({ name: arm.name, ...summarize(samples.get(arm.name)!), cpuMs: cpuMicros.get(arm.name)! / 1000 / calls }));
+const rows = arms.map((arm) => ({
+  name: arm.name,
+  ...summarize(samples.get(arm.name)!),
+  cpuMs: cpuMicros.get(arm.name)! / 1000 / calls,
+}));
 const ms = (value: number) => value.toFixed(3);
-process.stdout.write(`${calls} calls per arm after ${warmUp} warm-up, interleaved; 2,000-character prompt; answer parsed; wall and this process's CPU per call.\n\n`);
+process.stdout.write(
+  `${calls} calls per arm after ${warmUp} warm-up, interleaved; 2,000-character prompt; answer parsed; wall and this process's CPU per call.\n\n`,
+);
 process.stdout.write(
   `${renderTable<(typeof rows)[number] & LatencySummary>(
     [

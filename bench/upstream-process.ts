@@ -8,7 +8,10 @@ export interface UpstreamProcess {
   close(): Promise<void>;
 }
 
-export async function startUpstreamProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<UpstreamProcess> {
+export async function startUpstreamProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<UpstreamProcess> {
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], env });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -21,10 +24,11 @@ export async function startUpstreamProcess(args: string[], env: NodeJS.ProcessEn
   });
   return {
     url,
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

@@ -37,7 +37,11 @@ export function activitySpans(events: HistoryEvent[]): ActivitySpan[] {
       const span = byScheduled.get(String(started.scheduledEventId));
       if (span) span.startedMs = eventMs(event);
     }
-    const closed = event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes ?? event.activityTaskTimedOutEventAttributes ?? event.activityTaskCanceledEventAttributes;
+    const closed =
+      event.activityTaskCompletedEventAttributes ??
+      event.activityTaskFailedEventAttributes ??
+      event.activityTaskTimedOutEventAttributes ??
+      event.activityTaskCanceledEventAttributes;
     if (closed) {
       const span = byScheduled.get(String(closed.scheduledEventId));
       if (span) span.closedMs = eventMs(event);

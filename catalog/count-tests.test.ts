@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { countPythonTests } from './count-tests.ts';
 
 test('plain test functions count once each, helpers and classes not at all', () => {
-  const source = ['import pytest', 'def helper(): pass', 'def test_a(): pass', 'class TestGroup:', '    def test_b(self): pass', 'async def test_c(): pass'].join('\n');
+  const source = [
+    'import pytest',
+    'def helper(): pass',
+    'def test_a(): pass',
+    'class TestGroup:',
+    '    def test_b(self): pass',
+    'async def test_c(): pass',
+  ].join('\n');
   assert.equal(countPythonTests(source), 3);
 });
 

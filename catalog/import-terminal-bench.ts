@@ -15,7 +15,16 @@ export interface ImportedTask {
 }
 
 /** Files of a TB1 task the conversion maps itself; every other file is the image's build context. */
-const taskFiles = new Set(['task.yaml', 'Dockerfile', 'docker-compose.yaml', 'docker-compose.yml', 'run-tests.sh', 'solution.sh', 'solution.yaml', 'tests']);
+const taskFiles = new Set([
+  'task.yaml',
+  'Dockerfile',
+  'docker-compose.yaml',
+  'docker-compose.yml',
+  'run-tests.sh',
+  'solution.sh',
+  'solution.yaml',
+  'tests',
+]);
 
 /** Build steps that need the internet (the sandbox images build offline, Debian's mirror aside). */
 const onlineSteps: [RegExp, string][] = [
@@ -34,8 +43,11 @@ export async function findTerminalBenchTasks(src: string, depth = 2): Promise<st
   if (await isFile(path.join(src, 'task.yaml'))) return [src];
   if (depth === 0) return [];
   const found: string[] = [];
-  for (const entry of (await readdir(src, { withFileTypes: true }).catch(() => [])).sort((a, b) => a.name.localeCompare(b.name))) {
-    if (entry.isDirectory() && !entry.name.startsWith('.')) found.push(...(await findTerminalBenchTasks(path.join(src, entry.name), depth - 1)));
+  for (const entry of (await readdir(src, { withFileTypes: true }).catch(() => [])).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    if (entry.isDirectory() && !entry.name.startsWith('.'))
+      found.push(...(await findTerminalBenchTasks(path.join(src, entry.name), depth - 1)));
   }
   return found;
 }
@@ -45,7 +57,9 @@ function instructionOf(task: Record<string, unknown>): string | undefined {
   // Early TB1 tasks: descriptions: [{ key: base, description: … }]
   const descriptions = task.descriptions;
   if (Array.isArray(descriptions)) {
-    const base = descriptions.find((d) => d && typeof d === 'object' && (d as { key?: unknown }).key === 'base') ?? descriptions[0];
+    const base =
+      descriptions.find((d) => d && typeof d === 'object' && (d as { key?: unknown }).key === 'base') ??
+      descriptions[0];
     const text = (base as { description?: unknown } | undefined)?.description;
     if (typeof text === 'string') return text;
   }
@@ -57,7 +71,13 @@ function tomlString(value: string): string {
 }
 
 function taskToml(task: Record<string, unknown>): string {
-  const lines = ['version = "1.0"', '# Imported from Terminal-Bench 1 by `trl import-tasks`: no agent_outputs, so the', "# verifier starts from a snapshot of the agent's container, as TB1 verifies in it.", '', '[metadata]'];
+  const lines = [
+    'version = "1.0"',
+    '# Imported from Terminal-Bench 1 by `trl import-tasks`: no agent_outputs, so the',
+    "# verifier starts from a snapshot of the agent's container, as TB1 verifies in it.",
+    '',
+    '[metadata]',
+  ];
   if (typeof task.category === 'string') lines.push(`category = ${tomlString(task.category)}`);
   if (typeof task.difficulty === 'string') lines.push(`difficulty = ${tomlString(task.difficulty)}`);
   const tags = Array.isArray(task.tags) ? task.tags.filter((t): t is string => typeof t === 'string') : [];
@@ -83,9 +103,12 @@ function instructions(dockerfile: string): string[] {
 export function rewriteDockerfile(dockerfile: string): { dockerfile: string; notes: string[] } | { refused: string } {
   const steps = instructions(dockerfile);
   const froms = steps.filter((step) => /^FROM\s/i.test(step));
-  if (froms.length !== 1) return { refused: `the Dockerfile has ${froms.length} FROM lines; only single-stage builds are converted` };
+  if (froms.length !== 1)
+    return { refused: `the Dockerfile has ${froms.length} FROM lines; only single-stage builds are converted` };
   const image = froms[0]!.split(/\s+/)[1] ?? '';
-  const notes = [`FROM ${image} rewritten to the sandbox base image (Debian bookworm, python3 3.11, pytest); its build runs offline but for Debian's mirror`];
+  const notes = [
+    `FROM ${image} rewritten to the sandbox base image (Debian bookworm, python3 3.11, pytest); its build runs offline but for Debian's mirror`,
+  ];
   let workdir = '/';
   let user = '';
   const kept: string[] = ['ARG BASE_IMAGE=trl-sandbox-base:latest', 'FROM ${BASE_IMAGE}'];
@@ -96,10 +119,15 @@ export function rewriteDockerfile(dockerfile: string): { dockerfile: string; not
       case 'FROM':
         continue;
       case 'RUN':
-        for (const [pattern, what] of onlineSteps) if (pattern.test(argument)) return { refused: `the Dockerfile needs more than Debian packages: ${what} in "RUN ${argument.slice(0, 120)}"` };
+        for (const [pattern, what] of onlineSteps)
+          if (pattern.test(argument))
+            return {
+              refused: `the Dockerfile needs more than Debian packages: ${what} in "RUN ${argument.slice(0, 120)}"`,
+            };
         break;
       case 'ADD':
-        if (/https?:\/\//.test(argument)) return { refused: `the Dockerfile downloads a file (ADD ${argument.slice(0, 120)})` };
+        if (/https?:\/\//.test(argument))
+          return { refused: `the Dockerfile downloads a file (ADD ${argument.slice(0, 120)})` };
         break;
       case 'WORKDIR':
         workdir = path.posix.resolve(workdir, argument.replace(/^["']|["']$/g, ''));
@@ -128,18 +156,41 @@ function isStandardRunTests(script: string): boolean {
   return /pytest/.test(script) && /\$\{?TEST_DIR\}?|run-uv-pytest|setup-uv-pytest/.test(script);
 }
 
-function testScript(runTests: string, testsHasOutputs: boolean): { script: string; notes: string[] } | { refused: string } {
-  const header = ['#!/bin/bash', '# Written by `trl import-tasks` from the task\'s run-tests.sh (Terminal-Bench 1).', 'export TEST_DIR=/tests', 'mkdir -p /logs/verifier'];
-  const reward = ['status=$?', 'if [ "$status" -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi', 'exit 0', ''];
+function testScript(
+  runTests: string,
+  testsHasOutputs: boolean,
+): { script: string; notes: string[] } | { refused: string } {
+  const header = [
+    '#!/bin/bash',
+    "# Written by `trl import-tasks` from the task's run-tests.sh (Terminal-Bench 1).",
+    'export TEST_DIR=/tests',
+    'mkdir -p /logs/verifier',
+  ];
+  const reward = [
+    'status=$?',
+    'if [ "$status" -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi',
+    'exit 0',
+    '',
+  ];
   if (isStandardRunTests(runTests)) {
     const target = testsHasOutputs ? '/tests/test_outputs.py' : '/tests';
     return {
-      script: [...header, `python3 -m pytest --ctrf /logs/verifier/ctrf.json -p no:cacheprovider -rA ${target}`, ...reward].join('\n'),
-      notes: ["run-tests.sh's pytest set-up (uv / pip, online) replaced by the sandbox's own pytest with the CTRF report"],
+      script: [
+        ...header,
+        `python3 -m pytest --ctrf /logs/verifier/ctrf.json -p no:cacheprovider -rA ${target}`,
+        ...reward,
+      ].join('\n'),
+      notes: [
+        "run-tests.sh's pytest set-up (uv / pip, online) replaced by the sandbox's own pytest with the CTRF report",
+      ],
     };
   }
-  for (const [pattern, what] of onlineSteps) if (pattern.test(runTests)) return { refused: `run-tests.sh needs the internet: ${what}` };
-  return { script: [...header, 'bash /tests/run-tests.sh', ...reward].join('\n'), notes: ['run-tests.sh kept and run as is; reward 1 when it exits 0'] };
+  for (const [pattern, what] of onlineSteps)
+    if (pattern.test(runTests)) return { refused: `run-tests.sh needs the internet: ${what}` };
+  return {
+    script: [...header, 'bash /tests/run-tests.sh', ...reward].join('\n'),
+    notes: ['run-tests.sh kept and run as is; reward 1 when it exits 0'],
+  };
 }
 
 async function solutionScript(dir: string): Promise<string | undefined> {
@@ -148,7 +199,11 @@ async function solutionScript(dir: string): Promise<string | undefined> {
   const listed = await readFile(path.join(dir, 'solution.yaml'), 'utf8').catch(() => undefined);
   if (listed === undefined) return undefined;
   const steps = yaml.load(listed);
-  const commands = Array.isArray(steps) ? steps.map((step) => (step && typeof step === 'object' ? (step as { command?: unknown }).command : undefined)).filter((c): c is string => typeof c === 'string') : [];
+  const commands = Array.isArray(steps)
+    ? steps
+        .map((step) => (step && typeof step === 'object' ? (step as { command?: unknown }).command : undefined))
+        .filter((c): c is string => typeof c === 'string')
+    : [];
   return ['#!/bin/bash', '# From solution.yaml by `trl import-tasks`.', 'set -e', ...commands, ''].join('\n');
 }
 
@@ -160,7 +215,10 @@ function composeServices(text: string | undefined): number {
 
 /** Converts one TB1 task folder into dest/<name>; refusals write nothing. */
 export async function importTerminalBenchTask(source: string, destRoot: string): Promise<ImportedTask> {
-  const name = path.basename(source).toLowerCase().replace(/[^a-z0-9_.-]+/g, '-');
+  const name = path
+    .basename(source)
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-');
   const refused = (reason: string): ImportedTask => ({ name, source, status: 'refused', notes: [reason] });
   let task: Record<string, unknown>;
   try {
@@ -176,27 +234,32 @@ export async function importTerminalBenchTask(source: string, destRoot: string):
   const dockerfile = await read('Dockerfile');
   if (dockerfile === undefined) return refused('no Dockerfile');
   const services = composeServices((await read('docker-compose.yaml')) ?? (await read('docker-compose.yml')));
-  if (services > 1) return refused(`docker-compose.yaml defines ${services} services; only single-container tasks run here`);
+  if (services > 1)
+    return refused(`docker-compose.yaml defines ${services} services; only single-container tasks run here`);
   const rewritten = rewriteDockerfile(dockerfile);
   if ('refused' in rewritten) return refused(rewritten.refused);
   const runTests = await read('run-tests.sh');
   if (runTests === undefined) return refused('no run-tests.sh');
   const testsDir = path.join(source, 'tests');
-  const testsHasOutputs = (await stat(path.join(testsDir, 'test_outputs.py')).catch(() => undefined))?.isFile() === true;
+  const testsHasOutputs =
+    (await stat(path.join(testsDir, 'test_outputs.py')).catch(() => undefined))?.isFile() === true;
   const tests = testScript(runTests, testsHasOutputs);
   if ('refused' in tests) return refused(tests.refused);
   const solution = await solutionScript(source);
 
   const dest = path.join(destRoot, name);
-  if (await stat(dest).catch(() => undefined)) return { name, source, status: 'skipped', notes: [`${dest} exists; left as it is`] };
+  if (await stat(dest).catch(() => undefined))
+    return { name, source, status: 'skipped', notes: [`${dest} exists; left as it is`] };
   await mkdir(path.join(dest, 'environment'), { recursive: true });
   await mkdir(path.join(dest, 'tests'), { recursive: true });
   for (const entry of await readdir(source, { withFileTypes: true })) {
     if (taskFiles.has(entry.name)) continue;
     await cp(path.join(source, entry.name), path.join(dest, 'environment', entry.name), { recursive: true });
   }
-  if ((await stat(testsDir).catch(() => undefined))?.isDirectory()) await cp(testsDir, path.join(dest, 'tests'), { recursive: true });
-  if (!tests.notes[0]!.startsWith("run-tests.sh's")) await copyFile(path.join(source, 'run-tests.sh'), path.join(dest, 'tests', 'run-tests.sh'));
+  if ((await stat(testsDir).catch(() => undefined))?.isDirectory())
+    await cp(testsDir, path.join(dest, 'tests'), { recursive: true });
+  if (!tests.notes[0]!.startsWith("run-tests.sh's"))
+    await copyFile(path.join(source, 'run-tests.sh'), path.join(dest, 'tests', 'run-tests.sh'));
   await writeFile(path.join(dest, 'tests', 'test.sh'), tests.script, { mode: 0o755 });
   await writeFile(path.join(dest, 'environment', 'Dockerfile'), rewritten.dockerfile);
   await writeFile(path.join(dest, 'instruction.md'), instruction.trimEnd() + '\n');

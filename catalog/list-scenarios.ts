@@ -10,12 +10,18 @@ import { readRegistry } from './registry.ts';
 /** Task folders one level down, or two (a dataset grouped in sub-folders), as Harbor finds them. */
 const searchDepth = 2;
 
-async function findTaskFolders(dir: string, depth: number, found: ScenarioDescriptor[], legacy: string[]): Promise<void> {
+async function findTaskFolders(
+  dir: string,
+  depth: number,
+  found: ScenarioDescriptor[],
+  legacy: string[],
+): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const folder = path.join(dir, entry.name);
-    const isFile = async (name: string) => (await stat(path.join(folder, name)).catch(() => undefined))?.isFile() === true;
+    const isFile = async (name: string) =>
+      (await stat(path.join(folder, name)).catch(() => undefined))?.isFile() === true;
     if (await isFile('task.toml')) found.push({ name: entry.name, dir: folder });
     else if (await isFile('task.yaml')) legacy.push(folder);
     else if (depth > 1) await findTaskFolders(folder, depth - 1, found, legacy);
@@ -39,7 +45,11 @@ export async function listAllScenarioFolders(dir: string = defaultScenariosDir):
   const byName = new Map<string, string>();
   for (const scenario of found) {
     const earlier = byName.get(scenario.name);
-    if (earlier) throw new ScenarioError(scenario.name, `two task folders share this name (${earlier} and ${scenario.dir}); scenario names must be unique`);
+    if (earlier)
+      throw new ScenarioError(
+        scenario.name,
+        `two task folders share this name (${earlier} and ${scenario.dir}); scenario names must be unique`,
+      );
     byName.set(scenario.name, scenario.dir);
   }
   return found.sort((a, b) => a.name.localeCompare(b.name));
@@ -52,7 +62,8 @@ export async function listScenarioFolders(dir: string = defaultScenariosDir): Pr
   if (!registry) return all;
   const byName = new Map(all.map((s) => [s.name, s]));
   const missing = registry.active.filter((name) => !byName.has(name));
-  if (missing.length > 0) throw new ScenarioError(missing.join(', '), `listed in registry.json but has no folder with a task.toml`);
+  if (missing.length > 0)
+    throw new ScenarioError(missing.join(', '), `listed in registry.json but has no folder with a task.toml`);
   return [...registry.active].sort().map((name) => byName.get(name)!);
 }
 
@@ -63,7 +74,10 @@ export async function selectScenarios(names: string[], dir?: string): Promise<Sc
   const byName = new Map(all.map((s) => [s.name, s]));
   const unknown = names.filter((n) => !byName.has(n));
   if (unknown.length > 0) {
-    throw new ScenarioError(unknown.join(', '), `no such scenario; available: ${all.map((s) => s.name).join(', ') || '(none)'}`);
+    throw new ScenarioError(
+      unknown.join(', '),
+      `no such scenario; available: ${all.map((s) => s.name).join(', ') || '(none)'}`,
+    );
   }
   return [...new Set(names)].map((n) => byName.get(n)!);
 }

@@ -31,13 +31,18 @@ test("a task.toml with nothing but a version gets Harbor's defaults", () => {
   assert.equal(config.agent_outputs, undefined, 'no outputs declared: verified from a snapshot');
   assert.equal(config.metadata.category, undefined);
   assert.equal(config.metadata.difficulty, undefined);
-  assert.deepEqual([config.agent.timeout_sec, config.verifier.timeout_sec, config.environment.cpus, config.environment.memory_mb], [600, 600, 1, 2048]);
+  assert.deepEqual(
+    [config.agent.timeout_sec, config.verifier.timeout_sec, config.environment.cpus, config.environment.memory_mb],
+    [600, 600, 1, 2048],
+  );
   assert.deepEqual([config.environment.env, config.verifier.env, config.solution.env], [{}, {}, {}]);
   assert.equal(configNotes(config).length, 1, 'allow_internet (default true) is noted');
 });
 
-test('Harbor\'s other spellings: memory and storage strings, users, env tables, free-form metadata', () => {
-  const config = parseTaskToml('s', `
+test("Harbor's other spellings: memory and storage strings, users, env tables, free-form metadata", () => {
+  const config = parseTaskToml(
+    's',
+    `
 [metadata]
 difficulty = "very hard"
 category = "Machine Learning"
@@ -54,9 +59,13 @@ allow_internet = false
 workdir = "/srv/work"
 [environment.env]
 PYTHONHASHSEED = 0
-`);
+`,
+  );
   assert.deepEqual([config.environment.memory_mb, config.environment.storage_mb], [4096, 512]);
-  assert.deepEqual([config.agent.user, config.verifier.user, config.environment.workdir], ['builder', '0', '/srv/work']);
+  assert.deepEqual(
+    [config.agent.user, config.verifier.user, config.environment.workdir],
+    ['builder', '0', '/srv/work'],
+  );
   assert.deepEqual(config.verifier.env, { MODE: 'strict', LEVEL: '3' });
   assert.deepEqual(config.environment.env, { PYTHONHASHSEED: '0' });
   assert.equal(config.metadata.difficulty, 'very hard');
@@ -64,10 +73,22 @@ PYTHONHASHSEED = 0
 });
 
 test('task.toml errors name the scenario and the field', () => {
-  assert.throws(() => parseTaskToml('s', valid.replace('["/app/out"]', '["relative/out"]')), /field "agent_outputs.0": must be an absolute path/);
-  assert.throws(() => parseTaskToml('s', valid.replace('["/app/out"]', '[]')), /leave agent_outputs out to verify from a snapshot/);
-  assert.throws(() => parseTaskToml('s', valid.replace('memory_mb = 1024', 'memory = "lots"')), /field "environment.memory": "lots" is not a size/);
-  assert.throws(() => parseTaskToml('s', valid.replace('[agent]', '[agent]\nenv = { "BAD NAME" = "1" }')), /field "agent.env.BAD NAME"/);
+  assert.throws(
+    () => parseTaskToml('s', valid.replace('["/app/out"]', '["relative/out"]')),
+    /field "agent_outputs.0": must be an absolute path/,
+  );
+  assert.throws(
+    () => parseTaskToml('s', valid.replace('["/app/out"]', '[]')),
+    /leave agent_outputs out to verify from a snapshot/,
+  );
+  assert.throws(
+    () => parseTaskToml('s', valid.replace('memory_mb = 1024', 'memory = "lots"')),
+    /field "environment.memory": "lots" is not a size/,
+  );
+  assert.throws(
+    () => parseTaskToml('s', valid.replace('[agent]', '[agent]\nenv = { "BAD NAME" = "1" }')),
+    /field "agent.env.BAD NAME"/,
+  );
   assert.throws(() => parseTaskToml('s', 'not = toml = really'), /not valid TOML/);
 });
 
@@ -95,13 +116,22 @@ test('tasks one folder deeper are found; a folder with none says why', async () 
   const path = await import('node:path');
   const root = await mkdtemp(path.join(tmpdir(), 'trl-tasks-'));
   try {
-    await assert.rejects(listScenarioFolders(root), /no scenarios found: no folder in it \(or one level deeper\) has a task.toml/);
+    await assert.rejects(
+      listScenarioFolders(root),
+      /no scenarios found: no folder in it \(or one level deeper\) has a task.toml/,
+    );
     await mkdir(path.join(root, 'tb1', 'hello'), { recursive: true });
     await writeFile(path.join(root, 'tb1', 'hello', 'task.yaml'), 'instruction: hi\n');
-    await assert.rejects(listScenarioFolders(root), /Terminal-Bench 1 task\(s\) \(task.yaml, e.g. tb1\/hello\); convert them with `trl import-tasks/);
+    await assert.rejects(
+      listScenarioFolders(root),
+      /Terminal-Bench 1 task\(s\) \(task.yaml, e.g. tb1\/hello\); convert them with `trl import-tasks/,
+    );
     await mkdir(path.join(root, 'group', 'deep-task'), { recursive: true });
     await writeFile(path.join(root, 'group', 'deep-task', 'task.toml'), 'version = "1.0"\n');
-    assert.deepEqual((await listScenarioFolders(root)).map((s) => s.name), ['deep-task']);
+    assert.deepEqual(
+      (await listScenarioFolders(root)).map((s) => s.name),
+      ['deep-task'],
+    );
     await mkdir(path.join(root, 'other', 'deep-task'), { recursive: true });
     await writeFile(path.join(root, 'other', 'deep-task', 'task.toml'), 'version = "1.0"\n');
     await assert.rejects(listScenarioFolders(root), /two task folders share this name/);

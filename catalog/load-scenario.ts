@@ -17,7 +17,10 @@ export interface ScenarioFolder {
 /** Notes a task's configuration earns: settings the validator accepts but does not grant. */
 export function configNotes(config: TaskConfig): string[] {
   const notes: string[] = [];
-  if (config.environment.allow_internet) notes.push('allow_internet = true (Harbor\'s default) accepted; the validator runs every scenario without egress all the same');
+  if (config.environment.allow_internet)
+    notes.push(
+      "allow_internet = true (Harbor's default) accepted; the validator runs every scenario without egress all the same",
+    );
   return notes;
 }
 

@@ -7,11 +7,15 @@ import { ScenarioError } from './scenario-error.ts';
 
 export const registryFileName = 'registry.json';
 
-const registrySchema = z.object({
-  spec: z.number().int().positive(),
-  active: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'scenario names are kebab-case folder names')).min(1)
-    .refine((names) => new Set(names).size === names.length, 'active names must be unique'),
-}).passthrough();
+const registrySchema = z
+  .object({
+    spec: z.number().int().positive(),
+    active: z
+      .array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'scenario names are kebab-case folder names'))
+      .min(1)
+      .refine((names) => new Set(names).size === names.length, 'active names must be unique'),
+  })
+  .passthrough();
 export type ScenarioRegistry = z.infer<typeof registrySchema>;
 
 /** The registry of a scenarios directory, or undefined when it has none (then every folder is active). */
@@ -30,7 +34,10 @@ export async function readRegistry(dir: string): Promise<ScenarioRegistry | unde
   }
   const parsed = registrySchema.safeParse(raw);
   if (!parsed.success) {
-    throw new ScenarioError(registryFileName, parsed.error.issues.map((i) => `field "${i.path.join('.')}": ${i.message}`).join('; '));
+    throw new ScenarioError(
+      registryFileName,
+      parsed.error.issues.map((i) => `field "${i.path.join('.')}": ${i.message}`).join('; '),
+    );
   }
   return parsed.data;
 }

@@ -35,9 +35,21 @@ export function specManifestHash(manifest: SpecManifest): string {
 }
 
 /** The scenario part alone (spec number and content hashes), as `trl scenarios` shows it before any run. */
-export function scenarioSetHash(scenarioSpec: number | null, scenarios: { name: string; contentHash?: string | null }[]): string {
-  const { scenarioSpec: spec, scenarios: sorted } = buildSpecManifest({ scenarioSpec, scenarios, images: {}, agent: { name: '', version: '' }, priceTableHash: '', capUsd: 0 });
-  return createHash('sha256').update(canonicalJson({ scenarioSpec: spec, scenarios: sorted })).digest('hex');
+export function scenarioSetHash(
+  scenarioSpec: number | null,
+  scenarios: { name: string; contentHash?: string | null }[],
+): string {
+  const { scenarioSpec: spec, scenarios: sorted } = buildSpecManifest({
+    scenarioSpec,
+    scenarios,
+    images: {},
+    agent: { name: '', version: '' },
+    priceTableHash: '',
+    capUsd: 0,
+  });
+  return createHash('sha256')
+    .update(canonicalJson({ scenarioSpec: spec, scenarios: sorted }))
+    .digest('hex');
 }
 
 /** The same contest decided by the seat: the evaluation's manifest with the decision's parameters. */
@@ -59,7 +71,8 @@ export function manifestDifferences(left: SpecManifest, right: SpecManifest): st
   for (const role of [...new Set([...Object.keys(left.images), ...Object.keys(right.images)])].sort()) {
     if (left.images[role] !== right.images[role]) out.push(`image ${role} differs`);
   }
-  if (canonicalJson(left.agent) !== canonicalJson(right.agent)) out.push(`agent ${left.agent.name} ${left.agent.version} ≠ ${right.agent.name} ${right.agent.version}`);
+  if (canonicalJson(left.agent) !== canonicalJson(right.agent))
+    out.push(`agent ${left.agent.name} ${left.agent.version} ≠ ${right.agent.name} ${right.agent.version}`);
   if (left.priceTableHash !== right.priceTableHash) out.push('price table differs');
   if (left.capUsd !== right.capUsd) out.push(`cap $${left.capUsd} ≠ $${right.capUsd}`);
   if (canonicalJson(left.decision) !== canonicalJson(right.decision)) out.push('decision parameters differ');

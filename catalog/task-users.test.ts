@@ -20,5 +20,8 @@ test('the tests run as root or [verifier] user, never as a user agent code runs 
   assert.equal(resolveTaskUsers('s', config('[verifier]\nuser = "root"'), '').verifier, undefined);
   assert.equal(resolveTaskUsers('s', config('[verifier]\nuser = "grader"'), '').verifier, 'grader');
   assert.throws(() => resolveTaskUsers('s', config('[verifier]\nuser = "agent"'), ''), /need a user of their own/);
-  assert.throws(() => resolveTaskUsers('s', config('[agent]\nuser = "dev"\n[verifier]\nuser = "dev"'), ''), /need a user of their own/);
+  assert.throws(
+    () => resolveTaskUsers('s', config('[agent]\nuser = "dev"\n[verifier]\nuser = "dev"'), ''),
+    /need a user of their own/,
+  );
 });

@@ -26,11 +26,16 @@ export function resolveTaskUsers(scenario: string, config: TaskConfig, imageUser
   let agent = wanted || defaultAgentUser;
   if (isRoot(agent)) {
     agent = defaultAgentUser;
-    notes.push(`${config.agent.user ? '[agent] user' : "the image's USER"} is root; the agent runs as ${defaultAgentUser} (uid 1000): agents never run as root here`);
+    notes.push(
+      `${config.agent.user ? '[agent] user' : "the image's USER"} is root; the agent runs as ${defaultAgentUser} (uid 1000): agents never run as root here`,
+    );
   }
   const verifier = config.verifier.user && !isRoot(config.verifier.user) ? config.verifier.user : undefined;
   if (verifier && (verifier === agent || verifier === defaultAgentUser || verifier === '1000')) {
-    throw new ScenarioError(scenario, `[verifier] user ${verifier} is a user agent code runs as; the tests need a user of their own (or root, the default)`);
+    throw new ScenarioError(
+      scenario,
+      `[verifier] user ${verifier} is a user agent code runs as; the tests need a user of their own (or root, the default)`,
+    );
   }
   return { agent, ...(verifier ? { verifier } : {}), notes };
 }

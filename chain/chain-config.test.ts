@@ -12,7 +12,10 @@ test('defaults give the offline local chain on netuid 11', () => {
 test('bad values name the variable and the fix', () => {
   assert.throws(() => readChainConfig({ TRL_CHAIN: 'subtensor' }), /TRL_CHAIN_ENDPOINT: .*required/);
   assert.throws(() => readChainConfig({ TRL_CHAIN: 'finney' }), /TRL_CHAIN: .*"local"/);
-  assert.throws(() => readChainConfig({ TRL_CHAIN: 'subtensor', TRL_CHAIN_ENDPOINT: 'http://x' }), /TRL_CHAIN_ENDPOINT: .*ws/);
+  assert.throws(
+    () => readChainConfig({ TRL_CHAIN: 'subtensor', TRL_CHAIN_ENDPOINT: 'http://x' }),
+    /TRL_CHAIN_ENDPOINT: .*ws/,
+  );
   assert.throws(() => readChainConfig({ TRL_SEAT_BOOTSTRAP_RESAMPLES: '500' }), /TRL_SEAT_BOOTSTRAP_RESAMPLES/);
 });
 

@@ -16,7 +16,12 @@ export class ChainError extends Error {
   /** For rate limits: the first block at which trying again can succeed. */
   readonly retryAtBlock?: number;
 
-  constructor(kind: ChainErrorKind, code: string, message: string, options: { retryable?: boolean; retryAtBlock?: number; cause?: unknown } = {}) {
+  constructor(
+    kind: ChainErrorKind,
+    code: string,
+    message: string,
+    options: { retryable?: boolean; retryAtBlock?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'ChainError';
     this.kind = kind;

@@ -8,13 +8,24 @@ import { addressFromUri } from './local/dev-keys.ts';
 /** Stake the local validator starts with: enough for a permit, shown in the consensus preview. */
 const localValidatorStakeTao = 1000;
 
-export async function openLocalChain(config: ChainConfig, signerUri = config.TRL_LOCAL_VALIDATOR_URI): Promise<LocalChain> {
+export async function openLocalChain(
+  config: ChainConfig,
+  signerUri = config.TRL_LOCAL_VALIDATOR_URI,
+): Promise<LocalChain> {
   const validator = await addressFromUri(config.TRL_LOCAL_VALIDATOR_URI);
-  const chain = new LocalChain({ file: config.TRL_LOCAL_CHAIN_FILE, blockMs: config.TRL_LOCAL_CHAIN_BLOCK_MS, signer: await addressFromUri(signerUri) });
+  const chain = new LocalChain({
+    file: config.TRL_LOCAL_CHAIN_FILE,
+    blockMs: config.TRL_LOCAL_CHAIN_BLOCK_MS,
+    signer: await addressFromUri(signerUri),
+  });
   await chain.ensureSubnet(config.TRL_NETUID);
   const neurons = (await chain.metagraph(config.TRL_NETUID)).neurons;
   if (!neurons.some((n) => n.hotkey === validator)) {
-    await chain.register(config.TRL_NETUID, { hotkey: validator, stakeTao: localValidatorStakeTao, validatorPermit: true });
+    await chain.register(config.TRL_NETUID, {
+      hotkey: validator,
+      stakeTao: localValidatorStakeTao,
+      validatorPermit: true,
+    });
   }
   return chain;
 }

@@ -7,7 +7,11 @@ const hash = 'ab'.repeat(32);
 test('a well-formed commitment parses and round-trips', () => {
   const text = formatPackCommitment(hash, 'https://example.com/p.json');
   assert.deepEqual(parsePackCommitment(text), { ok: true, packHash: hash, url: 'https://example.com/p.json' });
-  assert.deepEqual(parsePackCommitment(`${hash.toUpperCase()}|https://example.com/p.json`), { ok: true, packHash: hash, url: 'https://example.com/p.json' });
+  assert.deepEqual(parsePackCommitment(`${hash.toUpperCase()}|https://example.com/p.json`), {
+    ok: true,
+    packHash: hash,
+    url: 'https://example.com/p.json',
+  });
 });
 
 test('malformed commitments are refused with a reason', () => {

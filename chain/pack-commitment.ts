@@ -10,7 +10,8 @@ export function formatPackCommitment(packHash: string, url: string): string {
 
 export function parsePackCommitment(text: string): ParsedCommitment {
   const parts = text.split('|');
-  if (parts.length !== 2) return { ok: false, reason: `expected "<sha256>|<https url>" with exactly one "|", found ${parts.length - 1}` };
+  if (parts.length !== 2)
+    return { ok: false, reason: `expected "<sha256>|<https url>" with exactly one "|", found ${parts.length - 1}` };
   const [hash, url] = parts as [string, string];
   if (!/^[0-9a-fA-F]{64}$/.test(hash)) return { ok: false, reason: 'the pack hash is not 64 hexadecimal characters' };
   if (url.length === 0) return { ok: false, reason: 'the URL is empty' };
@@ -21,7 +22,8 @@ export function parsePackCommitment(text: string): ParsedCommitment {
   } catch {
     return { ok: false, reason: 'the URL does not parse' };
   }
-  if (parsed.protocol !== 'https:') return { ok: false, reason: `the URL must use https, not ${parsed.protocol.replace(':', '')}` };
+  if (parsed.protocol !== 'https:')
+    return { ok: false, reason: `the URL must use https, not ${parsed.protocol.replace(':', '')}` };
   if (parsed.username || parsed.password) return { ok: false, reason: 'the URL must not carry credentials' };
   return { ok: true, packHash: hash.toLowerCase(), url };
 }

@@ -5,15 +5,23 @@ import { ChainError } from './chain-error.ts';
 import type { WeightSettings } from './chain-client.ts';
 
 const settings: WeightSettings = {
-  block: 1000, tempo: 360, weightsRateLimit: 100, weightsVersionKey: 0, minAllowedWeights: 1, maxWeightsLimit: 65535,
-  commitRevealEnabled: false, revealPeriodEpochs: 1, kappa: 0.5,
+  block: 1000,
+  tempo: 360,
+  weightsRateLimit: 100,
+  weightsVersionKey: 0,
+  minAllowedWeights: 1,
+  maxWeightsLimit: 65535,
+  commitRevealEnabled: false,
+  revealPeriodEpochs: 1,
+  kappa: 0.5,
 };
 
 function input(overrides: Partial<PreflightInput> = {}): PreflightInput {
   return {
     signer: 'validator',
     metagraph: {
-      netuid: 11, block: 1000,
+      netuid: 11,
+      block: 1000,
       neurons: [
         { uid: 0, hotkey: 'validator', stakeTao: 1000, validatorPermit: true, lastUpdate: 850, active: true },
         { uid: 1, hotkey: 'miner', stakeTao: 0, validatorPermit: false, lastUpdate: 0, active: true },
@@ -46,8 +54,14 @@ test('each broken rule is refused by name', () => {
   assert.equal(refusal(() => checkWeightsPreflight(input({ uids: [7] }))).code, 'invalid_weights');
   assert.equal(refusal(() => checkWeightsPreflight(input({ uids: [1, 1], values: [1, 1] }))).code, 'invalid_weights');
   assert.equal(refusal(() => checkWeightsPreflight(input({ values: [0] }))).code, 'invalid_weights');
-  assert.equal(refusal(() => checkWeightsPreflight(input({ settings: { ...settings, minAllowedWeights: 2 } }))).code, 'min_allowed_weights');
-  assert.equal(refusal(() => checkWeightsPreflight(input({ settings: { ...settings, maxWeightsLimit: 32768 } }))).code, 'max_weights_limit');
+  assert.equal(
+    refusal(() => checkWeightsPreflight(input({ settings: { ...settings, minAllowedWeights: 2 } }))).code,
+    'min_allowed_weights',
+  );
+  assert.equal(
+    refusal(() => checkWeightsPreflight(input({ settings: { ...settings, maxWeightsLimit: 32768 } }))).code,
+    'max_weights_limit',
+  );
 });
 
 test('the rate limit is retryable and says when', () => {

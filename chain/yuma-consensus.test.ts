@@ -5,20 +5,27 @@ import type { WeightRow } from './chain-client.ts';
 import { previewYumaConsensus, stakeWeightedQuantile, type YumaValidator } from './yuma-consensus.ts';
 
 const full = 65535;
-const close = (actual: number, expected: number, label = '') => assert.ok(Math.abs(actual - expected) < 1e-9, `${label} ${actual} ≠ ${expected}`);
+const close = (actual: number, expected: number, label = '') =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${label} ${actual} ≠ ${expected}`);
 
 function validator(uid: number, stakeTao: number, extra: Partial<YumaValidator> = {}): YumaValidator {
   return { uid, hotkey: `validator-${uid}`, stakeTao, ...extra };
 }
 
 function row(validatorUid: number, weights: Record<number, number>): WeightRow {
-  return { validatorUid, validatorHotkey: `validator-${validatorUid}`, weights: Object.entries(weights).map(([uid, value]) => ({ uid: Number(uid), value })) };
+  return {
+    validatorUid,
+    validatorHotkey: `validator-${validatorUid}`,
+    weights: Object.entries(weights).map(([uid, value]) => ({ uid: Number(uid), value })),
+  };
 }
 
-const miner = (preview: ReturnType<typeof previewYumaConsensus>, uid: number) => preview.miners.find((entry) => entry.uid === uid)!;
-const validatorOf = (preview: ReturnType<typeof previewYumaConsensus>, uid: number) => preview.validators.find((entry) => entry.uid === uid)!;
+const miner = (preview: ReturnType<typeof previewYumaConsensus>, uid: number) =>
+  preview.miners.find((entry) => entry.uid === uid)!;
+const validatorOf = (preview: ReturnType<typeof previewYumaConsensus>, uid: number) =>
+  preview.validators.find((entry) => entry.uid === uid)!;
 
-test('the quantile follows Subtensor\'s own weighted-median test figures', () => {
+test("the quantile follows Subtensor's own weighted-median test figures", () => {
   // Figures from opentensor/subtensor src/tests/math.rs (test_math_weighted_median_col): stakes 0.75
   // and 0.25 scoring 0.2 / 0.3 and 0.4 / 0.1; medians 0.3 at κ = 0.24, 0.2 at κ = 0.26, 0.1 at κ = 0.76.
   assert.equal(stakeWeightedQuantile([0.2, 0.3], [0.75, 0.25], 0.24), 0.3);
@@ -44,11 +51,17 @@ test('one validator: consensus is its own row, nothing is clipped', () => {
   close(miner(preview, 5).incentive, 0.75);
   close(validatorOf(preview, 0).agreement, 1);
   close(validatorOf(preview, 0).clippedWeightShare, 1);
-  assert.deepEqual(preview.payees.map((payee) => payee.uid), [5, 6]);
+  assert.deepEqual(
+    preview.payees.map((payee) => payee.uid),
+    [5, 6],
+  );
 });
 
-test('60/40 stake backing different winners: the 60% side\'s winner takes all', () => {
-  const preview = previewYumaConsensus({ validators: [validator(0, 60), validator(1, 40)], weights: [row(0, { 10: full }), row(1, { 11: full })] });
+test("60/40 stake backing different winners: the 60% side's winner takes all", () => {
+  const preview = previewYumaConsensus({
+    validators: [validator(0, 60), validator(1, 40)],
+    weights: [row(0, { 10: full }), row(1, { 11: full })],
+  });
   assert.equal(miner(preview, 10).consensus, 1);
   assert.equal(miner(preview, 11).consensus, 0);
   close(miner(preview, 10).rank, 0.6);
@@ -61,16 +74,26 @@ test('60/40 stake backing different winners: the 60% side\'s winner takes all', 
 });
 
 test('an exact 50/50 split: both sides hold exactly κ, nothing is clipped, the winners share 0.5 / 0.5', () => {
-  const preview = previewYumaConsensus({ validators: [validator(0, 50), validator(1, 50)], weights: [row(0, { 10: full }), row(1, { 11: full })] });
+  const preview = previewYumaConsensus({
+    validators: [validator(0, 50), validator(1, 50)],
+    weights: [row(0, { 10: full }), row(1, { 11: full })],
+  });
   assert.equal(miner(preview, 10).consensus, 1);
   assert.equal(miner(preview, 11).consensus, 1);
   close(miner(preview, 10).incentive, 0.5);
   close(miner(preview, 11).incentive, 0.5);
   assert.equal(validatorOf(preview, 0).agreement, 1);
   assert.equal(validatorOf(preview, 1).agreement, 1);
-  assert.deepEqual(preview.payees.map((payee) => payee.uid), [10, 11]); // equal incentive: lower uid first
+  assert.deepEqual(
+    preview.payees.map((payee) => payee.uid),
+    [10, 11],
+  ); // equal incentive: lower uid first
   // The chain's default κ (32767 / 65535, just under one half) gives the same result.
-  const chainKappa = previewYumaConsensus({ validators: [validator(0, 50), validator(1, 50)], weights: [row(0, { 10: full }), row(1, { 11: full })], kappa: 32767 / 65535 });
+  const chainKappa = previewYumaConsensus({
+    validators: [validator(0, 50), validator(1, 50)],
+    weights: [row(0, { 10: full }), row(1, { 11: full })],
+    kappa: 32767 / 65535,
+  });
   close(miner(chainKappa, 11).incentive, 0.5);
 });
 
@@ -105,7 +128,10 @@ test('40/35/25 with split rows: hand-worked clipping and incentives', () => {
   close(validatorOf(preview, 1).agreement, 0.8, 'agreement 1');
   close(validatorOf(preview, 2).agreement, 1, 'agreement 2');
   close(validatorOf(preview, 0).clippedWeightShare, 0.2 / 0.73, 'share 0');
-  assert.deepEqual(preview.payees.map((payee) => payee.uid), [21, 20]);
+  assert.deepEqual(
+    preview.payees.map((payee) => payee.uid),
+    [21, 20],
+  );
 });
 
 test('a validator with no weights is left out of the stake (it would otherwise have swung the result)', () => {
@@ -123,7 +149,10 @@ test('a validator with no weights is left out of the stake (it would otherwise h
 });
 
 test('all weights zero: nobody votes, every miner gets 0 and nobody is paid', () => {
-  const preview = previewYumaConsensus({ validators: [validator(0, 60), validator(1, 40)], weights: [row(0, { 10: 0 }), row(1, { 10: 0, 11: 0 })] });
+  const preview = previewYumaConsensus({
+    validators: [validator(0, 60), validator(1, 40)],
+    weights: [row(0, { 10: 0 }), row(1, { 10: 0, 11: 0 })],
+  });
   assert.deepEqual(preview.miners, []);
   assert.deepEqual(preview.payees, []);
   for (const entry of preview.validators) {
@@ -135,36 +164,62 @@ test('all weights zero: nobody votes, every miner gets 0 and nobody is paid', ()
 test('no permit, no stake and self-weights do not count; stray rows are reported', () => {
   const preview = previewYumaConsensus({
     validators: [validator(0, 10), validator(1, 1000, { validatorPermit: false }), validator(2, 0), validator(3, 5)],
-    weights: [row(0, { 40: full }), row(1, { 41: full }), row(2, { 41: full }), row(3, { 3: full }), row(9, { 41: full }),
-      { validatorUid: 0, validatorHotkey: 'someone-else', weights: [{ uid: 41, value: full }] }],
+    weights: [
+      row(0, { 40: full }),
+      row(1, { 41: full }),
+      row(2, { 41: full }),
+      row(3, { 3: full }),
+      row(9, { 41: full }),
+      { validatorUid: 0, validatorHotkey: 'someone-else', weights: [{ uid: 41, value: full }] },
+    ],
   });
   assert.equal(validatorOf(preview, 1).excludedBecause, 'no validator permit');
   assert.equal(validatorOf(preview, 2).excludedBecause, 'no stake');
   assert.match(validatorOf(preview, 3).excludedBecause!, /self-weight/);
   assert.deepEqual(preview.payees, [{ uid: 40, incentive: 1 }]);
-  assert.deepEqual(preview.ignoredRows.map((ignored) => ignored.validatorUid), [9, 0]);
+  assert.deepEqual(
+    preview.ignoredRows.map((ignored) => ignored.validatorUid),
+    [9, 0],
+  );
   // The subnet owner's self-weight is kept, as on chain.
   const owner = previewYumaConsensus({ validators: [validator(3, 5)], weights: [row(3, { 3: full })], ownerUid: 3 });
   assert.deepEqual(owner.payees, [{ uid: 3, incentive: 1 }]);
 });
 
 test('bad input is refused with a clear error', () => {
-  assert.throws(() => previewYumaConsensus({ validators: [validator(0, -1)], weights: [] }), /stake must be a finite number/);
-  assert.throws(() => previewYumaConsensus({ validators: [validator(0, 1), validator(0, 2)], weights: [] }), /listed twice/);
+  assert.throws(
+    () => previewYumaConsensus({ validators: [validator(0, -1)], weights: [] }),
+    /stake must be a finite number/,
+  );
+  assert.throws(
+    () => previewYumaConsensus({ validators: [validator(0, 1), validator(0, 2)], weights: [] }),
+    /listed twice/,
+  );
   assert.throws(() => previewYumaConsensus({ validators: [], weights: [], kappa: 1.5 }), /kappa must be in \[0, 1\]/);
 });
 
 test('property: incentives sum to 1 (or all 0) and clipping never adds weight', () => {
   const rowArbitrary = fc.dictionary(fc.integer({ min: 10, max: 15 }).map(String), fc.integer({ min: 0, max: full }));
-  fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 1000 }), rowArbitrary), { minLength: 1, maxLength: 6 }), fc.double({ min: 0, max: 1, noNaN: true }), (entries, kappa) => {
-    const preview = previewYumaConsensus({
-      validators: entries.map(([stake], uid) => validator(uid, stake)),
-      weights: entries.map(([, weights], uid) => row(uid, Object.fromEntries(Object.entries(weights).map(([key, value]) => [Number(key), value])))),
-      kappa,
-    });
-    const total = preview.miners.reduce((sum, entry) => sum + entry.incentive, 0);
-    const sumsRight = Math.abs(total - 1) < 1e-9 || preview.miners.every((entry) => entry.incentive === 0);
-    const clipsDown = preview.validators.every((entry) => entry.weights.every((weight) => weight.clippedWeight <= weight.weight) && entry.agreement <= 1 + 1e-9);
-    return sumsRight && clipsDown;
-  }));
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 1000 }), rowArbitrary), { minLength: 1, maxLength: 6 }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (entries, kappa) => {
+        const preview = previewYumaConsensus({
+          validators: entries.map(([stake], uid) => validator(uid, stake)),
+          weights: entries.map(([, weights], uid) =>
+            row(uid, Object.fromEntries(Object.entries(weights).map(([key, value]) => [Number(key), value]))),
+          ),
+          kappa,
+        });
+        const total = preview.miners.reduce((sum, entry) => sum + entry.incentive, 0);
+        const sumsRight = Math.abs(total - 1) < 1e-9 || preview.miners.every((entry) => entry.incentive === 0);
+        const clipsDown = preview.validators.every(
+          (entry) =>
+            entry.weights.every((weight) => weight.clippedWeight <= weight.weight) && entry.agreement <= 1 + 1e-9,
+        );
+        return sumsRight && clipsDown;
+      },
+    ),
+  );
 });

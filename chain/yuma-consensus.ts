@@ -106,7 +106,9 @@ function validateInput(input: YumaInput, kappa: number): void {
   const seen = new Set<number>();
   for (const validator of input.validators) {
     if (!Number.isFinite(validator.stakeTao) || validator.stakeTao < 0) {
-      throw new RangeError(`validator uid ${validator.uid} has stake ${validator.stakeTao}; stake must be a finite number ≥ 0`);
+      throw new RangeError(
+        `validator uid ${validator.uid} has stake ${validator.stakeTao}; stake must be a finite number ≥ 0`,
+      );
     }
     if (seen.has(validator.uid)) throw new RangeError(`validator uid ${validator.uid} is listed twice`);
     seen.add(validator.uid);
@@ -134,9 +136,15 @@ export function previewYumaConsensus(input: YumaInput): YumaPreview {
   const hotkeyByUid = new Map(input.validators.map((validator) => [validator.uid, validator.hotkey]));
   for (const row of input.weights) {
     const hotkey = hotkeyByUid.get(row.validatorUid);
-    if (hotkey === undefined) ignoredRows.push({ validatorUid: row.validatorUid, reason: 'no validator with this uid' });
-    else if (hotkey !== row.validatorHotkey) ignoredRows.push({ validatorUid: row.validatorUid, reason: `row is from hotkey ${row.validatorHotkey}, the uid now belongs to ${hotkey}` });
-    else if (rowsByValidator.has(row.validatorUid)) ignoredRows.push({ validatorUid: row.validatorUid, reason: 'a second row for this validator' });
+    if (hotkey === undefined)
+      ignoredRows.push({ validatorUid: row.validatorUid, reason: 'no validator with this uid' });
+    else if (hotkey !== row.validatorHotkey)
+      ignoredRows.push({
+        validatorUid: row.validatorUid,
+        reason: `row is from hotkey ${row.validatorHotkey}, the uid now belongs to ${hotkey}`,
+      });
+    else if (rowsByValidator.has(row.validatorUid))
+      ignoredRows.push({ validatorUid: row.validatorUid, reason: 'a second row for this validator' });
     else rowsByValidator.set(row.validatorUid, row);
   }
 
@@ -153,20 +161,32 @@ export function previewYumaConsensus(input: YumaInput): YumaPreview {
   });
   const voters = rows.filter((row) => row.excludedBecause === undefined);
   const votingStake = voters.reduce((sum, row) => sum + row.validator.stakeTao, 0);
-  const stakeShare = (row: (typeof rows)[number]) => (row.excludedBecause === undefined ? row.validator.stakeTao / votingStake : 0);
+  const stakeShare = (row: (typeof rows)[number]) =>
+    row.excludedBecause === undefined ? row.validator.stakeTao / votingStake : 0;
 
   const minerUids = [...new Set(voters.flatMap((row) => [...row.weights.keys()]))].sort((a, b) => a - b);
   const voterStakes = voters.map(stakeShare);
-  const consensus = new Map(minerUids.map((uid) => [uid, stakeWeightedQuantile(voters.map((row) => row.weights.get(uid) ?? 0), voterStakes, kappa)]));
+  const consensus = new Map(
+    minerUids.map((uid) => [
+      uid,
+      stakeWeightedQuantile(
+        voters.map((row) => row.weights.get(uid) ?? 0),
+        voterStakes,
+        kappa,
+      ),
+    ]),
+  );
 
   const rank = new Map(minerUids.map((uid) => [uid, 0]));
   const clippedRows = rows.map((row) => {
     const share = stakeShare(row);
-    const weights = [...row.weights].sort(([a], [b]) => a - b).map(([uid, weight]) => {
-      const clippedWeight = row.excludedBecause === undefined ? Math.min(weight, consensus.get(uid)!) : 0;
-      if (share > 0) rank.set(uid, rank.get(uid)! + share * clippedWeight);
-      return { uid, weight, clippedWeight };
-    });
+    const weights = [...row.weights]
+      .sort(([a], [b]) => a - b)
+      .map(([uid, weight]) => {
+        const clippedWeight = row.excludedBecause === undefined ? Math.min(weight, consensus.get(uid)!) : 0;
+        if (share > 0) rank.set(uid, rank.get(uid)! + share * clippedWeight);
+        return { uid, weight, clippedWeight };
+      });
     return { row, share, weights, agreement: weights.reduce((sum, weight) => sum + weight.clippedWeight, 0) };
   });
   const totalRank = [...rank.values()].reduce((sum, value) => sum + value, 0);

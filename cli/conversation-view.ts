@@ -50,12 +50,22 @@ export function truncateMiddle(text: string, maxChars: number): string {
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part && 'text' in part ? String((part as { text: unknown }).text) : JSON.stringify(part))).join('\n');
+  if (Array.isArray(content))
+    return content
+      .map((part) =>
+        typeof part === 'object' && part && 'text' in part
+          ? String((part as { text: unknown }).text)
+          : JSON.stringify(part),
+      )
+      .join('\n');
   return content == null ? '' : JSON.stringify(content);
 }
 
 function indent(text: string, prefix = '    '): string {
-  return text.split('\n').map((line) => prefix + line).join('\n');
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
 }
 
 export interface ConversationOptions {
@@ -72,7 +82,12 @@ export function renderConversation(turnsJsonl: string, callsJsonl: string, optio
     const answered = calls.filter((c) => c.requestId === turn.requestId);
     const cost = answered.reduce((t, c) => t + (c.costUsd ?? 0), 0);
     const who = answered.length
-      ? answered.map((c) => `${c.model}${c.phase === 'refused' ? ' (refused)' : c.status === 'error' ? ` (error${c.errorType ? ` ${c.errorType}` : ''})` : ''} ${c.latencyMs ?? 0} ms`).join(', ')
+      ? answered
+          .map(
+            (c) =>
+              `${c.model}${c.phase === 'refused' ? ' (refused)' : c.status === 'error' ? ` (error${c.errorType ? ` ${c.errorType}` : ''})` : ''} ${c.latencyMs ?? 0} ms`,
+          )
+          .join(', ')
       : 'no model call';
     out.push(`── turn ${turn.turn} (${turn.requestId}) · ${turn.latencyMs} ms · $${cost.toFixed(4)} · ${who}`);
     const fresh = Array.isArray(turn.newMessages) ? (turn.newMessages as Message[]) : [];
@@ -81,7 +96,10 @@ export function renderConversation(turnsJsonl: string, callsJsonl: string, optio
       // The previous answer is shown under its own turn.
       if (message.role === 'assistant' && turn.turn > 1) continue;
       if (message.role === 'system') out.push(`  system: [${textOf(message.content).length} chars]`);
-      else if (message.role === 'tool') out.push(`  tool output${message.name ? ` (${message.name})` : ''}:\n${indent(truncateMiddle(textOf(message.content), maxChars))}`);
+      else if (message.role === 'tool')
+        out.push(
+          `  tool output${message.name ? ` (${message.name})` : ''}:\n${indent(truncateMiddle(textOf(message.content), maxChars))}`,
+        );
       else out.push(`  ${message.role ?? 'message'}:\n${indent(truncateMiddle(textOf(message.content), maxChars))}`);
     }
     if (turn.error) out.push(`  error [${turn.error.kind}]: ${truncateMiddle(turn.error.message, maxChars)}`);
@@ -89,11 +107,14 @@ export function renderConversation(turnsJsonl: string, callsJsonl: string, optio
     if (response) {
       const text = textOf(response.content);
       if (text) out.push(`  assistant:\n${indent(truncateMiddle(text, maxChars))}`);
-      for (const call of response.tool_calls ?? []) out.push(`  → ${call.function?.name ?? 'tool'}(${truncateMiddle(call.function?.arguments ?? '', maxChars)})`);
+      for (const call of response.tool_calls ?? [])
+        out.push(`  → ${call.function?.name ?? 'tool'}(${truncateMiddle(call.function?.arguments ?? '', maxChars)})`);
     }
   }
   if (!turns.length) out.push('(no turns recorded)');
   const total = calls.reduce((t, c) => t + (c.costUsd ?? 0), 0);
-  out.push(`${turns.length} turn(s), ${calls.filter((c) => c.phase === 'end').length} model call(s), $${total.toFixed(4)}`);
+  out.push(
+    `${turns.length} turn(s), ${calls.filter((c) => c.phase === 'end').length} model call(s), $${total.toFixed(4)}`,
+  );
   return out.join('\n');
 }

@@ -134,10 +134,21 @@ async function main(argv: string[]): Promise<number> {
           json: { type: 'boolean', default: false },
         },
       });
-      if (positionals.length !== 1) throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
+      if (positionals.length !== 1)
+        throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
       const seed = Number(values.seed);
-      if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer; got "${values.seed}"`);
-      return (await import('./commands/eval-command.ts')).evalCommand({ pack: positionals[0]!, scenarios: values.scenario ?? [], scenariosDir: values['scenarios-dir'], agent: values.agent!, seed, json: values.json!, id: values.id, tape: values.tape });
+      if (!Number.isInteger(seed) || seed < 0)
+        throw new UsageError(`--seed must be a non-negative integer; got "${values.seed}"`);
+      return (await import('./commands/eval-command.ts')).evalCommand({
+        pack: positionals[0]!,
+        scenarios: values.scenario ?? [],
+        scenariosDir: values['scenarios-dir'],
+        agent: values.agent!,
+        seed,
+        json: values.json!,
+        id: values.id,
+        tape: values.tape,
+      });
     }
     case 'up':
       return (await import('./commands/up-command.ts')).upCommand();
@@ -147,47 +158,130 @@ async function main(argv: string[]): Promise<number> {
       return worker.workerCommand({ role: worker.parseWorkerRole(values.role) });
     }
     case 'scenarios': {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, collect: { type: 'boolean', default: false }, 'scenarios-dir': { type: 'string' } } });
-      return (await import('./commands/scenarios-command.ts')).scenariosCommand({ json: values.json!, collect: values.collect!, scenariosDir: values['scenarios-dir'] });
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          json: { type: 'boolean', default: false },
+          collect: { type: 'boolean', default: false },
+          'scenarios-dir': { type: 'string' },
+        },
+      });
+      return (await import('./commands/scenarios-command.ts')).scenariosCommand({
+        json: values.json!,
+        collect: values.collect!,
+        scenariosDir: values['scenarios-dir'],
+      });
     }
     case 'images': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { out: { type: 'string' } },
+      });
       const images = await import('./commands/images-command.ts');
-      return images.imagesCommand({ action: images.parseImagesAction(positionals[0]), file: positionals[1], out: values.out });
+      return images.imagesCommand({
+        action: images.parseImagesAction(positionals[0]),
+        file: positionals[1],
+        out: values.out,
+      });
     }
     case 'import-tasks': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { json: { type: 'boolean', default: false } } });
-      if (positionals.length !== 2) throw new UsageError('trl import-tasks needs SRC (Terminal-Bench 1 tasks) and DEST (where the Harbor-layout tasks go)');
-      return (await import('./commands/import-tasks-command.ts')).importTasksCommand({ src: positionals[0]!, dest: positionals[1]!, json: values.json! });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { json: { type: 'boolean', default: false } },
+      });
+      if (positionals.length !== 2)
+        throw new UsageError(
+          'trl import-tasks needs SRC (Terminal-Bench 1 tasks) and DEST (where the Harbor-layout tasks go)',
+        );
+      return (await import('./commands/import-tasks-command.ts')).importTasksCommand({
+        src: positionals[0]!,
+        dest: positionals[1]!,
+        json: values.json!,
+      });
     }
     case 'pack': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { out: { type: 'string' } },
+      });
       if (positionals.length !== 1) throw new UsageError('trl pack needs exactly one pack directory');
       return (await import('./commands/pack-command.ts')).packCommand({ dir: positionals[0]!, out: values.out });
     }
     case 'submit': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { hotkey: { type: 'string' }, url: { type: 'string' }, json: { type: 'boolean', default: false } } });
-      if (positionals.length !== 1) throw new UsageError('trl submit needs exactly one pack directory, e.g. trl submit policy/examples/cost-cascade');
-      return (await import('./commands/submit-command.ts')).submitCommand({ pack: positionals[0]!, hotkey: values.hotkey, url: values.url, json: values.json! });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { hotkey: { type: 'string' }, url: { type: 'string' }, json: { type: 'boolean', default: false } },
+      });
+      if (positionals.length !== 1)
+        throw new UsageError(
+          'trl submit needs exactly one pack directory, e.g. trl submit policy/examples/cost-cascade',
+        );
+      return (await import('./commands/submit-command.ts')).submitCommand({
+        pack: positionals[0]!,
+        hotkey: values.hotkey,
+        url: values.url,
+        json: values.json!,
+      });
     }
     case 'seat': {
-      const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false }, report: { type: 'boolean', default: false }, decision: { type: 'string' }, out: { type: 'string' } } });
-      if (!values.report && (values.decision !== undefined || values.out !== undefined)) throw new UsageError('--decision and --out go with --report');
+      const { values } = parseArgs({
+        args: rest,
+        options: {
+          json: { type: 'boolean', default: false },
+          report: { type: 'boolean', default: false },
+          decision: { type: 'string' },
+          out: { type: 'string' },
+        },
+      });
+      if (!values.report && (values.decision !== undefined || values.out !== undefined))
+        throw new UsageError('--decision and --out go with --report');
       const decision = values.decision === undefined ? undefined : Number(values.decision);
-      if (decision !== undefined && (!Number.isInteger(decision) || decision < 1)) throw new UsageError(`--decision must be a positive integer; got "${values.decision}"`);
-      if (values.report) return (await import('./commands/seat-report-command.ts')).seatReportCommand({ decision, out: values.out });
+      if (decision !== undefined && (!Number.isInteger(decision) || decision < 1))
+        throw new UsageError(`--decision must be a positive integer; got "${values.decision}"`);
+      if (values.report)
+        return (await import('./commands/seat-report-command.ts')).seatReportCommand({ decision, out: values.out });
       return (await import('./commands/seat-command.ts')).seatCommand({ json: values.json! });
     }
     case 'report': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { out: { type: 'string' } } });
-      if (positionals.length !== 1) throw new UsageError('trl report needs exactly one workflow id, e.g. trl report evaluate-local-20261201T101500-abc123');
-      return (await import('./commands/report-command.ts')).reportCommand({ workflowId: positionals[0]!, out: values.out });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { out: { type: 'string' } },
+      });
+      if (positionals.length !== 1)
+        throw new UsageError(
+          'trl report needs exactly one workflow id, e.g. trl report evaluate-local-20261201T101500-abc123',
+        );
+      return (await import('./commands/report-command.ts')).reportCommand({
+        workflowId: positionals[0]!,
+        out: values.out,
+      });
     }
     case 'export': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { format: { type: 'string' }, scenario: { type: 'string', multiple: true, default: [] }, out: { type: 'string' } } });
-      if (positionals.length !== 1) throw new UsageError('trl export needs exactly one workflow id, e.g. trl export evaluate-local-20261201T101500-abc123 --format atif');
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          format: { type: 'string' },
+          scenario: { type: 'string', multiple: true, default: [] },
+          out: { type: 'string' },
+        },
+      });
+      if (positionals.length !== 1)
+        throw new UsageError(
+          'trl export needs exactly one workflow id, e.g. trl export evaluate-local-20261201T101500-abc123 --format atif',
+        );
       if (!values.format) throw new UsageError('trl export needs --format atif, sharegpt or jsonl');
-      return (await import('./commands/export-command.ts')).exportCommand({ workflowId: positionals[0]!, format: values.format, scenarios: values.scenario ?? [], out: values.out });
+      return (await import('./commands/export-command.ts')).exportCommand({
+        workflowId: positionals[0]!,
+        format: values.format,
+        scenarios: values.scenario ?? [],
+        out: values.out,
+      });
     }
     case 'consensus': {
       const { values } = parseArgs({ args: rest, options: { json: { type: 'boolean', default: false } } });
@@ -196,92 +290,228 @@ async function main(argv: string[]): Promise<number> {
     case 'runs': {
       const { values } = parseArgs({
         args: rest,
-        options: { status: { type: 'string' }, hotkey: { type: 'string' }, pack: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string', default: '50' }, json: { type: 'boolean', default: false } },
+        options: {
+          status: { type: 'string' },
+          hotkey: { type: 'string' },
+          pack: { type: 'string' },
+          since: { type: 'string' },
+          limit: { type: 'string', default: '50' },
+          json: { type: 'boolean', default: false },
+        },
       });
       const limit = Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive integer; got "${values.limit}"`);
-      return (await import('./commands/runs-command.ts')).runsCommand({ status: values.status, hotkey: values.hotkey, pack: values.pack, since: values.since, limit, json: values.json! });
+      if (!Number.isInteger(limit) || limit < 1)
+        throw new UsageError(`--limit must be a positive integer; got "${values.limit}"`);
+      return (await import('./commands/runs-command.ts')).runsCommand({
+        status: values.status,
+        hotkey: values.hotkey,
+        pack: values.pack,
+        since: values.since,
+        limit,
+        json: values.json!,
+      });
     }
     case 'show': {
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { scenario: { type: 'string' }, 'max-chars': { type: 'string', default: '600' }, json: { type: 'boolean', default: false } },
+        options: {
+          scenario: { type: 'string' },
+          'max-chars': { type: 'string', default: '600' },
+          json: { type: 'boolean', default: false },
+        },
       });
-      if (positionals.length !== 1) throw new UsageError('trl show needs exactly one workflow id, e.g. trl show evaluate-local-20261201T101500-abc123');
+      if (positionals.length !== 1)
+        throw new UsageError(
+          'trl show needs exactly one workflow id, e.g. trl show evaluate-local-20261201T101500-abc123',
+        );
       const maxChars = Number(values['max-chars']);
-      if (!Number.isInteger(maxChars) || maxChars < 40) throw new UsageError(`--max-chars must be an integer of at least 40; got "${values['max-chars']}"`);
-      return (await import('./commands/show-command.ts')).showCommand({ workflowId: positionals[0]!, scenario: values.scenario, maxChars, json: values.json! });
+      if (!Number.isInteger(maxChars) || maxChars < 40)
+        throw new UsageError(`--max-chars must be an integer of at least 40; got "${values['max-chars']}"`);
+      return (await import('./commands/show-command.ts')).showCommand({
+        workflowId: positionals[0]!,
+        scenario: values.scenario,
+        maxChars,
+        json: values.json!,
+      });
     }
     case 'rerun': {
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { scenario: { type: 'string', multiple: true, default: [] }, failed: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+        options: {
+          scenario: { type: 'string', multiple: true, default: [] },
+          failed: { type: 'boolean', default: false },
+          json: { type: 'boolean', default: false },
+        },
       });
-      if (positionals.length !== 1) throw new UsageError('trl rerun needs exactly one workflow id, e.g. trl rerun evaluate-local-20261201T101500-abc123 --failed');
-      return (await import('./commands/rerun-command.ts')).rerunCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], failed: values.failed!, json: values.json! });
+      if (positionals.length !== 1)
+        throw new UsageError(
+          'trl rerun needs exactly one workflow id, e.g. trl rerun evaluate-local-20261201T101500-abc123 --failed',
+        );
+      return (await import('./commands/rerun-command.ts')).rerunCommand({
+        workflowId: positionals[0]!,
+        scenarios: values.scenario ?? [],
+        failed: values.failed!,
+        json: values.json!,
+      });
     }
     case 'rescore': {
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { scenario: { type: 'string', multiple: true, default: [] }, json: { type: 'boolean', default: false } },
+        options: {
+          scenario: { type: 'string', multiple: true, default: [] },
+          json: { type: 'boolean', default: false },
+        },
       });
-      if (positionals.length !== 1) throw new UsageError('trl rescore needs exactly one workflow id, e.g. trl rescore evaluate-local-20261201T101500-abc123');
-      return (await import('./commands/rescore-command.ts')).rescoreCommand({ workflowId: positionals[0]!, scenarios: values.scenario ?? [], json: values.json! });
+      if (positionals.length !== 1)
+        throw new UsageError(
+          'trl rescore needs exactly one workflow id, e.g. trl rescore evaluate-local-20261201T101500-abc123',
+        );
+      return (await import('./commands/rescore-command.ts')).rescoreCommand({
+        workflowId: positionals[0]!,
+        scenarios: values.scenario ?? [],
+        json: values.json!,
+      });
     }
     case 'replay': {
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { all: { type: 'boolean', default: false }, since: { type: 'string' }, type: { type: 'string', default: 'evaluateSubmission' }, workflows: { type: 'string' }, json: { type: 'boolean', default: false } },
+        options: {
+          all: { type: 'boolean', default: false },
+          since: { type: 'string' },
+          type: { type: 'string', default: 'evaluateSubmission' },
+          workflows: { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
       });
       if (positionals.length > 1) throw new UsageError('trl replay takes one workflow id (or --all)');
-      return (await import('./commands/replay-command.ts')).replayCommand({ workflowId: positionals[0], all: values.all!, since: values.since, type: values.type!, workflows: values.workflows, json: values.json! });
+      return (await import('./commands/replay-command.ts')).replayCommand({
+        workflowId: positionals[0],
+        all: values.all!,
+        since: values.since,
+        type: values.type!,
+        workflows: values.workflows,
+        json: values.json!,
+      });
     }
     case 'serve': {
       if (rest[0] === 'keys') {
-        const { values, positionals } = parseArgs({ args: rest.slice(1), allowPositionals: true, options: { 'spend-limit-usd': { type: 'string' }, 'requests-per-minute': { type: 'string' }, json: { type: 'boolean', default: false } } });
-        const spendLimitUsd = values['spend-limit-usd'] === undefined ? undefined : positiveNumber('--spend-limit-usd', values['spend-limit-usd']);
-        const requestsPerMinute = values['requests-per-minute'] === undefined ? undefined : positiveInteger('--requests-per-minute', values['requests-per-minute']);
-        return (await import('./commands/serve-command.ts')).serveKeysCommand({ action: positionals[0], arg: positionals[1], spendLimitUsd, requestsPerMinute, json: values.json! });
+        const { values, positionals } = parseArgs({
+          args: rest.slice(1),
+          allowPositionals: true,
+          options: {
+            'spend-limit-usd': { type: 'string' },
+            'requests-per-minute': { type: 'string' },
+            json: { type: 'boolean', default: false },
+          },
+        });
+        const spendLimitUsd =
+          values['spend-limit-usd'] === undefined
+            ? undefined
+            : positiveNumber('--spend-limit-usd', values['spend-limit-usd']);
+        const requestsPerMinute =
+          values['requests-per-minute'] === undefined
+            ? undefined
+            : positiveInteger('--requests-per-minute', values['requests-per-minute']);
+        return (await import('./commands/serve-command.ts')).serveKeysCommand({
+          action: positionals[0],
+          arg: positionals[1],
+          spendLimitUsd,
+          requestsPerMinute,
+          json: values.json!,
+        });
       }
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
         options: {
-          pack: { type: 'string' }, seated: { type: 'boolean', default: false }, port: { type: 'string' }, 'max-instances': { type: 'string' }, 'memory-mb': { type: 'string' },
-          'idle-sec': { type: 'string' }, 'instance-cap-usd': { type: 'string' }, 'request-timeout-sec': { type: 'string' },
-          'drain-sec': { type: 'string' }, 'seat-poll-sec': { type: 'string' }, shadow: { type: 'string' }, 'shadow-rate': { type: 'string' }, 'shadow-cap-usd': { type: 'string' },
+          pack: { type: 'string' },
+          seated: { type: 'boolean', default: false },
+          port: { type: 'string' },
+          'max-instances': { type: 'string' },
+          'memory-mb': { type: 'string' },
+          'idle-sec': { type: 'string' },
+          'instance-cap-usd': { type: 'string' },
+          'request-timeout-sec': { type: 'string' },
+          'drain-sec': { type: 'string' },
+          'seat-poll-sec': { type: 'string' },
+          shadow: { type: 'string' },
+          'shadow-rate': { type: 'string' },
+          'shadow-cap-usd': { type: 'string' },
         },
       });
-      if (positionals.length) throw new UsageError(`trl serve takes no positional arguments (got "${positionals[0]}"); use --pack DIR|FILE|HASH or --seated`);
+      if (positionals.length)
+        throw new UsageError(
+          `trl serve takes no positional arguments (got "${positionals[0]}"); use --pack DIR|FILE|HASH or --seated`,
+        );
       const d = defaultServeSettings;
       const port = values.port === undefined ? d.port : Number(values.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number; got "${values.port}"`);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new UsageError(`--port must be a port number; got "${values.port}"`);
       const shadowRate = values['shadow-rate'] === undefined ? defaultShadowRate : Number(values['shadow-rate']);
-      if (!(shadowRate >= 0 && shadowRate <= 1)) throw new UsageError(`--shadow-rate must be a share between 0 and 1; got "${values['shadow-rate']}"`);
+      if (!(shadowRate >= 0 && shadowRate <= 1))
+        throw new UsageError(`--shadow-rate must be a share between 0 and 1; got "${values['shadow-rate']}"`);
       return (await import('./commands/serve-command.ts')).serveCommand({
         pack: values.pack,
         seated: values.seated!,
-        seatPollSec: values['seat-poll-sec'] === undefined ? defaultSeatPollSec : positiveNumber('--seat-poll-sec', values['seat-poll-sec']),
-        ...(values.shadow === undefined ? {} : { shadow: { pack: values.shadow, sampleRate: shadowRate, capUsd: values['shadow-cap-usd'] === undefined ? defaultShadowCapUsd : positiveNumber('--shadow-cap-usd', values['shadow-cap-usd']) } }),
+        seatPollSec:
+          values['seat-poll-sec'] === undefined
+            ? defaultSeatPollSec
+            : positiveNumber('--seat-poll-sec', values['seat-poll-sec']),
+        ...(values.shadow === undefined
+          ? {}
+          : {
+              shadow: {
+                pack: values.shadow,
+                sampleRate: shadowRate,
+                capUsd:
+                  values['shadow-cap-usd'] === undefined
+                    ? defaultShadowCapUsd
+                    : positiveNumber('--shadow-cap-usd', values['shadow-cap-usd']),
+              },
+            }),
         settings: {
           host: d.host,
           port,
-          maxInstances: values['max-instances'] === undefined ? d.maxInstances : positiveInteger('--max-instances', values['max-instances']),
+          maxInstances:
+            values['max-instances'] === undefined
+              ? d.maxInstances
+              : positiveInteger('--max-instances', values['max-instances']),
           idleSec: values['idle-sec'] === undefined ? d.idleSec : positiveNumber('--idle-sec', values['idle-sec']),
-          instanceCapUsd: values['instance-cap-usd'] === undefined ? d.instanceCapUsd : positiveNumber('--instance-cap-usd', values['instance-cap-usd']),
-          ...(values['memory-mb'] === undefined ? {} : { memoryMb: positiveNumber('--memory-mb', values['memory-mb']) }),
-          requestTimeoutSec: values['request-timeout-sec'] === undefined ? d.requestTimeoutSec : positiveNumber('--request-timeout-sec', values['request-timeout-sec']),
+          instanceCapUsd:
+            values['instance-cap-usd'] === undefined
+              ? d.instanceCapUsd
+              : positiveNumber('--instance-cap-usd', values['instance-cap-usd']),
+          ...(values['memory-mb'] === undefined
+            ? {}
+            : { memoryMb: positiveNumber('--memory-mb', values['memory-mb']) }),
+          requestTimeoutSec:
+            values['request-timeout-sec'] === undefined
+              ? d.requestTimeoutSec
+              : positiveNumber('--request-timeout-sec', values['request-timeout-sec']),
           drainSec: values['drain-sec'] === undefined ? d.drainSec : positiveNumber('--drain-sec', values['drain-sec']),
         },
       });
     }
     case 'test': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { faults: { type: 'boolean', default: false }, browser: { type: 'boolean', default: false }, topology: { type: 'boolean', default: false } } });
-      return (await import('./commands/test-command.ts')).testCommand({ filter: positionals, faults: values.faults!, browser: values.browser!, topology: values.topology! });
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          faults: { type: 'boolean', default: false },
+          browser: { type: 'boolean', default: false },
+          topology: { type: 'boolean', default: false },
+        },
+      });
+      return (await import('./commands/test-command.ts')).testCommand({
+        filter: positionals,
+        faults: values.faults!,
+        browser: values.browser!,
+        topology: values.topology!,
+      });
     }
     case undefined:
     case 'help':
@@ -309,11 +539,19 @@ function positiveInteger(flag: string, text: string): number {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof ChainError || (error as Error).name === 'HotkeyError' || error instanceof ScenarioError || error instanceof PackError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof ChainError ||
+      (error as Error).name === 'HotkeyError' ||
+      error instanceof ScenarioError ||
+      error instanceof PackError ||
+      (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+    ) {
       process.stderr.write(`trl: ${(error as Error).message}\n`);
       process.exit(64);
     }
-    process.stderr.write(`trl: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.stderr.write(`trl: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -10,14 +10,17 @@ export class ProgressView {
   update(progress: EvaluationProgress): void {
     const total = progress.scenarios.length;
     const done = progress.scenarios.filter((s) => s.phase === 'done').length;
-    const active = progress.scenarios.filter((s) => s.phase !== 'done' && s.phase !== 'queued').map((s) => `${s.name}:${s.phase}`);
+    const active = progress.scenarios
+      .filter((s) => s.phase !== 'done' && s.phase !== 'queued')
+      .map((s) => `${s.name}:${s.phase}`);
     const width = 24;
     const filled = total === 0 ? 0 : Math.round((done / total) * width);
     const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
     const elapsed = ((performance.now() - this.startedMs) / 1000).toFixed(0);
-    const line = progress.stage === 'scenarios'
-      ? `${bar} ${done}/${total} scenarios  ${elapsed}s  ${active.join(' ')}`
-      : `${progress.stage}...  ${elapsed}s`;
+    const line =
+      progress.stage === 'scenarios'
+        ? `${bar} ${done}/${total} scenarios  ${elapsed}s  ${active.join(' ')}`
+        : `${progress.stage}...  ${elapsed}s`;
     if (this.tty) {
       process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns ?? 120) - 1)}`);
     } else {

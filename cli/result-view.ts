@@ -37,13 +37,32 @@ export function renderEvaluation(result: EvaluationResult): string {
   );
   const errors = result.perScenario.filter((s) => s.error).map((s) => `  ${s.name}: ${s.error}`);
   // The table's costs are each scenario's final attempt; the ledger also counts retried attempts.
-  const ledger = result.ledgerCostUsd !== undefined && result.ledgerCostUsd.toFixed(4) !== result.costUsd.toFixed(4)
-    ? [`spent including retried attempts: $${result.ledgerCostUsd.toFixed(4)} (spend ledger)`]
-    : [];
+  const ledger =
+    result.ledgerCostUsd !== undefined && result.ledgerCostUsd.toFixed(4) !== result.costUsd.toFixed(4)
+      ? [`spent including retried attempts: $${result.ledgerCostUsd.toFixed(4)} (spend ledger)`]
+      : [];
   const stopped = result.stoppedReason ? [`stopped: ${result.stoppedReason}`] : [];
   const models = Object.entries(result.costByModelUsd ?? {}).sort(([, a], [, b]) => b - a);
-  const byModel = models.length ? [`spend by model: ${models.map(([model, usd]) => `${model} $${usd.toFixed(4)}`).join(', ')}`] : [];
-  const pricing = result.priceTableHash ? [`price table ${result.priceTableHash.slice(0, 12)}…${result.official === false ? ' (operator override: unofficial)' : ''}`] : [];
-  const manifest = result.manifestHash ? [`spec manifest ${result.manifestHash.slice(0, 12)}… (scenarios, images, agent ${result.specManifest?.agent.version ?? '?'}, prices, cap)`] : [];
-  return [table, ...byModel, ...pricing, ...manifest, ...ledger, ...stopped, ...(errors.length ? ['', 'errors:', ...errors] : [])].join('\n');
+  const byModel = models.length
+    ? [`spend by model: ${models.map(([model, usd]) => `${model} $${usd.toFixed(4)}`).join(', ')}`]
+    : [];
+  const pricing = result.priceTableHash
+    ? [
+        `price table ${result.priceTableHash.slice(0, 12)}…${result.official === false ? ' (operator override: unofficial)' : ''}`,
+      ]
+    : [];
+  const manifest = result.manifestHash
+    ? [
+        `spec manifest ${result.manifestHash.slice(0, 12)}… (scenarios, images, agent ${result.specManifest?.agent.version ?? '?'}, prices, cap)`,
+      ]
+    : [];
+  return [
+    table,
+    ...byModel,
+    ...pricing,
+    ...manifest,
+    ...ledger,
+    ...stopped,
+    ...(errors.length ? ['', 'errors:', ...errors] : []),
+  ].join('\n');
 }

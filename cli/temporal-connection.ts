@@ -4,12 +4,22 @@ import { temporalEndpoint } from '../infra/temporal-server.ts';
 import { UsageError } from './usage-error.ts';
 import { temporalConnectionOptions } from '../infra/temporal-connection-options.ts';
 
-export async function connectTemporal(): Promise<{ client: Client; connection: Connection; uiUrl: string; namespace: string }> {
+export async function connectTemporal(): Promise<{
+  client: Client;
+  connection: Connection;
+  uiUrl: string;
+  namespace: string;
+}> {
   const endpoint = temporalEndpoint();
   const options = temporalConnectionOptions(endpoint.address);
   try {
     const connection = await Connection.connect({ ...options, connectTimeout: 2000 });
-    return { connection, client: new Client({ connection, namespace: endpoint.namespace }), uiUrl: endpoint.uiUrl, namespace: endpoint.namespace };
+    return {
+      connection,
+      client: new Client({ connection, namespace: endpoint.namespace }),
+      uiUrl: endpoint.uiUrl,
+      namespace: endpoint.namespace,
+    };
   } catch {
     throw new UsageError(`Temporal does not answer at ${endpoint.address}; start the stack with \`trl up\``);
   }

@@ -4,7 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export async function writeFileAtomic(file: string, content: string | Buffer, options: { mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  file: string,
+  content: string | Buffer,
+  options: { mode?: number } = {},
+): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {

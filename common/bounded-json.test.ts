@@ -9,7 +9,14 @@ test('depth counts objects and arrays, not brackets in strings', () => {
 });
 
 test('text and its UTF-8 bytes have the same depth, and parse to the same value', () => {
-  const texts = ['{"é":["世",{"🙂":"\\"}]}', '["\\u005b[", ["x"]]', '{"a":"\ud800[[["}', '[["é\\"]]', '{"unterminated": "[[[', ']]]{{{'];
+  const texts = [
+    '{"é":["世",{"🙂":"\\"}]}',
+    '["\\u005b[", ["x"]]',
+    '{"a":"\ud800[[["}',
+    '[["é\\"]]',
+    '{"unterminated": "[[[',
+    ']]]{{{',
+  ];
   for (const text of texts) assert.equal(jsonDepth(Buffer.from(text, 'utf8')), jsonDepth(text), text);
   assert.equal(jsonDepth('{"é":["世",{"🙂":"\\"}]}'), 3);
   assert.deepEqual(parseJsonBounded(Buffer.from('{"é":["世"]}', 'utf8')), { é: ['世'] });
@@ -32,7 +39,10 @@ test('where a pack, a policy or an agent controls JSON, deep nesting is a clear 
   assert.equal(checked.ok, false);
   assert.match((checked as { message: string }).message, /nested deeper than/);
   const request = Readable.from([Buffer.from(deep)]) as unknown as Parameters<typeof readJsonBody>[0];
-  await assert.rejects(readJsonBody(request, 1 << 20), (error: unknown) => error instanceof HttpError && error.status === 400 && /nested deeper/.test(error.message));
+  await assert.rejects(
+    readJsonBody(request, 1 << 20),
+    (error: unknown) => error instanceof HttpError && error.status === 400 && /nested deeper/.test(error.message),
+  );
 });
 
 test('the depth walk agrees with a byte-by-byte scan on any mix of quotes, backslashes and brackets', () => {

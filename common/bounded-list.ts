@@ -17,7 +17,10 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   const marker = '…';
   const budget = Math.max(0, maxBytes - Buffer.byteLength(marker, 'utf8'));
   // Decoding a cut buffer may end in a replacement character; drop it.
-  const cut = Buffer.from(text.slice(0, maxBytes), 'utf8').subarray(0, budget).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = Buffer.from(text.slice(0, maxBytes), 'utf8')
+    .subarray(0, budget)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return cut + marker;
 }
 
@@ -39,12 +42,21 @@ export function capList(items: readonly string[], bounds: ListBounds = noteBound
 }
 
 /** The same for records with message fields: keeps the first, cuts each string field. */
-export function capRecords<T extends object>(items: readonly T[], bounds: ListBounds, moreRecord: (more: number) => T): T[] {
+export function capRecords<T extends object>(
+  items: readonly T[],
+  bounds: ListBounds,
+  moreRecord: (more: number) => T,
+): T[] {
   const kept: T[] = [];
   let totalBytes = 0;
   for (const item of items) {
     if (kept.length >= bounds.maxItems) break;
-    const cut = Object.fromEntries(Object.entries(item as Record<string, unknown>).map(([key, value]) => [key, typeof value === 'string' ? truncateUtf8(value, bounds.maxItemBytes) : value])) as unknown as T;
+    const cut = Object.fromEntries(
+      Object.entries(item as Record<string, unknown>).map(([key, value]) => [
+        key,
+        typeof value === 'string' ? truncateUtf8(value, bounds.maxItemBytes) : value,
+      ]),
+    ) as unknown as T;
     const bytes = Buffer.byteLength(JSON.stringify(cut), 'utf8');
     if (totalBytes + bytes > bounds.maxTotalBytes) break;
     kept.push(cut);

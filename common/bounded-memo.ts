@@ -13,7 +13,10 @@ export class BoundedMemo<V extends NonNullable<unknown>> {
   private readonly entries = new Map<string, V>();
   private chars = 0;
 
-  constructor(private readonly compute: (key: string) => V, private readonly limits: BoundedMemoLimits) {}
+  constructor(
+    private readonly compute: (key: string) => V,
+    private readonly limits: BoundedMemoLimits,
+  ) {}
 
   get(key: string): V {
     const known = this.entries.get(key);

@@ -37,7 +37,8 @@ export function hermesWheelhouseDir(lockHash: string): string {
 export function baseImageRootfsDir(recipeHash: string): string {
   return path.join(cacheDir, `rootfs-${recipeHash}`);
 }
-/** The base image of one recipe as a compressed archive (`trl images save`); a machine that has it loads it instead of building. */
+/** The base image of one recipe as a compressed archive (`trl images save`); a machine that has it loads it instead of
+ * building. */
 export function baseImageArchiveFile(recipeHash: string): string {
   return path.join(cacheDir, 'images', `trl-sandbox-base-${recipeHash}.tar.gz`);
 }
@@ -58,15 +59,18 @@ export function litellmVenvDir(version: string): string {
 export function harborVenvDir(version: string): string {
   return path.join(cacheDir, `harbor-${version}`);
 }
-/** Docker's Compose v2 CLI plugin built by bench/sandbox.ts for Harbor (Debian ships none); its folder is a DOCKER_CONFIG. */
+/** Docker's Compose v2 CLI plugin built by bench/sandbox.ts for Harbor (Debian ships none); its folder is a
+ * DOCKER_CONFIG. */
 export function dockerComposePluginDir(version: string): string {
   return path.join(cacheDir, `docker-compose-${version}`);
 }
-/** Temporal's server, its SQL schema tool and schema files, built from the Go module go.temporal.io/server: the production topology on PostgreSQL. */
+/** Temporal's server, its SQL schema tool and schema files, built from the Go module go.temporal.io/server: the
+ * production topology on PostgreSQL. */
 export function temporalServerBuildDir(version: string): string {
   return path.join(cacheDir, `temporal-server-${version}`);
 }
-/** Temporal's Web UI server, built from the Go module github.com/temporalio/ui-server/v2, for a Temporal other than the dev server. */
+/** Temporal's Web UI server, built from the Go module github.com/temporalio/ui-server/v2, for a Temporal other than the
+ * dev server. */
 export function temporalUiServerBuildDir(version: string): string {
   return path.join(cacheDir, `temporal-ui-server-${version}`);
 }
@@ -114,7 +118,8 @@ export function packBundleFile(sha256: string): string {
 
 /** One blob of the local store, fanned out by the hash's first two hex digits (no folder of millions). */
 export function blobFile(sha256: string): string {
-  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`not a sha256 hex digest: ${JSON.stringify(sha256.slice(0, 80))}`);
+  if (!/^[0-9a-f]{64}$/.test(sha256))
+    throw new Error(`not a sha256 hex digest: ${JSON.stringify(sha256.slice(0, 80))}`);
   return path.join(blobStoreDir, 'sha256', sha256.slice(0, 2), sha256);
 }
 
@@ -128,8 +133,19 @@ export function runDir(workflowId: string): string {
 
 /** One folder per scenario attempt: retried attempts keep their own records. */
 /** `round` > 1: the evaluation ran the scenario again (calls had failed upstream); each try keeps its own folders. */
-export function scenarioAttemptDir(workflowId: string, scenario: string, phase: 'agent' | 'verifier', attempt: number, round = 1): string {
-  return path.join(runDir(workflowId), 'scenarios', safeSegment(scenario), round > 1 ? `${phase}-round-${round}-attempt-${attempt}` : `${phase}-attempt-${attempt}`);
+export function scenarioAttemptDir(
+  workflowId: string,
+  scenario: string,
+  phase: 'agent' | 'verifier',
+  attempt: number,
+  round = 1,
+): string {
+  return path.join(
+    runDir(workflowId),
+    'scenarios',
+    safeSegment(scenario),
+    round > 1 ? `${phase}-round-${round}-attempt-${attempt}` : `${phase}-attempt-${attempt}`,
+  );
 }
 
 /** One cached probe verdict: the pack's hash, then the hash of everything else the verdict depends on. */
@@ -194,7 +210,10 @@ export function serveCallLogFile(keyId: string): string {
 }
 
 export function seatDecisionFile(netuid: number, decisionNumber: number, packHash: string): string {
-  return path.join(seatDir(netuid), `decision-${String(decisionNumber).padStart(5, '0')}-${packHash.slice(0, 12)}.json`);
+  return path.join(
+    seatDir(netuid),
+    `decision-${String(decisionNumber).padStart(5, '0')}-${packHash.slice(0, 12)}.json`,
+  );
 }
 
 /** `trl seat --report`'s evidence page of a decision, beside its decision file. */

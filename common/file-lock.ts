@@ -24,7 +24,10 @@ interface LockHolder {
 }
 
 export class LockTimeoutError extends Error {
-  constructor(readonly lockFile: string, readonly holder: string) {
+  constructor(
+    readonly lockFile: string,
+    readonly holder: string,
+  ) {
     super(`could not take the lock ${lockFile} (held by ${holder || 'unknown'})`);
   }
 }
@@ -54,7 +57,11 @@ function isStale(found: { holder?: LockHolder; ageMs: number }, staleMs: number)
 }
 
 /** Runs fn while holding lockFile; the lock is removed afterwards whatever fn does. */
-export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
+export async function withFileLock<T>(
+  lockFile: string,
+  fn: () => Promise<T>,
+  options: FileLockOptions = {},
+): Promise<T> {
   const staleMs = options.staleMs ?? 30_000;
   const deadline = performance.now() + (options.timeoutMs ?? 10_000);
   const self: LockHolder = { host: os.hostname(), pid: process.pid, token: randomBytes(8).toString('hex') };

@@ -6,7 +6,10 @@ import { log, withLogFields } from './log.ts';
 function captured(write: () => void): Record<string, unknown> {
   const original = process.stderr.write.bind(process.stderr);
   let line = '';
-  process.stderr.write = ((chunk: string) => { line += chunk; return true; }) as typeof process.stderr.write;
+  process.stderr.write = ((chunk: string) => {
+    line += chunk;
+    return true;
+  }) as typeof process.stderr.write;
   try {
     write();
   } finally {
@@ -23,13 +26,34 @@ test('a line written outside an activity has no activity ids', () => {
 });
 
 test('a line written inside an activity carries its workflow, run and activity ids', () => {
-  const info = { workflowExecution: { workflowId: 'evaluate-x', runId: 'r1' }, activityType: 'runScenario', activityId: '7', attempt: 2 };
+  const info = {
+    workflowExecution: { workflowId: 'evaluate-x', runId: 'r1' },
+    activityType: 'runScenario',
+    activityId: '7',
+    attempt: 2,
+  };
   // The activity's context as the worker sets it; only `info` is read.
   const context = { info } as unknown as Context;
-  const line = captured(() => asyncLocalStorage.run(context, () => log.error('inside', { scenario: 'csv-sales-report' })));
+  const line = captured(() =>
+    asyncLocalStorage.run(context, () => log.error('inside', { scenario: 'csv-sales-report' })),
+  );
   assert.deepEqual(
-    { workflowId: line.workflowId, runId: line.runId, activityType: line.activityType, activityId: line.activityId, attempt: line.attempt, scenario: line.scenario },
-    { workflowId: 'evaluate-x', runId: 'r1', activityType: 'runScenario', activityId: '7', attempt: 2, scenario: 'csv-sales-report' },
+    {
+      workflowId: line.workflowId,
+      runId: line.runId,
+      activityType: line.activityType,
+      activityId: line.activityId,
+      attempt: line.attempt,
+      scenario: line.scenario,
+    },
+    {
+      workflowId: 'evaluate-x',
+      runId: 'r1',
+      activityType: 'runScenario',
+      activityId: '7',
+      attempt: 2,
+      scenario: 'csv-sales-report',
+    },
   );
 });
 

@@ -22,7 +22,13 @@ function activityFields(): Record<string, unknown> {
     return {};
   }
   const { info } = context;
-  return { workflowId: info.workflowExecution?.workflowId, runId: info.workflowExecution?.runId, activityType: info.activityType, activityId: info.activityId, attempt: info.attempt };
+  return {
+    workflowId: info.workflowExecution?.workflowId,
+    runId: info.workflowExecution?.runId,
+    activityType: info.activityType,
+    activityId: info.activityId,
+    attempt: info.attempt,
+  };
 }
 
 const scopedFields = new AsyncLocalStorage<Record<string, unknown>>();
@@ -34,7 +40,16 @@ export function withLogFields<T>(fields: Record<string, unknown>, work: () => T)
 
 function emit(level: Level, event: string, fields: Record<string, unknown>): void {
   if (order[level] < threshold()) return;
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level, event, ...activityFields(), ...scopedFields.getStore(), ...fields }) + '\n');
+  process.stderr.write(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level,
+      event,
+      ...activityFields(),
+      ...scopedFields.getStore(),
+      ...fields,
+    }) + '\n',
+  );
 }
 
 export const log = {

@@ -8,7 +8,10 @@ export interface CommandResult {
 }
 
 export class CommandFailedError extends Error {
-  constructor(readonly command: string, readonly result: CommandResult) {
+  constructor(
+    readonly command: string,
+    readonly result: CommandResult,
+  ) {
     super(`${command} exited with ${result.exitCode}: ${result.stderr.slice(-2000) || result.stdout.slice(-2000)}`);
     this.name = 'CommandFailedError';
   }
@@ -22,15 +25,24 @@ export function runCommand(
   options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; allowFailure?: boolean } = {},
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout = (stdout + chunk.toString()).slice(-tailLimitChars); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-tailLimitChars); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout = (stdout + chunk.toString()).slice(-tailLimitChars);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-tailLimitChars);
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       const result = { exitCode: code ?? -1, stdout, stderr };
-      if (result.exitCode !== 0 && !options.allowFailure) reject(new CommandFailedError([file, ...args].join(' '), result));
+      if (result.exitCode !== 0 && !options.allowFailure)
+        reject(new CommandFailedError([file, ...args].join(' '), result));
       else resolve(result);
     });
     // A command that exits without reading its input closes the pipe: not an error of ours.

@@ -13,10 +13,30 @@ export interface AgentKind {
 }
 
 export const agentKinds = {
-  hermes: { policyDriven: true, inContainer: true, validatorSide: false, summary: 'the competition agent (PyPI hermes-agent), inside the scenario container' },
-  loop: { policyDriven: true, inContainer: false, validatorSide: false, summary: 'a small built-in tool-loop agent in the worker, exec-ing commands in the container' },
-  oracle: { policyDriven: false, inContainer: false, validatorSide: true, summary: "runs the scenario's solution/solve.sh" },
-  partial: { policyDriven: false, inContainer: false, validatorSide: true, summary: "runs the scenario's solution/partial.sh" },
+  hermes: {
+    policyDriven: true,
+    inContainer: true,
+    validatorSide: false,
+    summary: 'the competition agent (PyPI hermes-agent), inside the scenario container',
+  },
+  loop: {
+    policyDriven: true,
+    inContainer: false,
+    validatorSide: false,
+    summary: 'a small built-in tool-loop agent in the worker, exec-ing commands in the container',
+  },
+  oracle: {
+    policyDriven: false,
+    inContainer: false,
+    validatorSide: true,
+    summary: "runs the scenario's solution/solve.sh",
+  },
+  partial: {
+    policyDriven: false,
+    inContainer: false,
+    validatorSide: true,
+    summary: "runs the scenario's solution/partial.sh",
+  },
   null: { policyDriven: false, inContainer: false, validatorSide: true, summary: 'does nothing' },
 } as const satisfies Record<string, AgentKind>;
 

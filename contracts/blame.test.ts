@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { blameOf, blameTable, scenarioStatusOf } from './blame.ts';
-import { chainErrorKinds, chainFailureType, failureTypes, packFailureTypes, packFaultTypes, upstreamUnavailableType, verifierFailureTypes } from './failure-types.ts';
+import {
+  chainErrorKinds,
+  chainFailureType,
+  failureTypes,
+  packFailureTypes,
+  packFaultTypes,
+  upstreamUnavailableType,
+  verifierFailureTypes,
+} from './failure-types.ts';
 import { scenarioStatuses } from './results.ts';
 import { upstreamInfrastructureErrorTypes } from '../gateway/gateway-error.ts';
 
@@ -19,22 +27,34 @@ test('every failure type and every scenario status has exactly one row', () => {
     ...chainErrorKinds.map(chainFailureType),
   ];
   for (const type of types) assert.ok(blameOf('failure_type', type), `no blame row for failure type ${type}`);
-  for (const status of scenarioStatuses) assert.ok(blameOf('scenario_status', status), `no blame row for scenario status ${status}`);
+  for (const status of scenarioStatuses)
+    assert.ok(blameOf('scenario_status', status), `no blame row for scenario status ${status}`);
   const keys = blameTable.map((entry) => `${entry.source}:${entry.cause}`);
   assert.equal(new Set(keys).size, keys.length, 'a cause listed twice');
 });
 
-test('upstream failures the gateway counts are the infrastructure\'s in the table, and only those gateway errors', () => {
+test("upstream failures the gateway counts are the infrastructure's in the table, and only those gateway errors", () => {
   for (const entry of blameTable.filter((e) => e.source === 'gateway_error')) {
-    assert.equal(entry.blame === 'infrastructure', upstreamInfrastructureErrorTypes.has(entry.cause as never), entry.cause);
+    assert.equal(
+      entry.blame === 'infrastructure',
+      upstreamInfrastructureErrorTypes.has(entry.cause as never),
+      entry.cause,
+    );
   }
-  for (const type of upstreamInfrastructureErrorTypes) assert.equal(blameOf('gateway_error', type)?.blame, 'infrastructure', type);
+  for (const type of upstreamInfrastructureErrorTypes)
+    assert.equal(blameOf('gateway_error', type)?.blame, 'infrastructure', type);
 });
 
-test('infrastructure never scores; the policy\'s and the agent\'s always do (or reject the pack), outside engineer-only runs', () => {
+test("infrastructure never scores; the policy's and the agent's always do (or reject the pack), outside engineer-only runs", () => {
   for (const entry of blameTable) {
     if (entry.blame === 'infrastructure') assert.notEqual(entry.consequence, 'scored', entry.cause);
-    else assert.ok(entry.consequence === 'scored' || entry.consequence === 'rejected' || (entry.consequence === 'outside_evaluation' && entry.cause === failureTypes.tapeDiverged), entry.cause);
+    else
+      assert.ok(
+        entry.consequence === 'scored' ||
+          entry.consequence === 'rejected' ||
+          (entry.consequence === 'outside_evaluation' && entry.cause === failureTypes.tapeDiverged),
+        entry.cause,
+      );
   }
 });
 
@@ -50,18 +70,32 @@ test('every proof names a test file that exists and a title found in it', () => 
 });
 
 const verified = (testsPassed: number, testsTotal = 5) => ({ testsPassed, testsTotal });
-const run = (policy: { faults?: number; budgetRefusals?: number; upstreamFailures?: number } = {}, outcome: 'completed' | 'agent_timeout' | 'agent_error' = 'completed') => ({
+const run = (
+  policy: { faults?: number; budgetRefusals?: number; upstreamFailures?: number } = {},
+  outcome: 'completed' | 'agent_timeout' | 'agent_error' = 'completed',
+) => ({
   outcome,
-  policy: { faults: Array.from({ length: policy.faults ?? 0 }, () => ({})), budgetRefusals: policy.budgetRefusals ?? 0, upstreamFailures: policy.upstreamFailures },
+  policy: {
+    faults: Array.from({ length: policy.faults ?? 0 }, () => ({})),
+    budgetRefusals: policy.budgetRefusals ?? 0,
+    upstreamFailures: policy.upstreamFailures,
+  },
 });
 
 test('the scenario status follows the table', () => {
   assert.equal(scenarioStatusOf(run(), verified(3)).status, 'completed');
-  assert.equal(scenarioStatusOf({ outcome: 'completed' }, verified(3)).status, 'completed', 'agents without a policy (oracle, null)');
+  assert.equal(
+    scenarioStatusOf({ outcome: 'completed' }, verified(3)).status,
+    'completed',
+    'agents without a policy (oracle, null)',
+  );
   assert.equal(scenarioStatusOf(run({}, 'agent_timeout'), verified(1)).status, 'agent_timeout');
   assert.equal(scenarioStatusOf(run({ faults: 1 }), verified(0)).status, 'policy_error');
   assert.equal(scenarioStatusOf(run({ budgetRefusals: 2 }), verified(2)).status, 'budget_exhausted');
-  assert.equal(scenarioStatusOf(run({ faults: 1, budgetRefusals: 2 }, 'agent_timeout'), verified(0)).status, 'policy_error');
+  assert.equal(
+    scenarioStatusOf(run({ faults: 1, budgetRefusals: 2 }, 'agent_timeout'), verified(0)).status,
+    'policy_error',
+  );
   // An outage that reached the policy, which then failed: the infrastructure's, not a zero.
   const storm = scenarioStatusOf(run({ faults: 3, upstreamFailures: 3 }), verified(0));
   assert.equal(storm.status, 'infra_error');
@@ -81,13 +115,33 @@ test('a pack fault scores the scenario 0 and never makes it incomplete', () => {
 });
 
 test('a policy that authors what the agent receives is a provenance violation, scored 0', () => {
-  const provenance = (coverage: number, units = 400) => ({ coverage, units, coveredUnits: Math.round(coverage * units), turns: 9, uncovered: ['print(42) > /app/answer.txt'] });
-  const authored = { outcome: 'completed' as const, policy: { faults: [], budgetRefusals: 0, provenance: provenance(0.31) } };
+  const provenance = (coverage: number, units = 400) => ({
+    coverage,
+    units,
+    coveredUnits: Math.round(coverage * units),
+    turns: 9,
+    uncovered: ['print(42) > /app/answer.txt'],
+  });
+  const authored = {
+    outcome: 'completed' as const,
+    policy: { faults: [], budgetRefusals: 0, provenance: provenance(0.31) },
+  };
   const blamed = scenarioStatusOf(authored, verified(5));
   assert.equal(blamed.status, 'provenance_violation', 'even with every test passed');
   assert.match(blamed.reason!, /31\.0% .*print\(42\)/);
-  assert.equal(scenarioStatusOf({ ...authored, policy: { ...authored.policy, faults: [{}] } }, verified(0)).status, 'provenance_violation', 'authoring outranks a fault');
-  assert.equal(scenarioStatusOf({ ...authored, policy: { ...authored.policy, provenance: provenance(0.97) } }, verified(5)).status, 'completed');
-  assert.equal(scenarioStatusOf({ ...authored, policy: { ...authored.policy, provenance: provenance(0, 4) } }, verified(5)).status, 'completed', 'too little to judge');
+  assert.equal(
+    scenarioStatusOf({ ...authored, policy: { ...authored.policy, faults: [{}] } }, verified(0)).status,
+    'provenance_violation',
+    'authoring outranks a fault',
+  );
+  assert.equal(
+    scenarioStatusOf({ ...authored, policy: { ...authored.policy, provenance: provenance(0.97) } }, verified(5)).status,
+    'completed',
+  );
+  assert.equal(
+    scenarioStatusOf({ ...authored, policy: { ...authored.policy, provenance: provenance(0, 4) } }, verified(5)).status,
+    'completed',
+    'too little to judge',
+  );
   assert.equal(blameOf('scenario_status', 'provenance_violation')?.consequence, 'scored');
 });

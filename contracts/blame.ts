@@ -4,7 +4,15 @@
 // seat. README "Blame" is this table in prose; contracts/blame.test.ts checks that every failure
 // type in failure-types.ts and every scenario status has a row, and that the named tests exist.
 // Workflow code imports this file: no Node built-ins.
-import { chainErrorKinds, chainFailureType, failureTypes, packFailureTypes, packFaultTypes, upstreamUnavailableType, verifierFailureTypes } from './failure-types.ts';
+import {
+  chainErrorKinds,
+  chainFailureType,
+  failureTypes,
+  packFailureTypes,
+  packFaultTypes,
+  upstreamUnavailableType,
+  verifierFailureTypes,
+} from './failure-types.ts';
 import type { AgentRunResult, ScenarioStatus } from './results.ts';
 import { isProvenanceViolation, provenanceCoverageThreshold } from './provenance.ts';
 
@@ -32,37 +40,59 @@ export interface BlameRow {
 }
 
 const proofs = {
-  deadline: 'test/integration/failure-modes.test.ts — an agent past its deadline is stopped, and its partial outputs are still verified',
-  verifierCrash: 'test/integration/failure-modes.test.ts — a crashing verifier is an infrastructure error after retries, not a zero',
-  verifierHang: 'test/integration/failure-modes.test.ts — a hanging verifier is stopped at its timeout and is an infrastructure error',
+  deadline:
+    'test/integration/failure-modes.test.ts — an agent past its deadline is stopped, and its partial outputs are still verified',
+  verifierCrash:
+    'test/integration/failure-modes.test.ts — a crashing verifier is an infrastructure error after retries, not a zero',
+  verifierHang:
+    'test/integration/failure-modes.test.ts — a hanging verifier is stopped at its timeout and is an infrastructure error',
   incomplete: 'test/integration/failure-modes.test.ts — an evaluation with infrastructure errors is incomplete',
   rejection: 'test/integration/pack-rejection.test.ts — a malformed pack is rejected naming the file and the rule',
   notFound: 'test/integration/pack-rejection.test.ts — a missing pack directory is rejected as pack_not_found',
   tooLarge: 'test/integration/pack-rejection.test.ts — an oversized file is rejected as pack_too_large',
-  hashMismatch: 'test/integration/pack-rejection.test.ts — a URL pack whose bytes do not match the committed sha256 is rejected',
-  tapeDiverged: 'test/integration/tape-eval.test.ts — a changed policy stops at its first unrecorded call, naming the call and the field',
-  urlRefused: 'packs/safe-fetch.test.ts — a redirect to a loopback port outside the allowed set is refused; within it, followed',
+  hashMismatch:
+    'test/integration/pack-rejection.test.ts — a URL pack whose bytes do not match the committed sha256 is rejected',
+  tapeDiverged:
+    'test/integration/tape-eval.test.ts — a changed policy stops at its first unrecorded call, naming the call and the field',
+  urlRefused:
+    'packs/safe-fetch.test.ts — a redirect to a loopback port outside the allowed set is refused; within it, followed',
   memoryBomb: 'test/integration/policy-containment.test.ts — a memory bomb kills only the policy: recorded as a crash',
   hang: 'test/integration/policy-containment.test.ts — a policy that never answers times out per request',
   malformed: 'test/integration/policy-containment.test.ts — a malformed answer is a policy error',
   cap: 'test/integration/policy-containment.test.ts — 100 parallel greedy calls through the real sandbox never pass the cap',
   ceiling: 'test/integration/spend-ceiling.test.ts — a submission ceiling of one scenario cap',
-  sandboxKilled: 'test/faults/sandbox-kill.test.ts — docker kill of the policy sidecar mid-run: identical or incomplete, never scored on the kill',
-  workerKilled: 'test/integration/worker-crash.test.ts — a new worker completes the same workflow with the same result and leaves no containers',
-  upstreamClass: 'gateway/gateway-error.test.ts — blame: rate limits past retries, 5xx, timeouts and account refusals are the infrastructure\'s',
-  upstreamCounted: 'gateway/model-gateway.test.ts — calls that fail upstream for the infrastructure\'s reasons are counted',
-  upstreamStorm: 'test/integration/seat-forfeit.test.ts — an upstream storm on the incumbent\'s model: infra_error, incomplete, the seat unmoved',
+  sandboxKilled:
+    'test/faults/sandbox-kill.test.ts — docker kill of the policy sidecar mid-run: identical or incomplete, never scored on the kill',
+  workerKilled:
+    'test/integration/worker-crash.test.ts — a new worker completes the same workflow with the same result and leaves no containers',
+  upstreamClass:
+    "gateway/gateway-error.test.ts — blame: rate limits past retries, 5xx, timeouts and account refusals are the infrastructure's",
+  upstreamCounted:
+    "gateway/model-gateway.test.ts — calls that fail upstream for the infrastructure's reasons are counted",
+  upstreamStorm:
+    "test/integration/seat-forfeit.test.ts — an upstream storm on the incumbent's model: infra_error, incomplete, the seat unmoved",
   scenarioRule: 'contracts/blame.test.ts — the scenario status follows the table',
-  packFault: 'test/integration/scenario-blame.test.ts — a pack that breaks its own run is scored 0 for it, and the evaluation completes',
-  upstreamRetried: 'test/integration/scenario-blame.test.ts — calls failing upstream make the scenario infra_error after three tries, and the evaluation incomplete',
-  provenance: 'test/integration/provenance.test.ts — a policy that answers the agent with its own text is a provenance violation, scored 0, with the evidence',
-  agentCrash: 'agents/crash-restart.test.ts — an agent that crashes before its first request is restarted; if it keeps crashing, the run says so',
+  packFault:
+    'test/integration/scenario-blame.test.ts — a pack that breaks its own run is scored 0 for it, and the evaluation completes',
+  upstreamRetried:
+    'test/integration/scenario-blame.test.ts — calls failing upstream make the scenario infra_error after three tries, and the evaluation incomplete',
+  provenance:
+    'test/integration/provenance.test.ts — a policy that answers the agent with its own text is a provenance violation, scored 0, with the evidence',
+  agentCrash:
+    'agents/crash-restart.test.ts — an agent that crashes before its first request is restarted; if it keeps crashing, the run says so',
   chain: 'test/integration/chopsticks-chain.test.ts — a dispatch error comes back decoded by name',
   hostFull: 'activities/host-claims.test.ts — a full host takes no further scenario until one is verified',
-  hostLost: 'test/integration/sandbox-hosts.test.ts — a sandbox host shut down mid-scenario: the scenario starts over on the other host, same score',
+  hostLost:
+    'test/integration/sandbox-hosts.test.ts — a sandbox host shut down mid-scenario: the scenario starts over on the other host, same score',
 } as const;
 
-const row = (source: BlameSource, cause: string, blame: Blame, consequence: Consequence, proof: string): BlameRow => ({ source, cause, blame, consequence, proof });
+const row = (source: BlameSource, cause: string, blame: Blame, consequence: Consequence, proof: string): BlameRow => ({
+  source,
+  cause,
+  blame,
+  consequence,
+  proof,
+});
 
 export const blameTable: readonly BlameRow[] = [
   // Scenario statuses.
@@ -88,7 +118,13 @@ export const blameTable: readonly BlameRow[] = [
   row('failure_type', packFaultTypes.diskBudgetExceeded, 'policy', 'scored', proofs.packFault),
   row('failure_type', verifierFailureTypes.timeout, 'infrastructure', 'retried_then_incomplete', proofs.verifierHang),
   row('failure_type', verifierFailureTypes.crashed, 'infrastructure', 'retried_then_incomplete', proofs.verifierCrash),
-  row('failure_type', verifierFailureTypes.reportInvalid, 'infrastructure', 'retried_then_incomplete', proofs.verifierCrash),
+  row(
+    'failure_type',
+    verifierFailureTypes.reportInvalid,
+    'infrastructure',
+    'retried_then_incomplete',
+    proofs.verifierCrash,
+  ),
   row('failure_type', failureTypes.scenarioInvalid, 'infrastructure', 'incomplete', proofs.incomplete),
   row('failure_type', failureTypes.imageBuildFailed, 'infrastructure', 'retried_then_incomplete', proofs.incomplete),
   row('failure_type', failureTypes.artifactCorrupt, 'infrastructure', 'incomplete', proofs.incomplete),
@@ -100,7 +136,9 @@ export const blameTable: readonly BlameRow[] = [
   // A scenario starts over from its claim on another host, at most sandboxHostLimits.maxHostChanges times.
   row('failure_type', failureTypes.sandboxHostLost, 'infrastructure', 'retried_then_incomplete', proofs.hostLost),
   row('failure_type', upstreamUnavailableType, 'infrastructure', 'retried_then_incomplete', proofs.upstreamRetried),
-  ...chainErrorKinds.map((kind) => row('failure_type', chainFailureType(kind), 'infrastructure', 'outside_evaluation', proofs.chain)),
+  ...chainErrorKinds.map((kind) =>
+    row('failure_type', chainFailureType(kind), 'infrastructure', 'outside_evaluation', proofs.chain),
+  ),
   // Errors the gateway gives the policy (gateway/gateway-error.ts). The policy may handle them;
   // the upstream ones make the scenario the infrastructure's when they affected its outcome.
   row('gateway_error', 'cap', 'policy', 'scored', proofs.cap),
@@ -134,7 +172,11 @@ export function blameOf(source: BlameSource, cause: string): BlameRow | undefine
 }
 
 /** What the scenario rule needs of an agent run: the outcome and the policy's counts. */
-export type RunForBlame = Pick<AgentRunResult, 'outcome'> & { policy?: Pick<NonNullable<AgentRunResult['policy']>, 'budgetRefusals' | 'upstreamFailures' | 'provenance'> & { faults: readonly unknown[] } };
+export type RunForBlame = Pick<AgentRunResult, 'outcome'> & {
+  policy?: Pick<NonNullable<AgentRunResult['policy']>, 'budgetRefusals' | 'upstreamFailures' | 'provenance'> & {
+    faults: readonly unknown[];
+  };
+};
 
 /**
  * The scenario's status from its run and what the verifier found. Calls that failed upstream for
@@ -143,16 +185,29 @@ export type RunForBlame = Pick<AgentRunResult, 'outcome'> & { policy?: Pick<NonN
  * (provenance below the threshold: scored 0 whatever the tests say) outranks a policy fault, which
  * outranks a spent budget, which outranks a timeout: each says who is to blame first.
  */
-export function scenarioStatusOf(run: RunForBlame, verified: { testsPassed: number; testsTotal: number }): { status: ScenarioStatus; reason?: string } {
+export function scenarioStatusOf(
+  run: RunForBlame,
+  verified: { testsPassed: number; testsTotal: number },
+): { status: ScenarioStatus; reason?: string } {
   const upstreamFailures = run.policy?.upstreamFailures ?? 0;
   const faults = run.policy?.faults.length ?? 0;
-  const unaffected = faults === 0 && run.outcome === 'completed' && verified.testsTotal > 0 && verified.testsPassed === verified.testsTotal;
+  const unaffected =
+    faults === 0 &&
+    run.outcome === 'completed' &&
+    verified.testsTotal > 0 &&
+    verified.testsPassed === verified.testsTotal;
   if (upstreamFailures > 0 && !unaffected) {
-    return { status: 'infra_error', reason: `${upstreamFailures} model call${upstreamFailures === 1 ? '' : 's'} failed upstream (rate limit, 5xx, timeout or the validator's account) after the gateway's retries` };
+    return {
+      status: 'infra_error',
+      reason: `${upstreamFailures} model call${upstreamFailures === 1 ? '' : 's'} failed upstream (rate limit, 5xx, timeout or the validator's account) after the gateway's retries`,
+    };
   }
   const provenance = run.policy?.provenance;
   if (provenance && isProvenanceViolation(provenance)) {
-    return { status: 'provenance_violation', reason: `only ${(provenance.coverage * 100).toFixed(1)}% of what the agent received came from model answers (at least ${provenanceCoverageThreshold * 100}% must)${provenance.uncovered[0] ? `; for example: "${provenance.uncovered[0]}"` : ''}` };
+    return {
+      status: 'provenance_violation',
+      reason: `only ${(provenance.coverage * 100).toFixed(1)}% of what the agent received came from model answers (at least ${provenanceCoverageThreshold * 100}% must)${provenance.uncovered[0] ? `; for example: "${provenance.uncovered[0]}"` : ''}`,
+    };
   }
   if (faults > 0) return { status: 'policy_error' };
   if (run.policy?.budgetRefusals) return { status: 'budget_exhausted' };

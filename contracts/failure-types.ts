@@ -15,7 +15,13 @@ export const packFailureTypes = {
 } as const;
 export type PackFailureType = (typeof packFailureTypes)[keyof typeof packFailureTypes];
 
-export const packRejectionTypes: readonly string[] = [packFailureTypes.notFound, packFailureTypes.tooLarge, packFailureTypes.hashMismatch, packFailureTypes.invalid, packFailureTypes.urlRefused];
+export const packRejectionTypes: readonly string[] = [
+  packFailureTypes.notFound,
+  packFailureTypes.tooLarge,
+  packFailureTypes.hashMismatch,
+  packFailureTypes.invalid,
+  packFailureTypes.urlRefused,
+];
 
 /** Infrastructure failures of the verifier: retried, then the scenario is `infra_error`. */
 export const verifierFailureTypes = {
@@ -31,15 +37,18 @@ export const failureTypes = {
   artifactCorrupt: 'artifact_corrupt',
   /** A spend ceiling (per submission or per day) would be passed: no paid work starts. */
   spendCeilingReached: 'spend_ceiling_reached',
-  /** `trl eval --tape`: the policy asked for a call the recording does not have; replaying again would diverge again. */
+  /** `trl eval --tape`: the policy asked for a call the recording does not have; replaying again would diverge again.
+   * */
   tapeDiverged: 'tape_diverged',
   /** The agent harness kept crashing (a fatal signal) before the policy saw any request: retried, then infra_error. */
   agentCrashed: 'agent_crashed',
   /** A seat activity ran on a worker started without a chain. */
   seatNotConfigured: 'seat_not_configured',
-  /** claimSandboxHost on a host with no room for another scenario: tried again on the shared queue, where any host may take it. */
+  /** claimSandboxHost on a host with no room for another scenario: tried again on the shared queue, where any host may
+   * take it. */
   sandboxHostFull: 'sandbox_host_full',
-  /** Recorded by the evaluation (the scenario's error starts with it): the scenario lost its sandbox host more often than it may change hosts. */
+  /** Recorded by the evaluation (the scenario's error starts with it): the scenario lost its sandbox host more often
+   * than it may change hosts. */
   sandboxHostLost: 'sandbox_host_lost',
 } as const;
 
@@ -62,11 +71,19 @@ export const packFaultTypes = {
 export type PackFaultType = (typeof packFaultTypes)[keyof typeof packFaultTypes];
 export const packFaultTypeList: readonly string[] = Object.values(packFaultTypes);
 
-/** Recorded by the evaluation (the scenario's error starts with it) when calls failed upstream (infrastructure) and changed the outcome. */
+/** Recorded by the evaluation (the scenario's error starts with it) when calls failed upstream (infrastructure) and
+ * changed the outcome. */
 export const upstreamUnavailableType = 'upstream_unavailable';
 
 /** Types an evaluation never retries: retrying cannot change the outcome. */
-export const evaluationNonRetryableTypes: readonly string[] = [...packRejectionTypes, ...packFaultTypeList, failureTypes.scenarioInvalid, failureTypes.artifactCorrupt, failureTypes.spendCeilingReached, failureTypes.tapeDiverged];
+export const evaluationNonRetryableTypes: readonly string[] = [
+  ...packRejectionTypes,
+  ...packFaultTypeList,
+  failureTypes.scenarioInvalid,
+  failureTypes.artifactCorrupt,
+  failureTypes.spendCeilingReached,
+  failureTypes.tapeDiverged,
+];
 
 /** Chain failures are `chain_<kind>`; the kinds are chain/chain-error.ts's. */
 export const chainErrorKinds = ['preflight', 'dispatch', 'invalid_transaction', 'connection', 'bad_data'] as const;
@@ -77,4 +94,9 @@ export function chainFailureType(kind: ChainErrorKind): string {
 }
 
 /** Chain kinds a retry cannot help: our own preflight, a runtime refusal, data we cannot parse. */
-export const chainNonRetryableTypes: readonly string[] = [chainFailureType('preflight'), chainFailureType('dispatch'), chainFailureType('bad_data'), failureTypes.seatNotConfigured];
+export const chainNonRetryableTypes: readonly string[] = [
+  chainFailureType('preflight'),
+  chainFailureType('dispatch'),
+  chainFailureType('bad_data'),
+  failureTypes.seatNotConfigured,
+];

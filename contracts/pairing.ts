@@ -3,7 +3,8 @@
 // Each side stays an ordinary evaluateSubmission child (its result a normal EvaluationResult); it
 // tells the seat when it is past pre-evaluation and when each scenario is done, and starts a
 // scenario's run only once the seat has released it to both sides (workflows/paired-gate.ts,
-// workflows/paired-scenarios.ts, signals in pairing-signals.ts). Payloads are a few scenario names: far below the 256 KB bound.
+// workflows/paired-scenarios.ts, signals in pairing-signals.ts). Payloads are a few scenario names: far below the 256
+// KB bound.
 import { z } from 'zod';
 
 export const pairedSideSchema = z.enum(['challenger', 'incumbent']);

@@ -15,7 +15,8 @@ export const packRefSchema = z.object({
   canonical: artifactRefSchema,
   fileCount: z.number().int(),
   name: z.string().optional(),
-  /** Decided by the pack's one entry (policy.ts / policy.py / policy.json); absent when none decides it (pre-eval rejects). */
+  /** Decided by the pack's one entry (policy.ts / policy.py / policy.json); absent when none decides it (pre-eval
+   * rejects). */
   kind: z.enum(['typescript', 'python', 'data']).optional(),
   /** TypeScript packs: the esbuild bundle run in the policy sandbox, built once when the pack is fetched. */
   bundle: artifactRefSchema.optional(),
@@ -27,10 +28,17 @@ export type PreEvalResult =
   | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema> }
   | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema> };
 
-/** The pre-evaluation probe's verdict (policy/probe/): the whole report is the artifact. `cached`: an earlier run's verdict for the same key, reused. */
+/** The pre-evaluation probe's verdict (policy/probe/): the whole report is the artifact. `cached`: an earlier run's
+ * verdict for the same key, reused. */
 export type ProbeResult =
   | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema>; conversations: number; cached?: boolean }
-  | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema>; conversations: number; cached?: boolean };
+  | {
+      verdict: 'reject';
+      reasons: Rejection[];
+      report: z.infer<typeof artifactRefSchema>;
+      conversations: number;
+      cached?: boolean;
+    };
 
 export interface ScenarioDescriptor {
   name: string;
@@ -63,7 +71,8 @@ export interface PreparedScenario {
   verifierUser?: string;
   /** [environment] storage_mb: lowers the agent's disk budget when below the worker's. */
   storageMb?: number;
-  /** The task's test count (the scale of a reward): pytest's collection inside the scenario image, else read statically. */
+  /** The task's test count (the scale of a reward): pytest's collection inside the scenario image, else read
+   * statically. */
   testsDeclared?: number;
   /** How testsDeclared was counted (verifiers/collect-tests.ts). */
   testsCountedBy?: 'pytest' | 'static';
@@ -94,7 +103,8 @@ export interface AgentRunResult {
     calls: number;
     agentRequests: number;
     budgetRefusals: number;
-    /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries; absent in older results. */
+    /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries; absent in older
+     * results. */
     upstreamFailures?: number;
     /** How much of what the agent received came from model answers; absent in older results. */
     provenance?: ProvenanceSummary;
@@ -123,7 +133,15 @@ export interface VerificationResult {
  * `ceiling_reached`: not run (or refused before paid work) because a spend ceiling was reached —
  * neither a policy failure nor scored; like `infra_error` it makes the evaluation incomplete.
  */
-export const scenarioStatuses = ['completed', 'agent_timeout', 'policy_error', 'budget_exhausted', 'provenance_violation', 'infra_error', 'ceiling_reached'] as const;
+export const scenarioStatuses = [
+  'completed',
+  'agent_timeout',
+  'policy_error',
+  'budget_exhausted',
+  'provenance_violation',
+  'infra_error',
+  'ceiling_reached',
+] as const;
 export type ScenarioStatus = (typeof scenarioStatuses)[number];
 
 export interface ScenarioResult {
@@ -144,7 +162,8 @@ export interface ScenarioResult {
    * packFaultTypes): scored 0 of the scenario's tests, whose count the pairing takes from the other side.
    */
   unverified?: boolean;
-  /** How much of what the agent received came from model answers (below the threshold: `provenance_violation`, scored 0). */
+  /** How much of what the agent received came from model answers (below the threshold: `provenance_violation`, scored
+   * 0). */
   provenance?: ProvenanceSummary;
   /** What went wrong on the policy side (crash, hang, malformed answer, protocol abuse). */
   policyFaults?: { kind: string; requestId?: string; message: string }[];
@@ -171,9 +190,11 @@ export interface EvaluationResult {
   costUsd: number;
   /** The evaluation's cost by model, summed over scenarios. */
   costByModelUsd?: Record<string, number>;
-  /** sha256 of the price table the gateway charged by (spec name, cap, every model's prices; gateway/catalog/price-table.ts). */
+  /** sha256 of the price table the gateway charged by (spec name, cap, every model's prices;
+   * gateway/catalog/price-table.ts). */
   priceTableHash?: string;
-  /** Charged by the spec's frozen table and cap; false when an operator overrode prices (TRL_MODELS_FILE) or the cap. */
+  /** Charged by the spec's frozen table and cap; false when an operator overrode prices (TRL_MODELS_FILE) or the cap.
+   * */
   official?: boolean;
   /** sha256 of the spec manifest (contracts/spec-manifest.ts): equal hashes, the same contest. */
   manifestHash?: string;

@@ -7,7 +7,16 @@ const key: ReuseKey = { packHash: 'p', scenarioHash: 'h-a', spec: 3, seed: 0, ag
 const entry = (name: string, over: Partial<ReuseKey> = {}): ReusedScenario => ({
   from: 'evaluate-original',
   key: { ...key, ...over },
-  result: { name, status: 'completed', testsPassed: 1, testsTotal: 1, costUsd: 0, agentWallMs: 0, verifierWallMs: 0, artifacts: {} },
+  result: {
+    name,
+    status: 'completed',
+    testsPassed: 1,
+    testsTotal: 1,
+    costUsd: 0,
+    agentWallMs: 0,
+    verifierWallMs: 0,
+    artifacts: {},
+  },
 });
 
 test('a result is reused only when pack, spec, seed, agent and the scenario content all match', () => {

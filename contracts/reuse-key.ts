@@ -11,9 +11,11 @@ export function reusableResults(
   const usable = new Map<string, ReusedScenario>();
   for (const entry of offered) {
     const { key, result } = entry;
-    if (key.packHash !== run.packHash || key.spec !== run.spec || key.seed !== run.seed || key.agent !== run.agent) continue;
+    if (key.packHash !== run.packHash || key.spec !== run.spec || key.seed !== run.seed || key.agent !== run.agent)
+      continue;
     // A rescore exists because the verifier changed: the content hash (tests included) may differ.
-    if (entry.mode !== 'verify' && (!scenarioHashes[result.name] || key.scenarioHash !== scenarioHashes[result.name])) continue;
+    if (entry.mode !== 'verify' && (!scenarioHashes[result.name] || key.scenarioHash !== scenarioHashes[result.name]))
+      continue;
     usable.set(result.name, entry);
   }
   return usable;

@@ -62,7 +62,14 @@ export interface Decision {
   repeats?: number;
   /** Scenarios left out because some evaluation lacked them (set by decideChallenge). */
   excludedScenarios?: string[];
-  bootstrap: { resamples: number; seed: string; confidence: number; meanDifference: number; lowerBound: number; passed: boolean };
+  bootstrap: {
+    resamples: number;
+    seed: string;
+    confidence: number;
+    meanDifference: number;
+    lowerBound: number;
+    passed: boolean;
+  };
 }
 
 /** How the seat evaluates: the same for incumbent and challenger. */
@@ -123,7 +130,8 @@ export interface Incumbent {
   seatedAt: string;
   /** The latest re-evaluation beside a challenger. */
   lastTestsPassed?: number;
-  /** Challenges in a row in which its re-evaluation could not finish while the challenger's did (scoring/incumbent-availability.ts). */
+  /** Challenges in a row in which its re-evaluation could not finish while the challenger's did
+   * (scoring/incumbent-availability.ts). */
   unevaluableRounds?: number;
 }
 
@@ -147,7 +155,8 @@ export interface SeatRecord {
   incumbentForfeits?: boolean;
   decidedAt: string;
   evaluations: string[];
-  /** The full Decision with per-scenario evidence, as a file, and the decision's spec manifest hash (contracts/spec-manifest.ts). */
+  /** The full Decision with per-scenario evidence, as a file, and the decision's spec manifest hash
+   * (contracts/spec-manifest.ts). */
   evidence?: { path: string; sha256: string; manifestHash?: string };
 }
 
@@ -192,5 +201,14 @@ export interface SeatState {
 }
 
 export function newSeatState(config: SeatConfig): SeatState {
-  return { config, incumbent: null, queue: [], current: null, history: [], decided: [], incompleteAttempts: {}, decisions: 0 };
+  return {
+    config,
+    incumbent: null,
+    queue: [],
+    current: null,
+    history: [],
+    decided: [],
+    incompleteAttempts: {},
+    decisions: 0,
+  };
 }

@@ -1,6 +1,13 @@
 // The shared spend ledger workflow's messages, for the workflow and its clients (no Node built-ins).
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { AttemptRecord, CloseSpendRequest, ReserveOutcome, ReserveSpendRequest, SpendTotals, SpendTotalsFilter } from './spend-ledger-state.ts';
+import type {
+  AttemptRecord,
+  CloseSpendRequest,
+  ReserveOutcome,
+  ReserveSpendRequest,
+  SpendTotals,
+  SpendTotalsFilter,
+} from './spend-ledger-state.ts';
 
 /** Holds the scenario cap for one attempt, or refuses it when a ceiling would be passed. */
 export const reserveSpendUpdate = defineUpdate<ReserveOutcome, [ReserveSpendRequest]>('reserveSpend');

@@ -76,12 +76,21 @@ export const reserveSpendRequestSchema = z.object({
 export type ReserveSpendRequest = z.infer<typeof reserveSpendRequestSchema>;
 
 export const closeSpendRequestSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('settle'), attemptId: id, costUsd: usd, source: z.enum(['gateway', 'call-log']), calls: z.number().int().nonnegative().optional() }),
+  z.object({
+    kind: z.literal('settle'),
+    attemptId: id,
+    costUsd: usd,
+    source: z.enum(['gateway', 'call-log']),
+    calls: z.number().int().nonnegative().optional(),
+  }),
   z.object({ kind: z.literal('release'), attemptId: id, reason: z.string().max(1000) }),
 ]);
 export type CloseSpendRequest = z.infer<typeof closeSpendRequestSchema>;
 
-export const spendTotalsFilterSchema = z.union([z.object({ submissionId: id }), z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) })]);
+export const spendTotalsFilterSchema = z.union([
+  z.object({ submissionId: id }),
+  z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+]);
 export type SpendTotalsFilter = z.infer<typeof spendTotalsFilterSchema>;
 
 export interface SpendLedgerState {
@@ -107,23 +116,54 @@ export function utcDayOf(epochMs: number): string {
 
 export function ledgerTotals(state: SpendLedgerState, filter: SpendTotalsFilter): SpendTotals {
   const bySubmission = 'submissionId' in filter;
-  const open = state.open.filter((attempt) => (bySubmission ? attempt.submissionId === filter.submissionId : attempt.day === filter.day));
+  const open = state.open.filter((attempt) =>
+    bySubmission ? attempt.submissionId === filter.submissionId : attempt.day === filter.day,
+  );
   const reservedUsd = open.reduce((sum, attempt) => sum + attempt.reservedUsd, 0);
-  const settled = bySubmission ? state.submissions.find((entry) => entry.submissionId === filter.submissionId) : state.days.find((entry) => entry.day === filter.day);
+  const settled = bySubmission
+    ? state.submissions.find((entry) => entry.submissionId === filter.submissionId)
+    : state.days.find((entry) => entry.day === filter.day);
   const settledUsd = settled?.settledUsd ?? 0;
   const closedAttempts = settled?.attempts ?? 0;
-  return { settledUsd, reservedUsd, totalUsd: settledUsd + reservedUsd, attempts: closedAttempts + open.length, openAttempts: open.length };
+  return {
+    settledUsd,
+    reservedUsd,
+    totalUsd: settledUsd + reservedUsd,
+    attempts: closedAttempts + open.length,
+    openAttempts: open.length,
+  };
 }
 
 /** Why a new reservation of amountUsd would pass a ceiling, given the totals so far; undefined when it fits both. */
-export function ceilingRefusal(request: { submissionId: string; day: string; amountUsd: number }, ceilings: Ceilings, totalsOf: (filter: SpendTotalsFilter) => SpendTotals): CeilingRefusal | undefined {
+export function ceilingRefusal(
+  request: { submissionId: string; day: string; amountUsd: number },
+  ceilings: Ceilings,
+  totalsOf: (filter: SpendTotalsFilter) => SpendTotals,
+): CeilingRefusal | undefined {
   const checks = [
-    { ceiling: 'submission' as const, scope: request.submissionId, ceilingUsd: ceilings.submissionUsd, totals: totalsOf({ submissionId: request.submissionId }) },
-    { ceiling: 'daily' as const, scope: request.day, ceilingUsd: ceilings.dailyUsd, totals: totalsOf({ day: request.day }) },
+    {
+      ceiling: 'submission' as const,
+      scope: request.submissionId,
+      ceilingUsd: ceilings.submissionUsd,
+      totals: totalsOf({ submissionId: request.submissionId }),
+    },
+    {
+      ceiling: 'daily' as const,
+      scope: request.day,
+      ceilingUsd: ceilings.dailyUsd,
+      totals: totalsOf({ day: request.day }),
+    },
   ];
   for (const check of checks) {
     if (check.totals.totalUsd + request.amountUsd > check.ceilingUsd + toleranceUsd) {
-      return { ceiling: check.ceiling, scope: check.scope, ceilingUsd: check.ceilingUsd, spentUsd: check.totals.settledUsd, reservedUsd: check.totals.reservedUsd, capUsd: request.amountUsd };
+      return {
+        ceiling: check.ceiling,
+        scope: check.scope,
+        ceilingUsd: check.ceilingUsd,
+        spentUsd: check.totals.settledUsd,
+        reservedUsd: check.totals.reservedUsd,
+        capUsd: request.amountUsd,
+      };
     }
   }
   return undefined;
@@ -131,21 +171,34 @@ export function ceilingRefusal(request: { submissionId: string; day: string; amo
 
 export type ReserveStep = ReserveOutcome | { ok: false; closedAlready: true };
 
-/** Reserves in place, or refuses. Idempotent for an attempt still open; an attempt already closed cannot be reserved again. */
+/** Reserves in place, or refuses. Idempotent for an attempt still open; an attempt already closed cannot be reserved
+ * again. */
 export function reserveSpend(state: SpendLedgerState, request: ReserveSpendRequest, day: string): ReserveStep {
   const known = state.open.find((attempt) => attempt.attemptId === request.attemptId);
   if (known) return { ok: true, day: known.day };
   if (state.closed.some((entry) => entry.attemptId === request.attemptId)) return { ok: false, closedAlready: true };
-  const refusal = ceilingRefusal({ submissionId: request.submissionId, day, amountUsd: request.amountUsd }, request.ceilings, (filter) => ledgerTotals(state, filter));
+  const refusal = ceilingRefusal(
+    { submissionId: request.submissionId, day, amountUsd: request.amountUsd },
+    request.ceilings,
+    (filter) => ledgerTotals(state, filter),
+  );
   if (refusal) return { ok: false, refusal };
   state.open.push({
-    attemptId: request.attemptId, submissionId: request.submissionId, scenario: request.scenario, day, reservedUsd: request.amountUsd, state: 'open', costUsd: 0, owner: request.owner,
+    attemptId: request.attemptId,
+    submissionId: request.submissionId,
+    scenario: request.scenario,
+    day,
+    reservedUsd: request.amountUsd,
+    state: 'open',
+    costUsd: 0,
+    owner: request.owner,
     ...(request.callLogFile ? { callLogFile: request.callLogFile } : {}),
   });
   return { ok: true, day };
 }
 
-/** Closes an open attempt in place: `closed`, `repeat` (closed before), or `unknown` (never reserved, or long forgotten). */
+/** Closes an open attempt in place: `closed`, `repeat` (closed before), or `unknown` (never reserved, or long
+ * forgotten). */
 export function closeSpend(state: SpendLedgerState, request: CloseSpendRequest): 'closed' | 'repeat' | 'unknown' {
   const index = state.open.findIndex((attempt) => attempt.attemptId === request.attemptId);
   if (index < 0) return state.closed.some((entry) => entry.attemptId === request.attemptId) ? 'repeat' : 'unknown';
@@ -155,9 +208,15 @@ export function closeSpend(state: SpendLedgerState, request: CloseSpendRequest):
   return 'closed';
 }
 
-function fold(state: SpendLedgerState, attempt: AttemptRecord, closedAs: 'settled' | 'released', costUsd: number): void {
+function fold(
+  state: SpendLedgerState,
+  attempt: AttemptRecord,
+  closedAs: 'settled' | 'released',
+  costUsd: number,
+): void {
   state.closed.push({ attemptId: attempt.attemptId, state: closedAs, costUsd });
-  if (state.closed.length > spendLedgerLimits.closedKept) state.closed.splice(0, state.closed.length - spendLedgerLimits.closedKept);
+  if (state.closed.length > spendLedgerLimits.closedKept)
+    state.closed.splice(0, state.closed.length - spendLedgerLimits.closedKept);
   const day = state.days.find((entry) => entry.day === attempt.day);
   if (day) {
     day.settledUsd += costUsd;
@@ -171,7 +230,12 @@ function fold(state: SpendLedgerState, attempt: AttemptRecord, closedAs: 'settle
     submission.attempts += 1;
     if (attempt.day > submission.lastDay) submission.lastDay = attempt.day;
   } else {
-    state.submissions.push({ submissionId: attempt.submissionId, settledUsd: costUsd, lastDay: attempt.day, attempts: 1 });
+    state.submissions.push({
+      submissionId: attempt.submissionId,
+      settledUsd: costUsd,
+      lastDay: attempt.day,
+      attempts: 1,
+    });
   }
 }
 

@@ -33,12 +33,16 @@ export const reusedScenarioSchema = z.object({
    * again by today's verifier in a fresh container; the scenario's content hash need not match. */
   mode: z.enum(['result', 'verify']).optional(),
   key: reuseKeySchema,
-  result: z.custom<ScenarioResult>((value) => typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string'),
+  result: z.custom<ScenarioResult>(
+    (value) => typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string',
+  ),
 });
 export type ReusedScenario = z.infer<typeof reusedScenarioSchema>;
 
 export const submissionSchema = z.object({
-  submissionId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'submissionId: letters, digits, dot, dash, underscore; at most 128'),
+  submissionId: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'submissionId: letters, digits, dot, dash, underscore; at most 128'),
   pack: packSourceSchema,
   agent: agentNameSchema.default(defaultAgent),
   /** Scenario names to run; empty means the whole active set. */
@@ -51,7 +55,8 @@ export const submissionSchema = z.object({
   /** A rerun: the evaluation it reruns (workflow id), and the results it may reuse instead of running. */
   rerunOf: z.string().optional(),
   reuse: z.array(reusedScenarioSchema).optional(),
-  /** `trl eval --tape`: each scenario's recorded model-call log of an earlier run, answering instead of the upstream. */
+  /** `trl eval --tape`: each scenario's recorded model-call log of an earlier run, answering instead of the upstream.
+   * */
   tape: z.object({ of: z.string(), callLogs: z.record(z.string(), artifactRefSchema) }).optional(),
   /** The seat's fair pairing: each scenario's run waits for the seat's gate, so both sides run it together. */
   pairing: pairingSchema.optional(),

@@ -1,13 +1,18 @@
 import { z } from 'zod';
 
-const absolutePath = z.string().regex(/^\/[^\0]*$/, 'must be an absolute path').refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
+const absolutePath = z
+  .string()
+  .regex(/^\/[^\0]*$/, 'must be an absolute path')
+  .refine((p) => !p.split('/').includes('..'), 'must not contain ".."');
 
 /** "4G", "512M", "2048" (MB) or a number of MB, as Harbor's deprecated `memory` / `storage` keys take them. */
 export function parseSizeMb(value: string | number): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? Math.round(value) : undefined;
   const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$/i.exec(value);
   if (!match) return undefined;
-  const factor = { '': 1, k: 1 / 1024, m: 1, g: 1024, t: 1024 * 1024 }[match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'];
+  const factor = { '': 1, k: 1 / 1024, m: 1, g: 1024, t: 1024 * 1024 }[
+    match[2]!.toLowerCase() as '' | 'k' | 'm' | 'g' | 't'
+  ];
   const megabytes = Math.round(Number(match[1]) * factor);
   return megabytes > 0 ? megabytes : undefined;
 }
@@ -15,17 +20,28 @@ export function parseSizeMb(value: string | number): number | undefined {
 const sizeMb = z.union([z.string(), z.number()]).transform((value, context) => {
   const megabytes = parseSizeMb(value);
   if (megabytes === undefined) {
-    context.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a size (like "4G", "512M" or a number of MB)` });
+    context.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(value)} is not a size (like "4G", "512M" or a number of MB)`,
+    });
     return z.NEVER;
   }
   return megabytes;
 });
 
 /** Environment variables of a table: TOML values of any scalar kind, passed on as strings. */
-const envTable = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.union([z.string(), z.number(), z.boolean()]).transform(String)).default({});
+const envTable = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'),
+    z.union([z.string(), z.number(), z.boolean()]).transform(String),
+  )
+  .default({});
 
 /** An OS user as Harbor's `user` keys name it: a name or a numeric uid. */
-const osUser = z.union([z.string().regex(/^[a-z_][a-z0-9_-]*\$?$|^\d+$/i, 'must be a user name or uid'), z.number().int().nonnegative().transform(String)]);
+const osUser = z.union([
+  z.string().regex(/^[a-z_][a-z0-9_-]*\$?$|^\d+$/i, 'must be a user name or uid'),
+  z.number().int().nonnegative().transform(String),
+]);
 
 /**
  * task.toml of a scenario: Harbor / Terminal-Bench 2's keys with Harbor's defaults for every
@@ -35,8 +51,12 @@ const osUser = z.union([z.string().regex(/^[a-z_][a-z0-9_-]*\$?$|^\d+$/i, 'must 
 export const taskConfigSchema = z
   .object({
     version: z.string().default('1.0'),
-    /** Declared: only these paths reach the verifier. Absent: the verifier starts from a snapshot of the agent's container. */
-    agent_outputs: z.array(absolutePath).min(1, 'declare at least one agent output path, or leave agent_outputs out to verify from a snapshot').optional(),
+    /** Declared: only these paths reach the verifier. Absent: the verifier starts from a snapshot of the agent's
+     * container. */
+    agent_outputs: z
+      .array(absolutePath)
+      .min(1, 'declare at least one agent output path, or leave agent_outputs out to verify from a snapshot')
+      .optional(),
     metadata: z
       .object({
         category: z.string().optional(),

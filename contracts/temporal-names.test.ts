@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { evaluationSearchAttributes, searchAttributes } from './temporal-names.ts';
 import type { Submission } from './submission.ts';
 
-const local: Submission = { submissionId: 's1', pack: { kind: 'directory', path: '/packs/p' }, agent: 'hermes', scenarios: [], seed: 0 };
+const local: Submission = {
+  submissionId: 's1',
+  pack: { kind: 'directory', path: '/packs/p' },
+  agent: 'hermes',
+  scenarios: [],
+  seed: 0,
+};
 
 function byName(pairs: ReturnType<typeof evaluationSearchAttributes>): Record<string, unknown> {
   return Object.fromEntries(pairs.map((pair) => [pair.key.name, pair.value]));
@@ -15,7 +21,9 @@ test('an evaluation starts queued with its id and role; hotkey and rerun only wh
     [searchAttributes.status.name]: 'queued',
     [searchAttributes.role.name]: 'local',
   });
-  const seated = byName(evaluationSearchAttributes({ ...local, hotkey: '5F3sa2TJ', rerunOf: 'evaluate-s0' }, 'challenger'));
+  const seated = byName(
+    evaluationSearchAttributes({ ...local, hotkey: '5F3sa2TJ', rerunOf: 'evaluate-s0' }, 'challenger'),
+  );
   assert.equal(seated[searchAttributes.role.name], 'challenger');
   assert.equal(seated[searchAttributes.hotkey.name], '5F3sa2TJ');
   assert.equal(seated[searchAttributes.rerunOf.name], 'evaluate-s0');

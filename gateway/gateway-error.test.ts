@@ -1,9 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import OpenAI from 'openai';
-import { fromUpstreamError, GatewayError, isRetriedByGateway, isUpstreamInfrastructureFailure, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
+import {
+  fromUpstreamError,
+  GatewayError,
+  isRetriedByGateway,
+  isUpstreamInfrastructureFailure,
+  upstreamRequestIdOf,
+  wasRefusedUnbilled,
+} from './gateway-error.ts';
 
-const apiError = (status: number, body: object) => OpenAI.APIError.generate(status, { error: body }, undefined, new Headers());
+const apiError = (status: number, body: object) =>
+  OpenAI.APIError.generate(status, { error: body }, undefined, new Headers());
 
 test('upstream failures become typed gateway errors with retry advice', () => {
   const cases: [unknown, string, number, boolean][] = [
@@ -39,26 +47,57 @@ test('429 and 503 are retried by the gateway; clear refusals are released, every
   assert.equal(isRetriedByGateway(apiError(429, { message: 'x' })), true);
   assert.equal(isRetriedByGateway(apiError(503, { message: 'x' })), true);
   assert.equal(isRetriedByGateway(apiError(500, { message: 'x' })), false);
-  for (const status of [400, 401, 404, 429]) assert.equal(wasRefusedUnbilled(apiError(status, { message: 'x' })), true, String(status));
-  for (const status of [500, 502, 503]) assert.equal(wasRefusedUnbilled(apiError(status, { message: 'x' })), false, String(status));
+  for (const status of [400, 401, 404, 429])
+    assert.equal(wasRefusedUnbilled(apiError(status, { message: 'x' })), true, String(status));
+  for (const status of [500, 502, 503])
+    assert.equal(wasRefusedUnbilled(apiError(status, { message: 'x' })), false, String(status));
   assert.equal(wasRefusedUnbilled(new OpenAI.APIConnectionTimeoutError()), false);
   const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
   assert.equal(wasRefusedUnbilled(new OpenAI.APIConnectionError({ message: 'refused', cause: refused })), true);
-  assert.equal(wasRefusedUnbilled(new OpenAI.APIConnectionError({ message: 'reset', cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }) })), false);
+  assert.equal(
+    wasRefusedUnbilled(
+      new OpenAI.APIConnectionError({
+        message: 'reset',
+        cause: Object.assign(new Error('reset'), { code: 'ECONNRESET' }),
+      }),
+    ),
+    false,
+  );
 });
 
 test("the upstream's request id comes from x-request-id, else the error body's id", () => {
-  const withHeader = OpenAI.APIError.generate(500, { error: { message: 'x' } }, undefined, new Headers({ 'x-request-id': 'req-1' }));
+  const withHeader = OpenAI.APIError.generate(
+    500,
+    { error: { message: 'x' } },
+    undefined,
+    new Headers({ 'x-request-id': 'req-1' }),
+  );
   assert.equal(upstreamRequestIdOf(withHeader), 'req-1');
   assert.equal(upstreamRequestIdOf(apiError(500, { message: 'x', id: 'body-2' })), 'body-2');
   assert.equal(upstreamRequestIdOf(new Error('x')), undefined);
 });
 
-test('blame: rate limits past retries, 5xx, timeouts and account refusals are the infrastructure\'s; bad requests and the cap are the policy\'s', () => {
-  const infrastructure = [apiError(429, { message: 'x' }), apiError(500, { message: 'x' }), apiError(503, { message: 'x' }), apiError(401, { message: 'x' }), apiError(402, { message: 'x' }), apiError(403, { message: 'x' }), new OpenAI.APIConnectionTimeoutError(), new OpenAI.APIConnectionError({ message: 'refused' })];
-  for (const error of infrastructure) assert.equal(isUpstreamInfrastructureFailure(fromUpstreamError(error, 'm')), true, String(error));
-  const policy = [apiError(400, { message: 'x' }), apiError(400, { message: 'x', code: 'context_length_exceeded' }), apiError(404, { message: 'x' }), apiError(422, { message: 'x' })];
-  for (const error of policy) assert.equal(isUpstreamInfrastructureFailure(fromUpstreamError(error, 'm')), false, String(error));
+test("blame: rate limits past retries, 5xx, timeouts and account refusals are the infrastructure's; bad requests and the cap are the policy's", () => {
+  const infrastructure = [
+    apiError(429, { message: 'x' }),
+    apiError(500, { message: 'x' }),
+    apiError(503, { message: 'x' }),
+    apiError(401, { message: 'x' }),
+    apiError(402, { message: 'x' }),
+    apiError(403, { message: 'x' }),
+    new OpenAI.APIConnectionTimeoutError(),
+    new OpenAI.APIConnectionError({ message: 'refused' }),
+  ];
+  for (const error of infrastructure)
+    assert.equal(isUpstreamInfrastructureFailure(fromUpstreamError(error, 'm')), true, String(error));
+  const policy = [
+    apiError(400, { message: 'x' }),
+    apiError(400, { message: 'x', code: 'context_length_exceeded' }),
+    apiError(404, { message: 'x' }),
+    apiError(422, { message: 'x' }),
+  ];
+  for (const error of policy)
+    assert.equal(isUpstreamInfrastructureFailure(fromUpstreamError(error, 'm')), false, String(error));
   assert.equal(isUpstreamInfrastructureFailure(new GatewayError(402, 'cap', 'no money left', false)), false);
   assert.equal(isUpstreamInfrastructureFailure(new GatewayError(400, 'model_not_allowed', 'no', false)), false);
 });

@@ -17,7 +17,12 @@ export type GatewayErrorType =
   | 'unauthorized';
 
 export class GatewayError extends Error {
-  constructor(readonly status: number, readonly type: GatewayErrorType, message: string, readonly retryable: boolean) {
+  constructor(
+    readonly status: number,
+    readonly type: GatewayErrorType,
+    message: string,
+    readonly retryable: boolean,
+  ) {
     super(message);
     this.name = 'GatewayError';
   }
@@ -36,7 +41,8 @@ export function upstreamStatusOf(error: unknown): number | undefined {
   return error instanceof OpenAI.APIError && typeof error.status === 'number' ? error.status : undefined;
 }
 
-/** 429 and 503: transient, retried by the gateway with growing back-off; a policy never sees them unless retries run out. */
+/** 429 and 503: transient, retried by the gateway with growing back-off; a policy never sees them unless retries run
+ * out. */
 export function isRetriedByGateway(error: unknown): boolean {
   const status = upstreamStatusOf(error);
   return status === 429 || status === 503;
@@ -47,7 +53,13 @@ export function isRetriedByGateway(error: unknown): boolean {
 // connections) is charged at the reservation, since the upstream may have billed up to it.
 const unbilledRefusalStatuses: ReadonlySet<number> = new Set([400, 401, 403, 404, 422, 429]);
 // Connection failures that happen before a byte is sent.
-const neverSentCodes: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const neverSentCodes: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 export function wasRefusedUnbilled(error: unknown): boolean {
   const status = upstreamStatusOf(error);
@@ -80,7 +92,12 @@ const upstreamAccountStatuses: ReadonlySet<number> = new Set([401, 402, 403]);
  * rate limited past the gateway's retries, failed, timed out or refused the validator's account.
  * The policy is told (it may handle them); the scenario's blame follows the count of these.
  */
-export const upstreamInfrastructureErrorTypes: ReadonlySet<GatewayErrorType> = new Set(['rate_limited', 'upstream_error', 'upstream_timeout', 'upstream_unavailable']);
+export const upstreamInfrastructureErrorTypes: ReadonlySet<GatewayErrorType> = new Set([
+  'rate_limited',
+  'upstream_error',
+  'upstream_timeout',
+  'upstream_unavailable',
+]);
 
 export function isUpstreamInfrastructureFailure(error: unknown): boolean {
   return error instanceof GatewayError && upstreamInfrastructureErrorTypes.has(error.type);
@@ -88,16 +105,31 @@ export function isUpstreamInfrastructureFailure(error: unknown): boolean {
 
 export function fromUpstreamError(error: unknown, model: string): GatewayError {
   if (error instanceof GatewayError) return error;
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return new GatewayError(504, 'upstream_timeout', `${model} did not answer in time`, true);
-  if (error instanceof OpenAI.APIConnectionError) return new GatewayError(502, 'upstream_error', `${model} could not be reached: ${error.message}`, true);
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return new GatewayError(504, 'upstream_timeout', `${model} did not answer in time`, true);
+  if (error instanceof OpenAI.APIConnectionError)
+    return new GatewayError(502, 'upstream_error', `${model} could not be reached: ${error.message}`, true);
   if (error instanceof OpenAI.APIError) {
     const status = error.status ?? 502;
     const code = (error.code ?? (error.error as { code?: string } | undefined)?.code ?? '') as string;
-    if (status === 429) return new GatewayError(429, 'rate_limited', `${model} is rate limited; retry later or use another model`, true);
-    if (code === 'context_length_exceeded') return new GatewayError(400, 'context_length_exceeded', `${model}: ${error.message}`, false);
+    if (status === 429)
+      return new GatewayError(429, 'rate_limited', `${model} is rate limited; retry later or use another model`, true);
+    if (code === 'context_length_exceeded')
+      return new GatewayError(400, 'context_length_exceeded', `${model}: ${error.message}`, false);
     if (status >= 500) return new GatewayError(502, 'upstream_error', `${model} failed upstream (${status})`, true);
-    if (upstreamAccountStatuses.has(status)) return new GatewayError(502, 'upstream_unavailable', `${model} is unavailable upstream (${status}: the validator's account or key); try another model`, true);
-    return new GatewayError(400, 'invalid_request', `${model} refused the request (${status}): ${error.message}`, false);
+    if (upstreamAccountStatuses.has(status))
+      return new GatewayError(
+        502,
+        'upstream_unavailable',
+        `${model} is unavailable upstream (${status}: the validator's account or key); try another model`,
+        true,
+      );
+    return new GatewayError(
+      400,
+      'invalid_request',
+      `${model} refused the request (${status}): ${error.message}`,
+      false,
+    );
   }
   return new GatewayError(502, 'upstream_error', `${model}: ${(error as Error)?.message ?? String(error)}`, true);
 }

@@ -36,19 +36,34 @@ class StubUpstream {
         response.writeHead(step.status, { 'content-type': 'application/json' });
         return response.end(JSON.stringify({ error: { message: `scripted ${step.status}`, type: 'x', code: null } }));
       }
-      const headers = { 'x-request-id': 'requestId' in step && step.requestId ? step.requestId : `up-${this.bodies.length}` };
+      const headers = {
+        'x-request-id': 'requestId' in step && step.requestId ? step.requestId : `up-${this.bodies.length}`,
+      };
       const id = `chatcmpl-${this.bodies.length}`;
       if (!body.stream) {
         response.writeHead(200, { ...headers, 'content-type': 'application/json' });
-        return response.end(JSON.stringify({ id, object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage }));
+        return response.end(
+          JSON.stringify({
+            id,
+            object: 'chat.completion',
+            created: 0,
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+            usage,
+          }),
+        );
       }
       response.writeHead(200, { ...headers, 'content-type': 'text/event-stream' });
-      const chunk = (extra: object) => response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: body.model, ...extra })}\n\n`);
+      const chunk = (extra: object) =>
+        response.write(
+          `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: body.model, ...extra })}\n\n`,
+        );
       chunk({ choices: [{ index: 0, delta: { role: 'assistant', content: 'h' }, finish_reason: null }] });
       if ('hold' in step) await step.hold;
       if (response.destroyed) return;
       chunk({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-      if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) chunk({ choices: [], usage });
+      if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage)
+        chunk({ choices: [], usage });
       response.end('data: [DONE]\n\n');
     });
     this.listening = await listenOn(server, '127.0.0.1');
@@ -64,25 +79,53 @@ before(async () => {
 });
 after(async () => stub.listening.close());
 
-async function episode(name: string, capUsd = 1): Promise<{ gateway: ModelGateway; log: CallLog; server: GatewayServer; client: OpenAI; file: string }> {
+async function episode(
+  name: string,
+  capUsd = 1,
+): Promise<{ gateway: ModelGateway; log: CallLog; server: GatewayServer; client: OpenAI; file: string }> {
   const file = path.join(dir, name, 'model-calls.jsonl');
   const log = new CallLog(file);
   const upstream = new OpenAI({ baseURL: stub.listening.url, apiKey: 'upstream-key', maxRetries: 0 });
-  const gateway = new ModelGateway({ allowlist, upstream, capUsd, callLog: log, seed: 1, retryDelaysMs: [1, 2, 4, 8, 16, 32] });
+  const gateway = new ModelGateway({
+    allowlist,
+    upstream,
+    capUsd,
+    callLog: log,
+    seed: 1,
+    retryDelaysMs: [1, 2, 4, 8, 16, 32],
+  });
   const server = await serveGateway(gateway, { host: '127.0.0.1', token: `token-${name}` });
-  return { gateway, log, server, client: new OpenAI({ baseURL: server.url, apiKey: `token-${name}`, maxRetries: 0 }), file };
+  return {
+    gateway,
+    log,
+    server,
+    client: new OpenAI({ baseURL: server.url, apiKey: `token-${name}`, maxRetries: 0 }),
+    file,
+  };
 }
 
-const hiThere = (maxTokens: number) => ({ model: 'glm-5.3', max_tokens: maxTokens, messages: [{ role: 'user' as const, content: 'Hi there' }] });
+const hiThere = (maxTokens: number) => ({
+  model: 'glm-5.3',
+  max_tokens: maxTokens,
+  messages: [{ role: 'user' as const, content: 'Hi there' }],
+});
 
-async function getJson(server: GatewayServer, pathname: string, token: string): Promise<{ status: number; body: unknown; header: string | null }> {
+async function getJson(
+  server: GatewayServer,
+  pathname: string,
+  token: string,
+): Promise<{ status: number; body: unknown; header: string | null }> {
   const response = await fetch(`${server.url}${pathname}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: response.status, body: await response.json(), header: response.headers.get(budgetHeader) };
 }
 
 async function rows(file: string): Promise<{ phase: string; callId: string; [key: string]: unknown }[]> {
   const text = await readFile(file, 'utf8');
-  return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 }
 
 async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
@@ -99,7 +142,9 @@ test('/v1/budget shows three parallel streamed calls held, then settled, and eve
     let release!: () => void;
     const hold = new Promise<void>((resolve) => (release = resolve));
     stub.steps.push({ hold }, { hold }, { hold });
-    const streams = await Promise.all([0, 1, 2].map(() => client.chat.completions.create({ ...hiThere(1000), stream: true }).withResponse()));
+    const streams = await Promise.all(
+      [0, 1, 2].map(() => client.chat.completions.create({ ...hiThere(1000), stream: true }).withResponse()),
+    );
     for (const { response } of streams) assert.match(response.headers.get(budgetHeader) ?? '', /^0\.\d{6}$/);
     // Each holds 53 × 980 + 1,000 × 3,080 = 3,131,940 n$; three hold $0.00939582.
     const held = await getJson(server, '/budget', 'token-parallel');
@@ -133,12 +178,18 @@ test('upstream 429 and 503 are retried by the gateway; the policy sees the 200 a
     assert.equal(data.choices[0]?.message.content, 'hi');
     assert.match(response.headers.get(budgetHeader) ?? '', /^0\.\d{6}$/);
     const call = log.entries[0]!;
-    assert.ok(call.status === 'ok' && call.attempts === 4 && call.upstreamRequestId === 'upstream-req-42', JSON.stringify(call));
+    assert.ok(
+      call.status === 'ok' && call.attempts === 4 && call.upstreamRequestId === 'upstream-req-42',
+      JSON.stringify(call),
+    );
     // Seven 503s in a row: six retries, then the policy gets the error; not billed, so released.
     stub.steps.push(...Array.from({ length: 7 }, () => ({ status: 503 })));
     await assert.rejects(client.chat.completions.create(hiThere(100)), /502/);
     const failed = log.entries[1]!;
-    assert.ok(failed.status === 'error' && failed.attempts === 7 && failed.basis === 'failed-after-send', JSON.stringify(failed));
+    assert.ok(
+      failed.status === 'error' && failed.attempts === 7 && failed.basis === 'failed-after-send',
+      JSON.stringify(failed),
+    );
   } finally {
     await server.close();
   }
@@ -150,14 +201,20 @@ test('a call in flight has its start row on disk; an abort ends it charged at it
     let release!: () => void;
     stub.steps.push({ hold: new Promise<void>((resolve) => (release = resolve)) });
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ ...hiThere(1000), stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { ...hiThere(1000), stream: true },
+      { signal: controller.signal },
+    );
     const reader = stream[Symbol.asyncIterator]();
     await reader.next();
     // Written when the call started: a SIGKILL now would leave this row, and the spend ledger
     // would count its reservation.
     await until(async () => (await rows(file)).some((row) => row.phase === 'start'), 'the start row');
     const inFlight = await rows(file);
-    assert.deepEqual(inFlight.map((row) => row.phase), ['start']);
+    assert.deepEqual(
+      inFlight.map((row) => row.phase),
+      ['start'],
+    );
     assert.equal(inFlight[0]!.reservedUsd, 0.00313194);
     assert.ok(inFlight[0]!.request, 'the start row carries the request');
     assert.equal((await readCallLogCost(file))?.costUsd, 0.00313194);
@@ -165,7 +222,10 @@ test('a call in flight has its start row on disk; an abort ends it charged at it
     await until(() => log.entries.length === 1, 'the aborted call to end');
     release();
     const call = log.entries[0]!;
-    assert.ok(call.status === 'error' && call.basis === 'failed-after-send' && call.costUsd === 0.00313194, JSON.stringify(call));
+    assert.ok(
+      call.status === 'error' && call.basis === 'failed-after-send' && call.costUsd === 0.00313194,
+      JSON.stringify(call),
+    );
     assert.equal(gateway.budget().spent_usd, 0.003132);
     await until(async () => (await rows(file)).length === 2, 'the end row on disk');
     assert.equal((await readCallLogCost(file))?.unfinishedCalls, 0);
@@ -177,14 +237,22 @@ test('a call in flight has its start row on disk; an abort ends it charged at it
 test('unknown model → 400 naming the allowlist; unknown or closed token → 401; refusals logged without bodies', async () => {
   const { log, server, client, file } = await episode('tokens', 0.000249);
   try {
-    await assert.rejects(client.chat.completions.create({ ...hiThere(100), model: 'gpt-unlisted' }), (e: unknown) => e instanceof OpenAI.APIError && e.status === 400 && /allowlist: .*kimi-k3/.test(e.message));
-    const refused = await fetch(`${server.url}/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer token-tokens', 'content-type': 'application/json' }, body: JSON.stringify(hiThere(100)) });
+    await assert.rejects(
+      client.chat.completions.create({ ...hiThere(100), model: 'gpt-unlisted' }),
+      (e: unknown) => e instanceof OpenAI.APIError && e.status === 400 && /allowlist: .*kimi-k3/.test(e.message),
+    );
+    const refused = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer token-tokens', 'content-type': 'application/json' },
+      body: JSON.stringify(hiThere(100)),
+    });
     assert.equal(refused.status, 402);
     assert.equal(((await refused.json()) as { error: { type: string } }).error.type, 'cap');
     assert.equal(refused.headers.get(budgetHeader), '0.000249');
     assert.equal(log.entries.length, 2);
     await log.close();
-    for (const row of await rows(file)) assert.ok(row.phase === 'refused' && !('request' in row) && !('response' in row), JSON.stringify(row));
+    for (const row of await rows(file))
+      assert.ok(row.phase === 'refused' && !('request' in row) && !('response' in row), JSON.stringify(row));
     assert.equal((await getJson(server, '/budget', 'wrong-token')).status, 401);
     server.episodes.close('token-tokens');
     assert.equal((await getJson(server, '/budget', 'token-tokens')).status, 401);
@@ -202,9 +270,16 @@ test('one server answers for several episodes, each on its own meter', async () 
   episodes.add('episode-two', second);
   const server = await serveGateway(episodes, { host: '127.0.0.1' });
   try {
-    await new OpenAI({ baseURL: server.url, apiKey: 'episode-one', maxRetries: 0 }).chat.completions.create(hiThere(100));
+    await new OpenAI({ baseURL: server.url, apiKey: 'episode-one', maxRetries: 0 }).chat.completions.create(
+      hiThere(100),
+    );
     assert.equal(((await getJson(server, '/budget', 'episode-one')).body as { spent_usd: number }).spent_usd, 0.000328);
-    assert.deepEqual((await getJson(server, '/budget', 'episode-two')).body, { cap_usd: 0.3, spent_usd: 0, reserved_usd: 0, remaining_usd: 0.3 });
+    assert.deepEqual((await getJson(server, '/budget', 'episode-two')).body, {
+      cap_usd: 0.3,
+      spent_usd: 0,
+      reserved_usd: 0,
+      remaining_usd: 0.3,
+    });
   } finally {
     await server.close();
   }

@@ -65,7 +65,13 @@ function bearer(header: string | undefined): string {
   return header?.replace(/^Bearer\s+/i, '') ?? '';
 }
 
-async function handle(episodes: EpisodeTokens, request: http.IncomingMessage, response: http.ServerResponse, maxBodyBytes: number, requestIdOf?: () => string | undefined): Promise<void> {
+async function handle(
+  episodes: EpisodeTokens,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  maxBodyBytes: number,
+  requestIdOf?: () => string | undefined,
+): Promise<void> {
   const gateway = episodes.lookup(bearer(request.headers.authorization));
   if (!gateway) throw new HttpError(401, 'unauthorized', 'missing, unknown or closed episode token');
   // Set before any reply is written; refreshed on the answers below that change the budget.
@@ -75,10 +81,20 @@ async function handle(episodes: EpisodeTokens, request: http.IncomingMessage, re
   setBudgetHeader();
   const url = new URL(request.url ?? '/', 'http://gateway');
   if (request.method === 'GET' && url.pathname === '/v1/models') {
-    return sendJson(response, 200, { object: 'list', data: gateway.modelList().map((m) => ({ id: m.id, object: 'model', created: 0, owned_by: 'trl-gateway', context_window: m.contextWindow })) });
+    return sendJson(response, 200, {
+      object: 'list',
+      data: gateway.modelList().map((m) => ({
+        id: m.id,
+        object: 'model',
+        created: 0,
+        owned_by: 'trl-gateway',
+        context_window: m.contextWindow,
+      })),
+    });
   }
   if (request.method === 'GET' && url.pathname === '/v1/budget') return sendJson(response, 200, gateway.budget());
-  if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new HttpError(404, 'not_found', `${request.method} ${url.pathname} is not served`);
+  if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions')
+    throw new HttpError(404, 'not_found', `${request.method} ${url.pathname} is not served`);
   const parsed = chatBodySchema.safeParse(await readJsonBody(request, maxBodyBytes));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -86,7 +102,8 @@ async function handle(episodes: EpisodeTokens, request: http.IncomingMessage, re
   }
   const { model, stream, ...body } = parsed.data;
   const branch = typeof request.headers['x-trl-branch'] === 'string' ? request.headers['x-trl-branch'] : undefined;
-  const requestId = typeof request.headers['x-trl-request-id'] === 'string' ? request.headers['x-trl-request-id'] : requestIdOf?.();
+  const requestId =
+    typeof request.headers['x-trl-request-id'] === 'string' ? request.headers['x-trl-request-id'] : requestIdOf?.();
   // A client that goes away aborts the upstream call (which is then charged as failed after sending).
   const gone = new AbortController();
   response.on('close', () => {
@@ -114,7 +131,10 @@ async function handle(episodes: EpisodeTokens, request: http.IncomingMessage, re
   }
 }
 
-export async function serveGateway(target: ModelGateway | EpisodeTokens, options: GatewayServerOptions): Promise<GatewayServer> {
+export async function serveGateway(
+  target: ModelGateway | EpisodeTokens,
+  options: GatewayServerOptions,
+): Promise<GatewayServer> {
   let episodes: EpisodeTokens;
   if (target instanceof ModelGateway) {
     if (!options.token) throw new Error('serving one gateway needs its episode token');

@@ -18,13 +18,25 @@ export function allowlistWith(prices: { input: number; output: number }[]): Allo
     models: prices.map((p, i) => ({
       id: `m${i}`,
       pricing: { inputUsdPerMillion: p.input, cachedInputUsdPerMillion: 0, outputUsdPerMillion: p.output },
-      contextWindow: 200_000, maxOutputTokens: 100_000, supportsTools: true,
-      sim: { latencyMs: 0, tokensPerSecond: 1, competence: { base: 0.5, byDifficulty: { easy: 1, medium: 1, hard: 1 }, byCategory: {} }, rateLimitRate: 0, serverErrorRate: 0 },
+      contextWindow: 200_000,
+      maxOutputTokens: 100_000,
+      supportsTools: true,
+      sim: {
+        latencyMs: 0,
+        tokensPerSecond: 1,
+        competence: { base: 0.5, byDifficulty: { easy: 1, medium: 1, hard: 1 }, byCategory: {} },
+        rateLimitRate: 0,
+        serverErrorRate: 0,
+      },
     })),
   };
 }
 
-interface UpstreamBody { max_tokens: number; n?: number; messages: unknown[] }
+interface UpstreamBody {
+  max_tokens: number;
+  n?: number;
+  messages: unknown[];
+}
 
 /**
  * Worst-case upstream: bills its prompt at `promptFactor` × the estimate, uses every output token
@@ -39,9 +51,22 @@ function greedyUpstream(delays: number[], options: { promptFactor?: number; fail
           const index = calls++;
           await new Promise((resolve) => setTimeout(resolve, delays[index % delays.length] ?? 0));
           if (options.failEvery && index % options.failEvery === 0) throw new OpenAI.APIConnectionTimeoutError();
-          const promptTokens = Math.ceil(promptEstimateTokens(body as unknown as Record<string, unknown>) * (options.promptFactor ?? 1));
+          const promptTokens = Math.ceil(
+            promptEstimateTokens(body as unknown as Record<string, unknown>) * (options.promptFactor ?? 1),
+          );
           const completionTokens = body.max_tokens * (body.n ?? 1);
-          return { id: `up-${index}`, object: 'chat.completion', created: 0, model: 'x', choices: [{ index: 0, message: { role: 'assistant', content: 'y' }, finish_reason: 'length' }], usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
+          return {
+            id: `up-${index}`,
+            object: 'chat.completion',
+            created: 0,
+            model: 'x',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'y' }, finish_reason: 'length' }],
+            usage: {
+              prompt_tokens: promptTokens,
+              completion_tokens: completionTokens,
+              total_tokens: promptTokens + completionTokens,
+            },
+          };
         },
       },
     },
@@ -51,15 +76,25 @@ function greedyUpstream(delays: number[], options: { promptFactor?: number; fail
 // Prices in whole thousandths of a dollar per million tokens, as the price table requires.
 const price = (min: number, max: number) => fc.integer({ min, max }).map((thousandths) => thousandths / 1000);
 
-async function fireCalls(gateway: ModelGateway, models: number, prompts: string[], answers: number[]): Promise<string[]> {
+async function fireCalls(
+  gateway: ModelGateway,
+  models: number,
+  prompts: string[],
+  answers: number[],
+): Promise<string[]> {
   const calls = Array.from({ length: 100 }, (_, i) =>
-    gateway.complete({ messages: [{ role: 'user', content: prompts[i % prompts.length] }], n: answers[i % answers.length] }, { model: `m${i % models}`, maxTokens: 10_000_000 }).then(
-      () => 'ok',
-      (error: unknown) => {
-        assert.ok(error instanceof GatewayError, String(error));
-        return error.type;
-      },
-    ),
+    gateway
+      .complete(
+        { messages: [{ role: 'user', content: prompts[i % prompts.length] }], n: answers[i % answers.length] },
+        { model: `m${i % models}`, maxTokens: 10_000_000 },
+      )
+      .then(
+        () => 'ok',
+        (error: unknown) => {
+          assert.ok(error instanceof GatewayError, String(error));
+          return error.type;
+        },
+      ),
   );
   return Promise.all(calls);
 }
@@ -75,15 +110,28 @@ test('100 parallel greedy calls never spend past the cap, under random prices, a
       fc.constantFrom(0, 3, 7),
       async (prices, delays, capUsd, prompts, answers, failEvery) => {
         const log = new CallLog();
-        const gateway = new ModelGateway({ allowlist: allowlistWith(prices), upstream: greedyUpstream(delays, { failEvery }), capUsd, callLog: log, seed: 0, retryDelaysMs: [] });
+        const gateway = new ModelGateway({
+          allowlist: allowlistWith(prices),
+          upstream: greedyUpstream(delays, { failEvery }),
+          capUsd,
+          callLog: log,
+          seed: 0,
+          retryDelaysMs: [],
+        });
         const outcomes = await fireCalls(gateway, prices.length, prompts, answers);
-        assert.ok(gateway.meter.spentNanoUsd <= gateway.meter.capNanoUsd, `spent ${gateway.ledger.spentUsd} of a ${capUsd} cap`);
+        assert.ok(
+          gateway.meter.spentNanoUsd <= gateway.meter.capNanoUsd,
+          `spent ${gateway.ledger.spentUsd} of a ${capUsd} cap`,
+        );
         assert.equal(gateway.meter.closed, false, 'an upstream billing within the estimate never overshoots');
         assert.equal(log.entries.length, 100, 'every call, refused or not, is in the log');
         assert.equal(log.inFlightCount, 0);
         const logged = log.entries.reduce((t, e) => t + e.costUsd, 0);
         assert.ok(Math.abs(logged - gateway.ledger.spentUsd) < 1e-9, 'every cent is in the log');
-        assert.ok(outcomes.every((o) => o === 'ok' || o === 'cap' || o === 'upstream_timeout'), outcomes.join(','));
+        assert.ok(
+          outcomes.every((o) => o === 'ok' || o === 'cap' || o === 'upstream_timeout'),
+          outcomes.join(','),
+        );
       },
     ),
     { numRuns: 60 },
@@ -92,20 +140,43 @@ test('100 parallel greedy calls never spend past the cap, under random prices, a
 
 test('an upstream billing past the estimate overshoots once and closes the episode to every later call', async () => {
   const log = new CallLog();
-  const gateway = new ModelGateway({ allowlist: allowlistWith([{ input: 1, output: 1 }]), upstream: greedyUpstream([0], { promptFactor: 3 }), capUsd: 1, callLog: log, seed: 0 });
+  const gateway = new ModelGateway({
+    allowlist: allowlistWith([{ input: 1, output: 1 }]),
+    upstream: greedyUpstream([0], { promptFactor: 3 }),
+    capUsd: 1,
+    callLog: log,
+    seed: 0,
+  });
   await gateway.complete({ messages: [{ role: 'user', content: 'hello' }] }, { model: 'm0', maxTokens: 100 });
   assert.equal(gateway.meter.closed, true);
   const ended = log.entries[0]!;
   assert.ok(ended.status === 'ok' && ended.overshootUsd > 0, JSON.stringify(ended));
-  await assert.rejects(gateway.complete({ messages: [{ role: 'user', content: 'again' }] }, { model: 'm0', maxTokens: 100 }), (e: unknown) => e instanceof GatewayError && e.type === 'cap' && e.status === 402 && /episode closed/.test(e.message));
+  await assert.rejects(
+    gateway.complete({ messages: [{ role: 'user', content: 'again' }] }, { model: 'm0', maxTokens: 100 }),
+    (e: unknown) =>
+      e instanceof GatewayError && e.type === 'cap' && e.status === 402 && /episode closed/.test(e.message),
+  );
   assert.equal(log.entries[1]?.status, 'refused');
   assert.equal(gateway.budgetRefusals, 1);
 });
 
 test('models outside the allowlist are refused with 400 naming the allowlist, logged, and cost nothing', async () => {
   const log = new CallLog();
-  const gateway = new ModelGateway({ allowlist: allowlistWith([{ input: 1, output: 1 }]), upstream: greedyUpstream([0]), capUsd: 1, callLog: log, seed: 0 });
-  await assert.rejects(gateway.complete({ messages: [{ role: 'user', content: 'hi' }] }, { model: 'gpt-unlisted' }), (e: unknown) => e instanceof GatewayError && e.type === 'model_not_allowed' && e.status === 400 && /allowlist: m0/.test(e.message));
+  const gateway = new ModelGateway({
+    allowlist: allowlistWith([{ input: 1, output: 1 }]),
+    upstream: greedyUpstream([0]),
+    capUsd: 1,
+    callLog: log,
+    seed: 0,
+  });
+  await assert.rejects(
+    gateway.complete({ messages: [{ role: 'user', content: 'hi' }] }, { model: 'gpt-unlisted' }),
+    (e: unknown) =>
+      e instanceof GatewayError &&
+      e.type === 'model_not_allowed' &&
+      e.status === 400 &&
+      /allowlist: m0/.test(e.message),
+  );
   assert.equal(log.entries[0]?.status, 'refused');
   assert.equal(gateway.ledger.spentUsd, 0);
 });

@@ -23,7 +23,14 @@ function recordingUpstream(usage: object | undefined, bodies: Record<string, unk
       completions: {
         async create(body: Record<string, unknown>) {
           bodies.push(body);
-          return { id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }], usage };
+          return {
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            created: 0,
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }],
+            usage,
+          };
         },
       },
     },
@@ -54,8 +61,17 @@ test('the worked example: estimate 53, reservation $0.0252833, settled at $0.000
   await gateway.complete(hiThere, { model: 'glm-5.3' });
   // Billed JSON {"messages":[{"role":"user","content":"Hi there"}]}: plain 31, other 20 → ⌊37.92⌋ + 16.
   assert.deepEqual(rows[0], {
-    callId: (rows[0] as { callId: string }).callId, requestId: undefined, branch: undefined, model: 'glm-5.3', streamed: false,
-    promptEstimateTokens: 53, answerCount: 1, maxTokens: 8192, clamped: false, reservedUsd: 0.025283300, request: hiThere,
+    callId: (rows[0] as { callId: string }).callId,
+    requestId: undefined,
+    branch: undefined,
+    model: 'glm-5.3',
+    streamed: false,
+    promptEstimateTokens: 53,
+    answerCount: 1,
+    maxTokens: 8192,
+    clamped: false,
+    reservedUsd: 0.0252833,
+    request: hiThere,
   });
   // 20 × 980 n$ + 100 × 3,080 n$.
   const call = ended(log.entries[0]);
@@ -63,12 +79,15 @@ test('the worked example: estimate 53, reservation $0.0252833, settled at $0.000
   assert.equal(call.basis, 'usage');
   assert.equal(call.upstreamRequestId, 'chatcmpl-1');
   assert.deepEqual(gateway.budget(), { cap_usd: 1, spent_usd: 0.000328, reserved_usd: 0, remaining_usd: 0.999672 });
-  assert.equal(bodies[0]!.max_tokens, 8192, 'the meter\'s length goes upstream as max_tokens');
+  assert.equal(bodies[0]!.max_tokens, 8192, "the meter's length goes upstream as max_tokens");
   assert.equal(bodies[0]!.seed, 7);
 });
 
 test('cached prompt tokens are charged at the cache-read price', async () => {
-  const { gateway, log } = gatewayWith(recordingUpstream({ prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 800 } }), 1);
+  const { gateway, log } = gatewayWith(
+    recordingUpstream({ prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 800 } }),
+    1,
+  );
   await gateway.complete(hiThere, { model: 'glm-5.3' });
   // 200 × 980 + 800 × 180 + 10 × 3,080 = 196,000 + 144,000 + 30,800 n$.
   assert.equal(ended(log.entries[0]).costUsd, 0.0003708);
@@ -101,7 +120,11 @@ test('n answers are reserved and clamped per answer', async () => {
 test('402 cap when fewer than 64 tokens fit; 64 fit one micro-dollar later', async () => {
   // Prompt 53 × 980 = 51,940 n$. A $0.000249 cap leaves 197,060 n$ = 63.98 tokens at 3,080 n$.
   const refusedLog = gatewayWith(recordingUpstream({ prompt_tokens: 1, completion_tokens: 1 }), 0.000249);
-  await assert.rejects(refusedLog.gateway.complete(hiThere, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.status === 402 && e.type === 'cap' && /63 completion tokens/.test(e.message));
+  await assert.rejects(
+    refusedLog.gateway.complete(hiThere, { model: 'glm-5.3' }),
+    (e: unknown) =>
+      e instanceof GatewayError && e.status === 402 && e.type === 'cap' && /63 completion tokens/.test(e.message),
+  );
   const refused = refusedLog.log.entries[0]!;
   assert.equal(refused.status, 'refused');
   assert.equal('request' in refused, false, 'a refused call is logged without its body');
@@ -120,7 +143,7 @@ test('no usage on a 200 is charged the whole reservation', async () => {
   assert.equal(call.costUsd, 0.00005194 + 1000 * 0.00000308);
 });
 
-test('calls that fail upstream for the infrastructure\'s reasons are counted; the policy still gets the typed error', async () => {
+test("calls that fail upstream for the infrastructure's reasons are counted; the policy still gets the typed error", async () => {
   const statuses = [503, 401, 400];
   const upstream = {
     chat: {
@@ -134,21 +157,43 @@ test('calls that fail upstream for the infrastructure\'s reasons are counted; th
   } as unknown as OpenAI;
   const { gateway } = gatewayWith(upstream, 1);
   const hello = { messages: [{ role: 'user', content: 'hi' }] };
-  await assert.rejects(gateway.complete(hello, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.type === 'upstream_error');
-  await assert.rejects(gateway.complete(hello, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.type === 'upstream_unavailable');
+  await assert.rejects(
+    gateway.complete(hello, { model: 'glm-5.3' }),
+    (e: unknown) => e instanceof GatewayError && e.type === 'upstream_error',
+  );
+  await assert.rejects(
+    gateway.complete(hello, { model: 'glm-5.3' }),
+    (e: unknown) => e instanceof GatewayError && e.type === 'upstream_unavailable',
+  );
   assert.equal(gateway.upstreamFailures, 2);
   // A request the upstream calls bad is the policy's: not counted.
-  await assert.rejects(gateway.complete(hello, { model: 'glm-5.3' }), (e: unknown) => e instanceof GatewayError && e.type === 'invalid_request');
+  await assert.rejects(
+    gateway.complete(hello, { model: 'glm-5.3' }),
+    (e: unknown) => e instanceof GatewayError && e.type === 'invalid_request',
+  );
   assert.equal(gateway.upstreamFailures, 2);
 });
 
 test('the billed part is serialized once: the upstream gets, and the call log keeps, what serializing each whole would give', async (t) => {
   // Everything the split touches: knobs kept, dropped and overridden; a `__proto__` key (an
   // ordinary field after JSON.parse); non-ASCII, an astral character, tools, a null.
-  const body = JSON.parse(JSON.stringify({
-    model: 'glm-5.3', messages: [{ role: 'user', content: 'Héllo 世界 🙂 "quoted" \\ {x}' }], tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object' } } }],
-    temperature: 0.2, top_p: null, stop: ['END'], user: 'u-1', tool_choice: 'auto', n: 1, seed: 99, max_completion_tokens: 300, stream_options: { include_usage: false }, response_format: { type: 'text' },
-  }).replace('{"model"', '{"__proto__":{"polluted":true},"model"')) as Record<string, unknown>;
+  const body = JSON.parse(
+    JSON.stringify({
+      model: 'glm-5.3',
+      messages: [{ role: 'user', content: 'Héllo 世界 🙂 "quoted" \\ {x}' }],
+      tools: [{ type: 'function', function: { name: 'read_file', parameters: { type: 'object' } } }],
+      temperature: 0.2,
+      top_p: null,
+      stop: ['END'],
+      user: 'u-1',
+      tool_choice: 'auto',
+      n: 1,
+      seed: 99,
+      max_completion_tokens: 300,
+      stream_options: { include_usage: false },
+      response_format: { type: 'text' },
+    }).replace('{"model"', '{"__proto__":{"polluted":true},"model"'),
+  ) as Record<string, unknown>;
   assert.ok(Object.hasOwn(body, '__proto__'));
   const received: string[] = [];
   const server = http.createServer((request, response) => {
@@ -160,12 +205,25 @@ test('the billed part is serialized once: the upstream gets, and the call log ke
       const usage = { prompt_tokens: 40, completion_tokens: 2 };
       if ((JSON.parse(text) as { stream?: boolean }).stream) {
         response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'glm-5.3', choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] })}\n\n`);
-        response.end(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'glm-5.3', choices: [], usage })}\n\ndata: [DONE]\n\n`);
+        response.write(
+          `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'glm-5.3', choices: [{ index: 0, delta: { content: 'ok' }, finish_reason: 'stop' }] })}\n\n`,
+        );
+        response.end(
+          `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'glm-5.3', choices: [], usage })}\n\ndata: [DONE]\n\n`,
+        );
         return;
       }
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id: 'c1', object: 'chat.completion', created: 0, model: 'glm-5.3', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }], usage }));
+      response.end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          created: 0,
+          model: 'glm-5.3',
+          choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+          usage,
+        }),
+      );
     });
   });
   const listening = await listenOn(server, '127.0.0.1');
@@ -177,19 +235,33 @@ test('the billed part is serialized once: the upstream gets, and the call log ke
     await rm(dir, { recursive: true, force: true });
   });
   const log = new CallLog(path.join(dir, 'calls.jsonl'));
-  const gateway = new ModelGateway({ allowlist, upstream: upstream as unknown as OpenAI, capUsd: 1, callLog: log, seed: 7, retryDelaysMs: [] });
+  const gateway = new ModelGateway({
+    allowlist,
+    upstream: upstream as unknown as OpenAI,
+    capUsd: 1,
+    callLog: log,
+    seed: 7,
+    retryDelaysMs: [],
+  });
   await gateway.complete(body, { model: 'glm-5.3' });
-  for await (const _chunk of gateway.stream(body, { model: 'glm-5.3' })) { /* read to the end */ }
+  for await (const _chunk of gateway.stream(body, { model: 'glm-5.3' })) {
+    /* read to the end */
+  }
   await log.close();
 
   // What the gateway built before, serialized whole: the body without the length and stream knobs,
   // then model, the meter's max_tokens and the validator's seed, then this call's stream fields.
   const { max_completion_tokens: _length, stream: _stream, stream_options: _streamOptions, ...rest } = body;
-  const sentBefore = (extra: object) => JSON.parse(JSON.stringify({ ...rest, model: 'glm-5.3', max_tokens: 300, seed: 7, ...extra })) as unknown;
+  const sentBefore = (extra: object) =>
+    JSON.parse(JSON.stringify({ ...rest, model: 'glm-5.3', max_tokens: 300, seed: 7, ...extra })) as unknown;
   assert.equal(received.length, 2);
   assert.deepEqual(JSON.parse(received[0]!), sentBefore({ stream: false }));
   assert.deepEqual(JSON.parse(received[1]!), sentBefore({ stream: true, stream_options: { include_usage: true } }));
-  const starts = (await readFile(log.file!, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { phase: string; request?: unknown; maxTokens?: number }).filter((row) => row.phase === 'start');
+  const starts = (await readFile(log.file!, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { phase: string; request?: unknown; maxTokens?: number })
+    .filter((row) => row.phase === 'start');
   assert.equal(starts.length, 2);
   for (const row of starts) {
     assert.deepEqual(row.request, JSON.parse(JSON.stringify(body)));

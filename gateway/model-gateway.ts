@@ -11,10 +11,22 @@ import { withBodyText, type ChatUpstream } from './upstream/chat-upstream.ts';
 import { meterPrices, type Allowlist, type ModelEntry } from './catalog/allowlist.ts';
 import { BudgetLedger } from './budget-ledger.ts';
 import { EpisodeMeter, type Budget, type Settlement } from './meter/episode-meter.ts';
-import { fixedOverheadTokens, promptEstimateOfBilledJson, splitBilledBody, type SplitBody } from './meter/prompt-estimate.ts';
+import {
+  fixedOverheadTokens,
+  promptEstimateOfBilledJson,
+  splitBilledBody,
+  type SplitBody,
+} from './meter/prompt-estimate.ts';
 import { joinJsonObjects } from '../common/join-json-objects.ts';
 import { requestedAnswerCount, requestedMaxTokens } from './meter/request-limits.ts';
-import { GatewayError, fromUpstreamError, isRetriedByGateway, isUpstreamInfrastructureFailure, upstreamRequestIdOf, wasRefusedUnbilled } from './gateway-error.ts';
+import {
+  GatewayError,
+  fromUpstreamError,
+  isRetriedByGateway,
+  isUpstreamInfrastructureFailure,
+  upstreamRequestIdOf,
+  wasRefusedUnbilled,
+} from './gateway-error.ts';
 import type { CallEndRow, CallLog } from './call-log.ts';
 import { recordInfraError, recordModelCall } from '../common/metrics.ts';
 
@@ -59,7 +71,8 @@ interface PreparedCall {
   clamped: boolean;
   reservedUsd: number;
   upstreamBody: ChatBody;
-  /** The JSON text of `{ ...upstreamBody, ...extra }`, from the one serialization of the billed part (absent for a body that is not JSON's). */
+  /** The JSON text of `{ ...upstreamBody, ...extra }`, from the one serialization of the billed part (absent for a body
+   * that is not JSON's). */
   upstreamText?: (extra: Record<string, unknown>) => string;
   started: number;
   abort: AbortController;
@@ -90,14 +103,19 @@ function linkedAbort(signal: AbortSignal | undefined): AbortController {
 
 // The attempt number and the scenario's try go upstream as headers (the sim fleet rolls the faults
 // of each attempt of each try anew).
-function requestOptions(prepared: PreparedCall, attempt: number, tryKey?: string): { signal: AbortSignal; headers?: Record<string, string> } {
+function requestOptions(
+  prepared: PreparedCall,
+  attempt: number,
+  tryKey?: string,
+): { signal: AbortSignal; headers?: Record<string, string> } {
   const headers: Record<string, string> = {};
   if (attempt > 1) headers['x-trl-attempt'] = String(attempt);
   if (tryKey) headers['x-trl-try'] = tryKey;
   return Object.keys(headers).length ? { signal: prepared.abort.signal, headers } : { signal: prepared.abort.signal };
 }
 
-/** The fields the gateway does not pass upstream as they came: the length is the meter's, the stream fields each attempt's. */
+/** The fields the gateway does not pass upstream as they came: the length is the meter's, the stream fields each
+ * attempt's. */
 function notSentUpstream(fields: ChatBody): ChatBody {
   const { max_completion_tokens: _length, stream: _stream, stream_options: _streamOptions, ...rest } = fields;
   return rest;
@@ -109,7 +127,8 @@ function upstreamRequest(prepared: PreparedCall, extra: Record<string, unknown>)
   return prepared.upstreamText ? withBodyText(body, prepared.upstreamText(extra)) : body;
 }
 
-/** A body that did not come from JSON (a cycle, a BigInt) cannot be serialized; the meter prices it at the fixed overhead. */
+/** A body that did not come from JSON (a cycle, a BigInt) cannot be serialized; the meter prices it at the fixed
+ * overhead. */
 function splitOrNothing(body: ChatBody): SplitBody | undefined {
   try {
     return splitBilledBody(body);
@@ -119,7 +138,9 @@ function splitOrNothing(body: ChatBody): SplitBody | undefined {
 }
 
 /** Calls `create` and reads the x-request-id header when the client offers it (test fakes may not). */
-async function withRequestId<T>(promise: Promise<T> & { withResponse?: () => Promise<{ data: T; request_id: string | null }> }): Promise<{ data: T; requestId?: string }> {
+async function withRequestId<T>(
+  promise: Promise<T> & { withResponse?: () => Promise<{ data: T; request_id: string | null }> },
+): Promise<{ data: T; requestId?: string }> {
   if (typeof promise.withResponse !== 'function') return { data: await promise };
   const { data, request_id } = await promise.withResponse();
   return { data, requestId: request_id ?? undefined };
@@ -133,7 +154,8 @@ export class ModelGateway {
   private readonly retryDelaysMs: readonly number[];
   /** Calls refused for the cap (the scenario's budget_exhausted signal). */
   budgetRefusals = 0;
-  /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries (the scenario's infra_error signal). */
+  /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries (the scenario's
+   * infra_error signal). */
   upstreamFailures = 0;
 
   constructor(private readonly options: GatewayOptions) {
@@ -163,22 +185,50 @@ export class ModelGateway {
     const identity = { callId, requestId: options.requestId, branch: options.branch, model: options.model, streamed };
     const refuse = (error: GatewayError, promptEstimate?: number): never => {
       if (error.type === 'cap') this.budgetRefusals += 1;
-      this.options.callLog.refused({ ...identity, errorType: error.type, message: error.message, promptEstimateTokens: promptEstimate, spentAfterUsd: this.ledger.spentUsd });
+      this.options.callLog.refused({
+        ...identity,
+        errorType: error.type,
+        message: error.message,
+        promptEstimateTokens: promptEstimate,
+        spentAfterUsd: this.ledger.spentUsd,
+      });
       throw error;
     };
     const model = this.models.get(options.model);
-    if (!model) return refuse(new GatewayError(400, 'model_not_allowed', `model "${options.model}" is not on the allowlist: ${[...this.models.keys()].join(', ')}`, false));
-    if (!Array.isArray(body.messages) || body.messages.length === 0) return refuse(new GatewayError(400, 'invalid_request', 'messages must be a non-empty array', false));
+    if (!model)
+      return refuse(
+        new GatewayError(
+          400,
+          'model_not_allowed',
+          `model "${options.model}" is not on the allowlist: ${[...this.models.keys()].join(', ')}`,
+          false,
+        ),
+      );
+    if (!Array.isArray(body.messages) || body.messages.length === 0)
+      return refuse(new GatewayError(400, 'invalid_request', 'messages must be a non-empty array', false));
     const answers = requestedAnswerCount(body);
     if (!answers.ok) return refuse(new GatewayError(400, 'invalid_request', answers.message, false));
-    const maxTokens = options.maxTokens !== undefined && options.maxTokens >= 1 ? Math.floor(options.maxTokens) : requestedMaxTokens(body);
+    const maxTokens =
+      options.maxTokens !== undefined && options.maxTokens >= 1
+        ? Math.floor(options.maxTokens)
+        : requestedMaxTokens(body);
     // The body's billed part is serialized once, here: the estimate counts it, and the start row and
     // every upstream attempt join their few knobs to it (bench/gateway-overhead.ts, by prompt size).
     const split = splitOrNothing(body);
     const estimate = split ? promptEstimateOfBilledJson(split.billedJson) : fixedOverheadTokens;
-    const reserved = this.meter.reserve({ prices: meterPrices(model), promptEstimateTokens: estimate, maxTokens, n: answers.answerCount });
+    const reserved = this.meter.reserve({
+      prices: meterPrices(model),
+      promptEstimateTokens: estimate,
+      maxTokens,
+      n: answers.answerCount,
+    });
     if (!reserved.ok) return refuse(new GatewayError(402, 'cap', reserved.message, false), estimate);
-    const upstreamBody = { ...notSentUpstream(body), model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
+    const upstreamBody = {
+      ...notSentUpstream(body),
+      model: model.id,
+      max_tokens: reserved.maxTokens,
+      seed: this.options.seed,
+    };
     this.options.callLog.started(
       {
         ...identity,
@@ -193,7 +243,12 @@ export class ModelGateway {
     );
     let upstreamText: ((extra: Record<string, unknown>) => string) | undefined;
     if (split) {
-      const upstreamKnobs = { ...notSentUpstream(split.knobs), model: model.id, max_tokens: reserved.maxTokens, seed: this.options.seed };
+      const upstreamKnobs = {
+        ...notSentUpstream(split.knobs),
+        model: model.id,
+        max_tokens: reserved.maxTokens,
+        seed: this.options.seed,
+      };
       upstreamText = (extra) => joinJsonObjects(split.billedJson, JSON.stringify({ ...upstreamKnobs, ...extra }));
     }
     return {
@@ -217,12 +272,23 @@ export class ModelGateway {
       this.meter.release(prepared.reservationId);
       settlement = { costUsd: 0, overshootUsd: 0, basis: 'released' };
     } else {
-      settlement = this.meter.settle(prepared.reservationId, outcome.usage, { failedAfterSend: outcome.failedAfterSend ?? false });
+      settlement = this.meter.settle(prepared.reservationId, outcome.usage, {
+        failedAfterSend: outcome.failedAfterSend ?? false,
+      });
     }
-    const usage = (outcome.usage ?? {}) as { prompt_tokens?: unknown; completion_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null };
+    const usage = (outcome.usage ?? {}) as {
+      prompt_tokens?: unknown;
+      completion_tokens?: unknown;
+      prompt_tokens_details?: { cached_tokens?: unknown } | null;
+    };
     const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
     const latencyMs = Math.round(performance.now() - prepared.started);
-    recordModelCall({ model: prepared.model.id, outcome: outcome.status === 'ok' ? 'ok' : outcome.errorType ?? 'error', costUsd: settlement.costUsd, latencyMs });
+    recordModelCall({
+      model: prepared.model.id,
+      outcome: outcome.status === 'ok' ? 'ok' : (outcome.errorType ?? 'error'),
+      costUsd: settlement.costUsd,
+      latencyMs,
+    });
     this.options.callLog.ended({
       ...prepared.identity,
       status: outcome.status,
@@ -245,7 +311,10 @@ export class ModelGateway {
   }
 
   /** Sends with up to retryDelaysMs.length retries of an upstream 429/503; returns the attempts made. */
-  private async sendWithRetries<T>(prepared: PreparedCall, send: (attempt: number) => Promise<T>): Promise<{ value: T; attempts: number }> {
+  private async sendWithRetries<T>(
+    prepared: PreparedCall,
+    send: (attempt: number) => Promise<T>,
+  ): Promise<{ value: T; attempts: number }> {
     for (let attempt = 1; ; attempt++) {
       try {
         return { value: await send(attempt), attempts: attempt };
@@ -272,7 +341,15 @@ export class ModelGateway {
     const { cause, attempts } = wrapped instanceof AttemptsError ? wrapped : { cause: wrapped, attempts: 1 };
     const mapped = fromUpstreamError(cause, prepared.model.id);
     const release = wasRefusedUnbilled(cause);
-    this.finish(prepared, { status: 'error', errorType: mapped.type, release, failedAfterSend: !release, upstreamRequestId: upstreamRequestIdOf(cause), attempts, ...extra });
+    this.finish(prepared, {
+      status: 'error',
+      errorType: mapped.type,
+      release,
+      failedAfterSend: !release,
+      upstreamRequestId: upstreamRequestIdOf(cause),
+      attempts,
+      ...extra,
+    });
     if (isUpstreamInfrastructureFailure(mapped)) this.countUpstreamFailure(mapped.type);
     return mapped;
   }
@@ -283,21 +360,35 @@ export class ModelGateway {
     let sent: { value: { data: OpenAI.Chat.Completions.ChatCompletion; requestId?: string }; attempts: number };
     try {
       sent = await this.sendWithRetries(prepared, (attempt) =>
-        withRequestId(this.options.upstream.chat.completions.create(upstreamRequest(prepared, { stream: false }) as never, requestOptions(prepared, attempt, this.options.tryKey)) as never),
+        withRequestId(
+          this.options.upstream.chat.completions.create(
+            upstreamRequest(prepared, { stream: false }) as never,
+            requestOptions(prepared, attempt, this.options.tryKey),
+          ) as never,
+        ),
       );
     } catch (error) {
       throw this.failed(prepared, error);
     }
     const completion = sent.value.data;
     const upstreamRequestId = sent.value.requestId ?? (typeof completion?.id === 'string' ? completion.id : undefined);
-    this.finish(prepared, { status: 'ok', usage: completion?.usage ?? undefined, upstreamRequestId, attempts: sent.attempts, response: completion });
+    this.finish(prepared, {
+      status: 'ok',
+      usage: completion?.usage ?? undefined,
+      upstreamRequestId,
+      attempts: sent.attempts,
+      response: completion,
+    });
     return completion;
   }
 
   /** A streamed chat completion: chunks are relayed as they come; usage is always requested upstream. */
   async *stream(body: ChatBody, options: CallOptions): AsyncGenerator<OpenAI.Chat.Completions.ChatCompletionChunk> {
     const prepared = this.prepare(body, options, true);
-    let sent: { value: { data: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>; requestId?: string }; attempts: number };
+    let sent: {
+      value: { data: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>; requestId?: string };
+      attempts: number;
+    };
     try {
       sent = await this.sendWithRetries(prepared, (attempt) =>
         withRequestId(
@@ -323,11 +414,27 @@ export class ModelGateway {
       }
       // An aborted upstream stream ends quietly (the client's iterator just returns): not a success.
       outcome = prepared.abort.signal.aborted
-        ? { status: 'error', errorType: 'aborted', usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks }
+        ? {
+            status: 'error',
+            errorType: 'aborted',
+            usage,
+            failedAfterSend: true,
+            upstreamRequestId,
+            attempts: sent.attempts,
+            response: chunks,
+          }
         : { status: 'ok', usage, upstreamRequestId, attempts: sent.attempts, response: chunks };
     } catch (error) {
       const mapped = fromUpstreamError(error, prepared.model.id);
-      outcome = { status: 'error', errorType: mapped.type, usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks };
+      outcome = {
+        status: 'error',
+        errorType: mapped.type,
+        usage,
+        failedAfterSend: true,
+        upstreamRequestId,
+        attempts: sent.attempts,
+        response: chunks,
+      };
       if (isUpstreamInfrastructureFailure(mapped)) this.countUpstreamFailure(mapped.type);
       throw mapped;
     } finally {
@@ -335,7 +442,15 @@ export class ModelGateway {
       // usage when it came, else at its reservation (the answer may have been billed in full).
       if (!outcome) {
         prepared.abort.abort();
-        outcome = { status: 'error', errorType: 'aborted', usage, failedAfterSend: true, upstreamRequestId, attempts: sent.attempts, response: chunks };
+        outcome = {
+          status: 'error',
+          errorType: 'aborted',
+          usage,
+          failedAfterSend: true,
+          upstreamRequestId,
+          attempts: sent.attempts,
+          response: chunks,
+        };
       }
       this.finish(prepared, outcome);
     }

@@ -4,7 +4,8 @@ import { readBaseImageRecipe, baseImageTag } from './base-image.ts';
 
 test('the base image recipe names the tools the scenarios and verifiers rely on', async () => {
   const recipe = await readBaseImageRecipe();
-  for (const pkg of ['python3', 'python3-pytest', 'git']) assert.ok(recipe.packages.includes(pkg), `${pkg} missing from packages.txt`);
+  for (const pkg of ['python3', 'python3-pytest', 'git'])
+    assert.ok(recipe.packages.includes(pkg), `${pkg} missing from packages.txt`);
   assert.match(recipe.dockerfile, /useradd .*--uid 1000 .*agent/);
   assert.match(recipe.ctrfPlugin, /def pytest_sessionfinish/);
 });

@@ -30,13 +30,26 @@ export interface BaseImageRecipe {
 
 export async function readBaseImageRecipe(): Promise<BaseImageRecipe> {
   const packageText = await readFile(path.join(baseImageDir, 'packages.txt'), 'utf8');
-  const packages = packageText.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const packages = packageText
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
   const dockerfile = await readFile(path.join(baseImageDir, 'Dockerfile'), 'utf8');
   const ctrfPlugin = await readFile(ctrfPluginFile, 'utf8');
   const agentRunHelper = await readFile(agentRunHelperFile, 'utf8');
   const { lock: hermesLock } = await readHermesLock();
   const hash = createHash('sha256')
-    .update(JSON.stringify({ suite: debianSuite, variant: 'minbase', packages, dockerfile, ctrfPlugin, agentRunHelper, hermesLock }))
+    .update(
+      JSON.stringify({
+        suite: debianSuite,
+        variant: 'minbase',
+        packages,
+        dockerfile,
+        ctrfPlugin,
+        agentRunHelper,
+        hermesLock,
+      }),
+    )
     .digest('hex')
     .slice(0, 12);
   return { packages, dockerfile, ctrfPlugin, agentRunHelper, hermesLock, hash };
@@ -50,10 +63,19 @@ export function baseImageTag(recipe: BaseImageRecipe): string {
 export async function ensureBaseImage(docker: Docker): Promise<string> {
   const recipe = await readBaseImageRecipe();
   const tag = baseImageTag(recipe);
-  await ensureImageFromArchive(docker, tag, baseImageArchiveFile(recipe.hash), () => buildBaseImage(docker, recipe, tag), say);
+  await ensureImageFromArchive(
+    docker,
+    tag,
+    baseImageArchiveFile(recipe.hash),
+    () => buildBaseImage(docker, recipe, tag),
+    say,
+  );
   const latest = `${baseImageRepository}:latest`;
   const [current, wanted] = await Promise.all([
-    docker.getImage(latest).inspect().catch(() => undefined),
+    docker
+      .getImage(latest)
+      .inspect()
+      .catch(() => undefined),
     docker.getImage(tag).inspect(),
   ]);
   if (current?.Id !== wanted.Id) await docker.getImage(tag).tag({ repo: baseImageRepository, tag: 'latest' });
@@ -74,17 +96,29 @@ async function buildBaseImage(docker: Docker, recipe: BaseImageRecipe, tag: stri
   await mkdir(cacheDir, { recursive: true });
   try {
     await runCommand('debootstrap', [
-      '--variant=minbase', `--include=${recipe.packages.join(',')}`, debianSuite, rootfsDir, mirror,
+      '--variant=minbase',
+      `--include=${recipe.packages.join(',')}`,
+      debianSuite,
+      rootfsDir,
+      mirror,
     ]);
     // Keep the image lean: apt lists and caches are re-fetched by scenario builds that need apt.
-    await runCommand('sh', ['-c', `rm -rf "${rootfsDir}"/var/cache/apt/archives/*.deb "${rootfsDir}"/var/lib/apt/lists/*`]);
+    await runCommand('sh', [
+      '-c',
+      `rm -rf "${rootfsDir}"/var/cache/apt/archives/*.deb "${rootfsDir}"/var/lib/apt/lists/*`,
+    ]);
     say(`importing root filesystem as ${rootfsTag}`);
     await runCommand('sh', ['-c', `tar -C "${rootfsDir}" -c . | docker import - ${rootfsTag}`]);
   } finally {
     await rm(rootfsDir, { recursive: true, force: true });
   }
   const wheelhouse = await wheelhouseReady;
-  const wheels = await Promise.all(wheelhouse.wheels.map(async (name) => ({ name: `hermes-wheelhouse/${name}`, content: await readFile(path.join(wheelhouse.dir, name)) })));
+  const wheels = await Promise.all(
+    wheelhouse.wheels.map(async (name) => ({
+      name: `hermes-wheelhouse/${name}`,
+      content: await readFile(path.join(wheelhouse.dir, name)),
+    })),
+  );
   say(`installing Hermes ${wheelhouse.hermesVersion} into the image from ${wheels.length} wheels`);
   await buildImage(docker, {
     tag,

@@ -30,11 +30,15 @@ async function ensureSandboxImages(docker: Docker): Promise<Omit<BootstrapResult
   await ensureDockerEngine(docker);
   const [baseImage] = await Promise.all([ensureBaseImage(docker), ensureDebianPackages(hostPolicyPythonPackages)]);
   // Both policy images stand on the base and not on each other.
-  const [policyImage, sidecarImage] = await Promise.all([ensurePolicySandboxImage(docker, baseImage), ensurePolicySidecarImage(docker, baseImage)]);
+  const [policyImage, sidecarImage] = await Promise.all([
+    ensurePolicySandboxImage(docker, baseImage),
+    ensurePolicySidecarImage(docker, baseImage),
+  ]);
   return { baseImage, policyImage, sidecarImage };
 }
 
-/** `trl test`: the embedded default plus the test-only servers (moto's S3 server for the blob store's contract tests). */
+/** `trl test`: the embedded default plus the test-only servers (moto's S3 server for the blob store's contract tests).
+ * */
 export async function bootstrapForTests(docker: Docker): Promise<BootstrapResult> {
   const result = await bootstrap(docker);
   await ensureMotoServer();

@@ -10,6 +10,7 @@ export async function ensureChromium(): Promise<string> {
   await ensureDebianPackages(chromiumPackages);
   const found = await runCommand('sh', ['-c', 'command -v chromium'], { allowFailure: true });
   const binary = found.stdout.trim();
-  if (found.exitCode !== 0 || !binary) throw new Error('the chromium package is installed but no chromium binary is on PATH');
+  if (found.exitCode !== 0 || !binary)
+    throw new Error('the chromium package is installed but no chromium binary is on PATH');
   return binary;
 }

@@ -40,11 +40,17 @@ export async function configuredDebianMirror(): Promise<string> {
     for (const name of await readdir('/etc/apt/sources.list.d')) {
       if (name.endsWith('.sources') || name.endsWith('.list')) candidates.push(`/etc/apt/sources.list.d/${name}`);
     }
-  } catch { /* no directory */ }
+  } catch {
+    /* no directory */
+  }
   candidates.push('/etc/apt/sources.list');
   for (const file of candidates) {
     let text: string;
-    try { text = await readFile(file, 'utf8'); } catch { continue; }
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
     for (const line of text.split('\n')) {
       const deb822 = /^URIs:\s*(\S+)/.exec(line);
       const oneLine = /^deb\s+(?:\[[^\]]*\]\s+)?(\S+)/.exec(line);

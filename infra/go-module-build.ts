@@ -10,7 +10,9 @@ const downloadSchema = z.object({ Dir: z.string().min(1).optional(), Error: z.st
 
 /** Downloads `module@version` and returns its source folder in the module cache. */
 export async function downloadGoModule(module: string, version: string): Promise<string> {
-  const result = await runCommand('go', ['mod', 'download', '-json', `${module}@${version}`], { env: { ...process.env, GOTOOLCHAIN: 'local' } });
+  const result = await runCommand('go', ['mod', 'download', '-json', `${module}@${version}`], {
+    env: { ...process.env, GOTOOLCHAIN: 'local' },
+  });
   const parsed = downloadSchema.parse(JSON.parse(result.stdout));
   if (!parsed.Dir) throw new Error(`go mod download ${module}@${version}: ${parsed.Error ?? 'no source folder'}`);
   return parsed.Dir;
@@ -21,7 +23,13 @@ export async function downloadGoModule(module: string, version: string): Promise
  * scratch copy of its source under `outDir/src`, removed afterwards; `keep` copies folders of
  * the source (schema files, configs) into `outDir` first.
  */
-export async function buildGoModule(options: { module: string; version: string; outDir: string; targets: Record<string, string>; keep?: string[] }): Promise<void> {
+export async function buildGoModule(options: {
+  module: string;
+  version: string;
+  outDir: string;
+  targets: Record<string, string>;
+  keep?: string[];
+}): Promise<void> {
   const source = await downloadGoModule(options.module, options.version);
   const scratch = path.join(options.outDir, 'src');
   await rm(scratch, { recursive: true, force: true });
@@ -29,9 +37,13 @@ export async function buildGoModule(options: { module: string; version: string; 
   await cp(source, scratch, { recursive: true });
   await runCommand('chmod', ['-R', 'u+w', scratch]);
   try {
-    for (const folder of options.keep ?? []) await cp(path.join(scratch, folder), path.join(options.outDir, folder), { recursive: true });
+    for (const folder of options.keep ?? [])
+      await cp(path.join(scratch, folder), path.join(options.outDir, folder), { recursive: true });
     for (const [binary, pkg] of Object.entries(options.targets)) {
-      await runCommand('go', ['build', '-o', path.join(options.outDir, binary), pkg], { cwd: scratch, env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } });
+      await runCommand('go', ['build', '-o', path.join(options.outDir, binary), pkg], {
+        cwd: scratch,
+        env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' },
+      });
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

@@ -29,17 +29,47 @@ export async function readHermesLock(): Promise<{ lock: string; lockHash: string
 export async function ensureHermesWheelhouse(): Promise<HermesWheelhouse> {
   const { lock, lockHash, hermesVersion } = await readHermesLock();
   const dir = hermesWheelhouseDir(lockHash);
-  const done = await access(path.join(dir, completeMarker)).then(() => true, () => false);
+  const done = await access(path.join(dir, completeMarker)).then(
+    () => true,
+    () => false,
+  );
   if (!done) {
     say(`downloading the Hermes ${hermesVersion} wheelhouse from PyPI into ${dir}`);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     await runCommand('python3', [
-      '-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:',
-      '--python-version', '3.11', '--implementation', 'cp', '--abi', 'cp311', '--abi', 'abi3', '--abi', 'none',
-      '--platform', 'manylinux2014_x86_64', '--platform', 'manylinux_2_17_x86_64', '--platform', 'manylinux_2_28_x86_64',
-      '--platform', 'manylinux1_x86_64', '--platform', 'manylinux2010_x86_64', '--platform', 'any',
-      '-r', hermesLockFile, '-d', dir,
+      '-m',
+      'pip',
+      'download',
+      '--quiet',
+      '--no-deps',
+      '--only-binary=:all:',
+      '--python-version',
+      '3.11',
+      '--implementation',
+      'cp',
+      '--abi',
+      'cp311',
+      '--abi',
+      'abi3',
+      '--abi',
+      'none',
+      '--platform',
+      'manylinux2014_x86_64',
+      '--platform',
+      'manylinux_2_17_x86_64',
+      '--platform',
+      'manylinux_2_28_x86_64',
+      '--platform',
+      'manylinux1_x86_64',
+      '--platform',
+      'manylinux2010_x86_64',
+      '--platform',
+      'any',
+      '-r',
+      hermesLockFile,
+      '-d',
+      dir,
     ]);
     await writeFile(path.join(dir, completeMarker), `${lockHash}\n`);
   }

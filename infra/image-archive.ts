@@ -28,7 +28,9 @@ export async function saveImageArchive(docker: Docker, tags: string[], file: str
   const partial = `${file}.${process.pid}.partial`;
   try {
     // GET /images/get?names=…&names=…: dockerode has no types for it.
-    const tar = await (docker as unknown as { getImages(options: { names: string[] }): Promise<NodeJS.ReadableStream> }).getImages({ names: tags });
+    const tar = await (
+      docker as unknown as { getImages(options: { names: string[] }): Promise<NodeJS.ReadableStream> }
+    ).getImages({ names: tags });
     // Level 1: most of the size gain at a fraction of the default level's CPU (zlib runs off the event loop).
     await pipeline(tar, createGzip({ level: 1 }), createWriteStream(partial));
     await rename(partial, file);
@@ -40,7 +42,13 @@ export async function saveImageArchive(docker: Docker, tags: string[], file: str
 
 /** Loads the archive at `file` (every image in it) and checks that it gave the engine `tag`. */
 export async function loadImageArchive(docker: Docker, file: string, tag: string): Promise<ArchiveLoad> {
-  if (!(await stat(file).then((found) => found.isFile(), () => false))) return { loaded: false, absent: true, reason: `no archive at ${file}` };
+  if (
+    !(await stat(file).then(
+      (found) => found.isFile(),
+      () => false,
+    ))
+  )
+    return { loaded: false, absent: true, reason: `no archive at ${file}` };
   try {
     const answer = await readBounded(await docker.loadImage(createReadStream(file), { quiet: true }));
     const refusal = engineError(answer);
@@ -48,7 +56,8 @@ export async function loadImageArchive(docker: Docker, file: string, tag: string
   } catch (error) {
     return { loaded: false, absent: false, reason: `loading ${file} failed: ${(error as Error).message}` };
   }
-  if (!(await imageExists(docker, tag))) return { loaded: false, absent: false, reason: `${file} does not hold ${tag}` };
+  if (!(await imageExists(docker, tag)))
+    return { loaded: false, absent: false, reason: `${file} does not hold ${tag}` };
   return { loaded: true };
 }
 

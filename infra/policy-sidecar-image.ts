@@ -29,7 +29,8 @@ export async function ensurePolicySidecarImage(docker: Docker, baseImageTag: str
   const files = await policySidecarBuildContext();
   const base = await docker.getImage(baseImageTag).inspect();
   const hash = createHash('sha256').update(base.Id);
-  for (const file of [...files].sort((a, b) => a.name.localeCompare(b.name))) hash.update(`${file.name}\0${file.content.length}\0`).update(file.content);
+  for (const file of [...files].sort((a, b) => a.name.localeCompare(b.name)))
+    hash.update(`${file.name}\0${file.content.length}\0`).update(file.content);
   const tag = `trl-policy-sidecar:${hash.digest('hex').slice(0, 12)}`;
   if (await imageExists(docker, tag)) return tag;
   say(`building the policy sidecar image ${tag} (Debian python3-aiohttp, python3-httpx + trajrl_policy)`);

@@ -18,12 +18,16 @@ export interface PostgresCluster {
 }
 
 async function postgresBinDir(): Promise<string> {
-  const versions = (await readdir('/usr/lib/postgresql')).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
-  if (versions.length === 0) throw new Error('no PostgreSQL server under /usr/lib/postgresql after installing Debian\'s postgresql');
+  const versions = (await readdir('/usr/lib/postgresql'))
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a));
+  if (versions.length === 0)
+    throw new Error("no PostgreSQL server under /usr/lib/postgresql after installing Debian's postgresql");
   return path.join('/usr/lib/postgresql', versions[0]!, 'bin');
 }
 
-/** Installs the package if needed, creates a cluster in `dir` (its parents must be traversable by the `postgres` user) and starts it. */
+/** Installs the package if needed, creates a cluster in `dir` (its parents must be traversable by the `postgres` user)
+ * and starts it. */
 export async function startPostgresCluster(options: { dir: string; user?: string }): Promise<PostgresCluster> {
   await ensureDebianPackages(['postgresql']);
   const bin = await postgresBinDir();
@@ -33,10 +37,22 @@ export async function startPostgresCluster(options: { dir: string; user?: string
   await mkdir(options.dir, { recursive: true });
   const { uid, gid } = await systemUser('postgres');
   await chown(options.dir, uid, gid);
-  const asPostgres = (command: string, args: string[]) => runCommand('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]);
+  const asPostgres = (command: string, args: string[]) =>
+    runCommand('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]);
   await asPostgres('initdb', ['-D', dataDir, '-A', 'trust', '-U', user, '--no-sync']);
   const port = await freeLoopbackPort();
-  await asPostgres('pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', `-p ${port} -k ${options.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+  await asPostgres('pg_ctl', [
+    '-D',
+    dataDir,
+    '-l',
+    logFile,
+    '-w',
+    '-t',
+    '60',
+    '-o',
+    `-p ${port} -k ${options.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    'start',
+  ]);
   return {
     host: '127.0.0.1',
     port,

@@ -37,8 +37,14 @@ export async function ensureMotoServer(): Promise<string> {
   say(`installing moto[server]==${motoVersion} (the S3-compatible test server) into ${venv}`);
   await mkdir(path.dirname(venv), { recursive: true });
   await runCommand('python3', ['-m', 'venv', venv]);
-  await runCommand(path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `moto[server]==${motoVersion}`]);
-  if (!(await isExecutable(motoServerFile))) throw new Error(`pip installed moto[server]==${motoVersion} but left no ${motoServerFile}`);
+  await runCommand(path.join(venv, 'bin', 'pip'), [
+    'install',
+    '--quiet',
+    '--disable-pip-version-check',
+    `moto[server]==${motoVersion}`,
+  ]);
+  if (!(await isExecutable(motoServerFile)))
+    throw new Error(`pip installed moto[server]==${motoVersion} but left no ${motoServerFile}`);
   return motoServerFile;
 }
 
@@ -65,7 +71,10 @@ export async function startS3TestServer(executable: string): Promise<S3TestServe
   for (;;) {
     if (child.exitCode !== null) throw new Error(`moto_server exited with code ${child.exitCode}: ${stderr.trim()}`);
     // An unsigned ListBuckets: any HTTP answer means the S3 front is up.
-    const answered = await fetch(endpoint, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false);
+    const answered = await fetch(endpoint, { signal: AbortSignal.timeout(1000) }).then(
+      () => true,
+      () => false,
+    );
     if (answered) break;
     if (performance.now() > deadline) {
       await stop(child);
@@ -73,5 +82,9 @@ export async function startS3TestServer(executable: string): Promise<S3TestServe
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { endpoint, credentials: { accessKeyId: 'trl-test', secretAccessKey: 'trl-test-secret' }, close: () => stop(child) };
+  return {
+    endpoint,
+    credentials: { accessKeyId: 'trl-test', secretAccessKey: 'trl-test-secret' },
+    close: () => stop(child),
+  };
 }

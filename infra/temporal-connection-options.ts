@@ -8,7 +8,11 @@ import { z } from 'zod';
 import type { TLSConfig } from '@temporalio/client';
 import { ConfigError } from '../common/config-error.ts';
 
-const optionalText = z.string().trim().transform((value) => value || undefined).optional();
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => value || undefined)
+  .optional();
 
 const settingsSchema = z.object({
   TRL_TEMPORAL_ADDRESS: optionalText,
@@ -33,27 +37,56 @@ function readPem(variable: string, file: string): Buffer {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new ConfigError(`${variable}=${file} cannot be read (${error instanceof Error ? error.message : String(error)}); give the path of a PEM file`);
+    throw new ConfigError(
+      `${variable}=${file} cannot be read (${error instanceof Error ? error.message : String(error)}); give the path of a PEM file`,
+    );
   }
 }
 
-/** The options for `Connection.connect` / `NativeConnection.connect` to `address`, with the TLS and API key settings of `env`. */
-export function temporalConnectionOptions(address: string, env: NodeJS.ProcessEnv = process.env): TemporalConnectionOptions {
+/** The options for `Connection.connect` / `NativeConnection.connect` to `address`, with the TLS and API key settings of
+ * `env`. */
+export function temporalConnectionOptions(
+  address: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TemporalConnectionOptions {
   const parsed = settingsSchema.safeParse(env);
-  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  if (!parsed.success)
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
   const settings = parsed.data;
-  const tlsWanted = Boolean(settings.TRL_TEMPORAL_TLS_CA_FILE || settings.TRL_TEMPORAL_TLS_CERT_FILE || settings.TRL_TEMPORAL_TLS_KEY_FILE || settings.TRL_TEMPORAL_TLS_SERVER_NAME || settings.TRL_TEMPORAL_API_KEY);
+  const tlsWanted = Boolean(
+    settings.TRL_TEMPORAL_TLS_CA_FILE ||
+      settings.TRL_TEMPORAL_TLS_CERT_FILE ||
+      settings.TRL_TEMPORAL_TLS_KEY_FILE ||
+      settings.TRL_TEMPORAL_TLS_SERVER_NAME ||
+      settings.TRL_TEMPORAL_API_KEY,
+  );
   if (!tlsWanted) return { address };
-  if (!settings.TRL_TEMPORAL_ADDRESS) throw new ConfigError('TRL_TEMPORAL_TLS_* and TRL_TEMPORAL_API_KEY are for an external Temporal: set TRL_TEMPORAL_ADDRESS too (the embedded dev server speaks plain gRPC)');
+  if (!settings.TRL_TEMPORAL_ADDRESS)
+    throw new ConfigError(
+      'TRL_TEMPORAL_TLS_* and TRL_TEMPORAL_API_KEY are for an external Temporal: set TRL_TEMPORAL_ADDRESS too (the embedded dev server speaks plain gRPC)',
+    );
   if (Boolean(settings.TRL_TEMPORAL_TLS_CERT_FILE) !== Boolean(settings.TRL_TEMPORAL_TLS_KEY_FILE)) {
-    throw new ConfigError('TRL_TEMPORAL_TLS_CERT_FILE and TRL_TEMPORAL_TLS_KEY_FILE go together: set both (mTLS) or neither');
+    throw new ConfigError(
+      'TRL_TEMPORAL_TLS_CERT_FILE and TRL_TEMPORAL_TLS_KEY_FILE go together: set both (mTLS) or neither',
+    );
   }
   const tls: TLSConfig = {
-    ...(settings.TRL_TEMPORAL_TLS_CA_FILE ? { serverRootCACertificate: readPem('TRL_TEMPORAL_TLS_CA_FILE', settings.TRL_TEMPORAL_TLS_CA_FILE) } : {}),
+    ...(settings.TRL_TEMPORAL_TLS_CA_FILE
+      ? { serverRootCACertificate: readPem('TRL_TEMPORAL_TLS_CA_FILE', settings.TRL_TEMPORAL_TLS_CA_FILE) }
+      : {}),
     ...(settings.TRL_TEMPORAL_TLS_CERT_FILE && settings.TRL_TEMPORAL_TLS_KEY_FILE
-      ? { clientCertPair: { crt: readPem('TRL_TEMPORAL_TLS_CERT_FILE', settings.TRL_TEMPORAL_TLS_CERT_FILE), key: readPem('TRL_TEMPORAL_TLS_KEY_FILE', settings.TRL_TEMPORAL_TLS_KEY_FILE) } }
+      ? {
+          clientCertPair: {
+            crt: readPem('TRL_TEMPORAL_TLS_CERT_FILE', settings.TRL_TEMPORAL_TLS_CERT_FILE),
+            key: readPem('TRL_TEMPORAL_TLS_KEY_FILE', settings.TRL_TEMPORAL_TLS_KEY_FILE),
+          },
+        }
       : {}),
     ...(settings.TRL_TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: settings.TRL_TEMPORAL_TLS_SERVER_NAME } : {}),
   };
-  return { address, tls: Object.keys(tls).length > 0 ? tls : true, ...(settings.TRL_TEMPORAL_API_KEY ? { apiKey: settings.TRL_TEMPORAL_API_KEY } : {}) };
+  return {
+    address,
+    tls: Object.keys(tls).length > 0 ? tls : true,
+    ...(settings.TRL_TEMPORAL_API_KEY ? { apiKey: settings.TRL_TEMPORAL_API_KEY } : {}),
+  };
 }

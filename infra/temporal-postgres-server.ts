@@ -20,7 +20,8 @@ import type { TemporalConnectionOptions } from './temporal-connection-options.ts
 import { stopChildProcess } from '../common/stop-child-process.ts';
 import { waitUntilReady } from '../common/wait-until-ready.ts';
 
-/** The server release built; its Go module needs Go 1.26.8 (1.32.2 asks for 1.26.10). The dev server's CLI 1.9.1 embeds server 1.32.0. */
+/** The server release built; its Go module needs Go 1.26.8 (1.32.2 asks for 1.26.10). The dev server's CLI 1.9.1 embeds
+ * server 1.32.0. */
 export const temporalServerVersion = 'v1.32.1';
 const readinessTimeoutMs = 120_000;
 
@@ -33,10 +34,20 @@ export interface TemporalServerBinaries {
 
 export async function ensureTemporalServerBinaries(): Promise<TemporalServerBinaries> {
   const dir = temporalServerBuildDir(temporalServerVersion);
-  const binaries = { server: path.join(dir, 'temporal-server'), sqlTool: path.join(dir, 'temporal-sql-tool'), schemaDir: path.join(dir, 'schema', 'postgresql', 'v12') };
+  const binaries = {
+    server: path.join(dir, 'temporal-server'),
+    sqlTool: path.join(dir, 'temporal-sql-tool'),
+    schemaDir: path.join(dir, 'schema', 'postgresql', 'v12'),
+  };
   if ((await isExecutable(binaries.server)) && (await isExecutable(binaries.sqlTool))) return binaries;
   say(`building Temporal's server ${temporalServerVersion} from its Go module into ${dir} (a few minutes, once)`);
-  await buildGoModule({ module: 'go.temporal.io/server', version: temporalServerVersion, outDir: dir, targets: { 'temporal-server': './cmd/server', 'temporal-sql-tool': './cmd/tools/sql' }, keep: ['schema'] });
+  await buildGoModule({
+    module: 'go.temporal.io/server',
+    version: temporalServerVersion,
+    outDir: dir,
+    targets: { 'temporal-server': './cmd/server', 'temporal-sql-tool': './cmd/tools/sql' },
+    keep: ['schema'],
+  });
   return binaries;
 }
 
@@ -60,15 +71,35 @@ export interface TemporalPostgresServer {
 
 async function setUpSchema(binaries: TemporalServerBinaries, database: PostgresCluster): Promise<void> {
   const connect = ['--plugin', 'postgres12', '--ep', database.host, '-p', String(database.port), '-u', database.user];
-  for (const [name, folder] of [['temporal', 'temporal'], ['temporal_visibility', 'visibility']] as const) {
+  for (const [name, folder] of [
+    ['temporal', 'temporal'],
+    ['temporal_visibility', 'visibility'],
+  ] as const) {
     await runCommand(binaries.sqlTool, [...connect, '--db', name, 'create-database']);
     await runCommand(binaries.sqlTool, [...connect, '--db', name, 'setup-schema', '-v', '0.0']);
-    await runCommand(binaries.sqlTool, [...connect, '--db', name, 'update-schema', '-d', path.join(binaries.schemaDir, folder, 'versioned')]);
+    await runCommand(binaries.sqlTool, [
+      ...connect,
+      '--db',
+      name,
+      'update-schema',
+      '-d',
+      path.join(binaries.schemaDir, folder, 'versioned'),
+    ]);
   }
 }
 
 /** Every port the server listens on, each its own (127.0.0.1, below 32768). */
-const portNames = ['frontend', 'frontendHttp', 'history', 'matching', 'worker', 'frontendMembership', 'historyMembership', 'matchingMembership', 'workerMembership'] as const;
+const portNames = [
+  'frontend',
+  'frontendHttp',
+  'history',
+  'matching',
+  'worker',
+  'frontendMembership',
+  'historyMembership',
+  'matchingMembership',
+  'workerMembership',
+] as const;
 type ServerPorts = Record<(typeof portNames)[number], number>;
 
 function tlsConfig(tls: FrontendTlsFiles | undefined): string {
@@ -95,7 +126,12 @@ function tlsConfig(tls: FrontendTlsFiles | undefined): string {
           - "${tls.caFile}"`;
 }
 
-function serverConfig(database: PostgresCluster, ports: ServerPorts, dynamicConfigFile: string, tls?: FrontendTlsFiles): string {
+function serverConfig(
+  database: PostgresCluster,
+  ports: ServerPorts,
+  dynamicConfigFile: string,
+  tls?: FrontendTlsFiles,
+): string {
   const store = (name: string, connections: number) => `    ${name}:
       sql:
         pluginName: "postgres12"
@@ -151,7 +187,12 @@ dynamicConfigClient:
 }
 
 /** Sets up the schema on `database`, starts the server, registers `namespace` and the search attributes. */
-export async function startTemporalPostgresServer(options: { dir: string; database: PostgresCluster; namespace?: string; tls?: FrontendTlsFiles }): Promise<TemporalPostgresServer> {
+export async function startTemporalPostgresServer(options: {
+  dir: string;
+  database: PostgresCluster;
+  namespace?: string;
+  tls?: FrontendTlsFiles;
+}): Promise<TemporalPostgresServer> {
   const binaries = await ensureTemporalServerBinaries();
   const namespace = options.namespace ?? 'default';
   await mkdir(options.dir, { recursive: true });
@@ -171,14 +212,32 @@ export async function startTemporalPostgresServer(options: { dir: string; databa
   await writeFile(configFile, serverConfig(options.database, ports, dynamicConfigFile, options.tls));
   const logFile = path.join(options.dir, 'server.log');
   const log = openSync(logFile, 'a');
-  const child: ChildProcess = spawn(binaries.server, ['--config-file', configFile, '--allow-no-auth', 'start'], { stdio: ['ignore', log, log] });
+  const child: ChildProcess = spawn(binaries.server, ['--config-file', configFile, '--allow-no-auth', 'start'], {
+    stdio: ['ignore', log, log],
+  });
   const address = `127.0.0.1:${ports.frontend}`;
   const connect: TemporalConnectionOptions = options.tls
-    ? { address, tls: { serverRootCACertificate: await readFile(options.tls.caFile), clientCertPair: { crt: await readFile(options.tls.clientCertFile), key: await readFile(options.tls.clientKeyFile) }, serverNameOverride: 'localhost' } }
+    ? {
+        address,
+        tls: {
+          serverRootCACertificate: await readFile(options.tls.caFile),
+          clientCertPair: {
+            crt: await readFile(options.tls.clientCertFile),
+            key: await readFile(options.tls.clientKeyFile),
+          },
+          serverNameOverride: 'localhost',
+        },
+      }
     : { address };
   const stop = () => stopChildProcess(child, { graceMs: 10_000 });
   try {
-    await waitUntilReady({ what: `Temporal's server on ${address}`, child, probe: () => probeFrontend(address, connect), timeoutMs: readinessTimeoutMs, logFile });
+    await waitUntilReady({
+      what: `Temporal's server on ${address}`,
+      child,
+      probe: () => probeFrontend(address, connect),
+      timeoutMs: readinessTimeoutMs,
+      logFile,
+    });
     await registerNamespace(connect, namespace);
     await registerSearchAttributes({ address, namespace }, connect);
   } catch (error) {
@@ -192,7 +251,10 @@ async function registerNamespace(connect: TemporalConnectionOptions, namespace: 
   const connection = await Connection.connect(connect);
   try {
     try {
-      await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
+      await connection.workflowService.registerNamespace({
+        namespace,
+        workflowExecutionRetentionPeriod: msToTs('3 days'),
+      });
     } catch (error) {
       if (!(error instanceof Error && /already exists|AlreadyExists/i.test(error.message))) throw error;
     }

@@ -5,7 +5,12 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { defaultNamespace, defaultTemporalAddress, searchAttributes, temporalUiPort } from '../contracts/temporal-names.ts';
+import {
+  defaultNamespace,
+  defaultTemporalAddress,
+  searchAttributes,
+  temporalUiPort,
+} from '../contracts/temporal-names.ts';
 import { temporalDbFile, temporalLogFile, temporalPidFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
 import { ensureTemporalCli } from './temporal-cli.ts';
@@ -28,7 +33,10 @@ export function temporalEndpoint(): TemporalEndpoint {
 }
 
 /** Whether a Temporal frontend answers on this address (one short connect and a system-info call). */
-export async function probeFrontend(address: string, connect: TemporalConnectionOptions = temporalConnectionOptions(address)): Promise<boolean> {
+export async function probeFrontend(
+  address: string,
+  connect: TemporalConnectionOptions = temporalConnectionOptions(address),
+): Promise<boolean> {
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ ...connect, connectTimeout: 1000 });
@@ -55,7 +63,9 @@ export async function ensureTemporalServer(): Promise<TemporalEndpoint> {
   const endpoint = temporalEndpoint();
   if (!(await probeFrontend(endpoint.address))) {
     if (process.env.TRL_TEMPORAL_ADDRESS) {
-      throw new Error(`no Temporal server answers at TRL_TEMPORAL_ADDRESS=${endpoint.address}; start it or unset the variable to use the embedded one`);
+      throw new Error(
+        `no Temporal server answers at TRL_TEMPORAL_ADDRESS=${endpoint.address}; start it or unset the variable to use the embedded one`,
+      );
     }
     await startDevServer(endpoint);
   }
@@ -69,30 +79,52 @@ async function startDevServer(endpoint: TemporalEndpoint): Promise<void> {
   mkdirSync(path.dirname(temporalDbFile), { recursive: true });
   say(`starting the Temporal dev server on ${endpoint.address} (UI ${endpoint.uiUrl}, data ${temporalDbFile})`);
   const logFd = openSync(temporalLogFile, 'a');
-  const child = spawn(binary, [
-    'server', 'start-dev',
-    '--ip', host ?? '127.0.0.1', '--port', port ?? '7233',
-    '--ui-ip', '127.0.0.1', '--ui-port', String(temporalUiPort),
-    '--db-filename', temporalDbFile,
-    '--namespace', endpoint.namespace,
-    '--log-level', 'warn',
-    '--ui-disable-news-fetch',
-  ], { detached: true, stdio: ['ignore', logFd, logFd] });
+  const child = spawn(
+    binary,
+    [
+      'server',
+      'start-dev',
+      '--ip',
+      host ?? '127.0.0.1',
+      '--port',
+      port ?? '7233',
+      '--ui-ip',
+      '127.0.0.1',
+      '--ui-port',
+      String(temporalUiPort),
+      '--db-filename',
+      temporalDbFile,
+      '--namespace',
+      endpoint.namespace,
+      '--log-level',
+      'warn',
+      '--ui-disable-news-fetch',
+    ],
+    { detached: true, stdio: ['ignore', logFd, logFd] },
+  );
   child.unref();
   if (child.pid) writeFileSync(temporalPidFile, String(child.pid));
   let exited: number | null = null;
-  child.on('exit', (code) => { exited = code ?? -1; });
+  child.on('exit', (code) => {
+    exited = code ?? -1;
+  });
   const deadline = performance.now() + readinessTimeoutMs;
   while (performance.now() < deadline) {
     if (exited !== null) throw new Error(`the Temporal dev server exited with ${exited}; see ${temporalLogFile}`);
     if ((await probeFrontend(endpoint.address)) && (await probeUi(endpoint.uiUrl))) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`the Temporal dev server did not answer within ${readinessTimeoutMs / 1000}s; see ${temporalLogFile}`);
+  throw new Error(
+    `the Temporal dev server did not answer within ${readinessTimeoutMs / 1000}s; see ${temporalLogFile}`,
+  );
 }
 
-/** Registers the project's search attributes that the namespace lacks (the embedded server's wrong types are re-created). */
-export async function registerSearchAttributes(endpoint: Pick<TemporalEndpoint, 'address' | 'namespace'>, connect: TemporalConnectionOptions = temporalConnectionOptions(endpoint.address)): Promise<void> {
+/** Registers the project's search attributes that the namespace lacks (the embedded server's wrong types are
+ * re-created). */
+export async function registerSearchAttributes(
+  endpoint: Pick<TemporalEndpoint, 'address' | 'namespace'>,
+  connect: TemporalConnectionOptions = temporalConnectionOptions(endpoint.address),
+): Promise<void> {
   const connection = await Connection.connect(connect);
   try {
     const listed = await connection.operatorService.listSearchAttributes({ namespace: endpoint.namespace });
@@ -101,17 +133,29 @@ export async function registerSearchAttributes(endpoint: Pick<TemporalEndpoint, 
     const missing: Record<string, proto.temporal.api.enums.v1.IndexedValueType> = {};
     const wrongType: string[] = [];
     for (const key of Object.values(searchAttributes)) {
-      const wanted = key.type === 'INT' ? types.INDEXED_VALUE_TYPE_INT : key.type === 'DOUBLE' ? types.INDEXED_VALUE_TYPE_DOUBLE : types.INDEXED_VALUE_TYPE_KEYWORD;
+      const wanted =
+        key.type === 'INT'
+          ? types.INDEXED_VALUE_TYPE_INT
+          : key.type === 'DOUBLE'
+            ? types.INDEXED_VALUE_TYPE_DOUBLE
+            : types.INDEXED_VALUE_TYPE_KEYWORD;
       const current = existing[key.name];
       if (current === wanted) continue;
       if (current !== undefined) wrongType.push(key.name);
       missing[key.name] = wanted;
     }
     if (wrongType.length > 0) {
-      // A wrong type makes every upsert fail; the embedded server can be corrected, production must be fixed by its operator.
-      if (process.env.TRL_TEMPORAL_ADDRESS) throw new Error(`search attributes ${wrongType.join(', ')} have the wrong type on ${endpoint.address}; remove and re-create them`);
+      // A wrong type makes every upsert fail; the embedded server can be corrected, production must be fixed by its
+      // operator.
+      if (process.env.TRL_TEMPORAL_ADDRESS)
+        throw new Error(
+          `search attributes ${wrongType.join(', ')} have the wrong type on ${endpoint.address}; remove and re-create them`,
+        );
       say(`re-creating search attributes with the wrong type: ${wrongType.join(', ')}`);
-      await connection.operatorService.removeSearchAttributes({ namespace: endpoint.namespace, searchAttributes: wrongType });
+      await connection.operatorService.removeSearchAttributes({
+        namespace: endpoint.namespace,
+        searchAttributes: wrongType,
+      });
     }
     if (Object.keys(missing).length === 0) return;
     say(`registering search attributes ${Object.keys(missing).join(', ')}`);

@@ -67,7 +67,8 @@ export function isPublicIpv6(address: string): boolean {
   if (!groups) return false;
   const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
   // IPv4-mapped ::ffff:a.b.c.d — the IPv4 address decides.
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) return isPublicIpv4(embeddedIpv4(g6, g7));
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff)
+    return isPublicIpv4(embeddedIpv4(g6, g7));
   // NAT64 64:ff9b::a.b.c.d is refused outright (it reaches IPv4 through a translator we do not audit).
   // Only global unicast 2000::/3 is public; that leaves out ::, ::1, IPv4-compatible ::a.b.c.d,
   // fc00::/7 (ULA), fe80::/10 (link-local), fec0::/10, ff00::/8 (multicast), 64:ff9b::/96.
@@ -97,7 +98,10 @@ export function packFetchPolicyFromEnvironment(value = process.env.TRL_PACK_FETC
   if (!value?.trim()) return publicAddressesOnly;
   const endpoints = value.split(',').map((item) => {
     const match = /^\s*(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+)):(\d{1,5})\s*$/.exec(item);
-    if (!match) throw new Error(`TRL_PACK_FETCH_ALLOW: "${item.trim()}" is not address:port (IPv6 in brackets), e.g. 127.0.0.1:8080`);
+    if (!match)
+      throw new Error(
+        `TRL_PACK_FETCH_ALLOW: "${item.trim()}" is not address:port (IPv6 in brackets), e.g. 127.0.0.1:8080`,
+      );
     return { address: (match[1] ?? match[2])!, port: Number(match[3]) };
   });
   const listed = onlyEndpoints(endpoints);

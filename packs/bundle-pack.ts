@@ -28,9 +28,15 @@ const packNamespace = 'pack';
 const sdkNamespace = 'sdk';
 const builtins = new Set(builtinModules.flatMap((name) => [name, name.split('/')[0] ?? name]));
 const loaders: Record<string, esbuild.Loader> = {
-  '.ts': 'ts', '.mts': 'ts', '.cts': 'ts',
-  '.js': 'js', '.mjs': 'js', '.cjs': 'js',
-  '.json': 'json', '.md': 'text', '.txt': 'text',
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.json': 'json',
+  '.md': 'text',
+  '.txt': 'text',
 };
 // TypeScript lets `./util.js` name `util.ts`; try the same substitutions, then bare extensions.
 const jsToTs: Record<string, string[]> = { '.js': ['.ts'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
@@ -66,27 +72,41 @@ function packPlugin(pack: CanonicalPack): esbuild.Plugin {
         if (specifier === sdkPackageName) return { path: sdkEntry, namespace: sdkNamespace };
         if (fromSdk) {
           const target = path.posix.normalize(path.posix.join(path.posix.dirname(args.importer), specifier));
-          if (!specifier.startsWith('.') || target.startsWith('../')) return refusal(`the policy SDK imports "${specifier}", which is not an SDK file`);
+          if (!specifier.startsWith('.') || target.startsWith('../'))
+            return refusal(`the policy SDK imports "${specifier}", which is not an SDK file`);
           return { path: target, namespace: sdkNamespace };
         }
         if (isBuiltin(specifier)) {
-          return refusal(`${importer} imports "${specifier}", a Node built-in module; policies run without file system, network or process access. Remove the import and use ctx.call for model calls and ctx.log for logging`);
+          return refusal(
+            `${importer} imports "${specifier}", a Node built-in module; policies run without file system, network or process access. Remove the import and use ctx.call for model calls and ctx.log for logging`,
+          );
         }
         if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) {
-          return refusal(`${importer} imports "${specifier}"; URL imports are not allowed. Copy the code into the pack`);
+          return refusal(
+            `${importer} imports "${specifier}"; URL imports are not allowed. Copy the code into the pack`,
+          );
         }
         if (specifier.startsWith('/')) {
-          return refusal(`${importer} imports "${specifier}", an absolute path outside the pack; import pack files with relative paths such as "./util.ts"`);
+          return refusal(
+            `${importer} imports "${specifier}", an absolute path outside the pack; import pack files with relative paths such as "./util.ts"`,
+          );
         }
         if (!specifier.startsWith('./') && !specifier.startsWith('../') && specifier !== '.' && specifier !== '..') {
-          return refusal(`${importer} imports the package "${specifier}"; the only package a policy may import is "${sdkPackageName}". Copy the code you need into the pack`);
+          return refusal(
+            `${importer} imports the package "${specifier}"; the only package a policy may import is "${sdkPackageName}". Copy the code you need into the pack`,
+          );
         }
         const joined = path.posix.normalize(path.posix.join(path.posix.dirname(args.importer), specifier));
         if (joined === '..' || joined.startsWith('../') || path.posix.isAbsolute(joined)) {
-          return refusal(`${importer} imports "${specifier}", which points outside the pack; a pack may import only its own files`);
+          return refusal(
+            `${importer} imports "${specifier}", which points outside the pack; a pack may import only its own files`,
+          );
         }
         const found = findPackFile(pack.files, joined);
-        if (!found) return refusal(`${importer} imports "${specifier}", but the pack has no file ${joined}; add it or fix the path`);
+        if (!found)
+          return refusal(
+            `${importer} imports "${specifier}", but the pack has no file ${joined}; add it or fix the path`,
+          );
         return { path: found, namespace: packNamespace };
       });
 
@@ -94,7 +114,10 @@ function packPlugin(pack: CanonicalPack): esbuild.Plugin {
         const contents = pack.files[args.path];
         const loader = loaders[path.posix.extname(args.path)];
         if (contents === undefined) return { errors: [{ text: `the pack has no file ${args.path}` }] };
-        if (!loader) return { errors: [{ text: `${args.path} cannot be imported: only ${Object.keys(loaders).join(' ')} files can` }] };
+        if (!loader)
+          return {
+            errors: [{ text: `${args.path} cannot be imported: only ${Object.keys(loaders).join(' ')} files can` }],
+          };
         return { contents, loader, resolveDir: '/' };
       });
 
@@ -111,13 +134,16 @@ function describe(message: esbuild.Message): string {
   const file = message.location.file.replace(/^(pack|sdk):/, '');
   const where = `${file}:${message.location.line}`;
   // Our refusals start with the importing file; put the line right after it.
-  return message.text.startsWith(`${file} `) ? `${where}${message.text.slice(file.length)}` : `${where}: ${message.text}`;
+  return message.text.startsWith(`${file} `)
+    ? `${where}${message.text.slice(file.length)}`
+    : `${where}: ${message.text}`;
 }
 
 /** Bundles the pack's entry and everything it imports into one ESM module whose default export is the policy. */
 export async function bundlePack(pack: CanonicalPack): Promise<PolicyBundle> {
   const entry = typeScriptEntry;
-  if (!Object.hasOwn(pack.files, entry)) throw new PackError('pack_invalid', `a TypeScript pack needs ${entry}; add it`);
+  if (!Object.hasOwn(pack.files, entry))
+    throw new PackError('pack_invalid', `a TypeScript pack needs ${entry}; add it`);
 
   let result: esbuild.BuildResult<{ write: false; metafile: true }>;
   try {
@@ -147,12 +173,18 @@ export async function bundlePack(pack: CanonicalPack): Promise<PolicyBundle> {
   if (!output) throw new PackError('pack_invalid', 'the policy bundled to nothing; check the entry file');
   const exports = Object.values(result.metafile.outputs)[0]?.exports ?? [];
   if (!exports.includes('default')) {
-    throw new PackError('pack_invalid', `${entry} has no default export; end it with \`export default definePolicy({ async complete(request, ctx) { … } })\``);
+    throw new PackError(
+      'pack_invalid',
+      `${entry} has no default export; end it with \`export default definePolicy({ async complete(request, ctx) { … } })\``,
+    );
   }
   const code = output.text;
   const sizeBytes = Buffer.byteLength(code, 'utf8');
   if (sizeBytes > maxBundleBytes) {
-    throw new PackError('pack_too_large', `the bundled policy is ${sizeBytes} bytes; at most ${maxBundleBytes} are allowed. Remove embedded data or unused code`);
+    throw new PackError(
+      'pack_too_large',
+      `the bundled policy is ${sizeBytes} bytes; at most ${maxBundleBytes} are allowed. Remove embedded data or unused code`,
+    );
   }
   return { code, sha256: sha256Hex(code), sizeBytes };
 }

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { canonicalJson, packHash } from './canonical-pack.ts';
 
 test('canonical JSON sorts keys at every depth and has no whitespace', () => {
-  assert.equal(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' } }), '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}');
+  assert.equal(
+    canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' } }),
+    '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+  );
 });
 
 test('the pack hash does not depend on key order', () => {

@@ -4,7 +4,11 @@ import type { PackFailureType } from '../contracts/failure-types.ts';
 export type PackErrorCode = PackFailureType;
 
 export class PackError extends Error {
-  constructor(readonly code: PackErrorCode, message: string, readonly retryable = false) {
+  constructor(
+    readonly code: PackErrorCode,
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'PackError';
   }

@@ -10,7 +10,10 @@ const codes = (files: Record<string, string>) => checkPackFormat(pack(files)).ma
 test('each entry decides one kind; SKILL.md beside it is all a pack needs', () => {
   assert.equal(packKindOf(pack({ 'SKILL.md': skill, 'policy.ts': 'x' })), 'typescript');
   assert.equal(packKindOf(pack({ 'SKILL.md': skill, 'policy.py': 'x', 'helpers.py': 'y' })), 'python');
-  assert.equal(packKindOf(pack({ 'SKILL.md': skill, 'policy.json': '{"kind":"pin","model":"glm-5.3-flash"}' })), 'data');
+  assert.equal(
+    packKindOf(pack({ 'SKILL.md': skill, 'policy.json': '{"kind":"pin","model":"glm-5.3-flash"}' })),
+    'data',
+  );
   assert.deepEqual(codes({ 'SKILL.md': skill, 'policy.json': '{"kind":"pin","model":"glm-5.3-flash"}' }), []);
   assert.deepEqual(codes({ 'SKILL.md': skill, 'policy.py': 'print(1)', 'notes/extra.txt': 'x' }), []);
 });
@@ -19,15 +22,31 @@ test('a missing SKILL.md, no entry or two entries are named', () => {
   assert.deepEqual(codes({ 'policy.ts': 'x' }), ['skill_missing']);
   assert.deepEqual(codes({ 'SKILL.md': skill, 'helper.py': 'x' }), ['entry_missing']);
   const both = checkPackFormat(pack({ 'SKILL.md': skill, 'policy.py': 'x', 'policy.ts': 'y' }));
-  assert.deepEqual(both.map((r) => r.code), ['entry_ambiguous']);
+  assert.deepEqual(
+    both.map((r) => r.code),
+    ['entry_ambiguous'],
+  );
   assert.match(both[0]!.message, /policy\.py and policy\.ts/);
   assert.equal(packKindOf(pack({ 'SKILL.md': skill, 'policy.py': 'x', 'policy.ts': 'y' })), undefined);
 });
 
 test('file names: relative, no "..", no control characters, never absolute', () => {
-  for (const name of ['/etc/passwd', '../up.py', 'a/../../b.py', 'line\nbreak.py', 'back\\slash.py', 'a//b.py', './x.py', '']) {
+  for (const name of [
+    '/etc/passwd',
+    '../up.py',
+    'a/../../b.py',
+    'line\nbreak.py',
+    'back\\slash.py',
+    'a//b.py',
+    './x.py',
+    '',
+  ]) {
     const reasons = checkPackFormat(pack({ 'SKILL.md': skill, 'policy.py': 'x', [name]: 'y' }));
-    assert.deepEqual(reasons.map((r) => r.code), ['file_path_invalid'], JSON.stringify(name));
+    assert.deepEqual(
+      reasons.map((r) => r.code),
+      ['file_path_invalid'],
+      JSON.stringify(name),
+    );
   }
   assert.deepEqual(codes({ 'SKILL.md': skill, 'policy.py': 'x', 'lib/deep/ok.py': 'y', '.hidden.txt': 'z' }), []);
 });
@@ -35,13 +54,24 @@ test('file names: relative, no "..", no control characters, never absolute', () 
 test('32 KB of canonical JSON at most, counted in bytes', () => {
   assert.deepEqual(codes({ 'SKILL.md': skill, 'policy.py': 'x'.repeat(32 * 1024 - 100) }), []);
   const reasons = checkPackFormat(pack({ 'SKILL.md': skill, 'policy.py': 'é'.repeat(16 * 1024) }));
-  assert.deepEqual(reasons.map((r) => r.code), ['pack_too_large']);
+  assert.deepEqual(
+    reasons.map((r) => r.code),
+    ['pack_too_large'],
+  );
   assert.match(reasons[0]!.message, /32 KB/);
 });
 
 test('a malformed policy.json is rejected naming the field and the rule', () => {
-  const reasons = checkPackFormat(pack({ 'SKILL.md': skill, 'policy.json': '{"kind":"escalate","cheap":"glm-5.3-flash","strong":"gpt-4o","signals":["stall"]}' }));
-  assert.deepEqual(reasons.map((r) => r.code), ['policy_json_invalid']);
+  const reasons = checkPackFormat(
+    pack({
+      'SKILL.md': skill,
+      'policy.json': '{"kind":"escalate","cheap":"glm-5.3-flash","strong":"gpt-4o","signals":["stall"]}',
+    }),
+  );
+  assert.deepEqual(
+    reasons.map((r) => r.code),
+    ['policy_json_invalid'],
+  );
   assert.match(reasons[0]!.message, /policy\.json: field "strong"/);
   assert.match(checkPackFormat(pack({ 'SKILL.md': skill, 'policy.json': '{nope' }))[0]!.message, /not valid JSON/);
 });

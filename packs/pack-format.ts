@@ -30,7 +30,8 @@ export function entryOf(kind: PackKind): PackEntry {
 /** Why a file name is not allowed, or undefined. Names are relative paths with `/` separators. */
 export function fileNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'a file name is empty';
-  if (name.length > packLimits.maxFileNameLength) return `the name is ${name.length} characters; at most ${packLimits.maxFileNameLength}`;
+  if (name.length > packLimits.maxFileNameLength)
+    return `the name is ${name.length} characters; at most ${packLimits.maxFileNameLength}`;
   // Control characters (newlines in names end up in logs and archives) and backslashes are refused.
   if (/[\u0000-\u001f\u007f\\]/.test(name)) return 'names may not hold control characters or backslashes';
   if (name.startsWith('/')) return 'names are relative: remove the leading "/"';
@@ -52,19 +53,37 @@ export function checkPackFormat(pack: CanonicalPack): Rejection[] {
   const names = Object.keys(pack.files);
   const bytes = Buffer.byteLength(canonicalJson(pack), 'utf8');
   if (bytes > packLimits.maxPackBytes) {
-    reasons.push({ code: 'pack_too_large', message: `the pack is ${bytes} bytes as canonical JSON; at most ${packLimits.maxPackBytes} (32 KB) are allowed` });
+    reasons.push({
+      code: 'pack_too_large',
+      message: `the pack is ${bytes} bytes as canonical JSON; at most ${packLimits.maxPackBytes} (32 KB) are allowed`,
+    });
   }
-  if (names.length > packLimits.maxFiles) reasons.push({ code: 'too_many_files', message: `the pack has ${names.length} files; at most ${packLimits.maxFiles} are allowed` });
+  if (names.length > packLimits.maxFiles)
+    reasons.push({
+      code: 'too_many_files',
+      message: `the pack has ${names.length} files; at most ${packLimits.maxFiles} are allowed`,
+    });
   for (const name of names.slice(0, packLimits.maxFiles + 1)) {
     const problem = fileNameProblem(name);
-    if (problem) reasons.push({ code: 'file_path_invalid', message: `${JSON.stringify(name.slice(0, 80))}: ${problem}` });
+    if (problem)
+      reasons.push({ code: 'file_path_invalid', message: `${JSON.stringify(name.slice(0, 80))}: ${problem}` });
   }
-  if (!(skillFile in pack.files)) reasons.push({ code: 'skill_missing', message: `${skillFile} is required: add a short note for the agent (it is placed read-only in /workspace)` });
+  if (!(skillFile in pack.files))
+    reasons.push({
+      code: 'skill_missing',
+      message: `${skillFile} is required: add a short note for the agent (it is placed read-only in /workspace)`,
+    });
   const present = packEntries.filter((entry) => entry in pack.files);
   if (present.length === 0) {
-    reasons.push({ code: 'entry_missing', message: `the pack has no entry: add exactly one of ${packEntries.join(', ')}` });
+    reasons.push({
+      code: 'entry_missing',
+      message: `the pack has no entry: add exactly one of ${packEntries.join(', ')}`,
+    });
   } else if (present.length > 1) {
-    reasons.push({ code: 'entry_ambiguous', message: `the pack has ${present.join(' and ')}: exactly one entry decides the kind; keep one` });
+    reasons.push({
+      code: 'entry_ambiguous',
+      message: `the pack has ${present.join(' and ')}: exactly one entry decides the kind; keep one`,
+    });
   } else if (present[0] === 'policy.json') {
     const checked = parsePolicyJson(pack.files['policy.json']!);
     if (!checked.ok) reasons.push({ code: 'policy_json_invalid', message: checked.message });

@@ -11,7 +11,14 @@ const valid: unknown[] = [
   { kind: 'escalate', cheap: 'qwen3.6-35b-a3b', strong: 'glm-5.3' },
   { kind: 'escalate', cheap: 'qwen3.6-35b-a3b', strong: 'kimi-k3', signals: ['len', 'noprog'], stall_s: 90.5 },
   { kind: 'advisers', writer: 'kimi-k3', advisers: ['deepseek-v4.1-flash', 'qwen3.8-27b', 'glm-5.3-flash'] },
-  { kind: 'advisers', writer: 'glm-5.2', advisers: ['glm-5.2', 'glm-5.2'], max_tokens: 16, temperature: 0, every: 1000 },
+  {
+    kind: 'advisers',
+    writer: 'glm-5.2',
+    advisers: ['glm-5.2', 'glm-5.2'],
+    max_tokens: 16,
+    temperature: 0,
+    every: 1000,
+  },
   ...fusionModels.map((model) => ({ kind: 'pin', model })),
 ];
 
@@ -47,9 +54,22 @@ const invalid: [unknown, string][] = [
 test('valid documents pass with the live defaults filled in', () => {
   for (const document of valid) assert.ok(checkPolicyJson(document).ok, JSON.stringify(document));
   const escalate = checkPolicyJson({ kind: 'escalate', cheap: 'qwen3.6-35b-a3b', strong: 'glm-5.3' });
-  assert.deepEqual(escalate.ok && escalate.value, { kind: 'escalate', cheap: 'qwen3.6-35b-a3b', strong: 'glm-5.3', signals: ['stall', 'toolerr', 'repeat'], stall_s: 420 });
+  assert.deepEqual(escalate.ok && escalate.value, {
+    kind: 'escalate',
+    cheap: 'qwen3.6-35b-a3b',
+    strong: 'glm-5.3',
+    signals: ['stall', 'toolerr', 'repeat'],
+    stall_s: 420,
+  });
   const advisers = checkPolicyJson({ kind: 'advisers', writer: 'kimi-k3', advisers: ['glm-5.2'] });
-  assert.deepEqual(advisers.ok && advisers.value, { kind: 'advisers', writer: 'kimi-k3', advisers: ['glm-5.2'], max_tokens: 400, temperature: 0.7, every: 1 });
+  assert.deepEqual(advisers.ok && advisers.value, {
+    kind: 'advisers',
+    writer: 'kimi-k3',
+    advisers: ['glm-5.2'],
+    max_tokens: 400,
+    temperature: 0.7,
+    every: 1,
+  });
 });
 
 test('each invalid document gets one line naming the field and the rule', () => {
@@ -65,7 +85,7 @@ test('each invalid document gets one line naming the field and the rule', () => 
   assert.match(!broken.ok ? broken.message : '', /^policy\.json: the document is not valid JSON/);
 });
 
-test('the example packs\' policy.json files are valid', () => {
+test("the example packs' policy.json files are valid", () => {
   for (const name of readdirSync(examplesRoot)) {
     const file = path.join(examplesRoot, name, 'policy.json');
     if (!existsSync(file)) continue;
@@ -77,7 +97,7 @@ test('the example packs\' policy.json files are valid', () => {
 });
 
 const python = findPython() ?? 'python3-with-aiohttp-not-found';
-test('the sidecar\'s Python check agrees: same verdicts, same defaults, same message', () => {
+test("the sidecar's Python check agrees: same verdicts, same defaults, same message", () => {
   const documents = [...valid, ...invalid.map(([document]) => document)];
   const script = [
     'import json, sys',
@@ -91,7 +111,9 @@ test('the sidecar\'s Python check agrees: same verdicts, same defaults, same mes
     'print(json.dumps(out))',
   ].join('\n');
   const run = spawnSync(python!, ['-c', script], {
-    input: JSON.stringify(documents), encoding: 'utf8', timeout: 20_000,
+    input: JSON.stringify(documents),
+    encoding: 'utf8',
+    timeout: 20_000,
     env: { ...process.env, PYTHONPATH: pythonRoot, PYTHONDONTWRITEBYTECODE: '1' },
   });
   assert.equal(run.status, 0, run.stderr);

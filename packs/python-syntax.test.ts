@@ -3,10 +3,21 @@ import assert from 'node:assert/strict';
 import { checkPythonSyntax } from './python-syntax.ts';
 import type { CanonicalPack } from './canonical-pack.ts';
 
-const pack = (files: Record<string, string>): CanonicalPack => ({ schema_version: 1, files: { 'SKILL.md': '# p\n', ...files } });
+const pack = (files: Record<string, string>): CanonicalPack => ({
+  schema_version: 1,
+  files: { 'SKILL.md': '# p\n', ...files },
+});
 
 test('a Python pack that parses has no problem; nothing is executed', async () => {
-  assert.deepEqual(await checkPythonSyntax(pack({ 'policy.py': 'import os\nos._exit(3)\nraise SystemExit(1)\n', 'lib/helpers.py': 'def f():\n    return 1\n' })), []);
+  assert.deepEqual(
+    await checkPythonSyntax(
+      pack({
+        'policy.py': 'import os\nos._exit(3)\nraise SystemExit(1)\n',
+        'lib/helpers.py': 'def f():\n    return 1\n',
+      }),
+    ),
+    [],
+  );
   assert.deepEqual(await checkPythonSyntax(pack({ 'policy.json': '{}' })), []);
 });
 

@@ -27,7 +27,9 @@ export interface PythonSyntaxOptions {
 export async function checkPythonSyntax(pack: CanonicalPack, options: PythonSyntaxOptions = {}): Promise<Rejection[]> {
   const files = Object.fromEntries(Object.entries(pack.files).filter(([name]) => name.endsWith('.py')));
   if (Object.keys(files).length === 0) return [];
-  const child = spawn(options.python ?? '/usr/bin/python3', ['-I', '-S', '-c', parser], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(options.python ?? '/usr/bin/python3', ['-I', '-S', '-c', parser], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 10_000);
   let stdout = '';
   let stderr = '';
@@ -44,7 +46,16 @@ export async function checkPythonSyntax(pack: CanonicalPack, options: PythonSynt
     child.on('close', (code) => resolve(code));
   });
   clearTimeout(timer);
-  if (exit !== 0) return [{ code: 'python_syntax_invalid', message: `the Python files could not be parsed within the limit (${exit === null ? 'killed' : `exit ${exit}`}): ${stderr.trim().split('\n').at(-1)?.slice(0, 200) ?? ''}` }];
+  if (exit !== 0)
+    return [
+      {
+        code: 'python_syntax_invalid',
+        message: `the Python files could not be parsed within the limit (${exit === null ? 'killed' : `exit ${exit}`}): ${stderr.trim().split('\n').at(-1)?.slice(0, 200) ?? ''}`,
+      },
+    ];
   const problems = JSON.parse(stdout) as { file: string; line: number; message: string }[];
-  return problems.slice(0, 20).map((problem) => ({ code: 'python_syntax_invalid', message: `${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}` }));
+  return problems.slice(0, 20).map((problem) => ({
+    code: 'python_syntax_invalid',
+    message: `${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}`,
+  }));
 }

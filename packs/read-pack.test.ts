@@ -33,8 +33,14 @@ test('a directory pack becomes its format-1 JSON form, every file in it', async 
 test('a JSON pack file is read as it is, whatever its formatting', async () => {
   const dir = await packDir({});
   const file = path.join(dir, 'pack.json');
-  await writeFile(file, JSON.stringify({ files: { 'SKILL.md': skill, 'policy.py': 'print(1)' }, schema_version: 1 }, null, 2));
-  assert.deepEqual(await readLocalPack(file), { schema_version: 1, files: { 'SKILL.md': skill, 'policy.py': 'print(1)' } });
+  await writeFile(
+    file,
+    JSON.stringify({ files: { 'SKILL.md': skill, 'policy.py': 'print(1)' }, schema_version: 1 }, null, 2),
+  );
+  assert.deepEqual(await readLocalPack(file), {
+    schema_version: 1,
+    files: { 'SKILL.md': skill, 'policy.py': 'print(1)' },
+  });
   await writeFile(file, JSON.stringify({ schema_version: 2, files: {} }));
   await assert.rejects(readLocalPack(file), /schema_version/);
   await writeFile(file, JSON.stringify({ schema_version: 1, files: { 'a.py': 3 } }));
@@ -46,14 +52,20 @@ test('missing directories, symlinks, node_modules and binary files are refused',
   const withLink = await packDir({ 'SKILL.md': skill });
   await symlink('/etc/passwd', path.join(withLink, 'policy.ts'));
   await rejectsWith(readPackDirectory(withLink), 'pack_invalid');
-  await rejectsWith(readPackDirectory(await packDir({ 'SKILL.md': skill, 'node_modules/x/index.js': '' })), 'pack_invalid');
+  await rejectsWith(
+    readPackDirectory(await packDir({ 'SKILL.md': skill, 'node_modules/x/index.js': '' })),
+    'pack_invalid',
+  );
   const binary = await packDir({ 'SKILL.md': skill });
   await writeFile(path.join(binary, 'blob.ts'), Buffer.from([0xff, 0xfe, 0x00]));
   await rejectsWith(readPackDirectory(binary), 'pack_invalid');
 });
 
 test('oversized packs are refused before being read whole', async () => {
-  await rejectsWith(readPackDirectory(await packDir({ 'SKILL.md': skill, 'big.ts': 'x'.repeat(300 * 1024) })), 'pack_too_large');
+  await rejectsWith(
+    readPackDirectory(await packDir({ 'SKILL.md': skill, 'big.ts': 'x'.repeat(300 * 1024) })),
+    'pack_too_large',
+  );
   const many: Record<string, string> = { 'SKILL.md': skill };
   for (let i = 0; i < 80; i++) many[`f${i}.ts`] = '';
   await rejectsWith(readPackDirectory(await packDir(many)), 'pack_too_large');
@@ -62,7 +74,11 @@ test('oversized packs are refused before being read whole', async () => {
 test('URL packs: the canonical hash checked whatever the formatting, size bounded, 404 is not found', async () => {
   const pack = { schema_version: 1, files: { 'SKILL.md': skill, 'policy.ts': 'x' } };
   const json = canonicalJson(pack);
-  const routes: Record<string, string> = { '/ok': json, '/pretty': JSON.stringify(pack, null, 2), '/huge': 'x'.repeat(4 * 1024 * 1024) };
+  const routes: Record<string, string> = {
+    '/ok': json,
+    '/pretty': JSON.stringify(pack, null, 2),
+    '/huge': 'x'.repeat(4 * 1024 * 1024),
+  };
   const server = http.createServer((req, res) => {
     const body = routes[req.url ?? ''];
     if (body === undefined) return void res.writeHead(404).end();

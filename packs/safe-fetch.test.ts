@@ -8,14 +8,20 @@ import { safeFetch } from './safe-fetch.ts';
 import { onlyEndpoints } from './address-policy.ts';
 import { PackError } from './pack-error.ts';
 
-async function listen(handler: http.RequestListener): Promise<{ server: http.Server; port: number; close: () => void }> {
+async function listen(
+  handler: http.RequestListener,
+): Promise<{ server: http.Server; port: number; close: () => void }> {
   const server = http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { server, port, close: () => {
-    server.closeAllConnections();
-    server.close();
-  } };
+  return {
+    server,
+    port,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 async function rejectsWith(promise: Promise<unknown>, code: string, pattern?: RegExp): Promise<void> {
@@ -34,7 +40,8 @@ test('a redirect to a loopback port outside the allowed set is refused; within i
     hits.push(req.url ?? '');
     if (req.url === '/to-other') return void res.writeHead(302, { location: `http://127.0.0.1:${other.port}/` }).end();
     if (req.url === '/to-ipv6') return void res.writeHead(301, { location: `http://[::1]:${other.port}/` }).end();
-    if (req.url === '/to-mapped') return void res.writeHead(307, { location: `http://[::ffff:127.0.0.1]:${main.port}/ok` }).end();
+    if (req.url === '/to-mapped')
+      return void res.writeHead(307, { location: `http://[::ffff:127.0.0.1]:${main.port}/ok` }).end();
     if (req.url === '/to-self') return void res.writeHead(308, { location: '/ok' }).end();
     res.writeHead(200).end('fine');
   });
@@ -43,7 +50,11 @@ test('a redirect to a loopback port outside the allowed set is refused; within i
     const ok = await safeFetch(`http://127.0.0.1:${main.port}/to-self`, { allowAddress });
     assert.equal(ok.body.toString(), 'fine');
     assert.equal(ok.url, `http://127.0.0.1:${main.port}/ok`);
-    await rejectsWith(safeFetch(`http://127.0.0.1:${main.port}/to-other`, { allowAddress }), 'pack_url_refused', new RegExp(`127\\.0\\.0\\.1 port ${other.port}`));
+    await rejectsWith(
+      safeFetch(`http://127.0.0.1:${main.port}/to-other`, { allowAddress }),
+      'pack_url_refused',
+      new RegExp(`127\\.0\\.0\\.1 port ${other.port}`),
+    );
     await rejectsWith(safeFetch(`http://127.0.0.1:${main.port}/to-ipv6`, { allowAddress }), 'pack_url_refused', /::1/);
     // The mapped spelling of the allowed address is another string: refused too.
     await rejectsWith(safeFetch(`http://127.0.0.1:${main.port}/to-mapped`, { allowAddress }), 'pack_url_refused');
@@ -68,8 +79,15 @@ test('redirect chains longer than the limit are refused', async () => {
   const allowAddress = onlyEndpoints([{ address: '127.0.0.1', port: server.port }]);
   try {
     assert.equal((await safeFetch(`http://127.0.0.1:${server.port}/3`, { allowAddress })).body.toString(), 'end');
-    await rejectsWith(safeFetch(`http://127.0.0.1:${server.port}/4`, { allowAddress }), 'pack_url_refused', /more than 3/);
-    await rejectsWith(safeFetch(`http://127.0.0.1:${server.port}/2`, { allowAddress, maxRedirects: 1 }), 'pack_url_refused');
+    await rejectsWith(
+      safeFetch(`http://127.0.0.1:${server.port}/4`, { allowAddress }),
+      'pack_url_refused',
+      /more than 3/,
+    );
+    await rejectsWith(
+      safeFetch(`http://127.0.0.1:${server.port}/2`, { allowAddress, maxRedirects: 1 }),
+      'pack_url_refused',
+    );
   } finally {
     server.close();
   }
@@ -90,8 +108,16 @@ test('the byte cap holds on a streamed body without a length, and a declared len
   });
   const allowAddress = onlyEndpoints([{ address: '127.0.0.1', port: server.port }]);
   try {
-    await rejectsWith(safeFetch(`http://127.0.0.1:${server.port}/stream`, { allowAddress, maxBytes: 64 * 1024 }), 'pack_too_large', /more than 65536/);
-    await rejectsWith(safeFetch(`http://127.0.0.1:${server.port}/declared`, { allowAddress, maxBytes: 64 * 1024 }), 'pack_too_large', /10000000/);
+    await rejectsWith(
+      safeFetch(`http://127.0.0.1:${server.port}/stream`, { allowAddress, maxBytes: 64 * 1024 }),
+      'pack_too_large',
+      /more than 65536/,
+    );
+    await rejectsWith(
+      safeFetch(`http://127.0.0.1:${server.port}/declared`, { allowAddress, maxBytes: 64 * 1024 }),
+      'pack_too_large',
+      /10000000/,
+    );
   } finally {
     server.close();
   }
@@ -106,7 +132,11 @@ test('one deadline covers the whole download: a server that trickles is cut off'
   const allowAddress = onlyEndpoints([{ address: '127.0.0.1', port: server.port }]);
   try {
     // The server never stops trickling: only the whole-download deadline can end this.
-    await rejectsWith(safeFetch(`http://127.0.0.1:${server.port}/`, { allowAddress, timeoutMs: 400 }), 'pack_fetch_failed', /within 400 ms/);
+    await rejectsWith(
+      safeFetch(`http://127.0.0.1:${server.port}/`, { allowAddress, timeoutMs: 400 }),
+      'pack_fetch_failed',
+      /within 400 ms/,
+    );
   } finally {
     server.close();
   }
@@ -133,8 +163,15 @@ test('a name is resolved once and the checked address is the one dialled (no reb
     assert.equal(hostHeader, `pack.invalid:${server.port}`);
     assert.equal(lookups, 1);
     // A name answering with an allowed and a refused address is refused whole.
-    const mixed = async () => [{ address: '127.0.0.1', family: 4 as const }, { address: '10.0.0.7', family: 4 as const }];
-    await rejectsWith(safeFetch(`http://pack.invalid:${server.port}/`, { allowAddress, resolve: mixed }), 'pack_url_refused', /10\.0\.0\.7/);
+    const mixed = async () => [
+      { address: '127.0.0.1', family: 4 as const },
+      { address: '10.0.0.7', family: 4 as const },
+    ];
+    await rejectsWith(
+      safeFetch(`http://pack.invalid:${server.port}/`, { allowAddress, resolve: mixed }),
+      'pack_url_refused',
+      /10\.0\.0\.7/,
+    );
     // The default resolver and policy: localhost resolves to loopback and is refused.
     await rejectsWith(safeFetch(`http://localhost:${server.port}/`), 'pack_url_refused');
   } finally {

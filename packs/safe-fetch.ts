@@ -47,7 +47,11 @@ function defaultPort(url: URL): number {
 }
 
 /** Resolves a hop's host once and checks every answer; returns the address to connect to. */
-async function checkedAddress(url: URL, allow: AddressPolicy, resolve: (hostname: string) => Promise<ResolvedAddress[]>): Promise<ResolvedAddress> {
+async function checkedAddress(
+  url: URL,
+  allow: AddressPolicy,
+  resolve: (hostname: string) => Promise<ResolvedAddress[]>,
+): Promise<ResolvedAddress> {
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const port = defaultPort(url);
   let addresses: ResolvedAddress[];
@@ -64,7 +68,10 @@ async function checkedAddress(url: URL, allow: AddressPolicy, resolve: (hostname
   // One bad answer refuses the host: a name that mixes public and private answers is an attack.
   const refused = addresses.find((a) => !allow(a.address, port));
   if (refused) {
-    throw new PackError('pack_url_refused', `${url.origin} leads to ${refused.address} port ${port}, which is not a public address; a pack URL must point to the public internet`);
+    throw new PackError(
+      'pack_url_refused',
+      `${url.origin} leads to ${refused.address} port ${port}, which is not a public address; a pack URL must point to the public internet`,
+    );
   }
   return addresses[0]!;
 }
@@ -84,32 +91,42 @@ function requestOnce(url: URL, target: ResolvedAddress, signal: AbortSignal, max
   };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<Hop>((resolve, reject) => {
-    const request = client.request(url, { method: 'GET', agent: false, lookup: pinned, signal, headers: { accept: 'application/json', 'accept-encoding': 'identity' } }, (response) => {
-      const status = response.statusCode ?? 0;
-      const location = response.headers.location;
-      if (status >= 300 && status < 400) {
-        response.destroy();
-        return resolve({ status, location, body: Buffer.alloc(0) });
-      }
-      const declared = Number(response.headers['content-length'] ?? '0');
-      if (declared > maxBytes) {
-        response.destroy();
-        return reject(new PackError('pack_too_large', `${url.href} is ${declared} bytes; at most ${maxBytes}`));
-      }
-      const chunks: Buffer[] = [];
-      let received = 0;
-      response.on('data', (chunk: Buffer) => {
-        received += chunk.byteLength;
-        if (received > maxBytes) {
+    const request = client.request(
+      url,
+      {
+        method: 'GET',
+        agent: false,
+        lookup: pinned,
+        signal,
+        headers: { accept: 'application/json', 'accept-encoding': 'identity' },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const location = response.headers.location;
+        if (status >= 300 && status < 400) {
           response.destroy();
-          reject(new PackError('pack_too_large', `${url.href} sent more than ${maxBytes} bytes`));
-          return;
+          return resolve({ status, location, body: Buffer.alloc(0) });
         }
-        chunks.push(chunk);
-      });
-      response.on('error', reject);
-      response.on('end', () => resolve({ status, location, body: Buffer.concat(chunks) }));
-    });
+        const declared = Number(response.headers['content-length'] ?? '0');
+        if (declared > maxBytes) {
+          response.destroy();
+          return reject(new PackError('pack_too_large', `${url.href} is ${declared} bytes; at most ${maxBytes}`));
+        }
+        const chunks: Buffer[] = [];
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.byteLength;
+          if (received > maxBytes) {
+            response.destroy();
+            reject(new PackError('pack_too_large', `${url.href} sent more than ${maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        response.on('error', reject);
+        response.on('end', () => resolve({ status, location, body: Buffer.concat(chunks) }));
+      },
+    );
     request.on('error', reject);
     request.end();
   });
@@ -132,16 +149,26 @@ export async function safeFetch(start: string, options: SafeFetchOptions = {}): 
       if (controller.signal.aborted) throw new Error('deadline');
       addresses.push(target.address);
       const hop = await requestOnce(url, target, controller.signal, maxBytes);
-      if (hop.status < 300 || hop.status >= 400) return { status: hop.status, url: url.href, addresses, body: hop.body };
+      if (hop.status < 300 || hop.status >= 400)
+        return { status: hop.status, url: url.href, addresses, body: hop.body };
       if (!hop.location) return { status: hop.status, url: url.href, addresses, body: hop.body };
-      if (redirects >= maxRedirects) throw new PackError('pack_url_refused', `${start} redirects more than ${maxRedirects} times; a pack URL may redirect at most ${maxRedirects} times`);
+      if (redirects >= maxRedirects)
+        throw new PackError(
+          'pack_url_refused',
+          `${start} redirects more than ${maxRedirects} times; a pack URL may redirect at most ${maxRedirects} times`,
+        );
       const next = parseHttpUrl(hop.location, url.href, url);
-      if (url.protocol === 'https:' && next.protocol !== 'https:') throw new PackError('pack_url_refused', `${url.href} redirects from https to ${next.protocol}; a pack URL may not downgrade`);
+      if (url.protocol === 'https:' && next.protocol !== 'https:')
+        throw new PackError(
+          'pack_url_refused',
+          `${url.href} redirects from https to ${next.protocol}; a pack URL may not downgrade`,
+        );
       url = next;
     }
   } catch (error) {
     if (error instanceof PackError) throw error;
-    if (controller.signal.aborted) throw new PackError('pack_fetch_failed', `could not download ${start} within ${timeoutMs} ms`, true);
+    if (controller.signal.aborted)
+      throw new PackError('pack_fetch_failed', `could not download ${start} within ${timeoutMs} ms`, true);
     throw new PackError('pack_fetch_failed', `could not download ${url.href}: ${(error as Error).message}`, true);
   } finally {
     clearTimeout(deadline);
@@ -155,7 +182,12 @@ function parseHttpUrl(text: string, source: string, base?: URL): URL {
   } catch {
     throw new PackError('pack_invalid', `${source} is not a URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new PackError(base ? 'pack_url_refused' : 'pack_invalid', `pack URL must be http(s), got ${url.protocol}${base ? ` (a redirect from ${base.href})` : ''}`);
-  if (url.username || url.password) throw new PackError('pack_invalid', `${source}: a pack URL may not carry credentials`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new PackError(
+      base ? 'pack_url_refused' : 'pack_invalid',
+      `pack URL must be http(s), got ${url.protocol}${base ? ` (a redirect from ${base.href})` : ''}`,
+    );
+  if (url.username || url.password)
+    throw new PackError('pack_invalid', `${source}: a pack URL may not carry credentials`);
   return url;
 }

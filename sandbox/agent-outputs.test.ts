@@ -21,7 +21,10 @@ function fakeSession(archives: Record<string, Buffer>): ContainerSession {
 }
 
 test('30 k empty files (the 150 k attack, scaled): refused by the entry bound with one note, nothing copied', async () => {
-  const files: ArchiveFile[] = Array.from({ length: 30_000 }, (_, i) => ({ name: `out/f${i}`, content: Buffer.alloc(0) }));
+  const files: ArchiveFile[] = Array.from({ length: 30_000 }, (_, i) => ({
+    name: `out/f${i}`,
+    content: Buffer.alloc(0),
+  }));
   const archive = await packFiles(files, undefined, { directoryEntries: false });
   const collected = await collectAgentOutputs(fakeSession({ '/app/out': archive }), ['/app/out'], 64 << 20);
   assert.equal(collected.fileCount, 0);
@@ -29,9 +32,17 @@ test('30 k empty files (the 150 k attack, scaled): refused by the entry bound wi
 });
 
 test('an output over the byte limit is a note; the other declared paths are still copied', async () => {
-  const big = await packFiles([{ name: 'big/blob', content: Buffer.alloc(2 << 20) }], undefined, { directoryEntries: false });
-  const small = await packFiles([{ name: 'small/a.txt', content: Buffer.from('ok') }], undefined, { directoryEntries: false });
-  const collected = await collectAgentOutputs(fakeSession({ '/app/big': big, '/app/small': small }), ['/app/big', '/app/small'], 1 << 20);
+  const big = await packFiles([{ name: 'big/blob', content: Buffer.alloc(2 << 20) }], undefined, {
+    directoryEntries: false,
+  });
+  const small = await packFiles([{ name: 'small/a.txt', content: Buffer.from('ok') }], undefined, {
+    directoryEntries: false,
+  });
+  const collected = await collectAgentOutputs(
+    fakeSession({ '/app/big': big, '/app/small': small }),
+    ['/app/big', '/app/small'],
+    1 << 20,
+  );
   assert.equal(collected.fileCount, 1);
   assert.match(collected.notes[0]!, /larger than the 1048576-byte output limit/);
 });

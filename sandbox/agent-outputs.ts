@@ -23,7 +23,12 @@ function printable(name: string): string {
  * Outputs are bounded as an archive (headers and padded content, so many empty files count) and
  * by entry count; what does not fit is noted, and the notes themselves are capped ("+N more").
  */
-export async function collectAgentOutputs(session: ContainerSession, declaredPaths: string[], maxBytes: number, maxEntries = defaultMaxTarEntries): Promise<CollectedOutputs> {
+export async function collectAgentOutputs(
+  session: ContainerSession,
+  declaredPaths: string[],
+  maxBytes: number,
+  maxEntries = defaultMaxTarEntries,
+): Promise<CollectedOutputs> {
   const files: ArchiveFile[] = [];
   const notes: string[] = [];
   let budget = maxBytes;

@@ -18,14 +18,22 @@ export interface AgentSnapshot {
 }
 
 /** Stops the agent's container and commits it; the session stays removable by its owner. */
-export async function snapshotAgentContainer(docker: Docker, session: ContainerSession, request: { owner: WorkerIdentity; scenario: string; tag: string }): Promise<AgentSnapshot> {
+export async function snapshotAgentContainer(
+  docker: Docker,
+  session: ContainerSession,
+  request: { owner: WorkerIdentity; scenario: string; tag: string },
+): Promise<AgentSnapshot> {
   await session.container.kill().catch((error: { statusCode?: number }) => {
     // 409: already stopped (a deadline or a cancellation killed it).
     if (error.statusCode !== 409) throw error;
   });
   await session.container.wait();
   const started = performance.now();
-  const labels = { ...ownershipLabels(request.owner), [snapshotLabel]: '1', [containerLabels.scenario]: request.scenario };
+  const labels = {
+    ...ownershipLabels(request.owner),
+    [snapshotLabel]: '1',
+    [containerLabels.scenario]: request.scenario,
+  };
   // The container's own command and user stay as they were; the verifier sets its own.
   await session.container.commit({
     repo: snapshotRepository,
@@ -43,12 +51,21 @@ export async function snapshotAgentContainer(docker: Docker, session: ContainerS
 
 /** Removes a snapshot image; one already gone is fine. */
 export async function removeSnapshot(docker: Docker, imageTag: string): Promise<void> {
-  await docker.getImage(imageTag).remove({ force: true }).catch((error: { statusCode?: number }) => {
-    if (error.statusCode !== 404) throw error;
-  });
+  await docker
+    .getImage(imageTag)
+    .remove({ force: true })
+    .catch((error: { statusCode?: number }) => {
+      if (error.statusCode !== 404) throw error;
+    });
 }
 
 /** A snapshot tag: Docker tags allow [A-Za-z0-9_.-], at most 128 characters. */
 export function snapshotTag(parts: string[]): string {
-  return parts.join('-').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(-120).replace(/^[.-]+/, '') || 'snapshot';
+  return (
+    parts
+      .join('-')
+      .replace(/[^A-Za-z0-9_.-]+/g, '_')
+      .slice(-120)
+      .replace(/^[.-]+/, '') || 'snapshot'
+  );
 }

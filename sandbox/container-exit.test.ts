@@ -24,7 +24,8 @@ after(async () => {
 async function started(command: string[], memoryMb = 64) {
   const sinceSec = exitWatchSince();
   const container = await docker.createContainer({
-    Image: image, Cmd: command,
+    Image: image,
+    Cmd: command,
     Labels: { [containerLabels.managed]: '1', [containerLabels.role]: 'container-exit-test' },
     HostConfig: { NetworkMode: 'none', ...limitsHostConfig({ memoryMb, cpus: 1, pidsLimit: 32 }) },
   });

@@ -19,8 +19,18 @@ export interface ContainerExit {
  * container's init (the kernel ignores it inside the PID namespace), so a kill event on a container
  * the worker did not stop came from outside.
  */
-async function sawEvent(docker: Docker, containerId: string, event: 'kill' | 'oom', sinceSec: number, untilSec: number): Promise<boolean> {
-  const stream = (await docker.getEvents({ since: sinceSec, until: untilSec, filters: { type: ['container'], container: [containerId], event: [event] } })) as NodeJS.ReadableStream;
+async function sawEvent(
+  docker: Docker,
+  containerId: string,
+  event: 'kill' | 'oom',
+  sinceSec: number,
+  untilSec: number,
+): Promise<boolean> {
+  const stream = (await docker.getEvents({
+    since: sinceSec,
+    until: untilSec,
+    filters: { type: ['container'], container: [containerId], event: [event] },
+  })) as NodeJS.ReadableStream;
   let text = '';
   for await (const chunk of stream) {
     text += chunk.toString();
@@ -40,20 +50,28 @@ const nowSec = () => Math.ceil(Date.now() / 1000);
 // exit that no kill explains waits this long for the OOM event before it is called the container's own.
 const oomEventGraceSec = 2;
 
-/** Where to start looking for kill events: taken before the container is created (the engine counts in whole seconds). */
+/** Where to start looking for kill events: taken before the container is created (the engine counts in whole seconds).
+ * */
 export function exitWatchSince(): number {
   return Math.floor(Date.now() / 1000) - 1;
 }
 
-/** Resolves once the started container stops (never rejects): its exit code, the OOM flag, and whether it was sent a kill. */
-export function watchContainerExit(docker: Docker, container: Docker.Container, sinceSec: number): Promise<ContainerExit> {
+/** Resolves once the started container stops (never rejects): its exit code, the OOM flag, and whether it was sent a
+ * kill. */
+export function watchContainerExit(
+  docker: Docker,
+  container: Docker.Container,
+  sinceSec: number,
+): Promise<ContainerExit> {
   return container.wait().then(
     async (status: { StatusCode?: number }) => {
       const info = await container.inspect().catch(() => undefined);
       const killed = await sawEvent(docker, container.id, 'kill', sinceSec, nowSec() + 1).catch(() => false);
       let oomKilled = info?.State?.OOMKilled === true;
       if (!oomKilled && !killed && status.StatusCode === 137) {
-        oomKilled = await sawEvent(docker, container.id, 'oom', sinceSec, nowSec() + oomEventGraceSec).catch(() => false);
+        oomKilled = await sawEvent(docker, container.id, 'oom', sinceSec, nowSec() + oomEventGraceSec).catch(
+          () => false,
+        );
       }
       return { exitCode: status.StatusCode ?? null, oomKilled, killed };
     },

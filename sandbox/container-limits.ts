@@ -13,7 +13,8 @@ export interface SandboxLimits {
   pidsLimit?: number;
 }
 
-/** Docker HostConfig fields for a kind's default limits, each overridden where `limits` sets it; memory with no swap beyond it. */
+/** Docker HostConfig fields for a kind's default limits, each overridden where `limits` sets it; memory with no swap
+ * beyond it. */
 export function limitsHostConfig(defaults: Required<SandboxLimits>, limits?: SandboxLimits) {
   const memoryBytes = (limits?.memoryMb ?? defaults.memoryMb) * 1024 * 1024;
   return {
@@ -36,17 +37,27 @@ const storageOptSupport = new WeakMap<Docker, Promise<boolean>>();
  * Whether this Docker engine honours `StorageOpt: { size }`; checked once per client by creating (not
  * starting) a container with it. The answer and the reason go to the worker's log via `onReason`.
  */
-export function storageOptSupported(docker: Docker, image: string, onReason: (reason: string) => void = () => undefined): Promise<boolean> {
+export function storageOptSupported(
+  docker: Docker,
+  image: string,
+  onReason: (reason: string) => void = () => undefined,
+): Promise<boolean> {
   let known = storageOptSupport.get(docker);
   if (!known) {
     known = (async () => {
       try {
-        const probe = await docker.createContainer({ Image: image, Cmd: ['true'], HostConfig: { StorageOpt: { size: '64M' }, LogConfig: containerLogConfig } });
+        const probe = await docker.createContainer({
+          Image: image,
+          Cmd: ['true'],
+          HostConfig: { StorageOpt: { size: '64M' }, LogConfig: containerLogConfig },
+        });
         await probe.remove({ force: true }).catch(() => undefined);
         onReason('the storage driver caps writable layers (StorageOpt size)');
         return true;
       } catch (error) {
-        onReason(`the storage driver cannot cap writable layers (${(error as Error).message.trim()}); the disk watchdog measures them instead`);
+        onReason(
+          `the storage driver cannot cap writable layers (${(error as Error).message.trim()}); the disk watchdog measures them instead`,
+        );
         return false;
       }
     })();
@@ -57,6 +68,8 @@ export function storageOptSupported(docker: Docker, image: string, onReason: (re
 
 /** The bytes a container has written to its writable layer (Docker's SizeRw), or undefined if unknown. */
 export async function writableLayerBytes(container: Docker.Container): Promise<number | undefined> {
-  const info = (await container.inspect({ size: true } as Parameters<Docker.Container['inspect']>[0])) as { SizeRw?: number };
+  const info = (await container.inspect({ size: true } as Parameters<Docker.Container['inspect']>[0])) as {
+    SizeRw?: number;
+  };
   return typeof info.SizeRw === 'number' ? info.SizeRw : undefined;
 }

@@ -53,10 +53,17 @@ export interface ExecResult {
 const defaultPidsLimit = 512;
 
 export class ContainerSession {
-  private constructor(private readonly docker: Docker, readonly container: Docker.Container, readonly spec: ContainerSpec) {}
+  private constructor(
+    private readonly docker: Docker,
+    readonly container: Docker.Container,
+    readonly spec: ContainerSpec,
+  ) {}
 
   static async start(docker: Docker, spec: ContainerSpec): Promise<ContainerSession> {
-    const storageCap = spec.storageBytes !== undefined && (await storageOptSupported(docker, spec.image)) ? { StorageOpt: { size: `${spec.storageBytes}` } } : {};
+    const storageCap =
+      spec.storageBytes !== undefined && (await storageOptSupported(docker, spec.image))
+        ? { StorageOpt: { size: `${spec.storageBytes}` } }
+        : {};
     const container = await docker.createContainer({
       Image: spec.image,
       Cmd: ['sleep', 'infinity'],

@@ -19,7 +19,16 @@ test('a removal while the engine is away is done later, once it answers', async 
 });
 
 test('other errors are thrown at once, not deferred', async () => {
-  await assert.rejects(removeNowOrLater('container def', async () => { throw Object.assign(new Error('conflict'), { statusCode: 409 }); }, 20), /conflict/);
+  await assert.rejects(
+    removeNowOrLater(
+      'container def',
+      async () => {
+        throw Object.assign(new Error('conflict'), { statusCode: 409 });
+      },
+      20,
+    ),
+    /conflict/,
+  );
   assert.deepEqual(pendingRemovals(), []);
 });
 

@@ -16,7 +16,11 @@ export function engineUnavailable(error: unknown): boolean {
 }
 
 /** Runs remove now; if the engine is away, again later in the background. Other errors are thrown. */
-export async function removeNowOrLater(what: string, remove: () => Promise<void>, everyMs = retryEveryMs): Promise<void> {
+export async function removeNowOrLater(
+  what: string,
+  remove: () => Promise<void>,
+  everyMs = retryEveryMs,
+): Promise<void> {
   try {
     await remove();
   } catch (error) {

@@ -9,7 +9,12 @@ export interface DiskWatchdog {
   stop(): void;
 }
 
-export function watchDisk(container: Docker.Container, budgetBytes: number, onBreach: (bytes: number) => void, intervalMs = 2_000): DiskWatchdog {
+export function watchDisk(
+  container: Docker.Container,
+  budgetBytes: number,
+  onBreach: (bytes: number) => void,
+  intervalMs = 2_000,
+): DiskWatchdog {
   let breachBytes: number | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

@@ -9,8 +9,16 @@ import { deleteRules, deleteRulesTagged, insertRules, restoreInput, type Firewal
 function fakeNetwork() {
   const id = randomBytes(3).toString('hex');
   const tag = `trl-fwtest-${id}`;
-  const rule = (table: FirewallRule['table'], chain: FirewallRule['chain'], match: string[], target: string): FirewallRule =>
-    ({ table, chain, spec: ['-i', `trlfw${id}`, ...match, '-m', 'comment', '--comment', tag, '-j', target] });
+  const rule = (
+    table: FirewallRule['table'],
+    chain: FirewallRule['chain'],
+    match: string[],
+    target: string,
+  ): FirewallRule => ({
+    table,
+    chain,
+    spec: ['-i', `trlfw${id}`, ...match, '-m', 'comment', '--comment', tag, '-j', target],
+  });
   return { tag, rule };
 }
 
@@ -28,10 +36,19 @@ test('the restore input inserts at the top of each chain, or deletes, and refuse
     { table: 'iptables', chain: 'INPUT', spec: ['-i', 'br0', '-j', 'DROP'] },
     { table: 'iptables', chain: 'FORWARD', spec: ['-i', 'br0', '!', '-d', '10.0.0.0/24', '-j', 'DROP'] },
   ];
-  assert.equal(restoreInput(rules, 'insert'), '*filter\n-I INPUT 1 -i br0 -j DROP\n-I FORWARD 1 -i br0 ! -d 10.0.0.0/24 -j DROP\nCOMMIT\n');
-  assert.equal(restoreInput(rules, 'delete'), '*filter\n-D INPUT -i br0 -j DROP\n-D FORWARD -i br0 ! -d 10.0.0.0/24 -j DROP\nCOMMIT\n');
+  assert.equal(
+    restoreInput(rules, 'insert'),
+    '*filter\n-I INPUT 1 -i br0 -j DROP\n-I FORWARD 1 -i br0 ! -d 10.0.0.0/24 -j DROP\nCOMMIT\n',
+  );
+  assert.equal(
+    restoreInput(rules, 'delete'),
+    '*filter\n-D INPUT -i br0 -j DROP\n-D FORWARD -i br0 ! -d 10.0.0.0/24 -j DROP\nCOMMIT\n',
+  );
   for (const word of ['a b', 'x\nCOMMIT', '"q"', '']) {
-    assert.throws(() => restoreInput([{ table: 'iptables', chain: 'INPUT', spec: ['--comment', word] }], 'insert'), /not a plain word/);
+    assert.throws(
+      () => restoreInput([{ table: 'iptables', chain: 'INPUT', spec: ['--comment', word] }], 'insert'),
+      /not a plain word/,
+    );
   }
 });
 

@@ -20,7 +20,8 @@ const plainWord = /^[A-Za-z0-9_.:,/!+-]+$/;
 export function restoreInput(rules: readonly FirewallRule[], action: 'insert' | 'delete'): string {
   const lines = rules.map((rule) => {
     // Every word is the worker's own (names, interfaces, ports); none needs quoting, and one that would is refused.
-    for (const word of rule.spec) if (!plainWord.test(word)) throw new Error(`firewall rule word ${JSON.stringify(word)} is not a plain word`);
+    for (const word of rule.spec)
+      if (!plainWord.test(word)) throw new Error(`firewall rule word ${JSON.stringify(word)} is not a plain word`);
     return [action === 'insert' ? `-I ${rule.chain} 1` : `-D ${rule.chain}`, ...rule.spec].join(' ');
   });
   return `*filter\n${lines.join('\n')}\nCOMMIT\n`;
@@ -36,12 +37,22 @@ async function restore(table: IpTable, rules: readonly FirewallRule[], action: '
  * one commit per table. A table whose commit fails has none of its rules.
  */
 export async function insertRules(rules: readonly FirewallRule[]): Promise<void> {
-  for (const table of ipTables) await restore(table, rules.filter((rule) => rule.table === table), 'insert');
+  for (const table of ipTables)
+    await restore(
+      table,
+      rules.filter((rule) => rule.table === table),
+      'insert',
+    );
 }
 
 /** Deletes exactly these rules, one commit per table; fails (changing nothing in that table) if one is missing. */
 export async function deleteRules(rules: readonly FirewallRule[]): Promise<void> {
-  for (const table of ipTables) await restore(table, rules.filter((rule) => rule.table === table), 'delete');
+  for (const table of ipTables)
+    await restore(
+      table,
+      rules.filter((rule) => rule.table === table),
+      'delete',
+    );
 }
 
 /** Deletes every INPUT and FORWARD rule whose comment is `tag`, found by listing: for rules no one kept a record of. */
@@ -52,7 +63,9 @@ export async function deleteRulesTagged(tag: string): Promise<void> {
       for (const line of listed.stdout.split('\n')) {
         if (!line.startsWith(`-A ${chain} `) || !line.includes(`--comment ${tag}`)) continue;
         const spec = line.replace(new RegExp(`^-A ${chain}\\s+`), '').match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
-        await runCommand(table, ['-w', '5', '-D', chain, ...spec.map((part) => part.replace(/^"|"$/g, ''))], { allowFailure: true });
+        await runCommand(table, ['-w', '5', '-D', chain, ...spec.map((part) => part.replace(/^"|"$/g, ''))], {
+          allowFailure: true,
+        });
       }
     }
   }

@@ -3,7 +3,10 @@ import type Docker from 'dockerode';
 import { packFiles, type ArchiveFile } from './tar-archive.ts';
 
 export class ImageBuildError extends Error {
-  constructor(readonly tag: string, readonly logTail: string) {
+  constructor(
+    readonly tag: string,
+    readonly logTail: string,
+  ) {
     super(`docker build of ${tag} failed:\n${logTail}`);
     this.name = 'ImageBuildError';
   }
@@ -11,7 +14,13 @@ export class ImageBuildError extends Error {
 
 export async function buildImage(
   docker: Docker,
-  request: { tag: string; files: ArchiveFile[]; buildArgs?: Record<string, string>; labels?: Record<string, string>; onProgress?: () => void },
+  request: {
+    tag: string;
+    files: ArchiveFile[];
+    buildArgs?: Record<string, string>;
+    labels?: Record<string, string>;
+    onProgress?: () => void;
+  },
 ): Promise<void> {
   const context = await packFiles(request.files);
   const stream = await docker.buildImage(context as unknown as NodeJS.ReadableStream, {

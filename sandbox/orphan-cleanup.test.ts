@@ -12,7 +12,11 @@ const self: WorkerIdentity = { host: 'host-a', pid: process.pid, id: `host-a/${p
 const deadPid = 4_194_305;
 
 function dockerWith(outcomes: Record<string, () => Promise<void>>, alive: string[] = []) {
-  const labels = (pid: number) => ({ [containerLabels.managed]: '1', [containerLabels.workerHost]: 'host-a', [containerLabels.workerPid]: String(pid) });
+  const labels = (pid: number) => ({
+    [containerLabels.managed]: '1',
+    [containerLabels.workerHost]: 'host-a',
+    [containerLabels.workerPid]: String(pid),
+  });
   const attempted: string[] = [];
   const docker = {
     listContainers: async () => [
@@ -34,14 +38,17 @@ const refused = (statusCode: number, message: string) => async () => {
   throw Object.assign(new Error(message), { statusCode });
 };
 
-test('an orphan another sweep is removing (409) or has removed (404) is not this sweep\'s, and no error', async () => {
-  const { docker, attempted } = dockerWith({
-    mine: async () => undefined,
-    racing: refused(409, 'removal of container racing is already in progress'),
-    gone: refused(404, 'no such container'),
-  }, ['live']);
+test("an orphan another sweep is removing (409) or has removed (404) is not this sweep's, and no error", async () => {
+  const { docker, attempted } = dockerWith(
+    {
+      mine: async () => undefined,
+      racing: refused(409, 'removal of container racing is already in progress'),
+      gone: refused(404, 'no such container'),
+    },
+    ['live'],
+  );
   assert.deepEqual(await removeOrphanContainers(docker, self), ['mine']);
-  assert.deepEqual(attempted.sort(), ['gone', 'mine', 'racing'], 'a live worker\'s container is never touched');
+  assert.deepEqual(attempted.sort(), ['gone', 'mine', 'racing'], "a live worker's container is never touched");
 });
 
 test('a container Docker refuses to remove is left for the next sweep; the others still go and the start goes on', async () => {

@@ -27,39 +27,52 @@ export async function removeOrphanContainers(docker: Docker, self: WorkerIdentit
   const removed: string[] = [];
   for (const info of containers) {
     if (!ownedByDeadWorker(info.Labels, self)) continue;
-    const what = { container: info.Id.slice(0, 12), ownerPid: Number(info.Labels[containerLabels.workerPid]), scenario: info.Labels[containerLabels.scenario] };
+    const what = {
+      container: info.Id.slice(0, 12),
+      ownerPid: Number(info.Labels[containerLabels.workerPid]),
+      scenario: info.Labels[containerLabels.scenario],
+    };
     if (await removeOrphan(what, () => docker.getContainer(info.Id).remove({ force: true }))) {
       removed.push(info.Id);
       log.info('orphan_container_removed', what);
     }
   }
   // Snapshot images of agent containers (tasks without agent_outputs) a dead worker never verified.
-  const snapshots = await docker.listImages({ filters: { label: [`${snapshotLabel}=1`, `${containerLabels.workerHost}=${self.host}`] } });
+  const snapshots = await docker.listImages({
+    filters: { label: [`${snapshotLabel}=1`, `${containerLabels.workerHost}=${self.host}`] },
+  });
   for (const image of snapshots) {
     if (!ownedByDeadWorker(image.Labels ?? {}, self)) continue;
     const what = { image: image.Id.slice(7, 19), scenario: image.Labels?.[containerLabels.scenario] };
     let all = true;
-    for (const tag of image.RepoTags ?? []) all = (await removeOrphan({ ...what, tag }, () => removeSnapshot(docker, tag))) && all;
+    for (const tag of image.RepoTags ?? [])
+      all = (await removeOrphan({ ...what, tag }, () => removeSnapshot(docker, tag))) && all;
     if (all) log.info('orphan_snapshot_removed', what);
   }
   return removed;
 }
 
-/** One orphan's removal: true when this call removed it; false when another sweep has it, it is gone, or Docker refused (logged). */
+/** One orphan's removal: true when this call removed it; false when another sweep has it, it is gone, or Docker refused
+ * (logged). */
 async function removeOrphan(what: Record<string, unknown>, remove: () => Promise<unknown>): Promise<boolean> {
   try {
     await remove();
     return true;
   } catch (error) {
     const status = (error as { statusCode?: number }).statusCode;
-    // 404: already gone. 409: a container another sweep is removing, or an image still in use; either way the next sweep sees it again.
-    if (status === 404 || status === 409) log.debug('orphan_left_for_later', { ...what, status, reason: status === 404 ? 'gone' : 'in removal or in use' });
+    // 404: already gone. 409: a container another sweep is removing, or an image still in use; either way the next
+    // sweep sees it again.
+    if (status === 404 || status === 409)
+      log.debug('orphan_left_for_later', { ...what, status, reason: status === 404 ? 'gone' : 'in removal or in use' });
     else log.warn('orphan_removal_failed', { ...what, error: error instanceof Error ? error.message : String(error) });
     return false;
   }
 }
 
 /** Containers created by this project that still exist (for tests and `trl doctor`-style checks). */
-export async function listManagedContainers(docker: Docker, filterLabels: string[] = []): Promise<Docker.ContainerInfo[]> {
+export async function listManagedContainers(
+  docker: Docker,
+  filterLabels: string[] = [],
+): Promise<Docker.ContainerInfo[]> {
   return docker.listContainers({ all: true, filters: { label: [`${containerLabels.managed}=1`, ...filterLabels] } });
 }

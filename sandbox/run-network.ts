@@ -28,11 +28,19 @@ export type FirewalledNetworkKind = 'run' | 'policy';
 const kinds = {
   run: { namePrefix: 'trl-run-', bridgePrefix: 'trl-', role: 'run-network', hostInitiates: false },
   policy: { namePrefix: 'trl-pol-', bridgePrefix: 'trlp-', role: 'policy-network', hostInitiates: true },
-} as const satisfies Record<FirewalledNetworkKind, { namePrefix: string; bridgePrefix: string; role: string; hostInitiates: boolean }>;
+} as const satisfies Record<
+  FirewalledNetworkKind,
+  { namePrefix: string; bridgePrefix: string; role: string; hostInitiates: boolean }
+>;
 
 const firewallRoles: string[] = Object.values(kinds).map((kind) => kind.role);
 
-export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, workflowId: string, kindName: FirewalledNetworkKind = 'run'): Promise<RunNetwork> {
+export async function createRunNetwork(
+  docker: Docker,
+  owner: WorkerIdentity,
+  workflowId: string,
+  kindName: FirewalledNetworkKind = 'run',
+): Promise<RunNetwork> {
   const kind = kinds[kindName];
   const id = randomBytes(4).toString('hex');
   const name = `${kind.namePrefix}${id}`;
@@ -51,8 +59,16 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
     await network.remove().catch(() => undefined);
     throw new Error(`docker network ${name} has no gateway address`);
   }
-  const rule = (table: FirewallRule['table'], chain: FirewallRule['chain'], match: string[], target: 'DROP' | 'ACCEPT'): FirewallRule =>
-    ({ table, chain, spec: ['-i', bridgeInterface, ...match, '-m', 'comment', '--comment', name, '-j', target] });
+  const rule = (
+    table: FirewallRule['table'],
+    chain: FirewallRule['chain'],
+    match: string[],
+    target: 'DROP' | 'ACCEPT',
+  ): FirewallRule => ({
+    table,
+    chain,
+    spec: ['-i', bridgeInterface, ...match, '-m', 'comment', '--comment', name, '-j', target],
+  });
   // Inserted in this order, each at the top of its chain: the last is matched first.
   const rules: FirewallRule[] = [
     // Default deny from this bridge to the host, before anything else in INPUT; and no forwarding
@@ -67,7 +83,8 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
   ];
   // Replies to connections the worker opened to a container (the policy sidecar); the container
   // itself still opens connections only to the allowed port.
-  if (kind.hostInitiates) rules.push(rule('iptables', 'INPUT', ['-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED'], 'ACCEPT'));
+  if (kind.hostInitiates)
+    rules.push(rule('iptables', 'INPUT', ['-m', 'conntrack', '--ctstate', 'ESTABLISHED,RELATED'], 'ACCEPT'));
   try {
     await insertRules(rules);
   } catch (error) {
@@ -89,21 +106,30 @@ export async function createRunNetwork(docker: Docker, owner: WorkerIdentity, wo
       // The rules this network put in, in one commit per table; if one is gone already (the
       // commit then changes nothing), every rule still tagged with the network's name.
       await deleteRules(rules).catch(() => deleteRulesTagged(name));
-      await removeNowOrLater(`network ${name}`, () => network.remove().catch((error: { statusCode?: number }) => {
-        if (error.statusCode !== 404) throw error;
-      })).catch(() => log.warn('run_network_remove_failed', { network: name }));
+      await removeNowOrLater(`network ${name}`, () =>
+        network.remove().catch((error: { statusCode?: number }) => {
+          if (error.statusCode !== 404) throw error;
+        }),
+      ).catch(() => log.warn('run_network_remove_failed', { network: name }));
     },
   };
 }
 
-/** Run and policy networks (and their firewall rules) left by workers that died; a companion of removeOrphanContainers. */
-export async function removeOrphanNetworks(docker: Docker, isOrphan: (labels: Record<string, string>) => boolean): Promise<number> {
+/** Run and policy networks (and their firewall rules) left by workers that died; a companion of removeOrphanContainers.
+ * */
+export async function removeOrphanNetworks(
+  docker: Docker,
+  isOrphan: (labels: Record<string, string>) => boolean,
+): Promise<number> {
   const networks = await docker.listNetworks({ filters: { label: [`${containerLabels.managed}=1`] } });
   let removed = 0;
   for (const info of networks) {
     if (!firewallRoles.includes(info.Labels?.[containerLabels.role] ?? '') || !isOrphan(info.Labels ?? {})) continue;
     await deleteRulesTagged(info.Name);
-    await docker.getNetwork(info.Id).remove().catch(() => undefined);
+    await docker
+      .getNetwork(info.Id)
+      .remove()
+      .catch(() => undefined);
     removed += 1;
   }
   return removed;

@@ -10,7 +10,14 @@ test('an archive over the byte bound, fed in small chunks, rejects once and the 
   const onUncaught = (error: unknown): void => void uncaught.push(error);
   process.on('uncaughtException', onUncaught);
   try {
-    const archive = await packFiles([{ name: 'a', content: Buffer.alloc(100_000) }, { name: 'b', content: Buffer.alloc(100_000) }], undefined, { directoryEntries: false });
+    const archive = await packFiles(
+      [
+        { name: 'a', content: Buffer.alloc(100_000) },
+        { name: 'b', content: Buffer.alloc(100_000) },
+      ],
+      undefined,
+      { directoryEntries: false },
+    );
     const source = new PassThrough();
     const reading = readTarEntries(source, 1000);
     for (let i = 0; i < archive.length; i += 512) source.write(archive.subarray(i, i + 512));
@@ -27,9 +34,15 @@ test('an archive over the byte bound, fed in small chunks, rejects once and the 
 test('many empty files are bounded: by entries, and by their headers against the byte bound', async () => {
   const files = Array.from({ length: 3000 }, (_, i) => ({ name: `f${i}`, content: Buffer.alloc(0) }));
   const archive = await packFiles(files, undefined, { directoryEntries: false });
-  await assert.rejects(readTarEntries(Readable.from(archive), 64 << 20, 1000), (error: unknown) => error instanceof TarTooLargeError && error.bound === 'entries');
+  await assert.rejects(
+    readTarEntries(Readable.from(archive), 64 << 20, 1000),
+    (error: unknown) => error instanceof TarTooLargeError && error.bound === 'entries',
+  );
   // 3000 headers are 1.5 MB of archive although the content is 0 bytes.
-  await assert.rejects(readTarEntries(Readable.from(archive), 1 << 20, 10_000), (error: unknown) => error instanceof TarTooLargeError && error.bound === 'bytes');
+  await assert.rejects(
+    readTarEntries(Readable.from(archive), 1 << 20, 10_000),
+    (error: unknown) => error instanceof TarTooLargeError && error.bound === 'bytes',
+  );
   assert.equal((await readTarEntries(Readable.from(archive), 2 << 20, 10_000)).length, 3000);
 });
 

@@ -31,7 +31,11 @@ export async function readDirectoryAsFiles(dir: string, prefix = ''): Promise<Ar
   for (const relative of await listFilesRecursively(dir)) {
     const full = path.join(dir, relative);
     const stat = await lstat(full);
-    files.push({ name: prefix ? `${prefix}/${relative}` : relative, content: await readFile(full), mode: stat.mode & 0o777 });
+    files.push({
+      name: prefix ? `${prefix}/${relative}` : relative,
+      content: await readFile(full),
+      mode: stat.mode & 0o777,
+    });
   }
   return files;
 }
@@ -56,9 +60,19 @@ export async function packFiles(
       const dirName = parts.slice(0, i).join('/');
       if (directories.has(dirName)) continue;
       directories.add(dirName);
-      pack.entry({ name: `${dirName}/`, type: 'directory', mode: 0o755, uid: owner.uid, gid: owner.gid, mtime: new Date(0) });
+      pack.entry({
+        name: `${dirName}/`,
+        type: 'directory',
+        mode: 0o755,
+        uid: owner.uid,
+        gid: owner.gid,
+        mtime: new Date(0),
+      });
     }
-    pack.entry({ name: file.name, mode: file.mode ?? 0o644, uid: owner.uid, gid: owner.gid, mtime: new Date(0) }, file.content);
+    pack.entry(
+      { name: file.name, mode: file.mode ?? 0o644, uid: owner.uid, gid: owner.gid, mtime: new Date(0) },
+      file.content,
+    );
   }
   pack.finalize();
   return done;
@@ -90,7 +104,11 @@ export const defaultMaxTarEntries = 20_000;
  * so many empty files count) or more than maxEntries entries. Every stream error — the source's,
  * the extractor's, an entry body's — settles the promise once; the source is destroyed on failure.
  */
-export async function readTarEntries(stream: NodeJS.ReadableStream, maxBytes: number, maxEntries = defaultMaxTarEntries): Promise<ExtractedEntry[]> {
+export async function readTarEntries(
+  stream: NodeJS.ReadableStream,
+  maxBytes: number,
+  maxEntries = defaultMaxTarEntries,
+): Promise<ExtractedEntry[]> {
   const extract = tar.extract();
   const entries: ExtractedEntry[] = [];
   let total = 0;
@@ -159,7 +177,11 @@ export class TarTooLargeError extends Error {
     readonly maxEntries: number = defaultMaxTarEntries,
     readonly bound: 'bytes' | 'entries' = 'bytes',
   ) {
-    super(bound === 'entries' ? `archive holds more than ${maxEntries} entries` : `archive holds more than ${maxBytes} bytes`);
+    super(
+      bound === 'entries'
+        ? `archive holds more than ${maxEntries} entries`
+        : `archive holds more than ${maxBytes} bytes`,
+    );
     this.name = 'TarTooLargeError';
   }
 }

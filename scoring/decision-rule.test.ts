@@ -10,11 +10,21 @@ const challengerHash = 'b'.repeat(64);
 const scenarioNames = Array.from({ length: 26 }, (_, i) => `scenario-${String(i).padStart(2, '0')}`);
 
 /** One evaluation of 26 scenarios from a list of tests passed (each scenario has `testsTotal` tests). */
-function evaluation(packHash: string, passed: readonly number[], testsTotal = 10, overrides: Partial<ScoredEvaluation> = {}): ScoredEvaluation {
+function evaluation(
+  packHash: string,
+  passed: readonly number[],
+  testsTotal = 10,
+  overrides: Partial<ScoredEvaluation> = {},
+): ScoredEvaluation {
   const perScenario = passed.map((testsPassed, i) => ({ scenario: scenarioNames[i]!, testsPassed, testsTotal }));
   return {
-    packHash, workflowId: `wf-${packHash.slice(0, 4)}`, status: 'completed',
-    testsPassed: passed.reduce((sum, value) => sum + value, 0), testsTotal: testsTotal * passed.length, perScenario, ...overrides,
+    packHash,
+    workflowId: `wf-${packHash.slice(0, 4)}`,
+    status: 'completed',
+    testsPassed: passed.reduce((sum, value) => sum + value, 0),
+    testsTotal: testsTotal * passed.length,
+    perScenario,
+    ...overrides,
   };
 }
 
@@ -28,7 +38,8 @@ function decisionInput(incumbent: number[][], challenger: number[][], testsTotal
 }
 
 const filled = (value: number) => new Array<number>(26).fill(value);
-const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} ≠ ${expected}`);
+const close = (actual: number, expected: number) =>
+  assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} ≠ ${expected}`);
 
 test('hand-worked margins: s = 0.5 → δ = 3%; s = 0.85 → 1.5%; s = 1 → 0', () => {
   const half = decideChallenge(decisionInput([filled(5)], [filled(5)]));
@@ -109,13 +120,19 @@ test('ties stay with the incumbent: equal scores, and a score exactly at the thr
 
 test('incomplete or rejected evaluations, empty or unequal repeats: no decision, naming which', () => {
   const base = decisionInput([filled(5), filled(5)], [filled(9), filled(9)]);
-  const incomplete = decideChallenge({ ...base, challenger: [base.challenger[0]!, { ...base.challenger[1]!, status: 'incomplete' }] });
+  const incomplete = decideChallenge({
+    ...base,
+    challenger: [base.challenger[0]!, { ...base.challenger[1]!, status: 'incomplete' }],
+  });
   assert.equal(incomplete.outcome, 'no_decision');
   assert.match(incomplete.reason, /challenger repeat 2 .* is incomplete/);
   assert.equal(incomplete.passedMargin, false);
   assert.equal(incomplete.bootstrap.passed, false);
 
-  const rejected = decideChallenge({ ...base, incumbent: [{ ...base.incumbent[0]!, status: 'rejected' }, base.incumbent[1]!] });
+  const rejected = decideChallenge({
+    ...base,
+    incumbent: [{ ...base.incumbent[0]!, status: 'rejected' }, base.incumbent[1]!],
+  });
   assert.match(rejected.reason, /incumbent repeat 1 .* is rejected/);
   assert.equal(decideChallenge({ ...base, incumbent: [] }).outcome, 'no_decision');
   assert.match(decideChallenge({ ...base, challenger: [base.challenger[0]!] }).reason, /repeat counts differ/);
@@ -123,7 +140,10 @@ test('incomplete or rejected evaluations, empty or unequal repeats: no decision,
 
 test('resample counts below 10,000 and confidence outside [0.5, 1) are refused', () => {
   const base = decisionInput([filled(5)], [filled(9)]);
-  assert.match(decideChallenge({ ...base, bootstrapResamples: 9_999 }).reason, /bootstrapResamples must be an integer from 10000/);
+  assert.match(
+    decideChallenge({ ...base, bootstrapResamples: 9_999 }).reason,
+    /bootstrapResamples must be an integer from 10000/,
+  );
   assert.equal(decideChallenge({ ...base, bootstrapResamples: 10_000.5 }).outcome, 'no_decision');
   assert.match(decideChallenge({ ...base, confidence: 1 }).reason, /confidence must be in/);
   const stricter = decideChallenge({ ...base, bootstrapResamples: 20_000, confidence: 0.99 });
@@ -132,7 +152,7 @@ test('resample counts below 10,000 and confidence outside [0.5, 1) are refused',
 });
 
 test('the same input always gives an identical decision', () => {
-  const incumbent = Array.from({ length: 26 }, (_, i) => (i * 7) % 11 === 10 ? 9 : (i * 7) % 11);
+  const incumbent = Array.from({ length: 26 }, (_, i) => ((i * 7) % 11 === 10 ? 9 : (i * 7) % 11));
   const challenger = incumbent.map((value, i) => Math.min(10, value + (i % 3 === 0 ? 2 : i % 3 === 1 ? 0 : -1)));
   const first = decideChallenge(decisionInput([incumbent], [challenger]));
   const second = decideChallenge(decisionInput([incumbent], [challenger]));
@@ -142,8 +162,13 @@ test('the same input always gives an identical decision', () => {
 
 test('the seed comes from both hashes in order: swapping them changes it', () => {
   const forward = decideChallenge(decisionInput([filled(5)], [filled(6)]));
-  const swapped = decideChallenge({ ...decisionInput([filled(6)], [filled(5)]), incumbentPackHash: challengerHash, challengerPackHash: incumbentHash,
-    incumbent: [evaluation(challengerHash, filled(6))], challenger: [evaluation(incumbentHash, filled(5))] });
+  const swapped = decideChallenge({
+    ...decisionInput([filled(6)], [filled(5)]),
+    incumbentPackHash: challengerHash,
+    challengerPackHash: incumbentHash,
+    incumbent: [evaluation(challengerHash, filled(6))],
+    challenger: [evaluation(incumbentHash, filled(5))],
+  });
   assert.equal(forward.bootstrap.seed, seedToString(pairSeed(incumbentHash, challengerHash)));
   assert.match(forward.bootstrap.seed, /^[0-9a-f]{16}$/);
   assert.notEqual(swapped.bootstrap.seed, forward.bootstrap.seed);
@@ -152,7 +177,12 @@ test('the seed comes from both hashes in order: swapping them changes it', () =>
 test('scenarios missing from one evaluation are left out, named, and the order of lists does not matter', () => {
   const input = decisionInput([filled(5)], [filled(9)]);
   const challenger = input.challenger[0]!;
-  const withoutTwo = { ...challenger, perScenario: challenger.perScenario.filter((score) => !['scenario-03', 'scenario-17'].includes(score.scenario)).reverse() };
+  const withoutTwo = {
+    ...challenger,
+    perScenario: challenger.perScenario
+      .filter((score) => !['scenario-03', 'scenario-17'].includes(score.scenario))
+      .reverse(),
+  };
   const decision = decideChallenge({ ...input, challenger: [withoutTwo] });
   assert.equal(decision.maxTotal, 240);
   assert.equal(decision.perScenario.length, 24);
@@ -172,7 +202,10 @@ test('repeats are averaged per scenario before comparing', () => {
 });
 
 test('10,000 resamples over 26 scenarios cost 10,000 × 26 random draws, no more (the time is in bench/linear-work.ts)', () => {
-  const input = decisionInput([Array.from({ length: 26 }, (_, i) => i % 11)], [Array.from({ length: 26 }, (_, i) => (i + 3) % 11)]);
+  const input = decisionInput(
+    [Array.from({ length: 26 }, (_, i) => i % 11)],
+    [Array.from({ length: 26 }, (_, i) => (i + 3) % 11)],
+  );
   const draw = SeededRandom.prototype.nextUint32;
   let draws = 0;
   SeededRandom.prototype.nextUint32 = function (this: SeededRandom) {
@@ -190,18 +223,39 @@ test('10,000 resamples over 26 scenarios cost 10,000 × 26 random draws, no more
 });
 
 test('property: a challenger with C ≤ I never takes the seat', () => {
-  const scores = fc.array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.nat(), fc.nat()), { minLength: 1, maxLength: 26 });
-  fc.assert(fc.property(scores, fc.integer({ min: 1, max: 3 }), fc.string(), (rows, repeats, hashSuffix) => {
-    // Per scenario: a test count, and seeds for each side's passes in each repeat.
-    const sideEvaluations = (packHash: string, salt: number) => Array.from({ length: repeats }, (_, repeat) => ({
-      packHash, workflowId: `wf-${repeat}`, status: 'completed' as const, testsPassed: 0, testsTotal: 0,
-      perScenario: rows.map(([testsTotal, a, b], i) => ({ scenario: `s${i}`, testsTotal, testsPassed: (a * (repeat + 1) + b * salt + i) % (testsTotal + 1) })),
-    }));
-    const decision = decideChallenge({
-      incumbentPackHash: `inc${hashSuffix}`, challengerPackHash: `cha${hashSuffix}`,
-      incumbent: sideEvaluations(`inc${hashSuffix}`, 1), challenger: sideEvaluations(`cha${hashSuffix}`, 3),
-    });
-    if (decision.outcome !== 'challenger_takes_seat') return true;
-    return decision.challengerTotal > decision.incumbentTotal && decision.challengerTotal > decision.requiredTotal && decision.bootstrap.lowerBound > 0;
-  }), { numRuns: 200 });
+  const scores = fc.array(fc.tuple(fc.integer({ min: 1, max: 12 }), fc.nat(), fc.nat()), {
+    minLength: 1,
+    maxLength: 26,
+  });
+  fc.assert(
+    fc.property(scores, fc.integer({ min: 1, max: 3 }), fc.string(), (rows, repeats, hashSuffix) => {
+      // Per scenario: a test count, and seeds for each side's passes in each repeat.
+      const sideEvaluations = (packHash: string, salt: number) =>
+        Array.from({ length: repeats }, (_, repeat) => ({
+          packHash,
+          workflowId: `wf-${repeat}`,
+          status: 'completed' as const,
+          testsPassed: 0,
+          testsTotal: 0,
+          perScenario: rows.map(([testsTotal, a, b], i) => ({
+            scenario: `s${i}`,
+            testsTotal,
+            testsPassed: (a * (repeat + 1) + b * salt + i) % (testsTotal + 1),
+          })),
+        }));
+      const decision = decideChallenge({
+        incumbentPackHash: `inc${hashSuffix}`,
+        challengerPackHash: `cha${hashSuffix}`,
+        incumbent: sideEvaluations(`inc${hashSuffix}`, 1),
+        challenger: sideEvaluations(`cha${hashSuffix}`, 3),
+      });
+      if (decision.outcome !== 'challenger_takes_seat') return true;
+      return (
+        decision.challengerTotal > decision.incumbentTotal &&
+        decision.challengerTotal > decision.requiredTotal &&
+        decision.bootstrap.lowerBound > 0
+      );
+    }),
+    { numRuns: 200 },
+  );
 });

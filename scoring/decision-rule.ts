@@ -62,7 +62,14 @@ function noDecision(reason: string, settings: Settings, extra: Partial<Decision>
     passedMargin: false,
     perScenario: [],
     excludedScenarios: [],
-    bootstrap: { resamples: settings.resamples, seed: settings.seed, confidence: settings.confidence, meanDifference: 0, lowerBound: 0, passed: false },
+    bootstrap: {
+      resamples: settings.resamples,
+      seed: settings.seed,
+      confidence: settings.confidence,
+      meanDifference: 0,
+      lowerBound: 0,
+      passed: false,
+    },
     ...extra,
   };
 }
@@ -98,10 +105,14 @@ export function decideChallenge(input: DecisionInput): Decision {
   const passedBound = lowerBound > tieToleranceTests;
 
   const level = `${Math.round(confidence * 1000) / 10}%`;
-  const marginText = `challenger ${figure(challengerTotal)} vs incumbent ${figure(incumbentTotal)} of ${maxTotal} tests `
-    + `(s = ${incumbentShare.toFixed(3)}, δ = ${percent(marginFraction)}, needs more than ${figure(requiredTotal)})`;
+  const marginText =
+    `challenger ${figure(challengerTotal)} vs incumbent ${figure(incumbentTotal)} of ${maxTotal} tests ` +
+    `(s = ${incumbentShare.toFixed(3)}, δ = ${percent(marginFraction)}, needs more than ${figure(requiredTotal)})`;
   const boundText = `${level} bootstrap lower bound of C − I is ${figure(lowerBound)} tests over ${scenarios.length} scenarios`;
-  const exclusionText = excludedScenarios.length === 0 ? '' : `; ${excludedScenarios.length} scenario(s) not in every evaluation left out: ${excludedScenarios.join(', ')}`;
+  const exclusionText =
+    excludedScenarios.length === 0
+      ? ''
+      : `; ${excludedScenarios.length} scenario(s) not in every evaluation left out: ${excludedScenarios.join(', ')}`;
 
   let outcome: Decision['outcome'];
   let reason: string;
@@ -110,9 +121,11 @@ export function decideChallenge(input: DecisionInput): Decision {
     reason = `challenger takes the seat: ${marginText}, and the ${boundText} (> 0)`;
   } else {
     outcome = 'incumbent_keeps_seat';
-    const failed = !passedMargin && !passedBound ? 'margin and bound both failed' : !passedMargin ? 'margin failed' : 'bound failed';
-    reason = `incumbent keeps the seat, ${failed}: ${marginText}${passedMargin ? ' — passed' : ' — not met'}; `
-      + `${boundText}${passedBound ? ' — passed' : ' (needs > 0)'}`;
+    const failed =
+      !passedMargin && !passedBound ? 'margin and bound both failed' : !passedMargin ? 'margin failed' : 'bound failed';
+    reason =
+      `incumbent keeps the seat, ${failed}: ${marginText}${passedMargin ? ' — passed' : ' — not met'}; ` +
+      `${boundText}${passedBound ? ' — passed' : ' (needs > 0)'}`;
   }
 
   return {
@@ -126,7 +139,12 @@ export function decideChallenge(input: DecisionInput): Decision {
     marginTests,
     requiredTotal,
     passedMargin,
-    perScenario: scenarios.map(({ scenario, incumbent, challenger, difference }) => ({ scenario, incumbent, challenger, difference })),
+    perScenario: scenarios.map(({ scenario, incumbent, challenger, difference }) => ({
+      scenario,
+      incumbent,
+      challenger,
+      difference,
+    })),
     repeats,
     excludedScenarios,
     bootstrap: { resamples, seed: settings.seed, confidence, meanDifference, lowerBound, passed: passedBound },

@@ -20,7 +20,8 @@ const unresolvedStatuses: readonly ScenarioResult['status'][] = ['infra_error', 
 function costByModel(perScenario: readonly ScenarioResult[]): Record<string, number> {
   const byModel: Record<string, number> = {};
   for (const scenario of perScenario) {
-    for (const [model, usd] of Object.entries(scenario.costByModelUsd ?? {})) byModel[model] = (byModel[model] ?? 0) + usd;
+    for (const [model, usd] of Object.entries(scenario.costByModelUsd ?? {}))
+      byModel[model] = (byModel[model] ?? 0) + usd;
   }
   for (const model of Object.keys(byModel)) byModel[model] = Math.round(byModel[model]! * 1e6) / 1e6;
   return byModel;

@@ -12,7 +12,11 @@ export const transientRejectionCodes: readonly string[] = ['judge_unavailable'];
 
 export function isTransientRejection(evaluation: ScoredEvaluation): boolean {
   const codes = evaluation.rejectionCodes ?? [];
-  return evaluation.status === 'rejected' && codes.length > 0 && codes.every((code) => transientRejectionCodes.includes(code));
+  return (
+    evaluation.status === 'rejected' &&
+    codes.length > 0 &&
+    codes.every((code) => transientRejectionCodes.includes(code))
+  );
 }
 
 export type IncumbentAvailability =
@@ -33,11 +37,14 @@ export function incumbentAvailability(input: {
   const limit = input.forfeitRounds ?? defaultForfeitRounds;
   if (input.incumbent.length === 0) return { kind: 'unknown' };
   if (input.incumbent.every((e) => e.status === 'completed')) return { kind: 'evaluated' };
-  if (input.challenger.length === 0 || !input.challenger.every((e) => e.status === 'completed')) return { kind: 'unknown' };
+  if (input.challenger.length === 0 || !input.challenger.every((e) => e.status === 'completed'))
+    return { kind: 'unknown' };
   const failed = input.incumbent.filter((e) => e.status !== 'completed');
   if (failed.every(isTransientRejection)) return { kind: 'unknown' };
   const rounds = input.priorRounds + 1;
-  const what = failed.map((e) => `${e.workflowId} ${e.status}${e.rejectionCodes?.length ? ` (${e.rejectionCodes.join(', ')})` : ''}`).join('; ');
+  const what = failed
+    .map((e) => `${e.workflowId} ${e.status}${e.rejectionCodes?.length ? ` (${e.rejectionCodes.join(', ')})` : ''}`)
+    .join('; ');
   const forfeits = rounds >= limit;
   const reason = forfeits
     ? `the incumbent forfeits the seat: its re-evaluation could not finish in ${rounds} challenges in a row while the challenger's completed on the same workers (${what})`

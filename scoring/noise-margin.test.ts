@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { noiseMarginFraction } from './noise-margin.ts';
 
-const close = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≠ ${expected}`);
+const close = (actual: number, expected: number) =>
+  assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≠ ${expected}`);
 
 test('δ(s) is the full 3% up to s = 0.70', () => {
   close(noiseMarginFraction(0), 0.03);
@@ -19,10 +20,12 @@ test('δ(s) narrows linearly to 0 at s = 1 (hand-worked: 0.03 × 0.15 / 0.30 = 0
 });
 
 test('δ(s) is continuous at 0.70 and never increases with s', () => {
-  fc.assert(fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => {
-    const [low, high] = a <= b ? [a, b] : [b, a];
-    return noiseMarginFraction(high) <= noiseMarginFraction(low) + 1e-15;
-  }));
+  fc.assert(
+    fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => {
+      const [low, high] = a <= b ? [a, b] : [b, a];
+      return noiseMarginFraction(high) <= noiseMarginFraction(low) + 1e-15;
+    }),
+  );
   close(noiseMarginFraction(0.7 + 1e-12), 0.03);
 });
 

@@ -34,7 +34,9 @@ test('a broad advantage gives a positive bound', () => {
 test('the same seed gives the same bound; another seed may differ', () => {
   const differences = Array.from({ length: 26 }, (_, i) => Math.sin(i * 1.7) * 3);
   assert.deepEqual(pairedBootstrapLowerBound(differences, settings), pairedBootstrapLowerBound(differences, settings));
-  const bounds = new Set([1n, 2n, 3n, 4n].map((seed) => pairedBootstrapLowerBound(differences, { ...settings, seed }).lowerBound));
+  const bounds = new Set(
+    [1n, 2n, 3n, 4n].map((seed) => pairedBootstrapLowerBound(differences, { ...settings, seed }).lowerBound),
+  );
   assert.ok(bounds.size > 1);
 });
 

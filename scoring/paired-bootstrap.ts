@@ -28,7 +28,10 @@ export function lowerBoundRank(resamples: number, confidence: number): number {
   return Math.min(resamples, Math.max(1, rank));
 }
 
-export function pairedBootstrapLowerBound(differences: ArrayLike<number>, settings: BootstrapSettings): BootstrapResult {
+export function pairedBootstrapLowerBound(
+  differences: ArrayLike<number>,
+  settings: BootstrapSettings,
+): BootstrapResult {
   const count = differences.length;
   if (count === 0) throw new RangeError('the bootstrap needs at least one paired scenario');
   const values = Float64Array.from(differences);

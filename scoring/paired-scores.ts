@@ -35,7 +35,8 @@ function sideProblem(side: Side, packHash: string, evaluations: readonly ScoredE
   for (const [index, evaluation] of evaluations.entries()) {
     const name = describe(side, index, evaluation);
     if (evaluation.status !== 'completed') return `${name} is ${evaluation.status}`;
-    if (evaluation.packHash !== packHash) return `${name} evaluated pack ${evaluation.packHash}, not the ${side}'s ${packHash}`;
+    if (evaluation.packHash !== packHash)
+      return `${name} evaluated pack ${evaluation.packHash}, not the ${side}'s ${packHash}`;
     const seen = new Set<string>();
     for (const score of evaluation.perScenario) {
       if (seen.has(score.scenario)) return `${name} lists scenario ${score.scenario} twice`;
@@ -58,18 +59,26 @@ export function pairScenarios(input: PairingInput): Pairing {
   if (incumbent.length === 0) return { ok: false, reason: 'no incumbent evaluation to compare with' };
   if (challenger.length === 0) return { ok: false, reason: 'no challenger evaluation to compare with' };
   if (incumbent.length !== challenger.length) {
-    return { ok: false, reason: `repeat counts differ: ${incumbent.length} incumbent, ${challenger.length} challenger` };
+    return {
+      ok: false,
+      reason: `repeat counts differ: ${incumbent.length} incumbent, ${challenger.length} challenger`,
+    };
   }
   if (input.incumbentPackHash === input.challengerPackHash) {
     return { ok: false, reason: `the challenger is the incumbent's own pack ${input.incumbentPackHash}` };
   }
-  const problem = sideProblem('incumbent', input.incumbentPackHash, incumbent)
-    ?? sideProblem('challenger', input.challengerPackHash, challenger);
+  const problem =
+    sideProblem('incumbent', input.incumbentPackHash, incumbent) ??
+    sideProblem('challenger', input.challengerPackHash, challenger);
   if (problem !== undefined) return { ok: false, reason: problem };
 
   const everyEvaluation = [...incumbent, ...challenger];
-  const lookups = everyEvaluation.map((evaluation) => new Map(evaluation.perScenario.map((score) => [score.scenario, score])));
-  const allNames = new Set(everyEvaluation.flatMap((evaluation) => evaluation.perScenario.map((score) => score.scenario)));
+  const lookups = everyEvaluation.map(
+    (evaluation) => new Map(evaluation.perScenario.map((score) => [score.scenario, score])),
+  );
+  const allNames = new Set(
+    everyEvaluation.flatMap((evaluation) => evaluation.perScenario.map((score) => score.scenario)),
+  );
   const shared = [...allNames].filter((name) => lookups.every((lookup) => lookup.has(name))).sort(byCodeUnits);
   const excludedScenarios = [...allNames].filter((name) => !shared.includes(name)).sort(byCodeUnits);
   if (shared.length === 0) return { ok: false, reason: 'no scenario was scored in every evaluation of both sides' };
@@ -87,12 +96,22 @@ export function pairScenarios(input: PairingInput): Pairing {
     const testsTotal = verified[0]!.testsTotal;
     const totals = new Set(verified.map((score) => score.testsTotal));
     if (totals.size > 1) {
-      return { ok: false, reason: `scenario ${name} has different test counts across evaluations (${[...totals].sort((a, b) => a - b).join(', ')}): the hidden tests changed` };
+      return {
+        ok: false,
+        reason: `scenario ${name} has different test counts across evaluations (${[...totals].sort((a, b) => a - b).join(', ')}): the hidden tests changed`,
+      };
     }
-    const mean = (from: number, to: number) => scores.slice(from, to).reduce((sum, score) => sum + (score.unverified ? 0 : score.testsPassed), 0) / (to - from);
+    const mean = (from: number, to: number) =>
+      scores.slice(from, to).reduce((sum, score) => sum + (score.unverified ? 0 : score.testsPassed), 0) / (to - from);
     const incumbentMean = mean(0, incumbent.length);
     const challengerMean = mean(incumbent.length, scores.length);
-    scenarios.push({ scenario: name, testsTotal, incumbent: incumbentMean, challenger: challengerMean, difference: challengerMean - incumbentMean });
+    scenarios.push({
+      scenario: name,
+      testsTotal,
+      incumbent: incumbentMean,
+      challenger: challengerMean,
+      difference: challengerMean - incumbentMean,
+    });
   }
   if (scenarios.every((scenario) => scenario.testsTotal === 0)) {
     return { ok: false, reason: 'the paired scenarios have no tests' };

@@ -16,7 +16,8 @@ function utf8Bytes(text: string): number[] {
     if (code < 0x80) bytes.push(code);
     else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
     else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
-    else bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+    else
+      bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
   }
   return bytes;
 }
@@ -111,7 +112,8 @@ export class SeededRandom {
    */
   nextInt(bound: number): number {
     if (bound !== this.cachedBound) {
-      if (!Number.isInteger(bound) || bound < 1 || bound > maximumIntBound) throw new RangeError(`bound must be an integer in [1, 2^21], got ${bound}`);
+      if (!Number.isInteger(bound) || bound < 1 || bound > maximumIntBound)
+        throw new RangeError(`bound must be an integer in [1, 2^21], got ${bound}`);
       this.cachedBound = bound;
       this.cachedRejectBelow = twoTo32 % bound;
     }

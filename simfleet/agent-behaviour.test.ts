@@ -1,12 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { confidentFinish, decideAgentTurn, modelSolves, solveProbability, unsureFinish, type AgentReply } from './agent-behaviour.ts';
+import {
+  confidentFinish,
+  decideAgentTurn,
+  modelSolves,
+  solveProbability,
+  unsureFinish,
+  type AgentReply,
+} from './agent-behaviour.ts';
 import { findAttemptMarks } from './attempt-command.ts';
 import type { ChatMessage } from './request-schema.ts';
 import { afterToolCall, agentStart, allowlist, hermesTools, model, scenario, scenarios } from './testing/fixtures.ts';
 
 function turn(modelId: string, messages: ChatMessage[], seed = 0, tools = hermesTools): AgentReply {
-  return decideAgentTurn({ request: { messages, tools }, model: model(modelId), scenarios, seed, requestKey: 'k'.repeat(64) });
+  return decideAgentTurn({
+    request: { messages, tools },
+    model: model(modelId),
+    scenarios,
+    seed,
+    requestKey: 'k'.repeat(64),
+  });
 }
 
 function asCall(reply: AgentReply, id = 'call_1') {
@@ -16,22 +29,34 @@ function asCall(reply: AgentReply, id = 'call_1') {
 
 /** A seed on which the model solves (or fails) the scenario. */
 function seedWhere(modelId: string, scenarioName: string, solves: boolean): number {
-  for (let seed = 0; seed < 1000; seed++) if (modelSolves(seed, model(modelId), scenario(scenarioName)) === solves) return seed;
+  for (let seed = 0; seed < 1000; seed++)
+    if (modelSolves(seed, model(modelId), scenario(scenarioName)) === solves) return seed;
   throw new Error('no such seed');
 }
 
 test('competence is base × difficulty × category, clamped', () => {
   assert.equal(solveProbability(model('glm-5.2'), scenario('sqlite-orders-analytics')), 0.85 * 0.72 * 1.0);
-  assert.ok(Math.abs(solveProbability(model('glm-5.3-flash'), { difficulty: 'medium', category: 'debugging' }) - 0.7 * 0.85 * 1.0) < 1e-12);
+  assert.ok(
+    Math.abs(
+      solveProbability(model('glm-5.3-flash'), { difficulty: 'medium', category: 'debugging' }) - 0.7 * 0.85 * 1.0,
+    ) < 1e-12,
+  );
   assert.equal(solveProbability(model('qwen3.6-35b-a3b'), { difficulty: 'easy', category: 'unknown' }), 0.45);
-  const boosted = { ...model('glm-5.2'), sim: { ...model('glm-5.2').sim, competence: { base: 0.9, byDifficulty: { easy: 2, medium: 1, hard: 1 }, byCategory: {} } } };
+  const boosted = {
+    ...model('glm-5.2'),
+    sim: {
+      ...model('glm-5.2').sim,
+      competence: { base: 0.9, byDifficulty: { easy: 2, medium: 1, hard: 1 }, byCategory: {} },
+    },
+  };
   assert.equal(solveProbability(boosted, { difficulty: 'easy', category: 'x' }), 1);
 });
 
 test('over many seeds kimi-k3 solves the hard scenario far more often than qwen3.6-35b-a3b', () => {
   const hard = scenario('sqlite-orders-analytics');
   assert.equal(hard.difficulty, 'hard');
-  const count = (id: string) => Array.from({ length: 400 }, (_, seed) => seed).filter((seed) => modelSolves(seed, model(id), hard)).length;
+  const count = (id: string) =>
+    Array.from({ length: 400 }, (_, seed) => seed).filter((seed) => modelSolves(seed, model(id), hard)).length;
   const strong = count('kimi-k3');
   const weak = count('qwen3.6-35b-a3b');
   assert.ok(strong > weak * 3, `kimi-k3 solved ${strong}/400, qwen3.6-35b-a3b ${weak}/400`);
@@ -87,7 +112,11 @@ test('failures are partial or wrong attempts, sometimes with malformed JSON argu
     assert.equal(reply.kind, 'tool_call');
     kinds.set(reply.attempt, (kinds.get(reply.attempt) ?? 0) + 1);
     const marks = findAttemptMarks(reply.argumentsText);
-    assert.deepEqual(marks, [{ model: 'qwen3.6-35b-a3b', attempt: reply.attempt }], 'even malformed arguments carry the marker');
+    assert.deepEqual(
+      marks,
+      [{ model: 'qwen3.6-35b-a3b', attempt: reply.attempt }],
+      'even malformed arguments carry the marker',
+    );
     if (reply.malformed) {
       malformed++;
       assert.throws(() => JSON.parse(reply.argumentsText));
@@ -95,9 +124,15 @@ test('failures are partial or wrong attempts, sometimes with malformed JSON argu
       assert.doesNotThrow(() => JSON.parse(reply.argumentsText));
     }
   }
-  assert.ok((kinds.get('partial') ?? 0) > failures * 0.35 && (kinds.get('wrong') ?? 0) > failures * 0.35, JSON.stringify([...kinds]));
+  assert.ok(
+    (kinds.get('partial') ?? 0) > failures * 0.35 && (kinds.get('wrong') ?? 0) > failures * 0.35,
+    JSON.stringify([...kinds]),
+  );
   const expected = (1 - 0.12) * 0.3;
-  assert.ok(Math.abs(malformed / failures - expected) < 0.07, `malformed share ${malformed / failures}, expected about ${expected}`);
+  assert.ok(
+    Math.abs(malformed / failures - expected) < 0.07,
+    `malformed share ${malformed / failures}, expected about ${expected}`,
+  );
 });
 
 test('without a shell tool the model answers in text, and plain chat gets a labelled reply', () => {

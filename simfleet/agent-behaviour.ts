@@ -8,8 +8,10 @@ import { contentText, type ChatMessage, type ChatRequest } from './request-schem
 import { recognizeScenario, type SimScenario } from './scenario-recognition.ts';
 import { findShellTool } from './shell-tool.ts';
 
-export const confidentFinish = 'The task is complete. I ran a script that produces the required outputs, and it finished without errors.';
-export const unsureFinish = 'I could not verify that the task is complete. My attempt may have missed some of the requirements.';
+export const confidentFinish =
+  'The task is complete. I ran a script that produces the required outputs, and it finished without errors.';
+export const unsureFinish =
+  'I could not verify that the task is complete. My attempt may have missed some of the requirements.';
 
 export type AgentReply =
   | { kind: 'text'; content: string }
@@ -82,7 +84,14 @@ export function plainChatReply(modelId: string, messages: readonly ChatMessage[]
   return `[simulated ${modelId}] This answer comes from the trl-sim-fleet simulator, not a real model. You wrote: "${quoted}". (reference ${requestKey.slice(0, 8)})`;
 }
 
-export function decideAgentTurn({ request, model, scenarios, seed, requestKey, competenceScale = 1 }: AgentTurnInput): AgentReply {
+export function decideAgentTurn({
+  request,
+  model,
+  scenarios,
+  seed,
+  requestKey,
+  competenceScale = 1,
+}: AgentTurnInput): AgentReply {
   const scenario = recognizeScenario(request.messages, scenarios);
   if (!scenario) return { kind: 'text', content: plainChatReply(model.id, request.messages, requestKey) };
 
@@ -95,8 +104,17 @@ export function decideAgentTurn({ request, model, scenarios, seed, requestKey, c
   const command = attemptCommand({ scenario, model: model.id, attempt, afterFailedAttempt: marks.length > 0 });
   const toolName = findShellTool(request);
   if (toolName === undefined) {
-    return { kind: 'text', content: `[simulated ${model.id}] I would run these commands in /app to do the task:\n\n\`\`\`bash\n${command}\n\`\`\`` };
+    return {
+      kind: 'text',
+      content: `[simulated ${model.id}] I would run these commands in /app to do the task:\n\n\`\`\`bash\n${command}\n\`\`\``,
+    };
   }
   const malformed = !solves && emitsMalformedArguments(seed, model, scenario);
-  return { kind: 'tool_call', toolName, argumentsText: malformed ? malformedArguments(command) : JSON.stringify({ command }), attempt, malformed };
+  return {
+    kind: 'tool_call',
+    toolName,
+    argumentsText: malformed ? malformedArguments(command) : JSON.stringify({ command }),
+    attempt,
+    malformed,
+  };
 }

@@ -20,6 +20,10 @@ export class SimApiError extends Error {
   }
 }
 
-export function invalidRequest(message: string, param: string | null, code: string | null = 'invalid_value'): SimApiError {
+export function invalidRequest(
+  message: string,
+  param: string | null,
+  code: string | null = 'invalid_value',
+): SimApiError {
   return new SimApiError(400, 'invalid_request_error', code, message, param);
 }

@@ -24,11 +24,14 @@ function fakeScenario(root: string): SimScenario {
 /** Runs a command with its /tmp scratch files (temp scripts, undo copies) moved under the test's root. */
 function run(command: string, root: string): string {
   mkdirSync(path.join(root, 'scratch'), { recursive: true });
-  return execFileSync('bash', ['-c', command.replaceAll('/tmp/trl-sim-', `${root}/scratch/trl-sim-`)], { encoding: 'utf8' });
+  return execFileSync('bash', ['-c', command.replaceAll('/tmp/trl-sim-', `${root}/scratch/trl-sim-`)], {
+    encoding: 'utf8',
+  });
 }
 
 test('markers are found in commands and JSON-escaped arguments', () => {
-  const text = JSON.stringify({ command: `ls\n${attemptMarker('glm-5.2', 'solve')}` }) + attemptMarker('qwen3.6-35b-a3b', 'wrong');
+  const text =
+    JSON.stringify({ command: `ls\n${attemptMarker('glm-5.2', 'solve')}` }) + attemptMarker('qwen3.6-35b-a3b', 'wrong');
   assert.deepEqual(findAttemptMarks(text), [
     { model: 'glm-5.2', attempt: 'solve' },
     { model: 'qwen3.6-35b-a3b', attempt: 'wrong' },
@@ -47,7 +50,11 @@ test('the solve command runs the reference script verbatim and ends with its mar
     assert.deepEqual(findAttemptMarks(command), [{ model: 'glm-5.2', attempt: 'solve' }]);
     run(command, root);
     assert.equal(readFileSync(path.join(root, 'pkg', 'code.txt'), 'utf8'), 'fixed\n');
-    assert.deepEqual(JSON.parse(readFileSync(path.join(root, 'out.json'), 'utf8')), { done: true, literal: '$HOME' }, 'no expansion inside the quoted heredoc');
+    assert.deepEqual(
+      JSON.parse(readFileSync(path.join(root, 'out.json'), 'utf8')),
+      { done: true, literal: '$HOME' },
+      'no expansion inside the quoted heredoc',
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -74,7 +81,12 @@ test('a wrong attempt looks around and writes an incomplete output without touch
     const scenario = fakeScenario(root);
     mkdirSync(path.join(root, 'pkg'));
     writeFileSync(path.join(root, 'pkg', 'code.txt'), 'bug\n');
-    const command = attemptCommand({ scenario, model: 'deepseek-v4-flash-0731', attempt: 'wrong', afterFailedAttempt: false });
+    const command = attemptCommand({
+      scenario,
+      model: 'deepseek-v4-flash-0731',
+      attempt: 'wrong',
+      afterFailedAttempt: false,
+    });
     assert.deepEqual(findAttemptMarks(command), [{ model: 'deepseek-v4-flash-0731', attempt: 'wrong' }]);
     const output = run(command, root);
     assert.match(output, /code\.txt/);
@@ -82,7 +94,10 @@ test('a wrong attempt looks around and writes an incomplete output without touch
     assert.deepEqual(JSON.parse(readFileSync(path.join(root, 'out.json'), 'utf8')), {});
     // No partial script: a partial request falls back to the wrong attempt's shape.
     const noPartial = { ...scenario, partialScript: undefined };
-    assert.match(attemptCommand({ scenario: noPartial, model: 'x', attempt: 'partial', afterFailedAttempt: false }), /head -n 40/);
+    assert.match(
+      attemptCommand({ scenario: noPartial, model: 'x', attempt: 'partial', afterFailedAttempt: false }),
+      /head -n 40/,
+    );
     assert.ok(existsSync(`${root}/scratch/trl-sim-undo${root}/pkg/code.txt`));
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -90,7 +105,10 @@ test('a wrong attempt looks around and writes an incomplete output without touch
 });
 
 test('a script containing the heredoc delimiter gets another one', () => {
-  const scenario: SimScenario = { ...fakeScenario('/nowhere'), solveScript: 'echo TRL_SIM_EOF\ncat <<TRL_SIM_EOF\nx\nTRL_SIM_EOF\n' };
+  const scenario: SimScenario = {
+    ...fakeScenario('/nowhere'),
+    solveScript: 'echo TRL_SIM_EOF\ncat <<TRL_SIM_EOF\nx\nTRL_SIM_EOF\n',
+  };
   const command = attemptCommand({ scenario, model: 'm', attempt: 'solve', afterFailedAttempt: false });
   assert.match(command, /<<'TRL_SIM_EOF_2'/);
   const root = mkdtempSync(path.join(tmpdir(), 'simfleet-test-'));

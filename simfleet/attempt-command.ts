@@ -39,7 +39,13 @@ function heredocDelimiter(script: string): string {
 function runScriptCommand(script: string, marker: string, prelude: string[]): string {
   const delimiter = heredocDelimiter(script);
   const body = script.endsWith('\n') ? script : `${script}\n`;
-  return [...prelude, 'script=$(mktemp /tmp/trl-sim-XXXXXX)', `cat > "$script" <<'${delimiter}'`, `${body}${delimiter}`, `bash "$script" ${marker}`].join('\n');
+  return [
+    ...prelude,
+    'script=$(mktemp /tmp/trl-sim-XXXXXX)',
+    `cat > "$script" <<'${delimiter}'`,
+    `${body}${delimiter}`,
+    `bash "$script" ${marker}`,
+  ].join('\n');
 }
 
 function quotedOutputs(scenario: SimScenario): string {
@@ -56,7 +62,13 @@ function restoreOutputs(scenario: SimScenario): string {
   return `for p in ${quotedOutputs(scenario)}; do if [ -d "${undoDir}$p" ]; then cp -a "${undoDir}$p/." "$p/"; elif [ -f "${undoDir}$p" ]; then cp -a "${undoDir}$p" "$p"; fi; done 2>/dev/null || true`;
 }
 
-const placeholderByExtension: Record<string, string> = { '.json': '{}', '.sql': 'SELECT 1;', '.csv': 'id,value', '.py': '# TODO', '.md': 'TODO' };
+const placeholderByExtension: Record<string, string> = {
+  '.json': '{}',
+  '.sql': 'SELECT 1;',
+  '.csv': 'id,value',
+  '.py': '# TODO',
+  '.md': 'TODO',
+};
 
 /** A plausible first try that does not do the task: look around, then write an incomplete output. */
 function wrongAttemptLines(scenario: SimScenario): string[] {
@@ -69,7 +81,9 @@ function wrongAttemptLines(scenario: SimScenario): string[] {
       lines.push(`if [ -d ${quoted} ]; then ls -la ${quoted}; else mkdir -p ${quoted}; fi`);
     } else {
       const placeholder = placeholderByExtension[extension] ?? 'TODO';
-      lines.push(`if [ -e ${quoted} ]; then head -n 40 ${quoted}; else mkdir -p ${shellQuote(path.dirname(output))} && printf '%s\\n' ${shellQuote(placeholder)} > ${quoted}; fi`);
+      lines.push(
+        `if [ -e ${quoted} ]; then head -n 40 ${quoted}; else mkdir -p ${shellQuote(path.dirname(output))} && printf '%s\\n' ${shellQuote(placeholder)} > ${quoted}; fi`,
+      );
     }
   }
   return lines;
@@ -85,8 +99,10 @@ export interface AttemptCommandInput {
 
 export function attemptCommand({ scenario, model, attempt, afterFailedAttempt }: AttemptCommandInput): string {
   const marker = attemptMarker(model, attempt);
-  if (attempt === 'solve') return runScriptCommand(scenario.solveScript, marker, afterFailedAttempt ? [restoreOutputs(scenario)] : []);
-  if (attempt === 'partial' && scenario.partialScript !== undefined) return runScriptCommand(scenario.partialScript, marker, [snapshotOutputs(scenario)]);
+  if (attempt === 'solve')
+    return runScriptCommand(scenario.solveScript, marker, afterFailedAttempt ? [restoreOutputs(scenario)] : []);
+  if (attempt === 'partial' && scenario.partialScript !== undefined)
+    return runScriptCommand(scenario.partialScript, marker, [snapshotOutputs(scenario)]);
   const lines = [snapshotOutputs(scenario), ...wrongAttemptLines(scenario)];
   lines[lines.length - 1] += ` ${marker}`;
   return lines.join('\n');

@@ -19,9 +19,14 @@ export function reassembleChunks(chunks: readonly ChatCompletionChunk[]): Reasse
     if (chunk.usage) usage = chunk.usage;
     for (const choice of chunk.choices) {
       const { delta } = choice;
-      if (typeof delta.content === 'string' && (delta.content !== '' || content !== null)) content = (content ?? '') + delta.content;
+      if (typeof delta.content === 'string' && (delta.content !== '' || content !== null))
+        content = (content ?? '') + delta.content;
       for (const call of delta.tool_calls ?? []) {
-        const existing = (toolCalls[call.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+        const existing = (toolCalls[call.index] ??= {
+          id: '',
+          type: 'function',
+          function: { name: '', arguments: '' },
+        });
         if (call.id) existing.id = call.id;
         if (call.function.name) existing.function.name += call.function.name;
         existing.function.arguments += call.function.arguments;

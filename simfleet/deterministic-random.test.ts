@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { canonicalJson, DeterministicRandom, unitFromParts } from './deterministic-random.ts';
 
 test('canonical JSON ignores key order at every depth', () => {
-  assert.equal(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } }), canonicalJson({ a: { c: null, d: [1, { y: 2, z: 1 }] }, b: 1 }));
+  assert.equal(
+    canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } }),
+    canonicalJson({ a: { c: null, d: [1, { y: 2, z: 1 }] }, b: 1 }),
+  );
   assert.equal(canonicalJson({ b: 1, a: 2 }), '{"a":2,"b":1}');
 });
 

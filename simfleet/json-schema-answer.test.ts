@@ -39,11 +39,17 @@ test('answers validate against the schema they were made from', () => {
 
 test('answers are deterministic per key, and enums and booleans vary across keys', () => {
   const jsonSchema = z.toJSONSchema(judgeVerdict);
-  assert.deepEqual(answerForSchema(jsonSchema, new DeterministicRandom('k')), answerForSchema(jsonSchema, new DeterministicRandom('k')));
+  assert.deepEqual(
+    answerForSchema(jsonSchema, new DeterministicRandom('k')),
+    answerForSchema(jsonSchema, new DeterministicRandom('k')),
+  );
   const verdicts = new Set<unknown>();
   const flags = new Set<unknown>();
   for (let i = 0; i < 40; i++) {
-    const answer = answerForSchema(jsonSchema, new DeterministicRandom(`v${i}`)) as { verdict: string; flags: { hardCoding: boolean } };
+    const answer = answerForSchema(jsonSchema, new DeterministicRandom(`v${i}`)) as {
+      verdict: string;
+      flags: { hardCoding: boolean };
+    };
     verdicts.add(answer.verdict);
     flags.add(answer.flags.hardCoding);
   }
@@ -55,17 +61,26 @@ test('local $refs, allOf and recursive schemas are handled', () => {
   const schema = {
     type: 'object',
     $defs: {
-      node: { type: 'object', properties: { name: { type: 'string' }, child: { $ref: '#/$defs/node' } }, required: ['name'] },
+      node: {
+        type: 'object',
+        properties: { name: { type: 'string' }, child: { $ref: '#/$defs/node' } },
+        required: ['name'],
+      },
       base: { type: 'object', properties: { id: { type: 'integer', minimum: 5, maximum: 5 } }, required: ['id'] },
     },
     properties: {
       tree: { $ref: '#/$defs/node' },
-      merged: { allOf: [{ $ref: '#/$defs/base' }, { properties: { extra: { type: 'boolean' } }, required: ['extra'] }] },
+      merged: {
+        allOf: [{ $ref: '#/$defs/base' }, { properties: { extra: { type: 'boolean' } }, required: ['extra'] }],
+      },
       anything: {},
     },
     required: ['tree', 'merged', 'anything'],
   };
-  const answer = answerForSchema(schema, new DeterministicRandom('refs')) as { tree: { name: string }; merged: { id: number; extra: boolean } };
+  const answer = answerForSchema(schema, new DeterministicRandom('refs')) as {
+    tree: { name: string };
+    merged: { id: number; extra: boolean };
+  };
   assert.equal(typeof answer.tree.name, 'string');
   assert.equal(answer.merged.id, 5);
   assert.equal(typeof answer.merged.extra, 'boolean');

@@ -5,7 +5,28 @@ import type { DeterministicRandom } from './deterministic-random.ts';
 
 type Schema = Record<string, unknown>;
 
-const words = ['amber', 'brisk', 'cedar', 'delta', 'ember', 'fable', 'grove', 'harbor', 'ivory', 'juniper', 'kestrel', 'lumen', 'meadow', 'nectar', 'orbit', 'prism', 'quartz', 'river', 'summit', 'tundra'];
+const words = [
+  'amber',
+  'brisk',
+  'cedar',
+  'delta',
+  'ember',
+  'fable',
+  'grove',
+  'harbor',
+  'ivory',
+  'juniper',
+  'kestrel',
+  'lumen',
+  'meadow',
+  'nectar',
+  'orbit',
+  'prism',
+  'quartz',
+  'river',
+  'summit',
+  'tundra',
+];
 const maxDepth = 8;
 
 function isSchema(value: unknown): value is Schema {
@@ -48,7 +69,8 @@ function answerString(schema: Schema, random: DeterministicRandom): string {
   else if (format === 'date') text = '2026-01-01';
   else if (format === 'email') text = 'simulated@example.invalid';
   else if (format === 'uri' || format === 'url') text = 'https://example.invalid/simulated';
-  else if (format === 'uuid') text = `${random.hex(8)}-${random.hex(4)}-4${random.hex(3)}-8${random.hex(3)}-${random.hex(12)}`;
+  else if (format === 'uuid')
+    text = `${random.hex(8)}-${random.hex(4)}-4${random.hex(3)}-8${random.hex(3)}-${random.hex(12)}`;
   else text = Array.from({ length: random.integer(2, 5) }, () => random.pick(words)).join(' ');
   const minLength = numberOr(schema['minLength'], 0);
   const maxLength = numberOr(schema['maxLength'], Number.POSITIVE_INFINITY);
@@ -71,9 +93,16 @@ function answerNumber(schema: Schema, integer: boolean, random: DeterministicRan
   return Math.min(high, Math.max(low, value));
 }
 
-function answerObject(schema: Schema, root: Schema, random: DeterministicRandom, depth: number): Record<string, unknown> {
+function answerObject(
+  schema: Schema,
+  root: Schema,
+  random: DeterministicRandom,
+  depth: number,
+): Record<string, unknown> {
   const properties = isSchema(schema['properties']) ? schema['properties'] : {};
-  const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((k): k is string => typeof k === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema['required']) ? schema['required'].filter((k): k is string => typeof k === 'string') : [],
+  );
   const result: Record<string, unknown> = {};
   for (const [key, propertySchema] of Object.entries(properties)) {
     // Deep recursive schemas stop at the required properties.
@@ -97,13 +126,16 @@ function answerArray(schema: Schema, root: Schema, random: DeterministicRandom, 
 }
 
 function mergeAllOf(schema: Schema, root: Schema): Schema {
-  const parts = (schema['allOf'] as unknown[]).filter(isSchema).map((part) => (typeof part['$ref'] === 'string' ? resolveRef(part['$ref'], root) : part));
+  const parts = (schema['allOf'] as unknown[])
+    .filter(isSchema)
+    .map((part) => (typeof part['$ref'] === 'string' ? resolveRef(part['$ref'], root) : part));
   const merged: Schema = { ...schema };
   delete merged['allOf'];
   const properties: Schema = {};
   const required: unknown[] = [];
   for (const part of [...parts, schema]) {
-    for (const [key, value] of Object.entries(part)) if (key !== 'properties' && key !== 'required' && key !== 'allOf') merged[key] = value;
+    for (const [key, value] of Object.entries(part))
+      if (key !== 'properties' && key !== 'required' && key !== 'allOf') merged[key] = value;
     if (isSchema(part['properties'])) Object.assign(properties, part['properties']);
     if (Array.isArray(part['required'])) required.push(...part['required']);
   }
@@ -115,11 +147,16 @@ function mergeAllOf(schema: Schema, root: Schema): Schema {
 function answerFor(schema: Schema, root: Schema, random: DeterministicRandom, depth: number): unknown {
   // A schema that requires itself without end gets cut off rather than recursing forever.
   if (depth > 4 * maxDepth) return null;
-  if (typeof schema['$ref'] === 'string') return answerFor({ ...resolveRef(schema['$ref'], root), ...withoutKey(schema, '$ref') }, root, random, depth);
+  if (typeof schema['$ref'] === 'string')
+    return answerFor({ ...resolveRef(schema['$ref'], root), ...withoutKey(schema, '$ref') }, root, random, depth);
   if (Array.isArray(schema['allOf'])) return answerFor(mergeAllOf(schema, root), root, random, depth);
   if ('const' in schema) return schema['const'];
   if (Array.isArray(schema['enum']) && schema['enum'].length > 0) return random.pick(schema['enum']);
-  const alternatives = Array.isArray(schema['anyOf']) ? schema['anyOf'] : Array.isArray(schema['oneOf']) ? schema['oneOf'] : undefined;
+  const alternatives = Array.isArray(schema['anyOf'])
+    ? schema['anyOf']
+    : Array.isArray(schema['oneOf'])
+      ? schema['oneOf']
+      : undefined;
   if (alternatives && alternatives.length > 0) {
     // oneOf must match exactly one branch: the first is the safest pick; anyOf may take any non-null one.
     const branches = alternatives.filter(isSchema);

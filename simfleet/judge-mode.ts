@@ -2,7 +2,13 @@
 // marker and that asks for the judge's schema gets the answer of a competent, deterministic judge
 // (judge-heuristics.ts) instead of generic schema-valid JSON. Only the delimited pack data is read:
 // the boundary comes from the system prompt, so text outside the real markers is never analysed.
-import { announcedBoundary, judgeMarker, judgeSchemaName, parseDelimitedFiles, type JudgeAnswer } from '../packs/preeval/judge-protocol.ts';
+import {
+  announcedBoundary,
+  judgeMarker,
+  judgeSchemaName,
+  parseDelimitedFiles,
+  type JudgeAnswer,
+} from '../packs/preeval/judge-protocol.ts';
 import { judgeFiles } from './judge-heuristics.ts';
 import { contentText, type ChatRequest } from './request-schema.ts';
 import type { SimScenario } from './scenario-recognition.ts';
@@ -10,7 +16,11 @@ import type { SimScenario } from './scenario-recognition.ts';
 export function isJudgeRequest(request: ChatRequest): boolean {
   const format = request.response_format;
   if (format?.type !== 'json_schema' || format.json_schema.name !== judgeSchemaName) return false;
-  return request.messages.some((message) => (message.role === 'system' || message.role === 'developer') && contentText(message.content).startsWith(judgeMarker));
+  return request.messages.some(
+    (message) =>
+      (message.role === 'system' || message.role === 'developer') &&
+      contentText(message.content).startsWith(judgeMarker),
+  );
 }
 
 function countBy<T extends string>(items: readonly T[]): string {
@@ -20,7 +30,11 @@ function countBy<T extends string>(items: readonly T[]): string {
 }
 
 /** The simulated judge's answer to a judge request (see isJudgeRequest). */
-export function simulatedJudgement(request: ChatRequest, scenarios: readonly SimScenario[], simulatorName: string): JudgeAnswer {
+export function simulatedJudgement(
+  request: ChatRequest,
+  scenarios: readonly SimScenario[],
+  simulatorName: string,
+): JudgeAnswer {
   const preface = `Simulated judge (${simulatorName}): transparent pattern heuristics, not a real model review.`;
   const boundary = request.messages
     .filter((message) => message.role === 'system' || message.role === 'developer')
@@ -33,10 +47,17 @@ export function simulatedJudgement(request: ChatRequest, scenarios: readonly Sim
   const files = boundary ? parseDelimitedFiles(userText, boundary) : [];
   if (files.length === 0) {
     // A judge that cannot see the pack must not pass it.
-    return { flags: [], verdict: 'reject', summary: `${preface} No delimited pack data was found, so nothing could be checked; rejecting.` };
+    return {
+      flags: [],
+      verdict: 'reject',
+      summary: `${preface} No delimited pack data was found, so nothing could be checked; rejecting.`,
+    };
   }
   const flags = judgeFiles(files, scenarios);
-  const findings = flags.length === 0 ? 'no hard-coding, gaming or injection patterns found' : `${flags.length} flag${flags.length === 1 ? '' : 's'}: ${countBy(flags.map((flag) => flag.type))}`;
+  const findings =
+    flags.length === 0
+      ? 'no hard-coding, gaming or injection patterns found'
+      : `${flags.length} flag${flags.length === 1 ? '' : 's'}: ${countBy(flags.map((flag) => flag.type))}`;
   return {
     flags,
     verdict: flags.length > 0 ? 'reject' : 'pass',

@@ -20,9 +20,14 @@ test('main prints one ready line, serves, and exits cleanly on SIGTERM', async (
   const { child, output } = startMain(['--port', '0', '--time-scale', '0']);
   try {
     const deadline = Date.now() + 20_000;
-    while (!output().stdout.includes('\n') && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!output().stdout.includes('\n') && Date.now() < deadline && child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const { stdout, stderr } = output();
-    assert.match(stdout, /^trl-sim-fleet listening on http:\/\/127\.0\.0\.1:\d+\/v1 \(simulated models, not real LLMs\)\n$/, stderr);
+    assert.match(
+      stdout,
+      /^trl-sim-fleet listening on http:\/\/127\.0\.0\.1:\d+\/v1 \(simulated models, not real LLMs\)\n$/,
+      stderr,
+    );
     const url = /(http:\/\/\S+)/.exec(stdout)![1]!;
     const response = await fetch(`${url}/models`);
     assert.equal(response.status, 200);
@@ -35,11 +40,12 @@ test('main prints one ready line, serves, and exits cleanly on SIGTERM', async (
   }
 });
 
-test('--exit-with-stdin: the fleet ends when its parent\'s pipe closes (a SIGKILLed worker leaves no fleet behind)', async () => {
+test("--exit-with-stdin: the fleet ends when its parent's pipe closes (a SIGKILLed worker leaves no fleet behind)", async () => {
   const { child, output } = startMain(['--port', '0', '--time-scale', '0', '--exit-with-stdin'], 'pipe');
   try {
     const deadline = Date.now() + 20_000;
-    while (!output().stdout.includes('\n') && Date.now() < deadline && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!output().stdout.includes('\n') && Date.now() < deadline && child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     assert.match(output().stdout, /listening on/, output().stderr);
     child.stdin!.end();
     const [code] = await once(child, 'exit');

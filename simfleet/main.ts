@@ -5,19 +5,37 @@
 import { parseArgs } from 'node:util';
 import { startSimFleet } from './sim-fleet-server.ts';
 
-const usage = 'usage: node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR] [--exit-with-stdin]';
+const usage =
+  'usage: node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR] [--exit-with-stdin]';
 
 function fail(message: string): never {
   process.stderr.write(`trl-sim-fleet: ${message}\n${usage}\n`);
   process.exit(64);
 }
 
-function parseOptions(argv: string[]): { port: number; timeScale: number; scenariosDir?: string; exitWithStdin: boolean } {
-  let values: { port?: string; 'time-scale'?: string; 'scenarios-dir'?: string; 'exit-with-stdin'?: boolean; help?: boolean };
+function parseOptions(argv: string[]): {
+  port: number;
+  timeScale: number;
+  scenariosDir?: string;
+  exitWithStdin: boolean;
+} {
+  let values: {
+    port?: string;
+    'time-scale'?: string;
+    'scenarios-dir'?: string;
+    'exit-with-stdin'?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { port: { type: 'string' }, 'time-scale': { type: 'string' }, 'scenarios-dir': { type: 'string' }, 'exit-with-stdin': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        port: { type: 'string' },
+        'time-scale': { type: 'string' },
+        'scenarios-dir': { type: 'string' },
+        'exit-with-stdin': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -28,10 +46,17 @@ function parseOptions(argv: string[]): { port: number; timeScale: number; scenar
     process.exit(0);
   }
   const port = Number(values.port ?? '0');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, not ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`--port must be an integer from 0 to 65535, not ${values.port}`);
   const timeScale = Number(values['time-scale'] ?? '1');
-  if (!Number.isFinite(timeScale) || timeScale < 0) fail(`--time-scale must be a non-negative number, not ${values['time-scale']}`);
-  return { port, timeScale, exitWithStdin: values['exit-with-stdin'] === true, ...(values['scenarios-dir'] === undefined ? {} : { scenariosDir: values['scenarios-dir'] }) };
+  if (!Number.isFinite(timeScale) || timeScale < 0)
+    fail(`--time-scale must be a non-negative number, not ${values['time-scale']}`);
+  return {
+    port,
+    timeScale,
+    exitWithStdin: values['exit-with-stdin'] === true,
+    ...(values['scenarios-dir'] === undefined ? {} : { scenariosDir: values['scenarios-dir'] }),
+  };
 }
 
 const options = parseOptions(process.argv.slice(2));

@@ -22,11 +22,19 @@ test('a drifting model answers the same request worse after enough calls; a stea
   const target = scenario('csv-sales-report');
   const steady = withoutFaults();
   // A seed on which the model solves the scenario at full competence, but not at 20% of it.
-  const seed = Array.from({ length: 1000 }, (_, s) => s).find((s) => modelSolves(s, steady.models.find((m) => m.id === modelId)!, target)
-    && !modelSolves(s, steady.models.find((m) => m.id === modelId)!, target, 0.2));
+  const seed = Array.from({ length: 1000 }, (_, s) => s).find(
+    (s) =>
+      modelSolves(s, steady.models.find((m) => m.id === modelId)!, target) &&
+      !modelSolves(s, steady.models.find((m) => m.id === modelId)!, target, 0.2),
+  );
   assert.ok(seed !== undefined);
   const body = { model: modelId, messages: agentStart(target), tools: hermesTools, seed };
-  const drifting = { ...steady, models: steady.models.map((m) => (m.id === modelId ? { ...m, sim: { ...m.sim, drift: { competenceLossPerCall: 0.1, floor: 0 } } } : m)) };
+  const drifting = {
+    ...steady,
+    models: steady.models.map((m) =>
+      m.id === modelId ? { ...m, sim: { ...m.sim, drift: { competenceLossPerCall: 0.1, floor: 0 } } } : m,
+    ),
+  };
   const attempt = (fleet: FleetContext, countCall: (id: string) => number) => {
     const result = simulateChatCompletion(body, fleet, 1, undefined, countCall);
     assert.ok(result.ok);
@@ -38,7 +46,8 @@ test('a drifting model answers the same request worse after enough calls; a stea
   const firstSteady = attempt({ allowlist: steady, scenarios }, steadyCount);
   assert.equal(firstDrifting, firstSteady, 'the first call is answered at full competence');
   for (let call = 1; call < 9; call++) attempt({ allowlist: drifting, scenarios }, driftingCount);
-  for (let call = 1; call < 9; call++) assert.equal(attempt({ allowlist: steady, scenarios }, steadyCount), firstSteady);
+  for (let call = 1; call < 9; call++)
+    assert.equal(attempt({ allowlist: steady, scenarios }, steadyCount), firstSteady);
   // The tenth call: 10% of the competence left, below the 20% this seed needs.
   assert.notEqual(attempt({ allowlist: drifting, scenarios }, driftingCount), firstSteady);
 });

@@ -9,11 +9,26 @@ test('a full OpenAI request with extra fields parses', () => {
     ...minimal,
     messages: [
       { role: 'system', content: 'be brief' },
-      { role: 'user', content: [{ type: 'text', text: 'run ls' }, { type: 'image_url', image_url: { url: 'data:,' } }] },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'terminal', arguments: '{"command":"ls"}' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'run ls' },
+          { type: 'image_url', image_url: { url: 'data:,' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'terminal', arguments: '{"command":"ls"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'a b' },
     ],
-    tools: [{ type: 'function', function: { name: 'terminal', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }],
+    tools: [
+      {
+        type: 'function',
+        function: { name: 'terminal', parameters: { type: 'object', properties: { command: { type: 'string' } } } },
+      },
+    ],
     tool_choice: { type: 'function', function: { name: 'terminal' } },
     max_completion_tokens: 100,
     max_tokens: 5,

@@ -79,8 +79,16 @@ export const chatRequestSchema = z
   })
   .superRefine((request, context) => {
     const choice = request.tool_choice;
-    if (choice && typeof choice === 'object' && !(request.tools ?? []).some((t) => t.function.name === choice.function.name)) {
-      context.addIssue({ code: 'custom', path: ['tool_choice'], message: `tool_choice names the function "${choice.function.name}", which is not in tools` });
+    if (
+      choice &&
+      typeof choice === 'object' &&
+      !(request.tools ?? []).some((t) => t.function.name === choice.function.name)
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['tool_choice'],
+        message: `tool_choice names the function "${choice.function.name}", which is not in tools`,
+      });
     }
   });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
@@ -92,7 +100,9 @@ function formatPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
-export function parseChatRequest(body: unknown): { ok: true; request: ChatRequest } | { ok: false; error: SimApiError } {
+export function parseChatRequest(
+  body: unknown,
+): { ok: true; request: ChatRequest } | { ok: false; error: SimApiError } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, error: invalidRequest('the request body must be a JSON object', null, 'invalid_json') };
   }
@@ -109,7 +119,9 @@ export function requestedMaxTokens(request: ChatRequest): number | undefined {
 }
 
 /** The plain text of a message's content: string as is, text parts joined. */
-export function contentText(content: string | null | undefined | readonly { type: string; text?: string | undefined }[]): string {
+export function contentText(
+  content: string | null | undefined | readonly { type: string; text?: string | undefined }[],
+): string {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
   return content.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');

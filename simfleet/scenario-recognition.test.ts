@@ -27,7 +27,10 @@ test('every scenario is recognised from its instruction, reflowed and wrapped by
   for (const scenario of scenarios) {
     const instruction = await readFile(path.join(scenariosDir, scenario.name, 'instruction.md'), 'utf8');
     const reflowed = instruction.replace(/\n/g, '\n\n  ');
-    const messages: ChatMessage[] = [{ role: 'system', content: 'You are an agent.' }, user(`Task:\n${reflowed}\nWork in /app.`)];
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'You are an agent.' },
+      user(`Task:\n${reflowed}\nWork in /app.`),
+    ];
     assert.equal(recognizeScenario(messages, scenarios)?.name, scenario.name);
   }
 });
@@ -35,7 +38,14 @@ test('every scenario is recognised from its instruction, reflowed and wrapped by
 test('a large overlap with the opening is enough, a loose mention is not', async () => {
   const instruction = await readFile(path.join(scenariosDir, 'sqlite-orders-analytics', 'instruction.md'), 'utf8');
   const opening = instruction.slice(0, 320).replace(/`/g, '');
-  assert.equal(recognizeScenario([user(`Please do this:\n${opening} ... (rest omitted)`)], scenarios)?.name, 'sqlite-orders-analytics');
+  assert.equal(
+    recognizeScenario([user(`Please do this:\n${opening} ... (rest omitted)`)], scenarios)?.name,
+    'sqlite-orders-analytics',
+  );
   assert.equal(recognizeScenario([user('Write some SQLite queries about orders for a shop.')], scenarios), undefined);
-  assert.equal(recognizeScenario([{ role: 'system', content: instruction }, user('hi')], scenarios), undefined, 'only user messages count');
+  assert.equal(
+    recognizeScenario([{ role: 'system', content: instruction }, user('hi')], scenarios),
+    undefined,
+    'only user messages count',
+  );
 });

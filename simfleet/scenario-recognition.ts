@@ -61,7 +61,10 @@ export async function loadSimScenarios(dir?: string): Promise<SimScenario[]> {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function shingles(wordList: readonly string[]): string[] {
@@ -88,7 +91,10 @@ function openingOverlap(scenario: SimScenario, present: ReadonlySet<string>): nu
   return opening.filter((s) => present.has(s)).length / opening.length;
 }
 
-export function recognizeScenario(messages: readonly ChatMessage[], scenarios: readonly SimScenario[]): SimScenario | undefined {
+export function recognizeScenario(
+  messages: readonly ChatMessage[],
+  scenarios: readonly SimScenario[],
+): SimScenario | undefined {
   const userTexts = messages.filter((m) => m.role === 'user').map((m) => normaliseWhitespace(contentText(m.content)));
   if (userTexts.length === 0) return undefined;
   for (const scenario of scenarios) {

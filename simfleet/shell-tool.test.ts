@@ -21,11 +21,22 @@ test('the Hermes terminal tool is preferred over other tools taking a command', 
 
 test('no shell tool: none offered, no string command, or tools forbidden', () => {
   assert.equal(findShellTool({}), undefined);
-  assert.equal(findShellTool({ tools: [tool('read_file', { path: { type: 'string' } }), tool('x', { command: { type: 'integer' } })] }), undefined);
+  assert.equal(
+    findShellTool({
+      tools: [tool('read_file', { path: { type: 'string' } }), tool('x', { command: { type: 'integer' } })],
+    }),
+    undefined,
+  );
   assert.equal(findShellTool({ tools: hermesLike, tool_choice: 'none' }), undefined);
 });
 
 test('a named tool_choice picks that tool when it runs commands', () => {
-  assert.equal(findShellTool({ tools: hermesLike, tool_choice: { type: 'function', function: { name: 'process_manage' } } }), 'process_manage');
-  assert.equal(findShellTool({ tools: hermesLike, tool_choice: { type: 'function', function: { name: 'read_file' } } }), undefined);
+  assert.equal(
+    findShellTool({ tools: hermesLike, tool_choice: { type: 'function', function: { name: 'process_manage' } } }),
+    'process_manage',
+  );
+  assert.equal(
+    findShellTool({ tools: hermesLike, tool_choice: { type: 'function', function: { name: 'read_file' } } }),
+    undefined,
+  );
 });

@@ -2,7 +2,16 @@
 // parameters have a string property `command` (Hermes calls it `terminal`).
 import type { ChatRequest, ToolDefinition } from './request-schema.ts';
 
-const preferredNames = ['terminal', 'shell', 'bash', 'run_command', 'run_shell_command', 'execute_command', 'run_terminal_command', 'exec'];
+const preferredNames = [
+  'terminal',
+  'shell',
+  'bash',
+  'run_command',
+  'run_shell_command',
+  'execute_command',
+  'run_terminal_command',
+  'exec',
+];
 
 function hasStringCommand(tool: ToolDefinition): boolean {
   const parameters = tool.function.parameters;
@@ -27,8 +36,11 @@ export function findShellTool(request: Pick<ChatRequest, 'tools' | 'tool_choice'
   const choice = request.tool_choice;
   if (choice === 'none') return undefined;
   const candidates = (request.tools ?? []).filter(hasStringCommand);
-  if (choice && typeof choice === 'object') return candidates.find((t) => t.function.name === choice.function.name)?.function.name;
+  if (choice && typeof choice === 'object')
+    return candidates.find((t) => t.function.name === choice.function.name)?.function.name;
   // Stable: the most shell-like name, ties kept in the client's order.
-  const ranked = candidates.map((tool, index) => ({ tool, index })).sort((a, b) => preference(a.tool.function.name) - preference(b.tool.function.name) || a.index - b.index);
+  const ranked = candidates
+    .map((tool, index) => ({ tool, index }))
+    .sort((a, b) => preference(a.tool.function.name) - preference(b.tool.function.name) || a.index - b.index);
   return ranked[0]?.tool.function.name;
 }

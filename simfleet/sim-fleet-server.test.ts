@@ -12,14 +12,24 @@ const fleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: withoutFau
 after(() => fleet.close());
 
 async function post(body: unknown, base = fleet.url): Promise<Response> {
-  return fetch(`${base}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${base}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 function parseSse(text: string): { chunks: ChatCompletionChunk[]; done: boolean } {
   const events = text.split('\n\n').filter(Boolean);
-  assert.ok(events.every((e) => e.startsWith('data: ')), 'every event is a data line');
+  assert.ok(
+    events.every((e) => e.startsWith('data: ')),
+    'every event is a data line',
+  );
   const done = events[events.length - 1] === 'data: [DONE]';
-  return { chunks: events.filter((e) => e !== 'data: [DONE]').map((e) => JSON.parse(e.slice(6)) as ChatCompletionChunk), done };
+  return {
+    chunks: events.filter((e) => e !== 'data: [DONE]').map((e) => JSON.parse(e.slice(6)) as ChatCompletionChunk),
+    done,
+  };
 }
 
 test('the url is on loopback and /v1/models lists the eight simulated models', async () => {
@@ -27,10 +37,18 @@ test('the url is on loopback and /v1/models lists the eight simulated models', a
   const response = await fetch(`${fleet.url}/models`);
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('x-trl-simulator'), 'trl-sim-fleet');
-  const list = (await response.json()) as { object: string; data: { id: string; object: string; created: number; owned_by: string }[] };
+  const list = (await response.json()) as {
+    object: string;
+    data: { id: string; object: string; created: number; owned_by: string }[];
+  };
   assert.equal(list.object, 'list');
   assert.equal(list.data.length, 8);
-  assert.deepEqual(list.data[0], { id: 'deepseek-v4-flash-0731', object: 'model', created: 0, owned_by: 'trl-sim-fleet (simulated)' });
+  assert.deepEqual(list.data[0], {
+    id: 'deepseek-v4-flash-0731',
+    object: 'model',
+    created: 0,
+    owned_by: 'trl-sim-fleet (simulated)',
+  });
   const one = await fetch(`${fleet.url}/models/glm-5.2`);
   assert.equal(((await one.json()) as { id: string }).id, 'glm-5.2');
 });
@@ -50,7 +68,11 @@ test('streamed answers reassemble to the non-streamed ones, usage last, then [DO
     assert.equal(response.headers.get('x-trl-simulator'), 'trl-sim-fleet');
     const { chunks, done } = parseSse(await response.text());
     assert.ok(done);
-    assert.ok(chunks.every((c) => c.id === plain.id && c.object === 'chat.completion.chunk' && c.system_fingerprint === 'trl-sim-fleet'));
+    assert.ok(
+      chunks.every(
+        (c) => c.id === plain.id && c.object === 'chat.completion.chunk' && c.system_fingerprint === 'trl-sim-fleet',
+      ),
+    );
     const folded = reassembleChunks(chunks);
     const message = plain.choices[0].message;
     assert.equal(folded.content ?? '', message.content ?? '');
@@ -62,7 +84,10 @@ test('streamed answers reassemble to the non-streamed ones, usage last, then [DO
   }
   assert.ok(sawToolCall);
   const { chunks } = parseSse(await (await post({ ...bodies[2], stream: true })).text());
-  assert.ok(chunks.every((c) => !c.usage), 'no usage chunk unless asked');
+  assert.ok(
+    chunks.every((c) => !c.usage),
+    'no usage chunk unless asked',
+  );
 });
 
 test('an agent loop over HTTP: one tool call, then a final answer', async () => {
@@ -73,7 +98,9 @@ test('an agent loop over HTTP: one tool call, then a final answer', async () => 
       let finish: string | undefined;
       while (turns < 5) {
         turns++;
-        const completion = (await (await post({ model: modelId, messages, tools: hermesTools, seed: 11 })).json()) as ChatCompletion;
+        const completion = (await (
+          await post({ model: modelId, messages, tools: hermesTools, seed: 11 })
+        ).json()) as ChatCompletion;
         const choice = completion.choices[0];
         finish = choice.finish_reason;
         if (finish !== 'tool_calls') {
@@ -90,7 +117,12 @@ test('an agent loop over HTTP: one tool call, then a final answer', async () => 
 });
 
 test('equal requests get byte-identical bodies over HTTP', async () => {
-  const body = { model: 'qwen3.8-27b', messages: agentStart(scenario('sqlite-orders-analytics')), tools: hermesTools, seed: 9 };
+  const body = {
+    model: 'qwen3.8-27b',
+    messages: agentStart(scenario('sqlite-orders-analytics')),
+    tools: hermesTools,
+    seed: 9,
+  };
   const first = await (await post(body)).text();
   assert.equal(await (await post(body)).text(), first);
 });
@@ -98,14 +130,21 @@ test('equal requests get byte-identical bodies over HTTP', async () => {
 test('errors are OpenAI-shaped with the right status', async () => {
   const cases: [unknown, number, string | null, string | null][] = [
     [{ model: 'nope', messages: [{ role: 'user', content: 'x' }] }, 404, 'model_not_found', 'model'],
-    [{ model: 'glm-5.2', messages: [{ role: 'user', content: 'x' }], temperature: 9 }, 400, 'invalid_value', 'temperature'],
+    [
+      { model: 'glm-5.2', messages: [{ role: 'user', content: 'x' }], temperature: 9 },
+      400,
+      'invalid_value',
+      'temperature',
+    ],
     ['{not json', 400, 'invalid_json', null],
   ];
   for (const [body, status, code, param] of cases) {
     const response = await post(body);
     assert.equal(response.status, status);
     assert.equal(response.headers.get('x-trl-simulator'), 'trl-sim-fleet');
-    const { error } = (await response.json()) as { error: { type: string; code: string | null; param: string | null; message: string } };
+    const { error } = (await response.json()) as {
+      error: { type: string; code: string | null; param: string | null; message: string };
+    };
     assert.deepEqual([error.code, error.param], [code, param]);
     assert.equal(error.type, 'invalid_request_error');
   }
@@ -144,7 +183,9 @@ test('delays follow the profile times the time scale, and streaming spreads the 
 
 test('closing the fleet ends pending requests at once, and only loopback is allowed', async () => {
   const slow = await startSimFleet({ timeScale: 100, allowlist: withoutFaults() });
-  const pending = post({ model: 'glm-5.2', messages: [{ role: 'user', content: 'x' }] }, slow.url).catch((error: unknown) => error);
+  const pending = post({ model: 'glm-5.2', messages: [{ role: 'user', content: 'x' }] }, slow.url).catch(
+    (error: unknown) => error,
+  );
   await new Promise((resolve) => setTimeout(resolve, 50));
   // Had close waited for the slow answer, the request would have succeeded instead of being cut off.
   await slow.close();
@@ -157,12 +198,21 @@ test('a drifting model answers worse as the fleet answers more of its calls; the
   const target = scenario('csv-sales-report');
   const glm = steady.models.find((m) => m.id === 'glm-5.2')!;
   // Solved at full competence, not at half of it.
-  const seed = Array.from({ length: 1000 }, (_, s) => s).find((s) => modelSolves(s, glm, target) && !modelSolves(s, glm, target, 0.5))!;
-  const drifting = { ...steady, models: steady.models.map((m) => (m.id === 'glm-5.2' ? { ...m, sim: { ...m.sim, drift: { competenceLossPerCall: 0.25, floor: 0 } } } : m)) };
+  const seed = Array.from({ length: 1000 }, (_, s) => s).find(
+    (s) => modelSolves(s, glm, target) && !modelSolves(s, glm, target, 0.5),
+  )!;
+  const drifting = {
+    ...steady,
+    models: steady.models.map((m) =>
+      m.id === 'glm-5.2' ? { ...m, sim: { ...m.sim, drift: { competenceLossPerCall: 0.25, floor: 0 } } } : m,
+    ),
+  };
   const driftingFleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: drifting });
   try {
     const command = async (base: string, model: string) => {
-      const completion = (await (await post({ model, messages: agentStart(target), tools: hermesTools, seed }, base)).json()) as ChatCompletion;
+      const completion = (await (
+        await post({ model, messages: agentStart(target), tools: hermesTools, seed }, base)
+      ).json()) as ChatCompletion;
       return completion.choices[0].message.tool_calls![0]!.function.arguments;
     };
     const answers = [];

@@ -6,7 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadAllowlist, type Allowlist } from '../gateway/catalog/allowlist.ts';
 import { SimApiError, invalidRequest } from './api-error.ts';
 import { loadSimScenarios } from './scenario-recognition.ts';
-import { simulateChatCompletion, simulatorName, type FleetContext, type SimulatedCompletion } from './simulate-completion.ts';
+import {
+  simulateChatCompletion,
+  simulatorName,
+  type FleetContext,
+  type SimulatedCompletion,
+} from './simulate-completion.ts';
 import { completionChunks, sseDone, sseEvent } from './sse.ts';
 import { createCallCounter } from './model-drift.ts';
 
@@ -31,7 +36,11 @@ const maxBodyBytes = 32 * 1024 * 1024;
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...simulatorHeader, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...simulatorHeader,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -44,7 +53,13 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > maxBodyBytes) throw new SimApiError(413, 'invalid_request_error', 'request_too_large', `the request body is over ${maxBodyBytes} bytes`);
+    if (size > maxBodyBytes)
+      throw new SimApiError(
+        413,
+        'invalid_request_error',
+        'request_too_large',
+        `the request body is over ${maxBodyBytes} bytes`,
+      );
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
@@ -70,7 +85,8 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
   const host = options.host ?? '127.0.0.1';
   if (host !== '127.0.0.1') throw new Error(`the sim fleet binds 127.0.0.1 only, not ${String(host)}`);
   const timeScale = options.timeScale ?? 1;
-  if (!Number.isFinite(timeScale) || timeScale < 0) throw new Error(`timeScale must be a non-negative number, not ${timeScale}`);
+  if (!Number.isFinite(timeScale) || timeScale < 0)
+    throw new Error(`timeScale must be a non-negative number, not ${timeScale}`);
   const context: FleetContext = {
     allowlist: options.allowlist ?? loadAllowlist(),
     scenarios: await loadSimScenarios(options.scenariosDir),
@@ -79,8 +95,17 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
   // The order of calls per model, for models whose profile drifts.
   const countCall = createCallCounter();
 
-  async function streamCompletion(res: ServerResponse, simulated: SimulatedCompletion, signal: AbortSignal): Promise<void> {
-    res.writeHead(200, { ...simulatorHeader, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  async function streamCompletion(
+    res: ServerResponse,
+    simulated: SimulatedCompletion,
+    signal: AbortSignal,
+  ): Promise<void> {
+    res.writeHead(200, {
+      ...simulatorHeader,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     res.flushHeaders();
     const chunks = completionChunks(simulated.completion, simulated.includeUsage);
     const start = performance.now();
@@ -101,11 +126,20 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
       body = JSON.parse(await readBody(req));
     } catch (error) {
       if (error instanceof SimApiError) return sendError(res, error);
-      return sendError(res, invalidRequest(`the request body is not JSON: ${(error as Error).message}`, null, 'invalid_json'));
+      return sendError(
+        res,
+        invalidRequest(`the request body is not JSON: ${(error as Error).message}`, null, 'invalid_json'),
+      );
     }
     const attemptHeader = Number(req.headers['x-trl-attempt']);
     const tryHeader = typeof req.headers['x-trl-try'] === 'string' ? req.headers['x-trl-try'].slice(0, 64) : undefined;
-    const result = simulateChatCompletion(body, context, Number.isSafeInteger(attemptHeader) && attemptHeader > 1 ? attemptHeader : 1, tryHeader, countCall);
+    const result = simulateChatCompletion(
+      body,
+      context,
+      Number.isSafeInteger(attemptHeader) && attemptHeader > 1 ? attemptHeader : 1,
+      tryHeader,
+      countCall,
+    );
     if (!result.ok) {
       if (!(await pause(result.delayMs * timeScale, signal))) return void res.destroy();
       return sendError(res, result.error);
@@ -122,7 +156,11 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
     const signal = AbortSignal.any([requestDone.signal, closing.signal]);
     const route = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
     if (route === '/v1/chat/completions') {
-      if (req.method !== 'POST') return sendError(res, new SimApiError(405, 'invalid_request_error', 'method_not_allowed', 'use POST for /v1/chat/completions'));
+      if (req.method !== 'POST')
+        return sendError(
+          res,
+          new SimApiError(405, 'invalid_request_error', 'method_not_allowed', 'use POST for /v1/chat/completions'),
+        );
       return chatCompletions(req, res, signal);
     }
     if (route === '/v1/models' && req.method === 'GET') {
@@ -132,15 +170,35 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
     if (single && req.method === 'GET') {
       const id = decodeURIComponent(single[1]!);
       if (context.allowlist.models.some((m) => m.id === id)) return sendJson(res, 200, modelObject(id));
-      return sendError(res, new SimApiError(404, 'invalid_request_error', 'model_not_found', `The model "${id}" does not exist in the sim fleet`, 'model'));
+      return sendError(
+        res,
+        new SimApiError(
+          404,
+          'invalid_request_error',
+          'model_not_found',
+          `The model "${id}" does not exist in the sim fleet`,
+          'model',
+        ),
+      );
     }
-    sendError(res, new SimApiError(404, 'invalid_request_error', 'not_found', `no route ${req.method ?? ''} ${route || '/'} on the sim fleet (try GET /v1/models or POST /v1/chat/completions)`));
+    sendError(
+      res,
+      new SimApiError(
+        404,
+        'invalid_request_error',
+        'not_found',
+        `no route ${req.method ?? ''} ${route || '/'} on the sim fleet (try GET /v1/models or POST /v1/chat/completions)`,
+      ),
+    );
   }
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
-      sendError(res, new SimApiError(500, 'server_error', 'internal_error', `sim fleet bug: ${(error as Error).message}`));
+      sendError(
+        res,
+        new SimApiError(500, 'server_error', 'internal_error', `sim fleet bug: ${(error as Error).message}`),
+      );
     });
   });
   await new Promise<void>((resolve, reject) => {

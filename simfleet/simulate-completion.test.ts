@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { simulateChatCompletion, type FleetContext, type SimulatedCompletion } from './simulate-completion.ts';
 import { countPromptTokens, countTokens } from './token-count.ts';
-import { afterToolCall, agentStart, allowlist, hermesTools, scenario, scenarios, withoutFaults } from './testing/fixtures.ts';
+import {
+  afterToolCall,
+  agentStart,
+  allowlist,
+  hermesTools,
+  scenario,
+  scenarios,
+  withoutFaults,
+} from './testing/fixtures.ts';
 
 const context: FleetContext = { allowlist: withoutFaults(), scenarios };
 const realRates: FleetContext = { allowlist, scenarios };
@@ -24,7 +32,10 @@ test('the same request gives a byte-identical response, whatever the key order',
   const first = JSON.stringify(ok(body));
   assert.equal(JSON.stringify(ok(body)), first);
   assert.equal(JSON.stringify(ok(reordered)), first);
-  assert.equal(JSON.stringify(simulateChatCompletion(body, realRates)), JSON.stringify(simulateChatCompletion(body, realRates)));
+  assert.equal(
+    JSON.stringify(simulateChatCompletion(body, realRates)),
+    JSON.stringify(simulateChatCompletion(body, realRates)),
+  );
 });
 
 test('different seeds change outcomes across scenarios and models', () => {
@@ -37,12 +48,19 @@ test('different seeds change outcomes across scenarios and models', () => {
         pairs++;
         const other = ok(agentBody(entry.id, target.name, seed)).completion.choices[0].message;
         // Ids differ by construction; compare what the model did.
-        if (JSON.stringify({ ...other, tool_calls: other.tool_calls?.map((c) => c.function) }) !== JSON.stringify({ ...base, tool_calls: base.tool_calls?.map((c) => c.function) })) differing++;
+        if (
+          JSON.stringify({ ...other, tool_calls: other.tool_calls?.map((c) => c.function) }) !==
+          JSON.stringify({ ...base, tool_calls: base.tool_calls?.map((c) => c.function) })
+        )
+          differing++;
       }
     }
   }
   assert.ok(differing > pairs * 0.2, `${differing} of ${pairs} seed pairs differed`);
-  assert.notEqual(ok({ ...agentBody('glm-5.2', 'csv-sales-report', 0) }).completion.id, ok(agentBody('glm-5.2', 'csv-sales-report', 1)).completion.id);
+  assert.notEqual(
+    ok({ ...agentBody('glm-5.2', 'csv-sales-report', 0) }).completion.id,
+    ok(agentBody('glm-5.2', 'csv-sales-report', 1)).completion.id,
+  );
 });
 
 test('usage counts the prompt with the tokenizer and caches earlier messages', () => {
@@ -52,12 +70,17 @@ test('usage counts the prompt with the tokenizer and caches earlier messages', (
   assert.equal(usage.prompt_tokens, countPromptTokens(body).promptTokens);
   assert.equal(usage.total_tokens, usage.prompt_tokens + usage.completion_tokens);
   assert.equal(usage.prompt_tokens_details.cached_tokens, 0);
-  const call = first.completion.choices[0].message.tool_calls?.[0] ?? { id: 'c', function: { name: 'terminal', arguments: '{}' } };
+  const call = first.completion.choices[0].message.tool_calls?.[0] ?? {
+    id: 'c',
+    function: { name: 'terminal', arguments: '{}' },
+  };
   const second = ok({ ...body, messages: afterToolCall(body.messages, call) });
   const cached = second.completion.usage.prompt_tokens_details.cached_tokens;
   assert.ok(cached > 0 && cached % 64 === 0 && cached < second.completion.usage.prompt_tokens);
   const completion = first.completion.choices[0].message;
-  const generated = completion.tool_calls ? countTokens(completion.tool_calls[0]!.function.name) + countTokens(completion.tool_calls[0]!.function.arguments) : countTokens(completion.content ?? '');
+  const generated = completion.tool_calls
+    ? countTokens(completion.tool_calls[0]!.function.name) + countTokens(completion.tool_calls[0]!.function.arguments)
+    : countTokens(completion.content ?? '');
   assert.equal(usage.completion_tokens, generated);
   assert.equal(first.latencyMs, 600);
   assert.equal(first.generationMs, (usage.completion_tokens / 60) * 1000);
@@ -88,11 +111,23 @@ test('errors: unknown model 404, bad field 400, context length 400', () => {
   assert.deepEqual([missing.error.status, missing.error.code, missing.error.param], [404, 'model_not_found', 'model']);
   const bad = simulateChatCompletion({ model: 'glm-5.2', messages: [{ role: 'user' }] }, context);
   assert.ok(!bad.ok);
-  assert.deepEqual([bad.error.status, bad.error.type, bad.error.param], [400, 'invalid_request_error', 'messages[0].content']);
-  const tiny: FleetContext = { scenarios, allowlist: { ...context.allowlist, models: context.allowlist.models.map((m) => ({ ...m, contextWindow: 50 })) } };
-  const long = simulateChatCompletion({ model: 'glm-5.2', messages: [{ role: 'user', content: 'word '.repeat(60) }] }, tiny);
+  assert.deepEqual(
+    [bad.error.status, bad.error.type, bad.error.param],
+    [400, 'invalid_request_error', 'messages[0].content'],
+  );
+  const tiny: FleetContext = {
+    scenarios,
+    allowlist: { ...context.allowlist, models: context.allowlist.models.map((m) => ({ ...m, contextWindow: 50 })) },
+  };
+  const long = simulateChatCompletion(
+    { model: 'glm-5.2', messages: [{ role: 'user', content: 'word '.repeat(60) }] },
+    tiny,
+  );
   assert.ok(!long.ok);
-  assert.deepEqual([long.error.status, long.error.code, long.error.param], [400, 'context_length_exceeded', 'messages']);
+  assert.deepEqual(
+    [long.error.status, long.error.code, long.error.param],
+    [400, 'context_length_exceeded', 'messages'],
+  );
   assert.match(long.error.message, /maximum context length is 50 tokens/);
 });
 
@@ -106,7 +141,10 @@ test('faults come at the profile rates and repeat for the same request', () => {
     else {
       counts[result.error.status as 429 | 500 | 503]++;
       const retried = [2, 3, 4, 5, 6, 7].map((attempt) => simulateChatCompletion(body, realRates, attempt));
-      assert.ok(retried.some((r) => r.ok), 'each retry rolls its own fault: one of six succeeds');
+      assert.ok(
+        retried.some((r) => r.ok),
+        'each retry rolls its own fault: one of six succeeds',
+      );
       assert.deepEqual(simulateChatCompletion(body, realRates), result, 'the same request fails the same way');
       if (result.error.status === 429) assert.equal(result.error.code, 'rate_limit_exceeded');
       if (result.error.status >= 500) assert.ok(result.delayMs > 0);
@@ -125,26 +163,40 @@ test("a scenario's later try rolls its faults anew, so a transient 500 does not 
     if (first.ok) continue;
     faulted += 1;
     const later = ['2.1', '3.1', '1.2'].map((tryKey) => simulateChatCompletion(body, realRates, 1, tryKey));
-    assert.ok(later.some((r) => r.ok), `seed ${seed}: one of three later tries succeeds`);
+    assert.ok(
+      later.some((r) => r.ok),
+      `seed ${seed}: one of three later tries succeeds`,
+    );
     assert.deepEqual(simulateChatCompletion(body, realRates, 1, '2.1'), later[0], 'a try is deterministic too');
   }
   assert.ok(faulted > 30, `${faulted} faulted first tries`);
 });
 
 test('response_format json_schema gets JSON that validates; json_object gets an object', () => {
-  const verdict = z.object({ verdict: z.enum(['pass', 'reject']), reasons: z.array(z.string()).min(1), risk: z.number().min(0).max(1) });
+  const verdict = z.object({
+    verdict: z.enum(['pass', 'reject']),
+    reasons: z.array(z.string()).min(1),
+    risk: z.number().min(0).max(1),
+  });
   for (let seed = 0; seed < 20; seed++) {
     const body = {
       model: 'glm-5.2',
       seed,
       messages: [{ role: 'user', content: 'Judge this policy pack.' }],
-      response_format: { type: 'json_schema', json_schema: { name: 'verdict', strict: true, schema: z.toJSONSchema(verdict) } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'verdict', strict: true, schema: z.toJSONSchema(verdict) },
+      },
     };
     const message = ok(body).completion.choices[0].message;
     assert.equal(message.tool_calls, undefined);
     verdict.parse(JSON.parse(message.content ?? ''));
   }
-  const object = ok({ model: 'glm-5.2', messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_object' } });
+  const object = ok({
+    model: 'glm-5.2',
+    messages: [{ role: 'user', content: 'x' }],
+    response_format: { type: 'json_object' },
+  });
   assert.equal(typeof JSON.parse(object.completion.choices[0].message.content ?? ''), 'object');
 });
 

@@ -64,13 +64,21 @@ export interface SimulatedCompletion {
   generationMs: number;
 }
 
-export type SimulationResult = { ok: true; value: SimulatedCompletion } | { ok: false; error: SimApiError; delayMs: number };
+export type SimulationResult =
+  | { ok: true; value: SimulatedCompletion }
+  | { ok: false; error: SimApiError; delayMs: number };
 
 type Reply = { kind: 'text'; content: string } | { kind: 'tool_call'; toolName: string; argumentsText: string };
 
 function modelNotFound(id: string, allowlist: Allowlist): SimApiError {
   const available = allowlist.models.map((m) => m.id).join(', ');
-  return new SimApiError(404, 'invalid_request_error', 'model_not_found', `The model "${id}" does not exist in the sim fleet; available: ${available}`, 'model');
+  return new SimApiError(
+    404,
+    'invalid_request_error',
+    'model_not_found',
+    `The model "${id}" does not exist in the sim fleet; available: ${available}`,
+    'model',
+  );
 }
 
 /** Deterministic faults at the profile's rates, keyed by the whole request (seed included). */
@@ -78,22 +86,46 @@ function injectedFault(model: ModelEntry, requestKey: string): SimApiError | und
   const roll = unitFromParts('fault', requestKey);
   const { rateLimitRate, serverErrorRate } = model.sim;
   if (roll < rateLimitRate) {
-    return new SimApiError(429, 'rate_limit_error', 'rate_limit_exceeded', `Rate limit reached for ${model.id} (simulated by ${simulatorName}).`);
+    return new SimApiError(
+      429,
+      'rate_limit_error',
+      'rate_limit_exceeded',
+      `Rate limit reached for ${model.id} (simulated by ${simulatorName}).`,
+    );
   }
   if (roll < rateLimitRate + serverErrorRate) {
     return unitFromParts('fault-status', requestKey) < 0.5
-      ? new SimApiError(500, 'server_error', 'server_error', `The model ${model.id} failed to answer (simulated by ${simulatorName}).`)
-      : new SimApiError(503, 'server_error', 'overloaded', `The model ${model.id} is overloaded; retry (simulated by ${simulatorName}).`);
+      ? new SimApiError(
+          500,
+          'server_error',
+          'server_error',
+          `The model ${model.id} failed to answer (simulated by ${simulatorName}).`,
+        )
+      : new SimApiError(
+          503,
+          'server_error',
+          'overloaded',
+          `The model ${model.id} is overloaded; retry (simulated by ${simulatorName}).`,
+        );
   }
   return undefined;
 }
 
-function structuredReply(request: ChatRequest, model: ModelEntry, random: DeterministicRandom, scenarios: readonly SimScenario[]): Reply | undefined {
+function structuredReply(
+  request: ChatRequest,
+  model: ModelEntry,
+  random: DeterministicRandom,
+  scenarios: readonly SimScenario[],
+): Reply | undefined {
   const format = request.response_format;
   if (!format || format.type === 'text') return undefined;
   // The pre-evaluation judge gets a judge's answer, not generic schema-valid JSON.
-  if (isJudgeRequest(request)) return { kind: 'text', content: JSON.stringify(simulatedJudgement(request, scenarios, simulatorName)) };
-  const value = format.type === 'json_schema' ? answerForSchema(format.json_schema.schema ?? {}, random) : answerForJsonObject(model.id, random);
+  if (isJudgeRequest(request))
+    return { kind: 'text', content: JSON.stringify(simulatedJudgement(request, scenarios, simulatorName)) };
+  const value =
+    format.type === 'json_schema'
+      ? answerForSchema(format.json_schema.schema ?? {}, random)
+      : answerForJsonObject(model.id, random);
   return { kind: 'text', content: JSON.stringify(value) };
 }
 
@@ -140,7 +172,13 @@ export function requestKeyOf(body: Record<string, unknown>): string {
  * succeed and a replay still fails the same way. `countCall` (the server's) returns how many calls to
  * the model came before this one, for a drifting model (simfleet/model-drift.ts).
  */
-export function simulateChatCompletion(body: unknown, context: FleetContext, attempt = 1, tryKey?: string, countCall?: (modelId: string) => number): SimulationResult {
+export function simulateChatCompletion(
+  body: unknown,
+  context: FleetContext,
+  attempt = 1,
+  tryKey?: string,
+  countCall?: (modelId: string) => number,
+): SimulationResult {
   const parsed = parseChatRequest(body);
   if (!parsed.ok) return { ok: false, error: parsed.error, delayMs: 0 };
   const request = parsed.request;
@@ -167,12 +205,26 @@ export function simulateChatCompletion(body: unknown, context: FleetContext, att
 
   const random = new DeterministicRandom(requestKey);
   const seed = request.seed ?? 0;
-  const reply: Reply = structuredReply(request, model, random.derive('json'), context.scenarios) ?? decideAgentTurn({ request, model, scenarios: context.scenarios, seed, requestKey, competenceScale: competenceScale(model.sim.drift, callsBefore) });
+  const reply: Reply =
+    structuredReply(request, model, random.derive('json'), context.scenarios) ??
+    decideAgentTurn({
+      request,
+      model,
+      scenarios: context.scenarios,
+      seed,
+      requestKey,
+      competenceScale: competenceScale(model.sim.drift, callsBefore),
+    });
   const maxTokens = Math.min(requestedMaxTokens(request) ?? model.maxOutputTokens, model.maxOutputTokens);
   const bounded = boundReply(reply, maxTokens);
 
-  const message: ChatCompletion['choices'][0]['message'] = { role: 'assistant', content: bounded.content, refusal: null };
-  if (bounded.toolCall) message.tool_calls = [{ id: `call_${random.hex(24)}`, type: 'function', function: bounded.toolCall }];
+  const message: ChatCompletion['choices'][0]['message'] = {
+    role: 'assistant',
+    content: bounded.content,
+    refusal: null,
+  };
+  if (bounded.toolCall)
+    message.tool_calls = [{ id: `call_${random.hex(24)}`, type: 'function', function: bounded.toolCall }];
   const finishReason: FinishReason = bounded.truncated ? 'length' : bounded.toolCall ? 'tool_calls' : 'stop';
   const completion: ChatCompletion = {
     id: `chatcmpl-${requestKey.slice(0, 24)}`,

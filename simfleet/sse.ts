@@ -57,8 +57,13 @@ export function completionChunks(completion: ChatCompletion, includeUsage: boole
   } else {
     chunks.push(chunk({ role: 'assistant', content: null }));
     toolCalls.forEach((call, index) => {
-      chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }));
-      for (const piece of splitPieces(call.function.arguments)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+      chunks.push(
+        chunk({
+          tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+        }),
+      );
+      for (const piece of splitPieces(call.function.arguments))
+        chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     });
   }
   chunks.push(chunk({}, choice.finish_reason));

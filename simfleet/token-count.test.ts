@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countPromptTokens, countTokens, replyPrimerTokens, tokensPerMessage, truncateToTokens } from './token-count.ts';
+import {
+  countPromptTokens,
+  countTokens,
+  replyPrimerTokens,
+  tokensPerMessage,
+  truncateToTokens,
+} from './token-count.ts';
 
 test('known strings give the known o200k_base counts', () => {
   // Reference counts of OpenAI's o200k_base encoding.
@@ -12,7 +18,13 @@ test('known strings give the known o200k_base counts', () => {
 test('prompt tokens cover roles, contents, tool calls and tool definitions', () => {
   const messages = [
     { role: 'user' as const, content: 'hello world' },
-    { role: 'assistant' as const, content: null, tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'terminal', arguments: '{"command":"ls"}' } }] },
+    {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: [
+        { id: 'c', type: 'function' as const, function: { name: 'terminal', arguments: '{"command":"ls"}' } },
+      ],
+    },
   ];
   const plain = countPromptTokens({ messages: [messages[0]!] });
   assert.equal(plain.promptTokens, tokensPerMessage + countTokens('userhello world') + replyPrimerTokens);
@@ -20,7 +32,10 @@ test('prompt tokens cover roles, contents, tool calls and tool definitions', () 
   const withCall = countPromptTokens({ messages });
   assert.ok(withCall.promptTokens > plain.promptTokens + countTokens('{"command":"ls"}'));
   const tools = [{ type: 'function' as const, function: { name: 'terminal', parameters: { type: 'object' } } }];
-  assert.equal(countPromptTokens({ messages, tools }).promptTokens, withCall.promptTokens + countTokens(JSON.stringify(tools)));
+  assert.equal(
+    countPromptTokens({ messages, tools }).promptTokens,
+    withCall.promptTokens + countTokens(JSON.stringify(tools)),
+  );
 });
 
 test('cached tokens are the earlier messages in 64-token blocks, past two messages', () => {

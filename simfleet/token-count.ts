@@ -18,7 +18,10 @@ const cacheBlockTokens = 64;
 
 // Counting is the fleet's costliest step, and an agent sends its whole conversation again on every
 // call: the same texts are counted over and over. Counts are kept by text, at most 8 M characters.
-const counted = new BoundedMemo((text) => tokenizer().encode(text).length, { maxChars: 8 * 1024 * 1024, maxEntryChars: 1024 * 1024 });
+const counted = new BoundedMemo((text) => tokenizer().encode(text).length, {
+  maxChars: 8 * 1024 * 1024,
+  maxEntryChars: 1024 * 1024,
+});
 
 export function countTokens(text: string): number {
   return text === '' ? 0 : counted.get(text);
@@ -43,7 +46,8 @@ export function truncateToTokens(text: string, maxTokens: number): string {
 function messageTokens(message: ChatMessage): number {
   let text = message.role + contentText(message.content);
   if ('name' in message && typeof message.name === 'string') text += message.name;
-  if (message.role === 'assistant') for (const call of message.tool_calls ?? []) text += call.function.name + call.function.arguments;
+  if (message.role === 'assistant')
+    for (const call of message.tool_calls ?? []) text += call.function.name + call.function.arguments;
   if (message.role === 'tool') text += message.tool_call_id;
   return tokensPerMessage + countTokens(text);
 }

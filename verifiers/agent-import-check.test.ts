@@ -2,12 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { listScenarioFolders } from '../catalog/list-scenarios.ts';
-import { blankStringsAndComments, checkScenarioTestsForAgentCode, findAgentCodeInTestProcess } from './agent-import-check.ts';
+import {
+  blankStringsAndComments,
+  checkScenarioTestsForAgentCode,
+  findAgentCodeInTestProcess,
+} from './agent-import-check.ts';
 
 const kindsOf = (text: string, extra: { name: string; text: string }[] = []) =>
   findAgentCodeInTestProcess([{ name: 'test_outputs.py', text }, ...extra]).map((f) => `${f.line}:${f.kind}`);
 
-test('importing the agent\'s module into the test process is flagged', () => {
+test("importing the agent's module into the test process is flagged", () => {
   assert.deepEqual(kindsOf('import os\nimport solution\n'), ['2:in-process-import']);
   assert.deepEqual(kindsOf('from app import handler\n'), ['1:in-process-import']);
   assert.deepEqual(kindsOf('import json, bank as b\n'), ['1:in-process-import']);
@@ -20,7 +24,7 @@ test('importing the agent\'s module into the test process is flagged', () => {
   assert.deepEqual(kindsOf('exec(open("/app/t.py").read())\n'), ['1:in-process-import']);
 });
 
-test('the standard library, pytest, the helpers and the tests\' own files are not flagged', () => {
+test("the standard library, pytest, the helpers and the tests' own files are not flagged", () => {
   const text = [
     'import os, sys, json',
     'import importlib.metadata',
@@ -40,7 +44,8 @@ test('the standard library, pytest, the helpers and the tests\' own files are no
 });
 
 test('code inside string literals and comments belongs to the child that runs it', () => {
-  const text = 'RUNNER = """\nimport sys\nsys.path.insert(0, "/app")\nfrom bank import Bank\n"""\n# import solution\ncode = "from inventory import paginate\\n"\n';
+  const text =
+    'RUNNER = """\nimport sys\nsys.path.insert(0, "/app")\nfrom bank import Bank\n"""\n# import solution\ncode = "from inventory import paginate\\n"\n';
   assert.deepEqual(kindsOf(text), []);
   assert.equal(blankStringsAndComments(text).length, text.length);
   assert.equal(blankStringsAndComments(text).split('\n').length, text.split('\n').length);
@@ -58,7 +63,8 @@ test('child processes started without trl_agent_run are flagged, unless marked a
 test('no active scenario runs agent code in the test process or as root', async () => {
   const findings = [];
   for (const scenario of await listScenarioFolders()) {
-    for (const finding of await checkScenarioTestsForAgentCode(scenario.dir)) findings.push(`${path.basename(scenario.dir)}/tests/${finding.file}:${finding.line} ${finding.kind}`);
+    for (const finding of await checkScenarioTestsForAgentCode(scenario.dir))
+      findings.push(`${path.basename(scenario.dir)}/tests/${finding.file}:${finding.line} ${finding.kind}`);
   }
   assert.deepEqual(findings, []);
 });

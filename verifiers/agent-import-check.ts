@@ -30,9 +30,12 @@ export interface PythonFile {
 
 const allowedModules = new Set(['pytest', '_pytest', 'trl_agent_run', 'trl_ctrf', '__future__']);
 const trustedCommandMarker = /#\s*trl:\s*trusted-command\b/;
-const childProcessCall = /\b(?:subprocess\s*\.\s*(?:run|Popen|call|check_call|check_output|getoutput|getstatusoutput)|os\s*\.\s*(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|fork\w*)|pty\s*\.\s*spawn|asyncio\s*\.\s*create_subprocess_\w+|create_subprocess_(?:exec|shell))\s*\(/;
-const dynamicLoad = /\b(?:importlib\s*\.\s*(?:import_module|util\s*\.\s*spec_from_file_location|util\s*\.\s*module_from_spec|machinery)|SourceFileLoader|spec_from_file_location|import_module|__import__|runpy\s*\.\s*run_\w+|imp\s*\.\s*load_\w+|exec)\s*\(/;
-const pathExtension = /\b(?:sys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=|\+=)|site\s*\.\s*addsitedir\s*\()/;
+const childProcessCall =
+  /\b(?:subprocess\s*\.\s*(?:run|Popen|call|check_call|check_output|getoutput|getstatusoutput)|os\s*\.\s*(?:system|popen|exec\w*|spawn\w*|posix_spawnp?|fork\w*)|pty\s*\.\s*spawn|asyncio\s*\.\s*create_subprocess_\w+|create_subprocess_(?:exec|shell))\s*\(/;
+const dynamicLoad =
+  /\b(?:importlib\s*\.\s*(?:import_module|util\s*\.\s*spec_from_file_location|util\s*\.\s*module_from_spec|machinery)|SourceFileLoader|spec_from_file_location|import_module|__import__|runpy\s*\.\s*run_\w+|imp\s*\.\s*load_\w+|exec)\s*\(/;
+const pathExtension =
+  /\b(?:sys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\s*\(|\[[^\]]*\]\s*=|\+=)|site\s*\.\s*addsitedir\s*\()/;
 const importStatement = /^\s*(?:from\s+(\.*[\w.]*)\s+import\b|import\s+(.+))/;
 
 /** Replaces the contents of string literals and comments with spaces, keeping line breaks and columns. */
@@ -53,7 +56,10 @@ export function blankStringsAndComments(source: string): string {
       const quote = triple ? char.repeat(3) : char;
       let cursor = index + quote.length;
       while (cursor < source.length) {
-        if (source[cursor] === '\\') { cursor += 2; continue; }
+        if (source[cursor] === '\\') {
+          cursor += 2;
+          continue;
+        }
         if (source.startsWith(quote, cursor)) break;
         if (!triple && source[cursor] === '\n') break;
         cursor += 1;
@@ -71,7 +77,15 @@ export function blankStringsAndComments(source: string): string {
 
 function importedTopNames(match: RegExpMatchArray): string[] {
   if (match[1] !== undefined) return [match[1]];
-  return match[2]!.split(',').map((part) => part.trim().split(/\s+as\s+/)[0]!.trim()).filter(Boolean);
+  return match[2]!
+    .split(',')
+    .map((part) =>
+      part
+        .trim()
+        .split(/\s+as\s+/)[0]!
+        .trim(),
+    )
+    .filter(Boolean);
 }
 
 /** Findings for one scenario's test files (pure). `localModules` are the tests' own module names. */
@@ -83,14 +97,25 @@ export function findAgentCodeInTestProcess(files: PythonFile[]): AgentCodeFindin
     const codeLines = blankStringsAndComments(file.text).split('\n');
     // Names bound to the tests' own folder (`HERE = os.path.dirname(__file__)`) may go on sys.path.
     const testsDirNames = [...file.text.matchAll(/^(\w+)\s*=.*__file__/gm)].map((m) => m[1]!);
-    const testsDirReference = new RegExp(['__file__', '["\']/tests\\b', ...testsDirNames.map((n) => `\\b${n}\\b`)].join('|'));
+    const testsDirReference = new RegExp(
+      ['__file__', '["\']/tests\\b', ...testsDirNames.map((n) => `\\b${n}\\b`)].join('|'),
+    );
     codeLines.forEach((code, index) => {
       const original = originalLines[index] ?? '';
-      const add = (kind: AgentCodeFindingKind, reason: string) => findings.push({ file: file.name, line: index + 1, kind, text: original.trim().slice(0, 200), reason });
+      const add = (kind: AgentCodeFindingKind, reason: string) =>
+        findings.push({ file: file.name, line: index + 1, kind, text: original.trim().slice(0, 200), reason });
       if (childProcessCall.test(code) && !trustedCommandMarker.test(original)) {
-        add('unprivileged-run-missing', 'starts a child process as root; run agent code with trl_agent_run.run / trl_agent_run.Popen');
+        add(
+          'unprivileged-run-missing',
+          'starts a child process as root; run agent code with trl_agent_run.run / trl_agent_run.Popen',
+        );
       }
-      if (/^\s*from\s+subprocess\s+import\b.*\b(?:run|Popen|call|check_call|check_output|getoutput|getstatusoutput)\b/.test(code) && !trustedCommandMarker.test(original)) {
+      if (
+        /^\s*from\s+subprocess\s+import\b.*\b(?:run|Popen|call|check_call|check_output|getoutput|getstatusoutput)\b/.test(
+          code,
+        ) &&
+        !trustedCommandMarker.test(original)
+      ) {
         add('unprivileged-run-missing', 'imports a subprocess launcher by name; run agent code with trl_agent_run');
       }
       if (dynamicLoad.test(code)) add('in-process-import', 'loads code by name or path into the test process');
@@ -102,9 +127,13 @@ export function findAgentCodeInTestProcess(files: PythonFile[]): AgentCodeFindin
         for (const name of importedTopNames(imported)) {
           if (name.startsWith('.')) continue; // relative: a file of tests/
           const top = name.split('.')[0]!;
-          if (top === 'importlib' && /^importlib\.(?:util|machinery)\b/.test(name)) add('in-process-import', `imports ${name}, the machinery for loading code by path`);
+          if (top === 'importlib' && /^importlib\.(?:util|machinery)\b/.test(name))
+            add('in-process-import', `imports ${name}, the machinery for loading code by path`);
           if (pythonStdlibModules.has(top) || allowedModules.has(top) || localModules.has(top)) continue;
-          add('in-process-import', `imports ${name}, which is neither the standard library, pytest nor a file of tests/`);
+          add(
+            'in-process-import',
+            `imports ${name}, which is neither the standard library, pytest nor a file of tests/`,
+          );
         }
       }
     });

@@ -11,7 +11,8 @@ test('"no tests collected" (exit 5) is zero, not an error', () => {
 });
 
 test('collection errors are not a count: the reason names the module', () => {
-  const output = 'test_a.py: 3\n==== ERRORS ====\nERROR ../tests/test_b.py\n!!!! Interrupted: 1 error during collection !!!!\n';
+  const output =
+    'test_a.py: 3\n==== ERRORS ====\nERROR ../tests/test_b.py\n!!!! Interrupted: 1 error during collection !!!!\n';
   const parsed = parseCollectOutput(output, 2);
   assert.ok('error' in parsed);
   assert.match(parsed.error, /exited 2: ERROR \.\.\/tests\/test_b\.py; !!!! Interrupted: 1 error during collection/);

@@ -29,7 +29,12 @@ const collectionMemoryMb = 512;
 export function parseCollectOutput(stdout: string, exitCode: number | null): { count: number } | { error: string } {
   if (exitCode === 5) return { count: 0 };
   if (exitCode !== 0) {
-    const reason = stdout.split('\n').map((line) => line.trim()).filter((line) => /^ERROR |Interrupted/.test(line)).slice(0, 3).join('; ');
+    const reason = stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^ERROR |Interrupted/.test(line))
+      .slice(0, 3)
+      .join('; ');
     return { error: `pytest collection exited ${exitCode ?? 'killed'}${reason ? `: ${reason.slice(0, 300)}` : ''}` };
   }
   let count = 0;
@@ -70,7 +75,10 @@ export async function collectTestsInContainer(request: {
   try {
     await session.upload(await packDirectory(testsDir, 'tests'), '/');
     const deadlineMs = performance.now() + collectionDeadlineMs;
-    await session.exec({ command: ['sh', '-c', 'chown -R root:root /tests && chmod -R u+rwX,go+rX,go-w /tests'], deadlineMs });
+    await session.exec({
+      command: ['sh', '-c', 'chown -R root:root /tests && chmod -R u+rwX,go+rX,go-w /tests'],
+      deadlineMs,
+    });
     const result = await session.exec({
       command: ['python3', '-m', 'pytest', '--collect-only', '-qq', '-p', 'no:cacheprovider', '/tests'],
       user: 'nobody',
@@ -81,7 +89,10 @@ export async function collectTestsInContainer(request: {
       ...(request.onTick ? { onTick: request.onTick } : {}),
     });
     if (result.timedOut) return await fallback(`pytest collection ran past ${collectionDeadlineMs / 1000}s`);
-    if (result.outputBytes > collectionOutputBytes) return await fallback(`pytest collection printed ${result.outputBytes} bytes, past the ${collectionOutputBytes} read`);
+    if (result.outputBytes > collectionOutputBytes)
+      return await fallback(
+        `pytest collection printed ${result.outputBytes} bytes, past the ${collectionOutputBytes} read`,
+      );
     const parsed = parseCollectOutput(result.stdout, result.exitCode);
     if ('error' in parsed) return await fallback(parsed.error);
     if (parsed.count === 0) return await fallback('pytest collected no tests (the task may not use pytest)');

@@ -2,10 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCtrf, parseReward, parseRewardJson, readVerifierScore, VerifierReportError } from './ctrf-report.ts';
 
-const report = (summary: object, tests: object[] = []) => JSON.stringify({ results: { tool: { name: 'pytest' }, summary, tests } });
+const report = (summary: object, tests: object[] = []) =>
+  JSON.stringify({ results: { tool: { name: 'pytest' }, summary, tests } });
 
 test('a CTRF report gives passed and total counts', () => {
-  const counts = parseCtrf(report({ tests: 7, passed: 5, failed: 2, skipped: 0 }, [{ name: 't1', status: 'passed', duration: 3 }]));
+  const counts = parseCtrf(
+    report({ tests: 7, passed: 5, failed: 2, skipped: 0 }, [{ name: 't1', status: 'passed', duration: 3 }]),
+  );
   assert.deepEqual([counts.testsPassed, counts.testsTotal, counts.source], [5, 7, 'ctrf']);
   assert.deepEqual(counts.tests, [{ name: 't1', status: 'passed' }]);
 });
@@ -18,7 +21,10 @@ test('reports that are inconsistent or malformed are verifier errors', () => {
 
 test('a reward is a share of the declared tests, rounded down', () => {
   assert.deepEqual([parseReward('1\n').testsPassed, parseReward('1\n').testsTotal], [1, 1]);
-  assert.deepEqual([parseReward('0.5', 4).testsPassed, parseReward('0.5', 4).testsTotal, parseReward('0.5', 4).reward], [2, 4, 0.5]);
+  assert.deepEqual(
+    [parseReward('0.5', 4).testsPassed, parseReward('0.5', 4).testsTotal, parseReward('0.5', 4).reward],
+    [2, 4, 0.5],
+  );
   assert.equal(parseReward('0.74', 4).testsPassed, 2);
   assert.equal(parseReward('1', 0).testsTotal, 1, 'a task with no countable tests is one test');
   assert.throws(() => parseReward('lots'), VerifierReportError);
@@ -45,7 +51,10 @@ test('the score: CTRF with tests wins; zero collected is 0 of the declared count
   assert.match(none.notes.join(), /no tests collected/);
 
   const placeholder = readVerifierScore({ ctrf: '{}', rewardTxt: '0.5' }, 4);
-  assert.deepEqual([placeholder.counts.testsPassed, placeholder.counts.testsTotal, placeholder.reportName], [2, 4, 'reward.txt']);
+  assert.deepEqual(
+    [placeholder.counts.testsPassed, placeholder.counts.testsTotal, placeholder.reportName],
+    [2, 4, 'reward.txt'],
+  );
   assert.match(placeholder.notes.join(), /reward file decides/);
 
   assert.equal(readVerifierScore({ rewardJson: '{"reward": 1}' }, 2).counts.testsPassed, 2);

@@ -45,8 +45,15 @@ export function parseCtrf(text: string): TestCounts {
     throw new VerifierReportError(`ctrf.json field "${issue?.path.join('.')}": ${issue?.message}`);
   }
   const { summary, tests } = parsed.data.results;
-  if (summary.passed + summary.failed > summary.tests) throw new VerifierReportError('ctrf.json summary is inconsistent (passed + failed > tests)');
-  return { testsTotal: summary.tests, testsPassed: summary.passed, testsFailed: summary.failed, source: 'ctrf', tests: tests.map(({ name, status }) => ({ name, status })) };
+  if (summary.passed + summary.failed > summary.tests)
+    throw new VerifierReportError('ctrf.json summary is inconsistent (passed + failed > tests)');
+  return {
+    testsTotal: summary.tests,
+    testsPassed: summary.passed,
+    testsFailed: summary.failed,
+    source: 'ctrf',
+    tests: tests.map(({ name, status }) => ({ name, status })),
+  };
 }
 
 /** A reward in [0, 1] as a share of the declared tests (at least one), rounded down: never more than earned. */
@@ -78,7 +85,8 @@ export function parseRewardJson(text: string, declaredTests = 1): TestCounts {
     throw new VerifierReportError(`reward.json is not JSON: ${(error as Error).message}`);
   }
   if (typeof raw === 'number') return countsFromReward(rewardValue(raw, 'reward.json'), declaredTests);
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new VerifierReportError('reward.json must be an object of named rewards');
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new VerifierReportError('reward.json must be an object of named rewards');
   const rewards = raw as Record<string, unknown>;
   if ('reward' in rewards) return countsFromReward(rewardValue(rewards.reward, 'reward.json'), declaredTests);
   const values = Object.values(rewards).map((value) => rewardValue(value, 'reward.json'));
@@ -114,7 +122,12 @@ export function readVerifierScore(files: VerifierFiles, declaredTests: number): 
       if (counts.testsTotal > 0) return { counts, reportName: 'ctrf.json', reportText: files.ctrf, notes };
       const zero = countsFromReward(0, declaredTests);
       notes.push(`ctrf.json reports no tests collected: 0 passed of the ${zero.testsTotal} declared`);
-      return { counts: { ...zero, source: 'ctrf', reward: undefined }, reportName: 'ctrf.json', reportText: files.ctrf, notes };
+      return {
+        counts: { ...zero, source: 'ctrf', reward: undefined },
+        reportName: 'ctrf.json',
+        reportText: files.ctrf,
+        notes,
+      };
     } catch (error) {
       if (!(error instanceof VerifierReportError)) throw error;
       ctrfProblem = error;

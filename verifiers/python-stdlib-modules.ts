@@ -1,6 +1,7 @@
 // Top-level modules of the Python 3.11 standard library (sys.stdlib_module_names, private ones left out):
 // what hidden tests may import in their own process without importing code the agent produced.
-export const pythonStdlibModules: ReadonlySet<string> = new Set(`
+export const pythonStdlibModules: ReadonlySet<string> = new Set(
+  `
 abc aifc antigravity argparse array ast asynchat asyncio asyncore atexit audioop base64 bdb binascii
 bisect builtins bz2 cProfile calendar cgi cgitb chunk cmath cmd code codecs codeop collections
 colorsys compileall concurrent configparser contextlib contextvars copy copyreg crypt csv ctypes
@@ -18,4 +19,7 @@ struct subprocess sunau symtable sys sysconfig syslog tabnanny tarfile telnetlib
 textwrap this threading time timeit tkinter token tokenize tomllib trace traceback tracemalloc tty
 turtle turtledemo types typing unicodedata unittest urllib uu uuid venv warnings wave weakref
 webbrowser winreg winsound wsgiref xdrlib xml xmlrpc zipapp zipfile zipimport zlib zoneinfo
-`.split(/\s+/).filter(Boolean));
+`
+    .split(/\s+/)
+    .filter(Boolean),
+);

@@ -1,7 +1,8 @@
 // The verifier contract: a fresh container with no network — of the scenario image holding the
 // declared agent outputs only, or of the agent container's snapshot when a task declares none — the
 // hidden tests copied in only now; tests/test.sh under the verifier timeout; the report (ctrf.json,
-// reward.txt, reward.json) read back once the container is stopped. Trust: the tests and the report are root's, agent code runs only as
+// reward.txt, reward.json) read back once the container is stopped. Trust: the tests and the report are root's, agent
+// code runs only as
 // the agent user (through trl_agent_run), and none of it is alive when the report is read.
 // A verifier that crashes, times out or reports nothing is an infrastructure error, never a zero.
 import path from 'node:path';
@@ -15,7 +16,11 @@ import type { VerifierFailureType } from '../contracts/failure-types.ts';
 export type VerifierFailureKind = VerifierFailureType;
 
 export class VerifierFailure extends Error {
-  constructor(readonly kind: VerifierFailureKind, message: string, readonly log: string) {
+  constructor(
+    readonly kind: VerifierFailureKind,
+    message: string,
+    readonly log: string,
+  ) {
     super(message);
     this.name = 'VerifierFailure';
   }
@@ -54,11 +59,27 @@ export async function runVerifier(request: {
   // /logs/verifier. Both are root's and closed to the agent user, who runs every piece of agent code.
   if (request.outputsArchive) await session.upload(request.outputsArchive, '/');
   const user = request.user ?? 'root';
-  if (user === agentUserName || user === String(agentUid)) throw new VerifierFailure('verifier_crashed', `[verifier] user ${user} is the user agent code runs as; the tests need a user of their own`, '');
-  const prepared = await session.exec({ command: ['sh', '-c', prepareScript(user)], deadlineMs: performance.now() + 30_000 });
-  if (prepared.exitCode !== 0) throw new VerifierFailure('verifier_crashed', `could not prepare /logs/verifier for ${user}: ${prepared.stderr.trim().slice(0, 300)}`, prepared.stderr);
+  if (user === agentUserName || user === String(agentUid))
+    throw new VerifierFailure(
+      'verifier_crashed',
+      `[verifier] user ${user} is the user agent code runs as; the tests need a user of their own`,
+      '',
+    );
+  const prepared = await session.exec({
+    command: ['sh', '-c', prepareScript(user)],
+    deadlineMs: performance.now() + 30_000,
+  });
+  if (prepared.exitCode !== 0)
+    throw new VerifierFailure(
+      'verifier_crashed',
+      `could not prepare /logs/verifier for ${user}: ${prepared.stderr.trim().slice(0, 300)}`,
+      prepared.stderr,
+    );
   await session.upload(await packDirectory(path.join(request.scenarioDir, 'tests'), 'tests'), '/');
-  await session.exec({ command: ['sh', '-c', 'chown -R root:root /tests && chmod -R u+rwX,go+rX,go-w /tests'], deadlineMs: performance.now() + 30_000 });
+  await session.exec({
+    command: ['sh', '-c', 'chown -R root:root /tests && chmod -R u+rwX,go+rX,go-w /tests'],
+    deadlineMs: performance.now() + 30_000,
+  });
   const result = await session.exec({
     command: ['bash', '/tests/test.sh'],
     user,
@@ -70,15 +91,29 @@ export async function runVerifier(request: {
   });
   // Whatever the agent's code left running (daemons, forks in their own sessions) is listed, then
   // every process in the container dies: the report is read from a stopped container.
-  const survivors = result.timedOut ? '' : (await session.exec({ command: ['sh', '-c', listAgentProcessesScript(user)], deadlineMs: performance.now() + 30_000 })).stdout.trim();
+  const survivors = result.timedOut
+    ? ''
+    : (
+        await session.exec({
+          command: ['sh', '-c', listAgentProcessesScript(user)],
+          deadlineMs: performance.now() + 30_000,
+        })
+      ).stdout.trim();
   await stopContainer(session);
   const log = [
     result.stdout,
     result.stderr && `[stderr]\n${result.stderr}`,
     `[exit ${result.exitCode ?? 'killed'}${result.timedOut ? ', timed out' : ''}]`,
     survivors && `[agent processes alive after the tests, killed before the report was read]\n${survivors}`,
-  ].filter(Boolean).join('\n');
-  if (result.timedOut) throw new VerifierFailure('verifier_timeout', `tests/test.sh ran past the verifier timeout of ${request.timeoutSec}s`, log);
+  ]
+    .filter(Boolean)
+    .join('\n');
+  if (result.timedOut)
+    throw new VerifierFailure(
+      'verifier_timeout',
+      `tests/test.sh ran past the verifier timeout of ${request.timeoutSec}s`,
+      log,
+    );
 
   const files = {
     ctrf: await readSingleFile(session, '/logs/verifier/ctrf.json'),
@@ -86,12 +121,23 @@ export async function runVerifier(request: {
     rewardJson: await readSingleFile(session, '/logs/verifier/reward.json'),
   };
   if (files.ctrf === undefined && files.rewardTxt === undefined && files.rewardJson === undefined) {
-    throw new VerifierFailure('verifier_crashed', `tests/test.sh exited ${result.exitCode} without writing ctrf.json, reward.txt or reward.json`, log);
+    throw new VerifierFailure(
+      'verifier_crashed',
+      `tests/test.sh exited ${result.exitCode} without writing ctrf.json, reward.txt or reward.json`,
+      log,
+    );
   }
   try {
     const score = readVerifierScore(files, request.declaredTests ?? 1);
     const noted = score.notes.length ? `${log}\n[score]\n${score.notes.join('\n')}` : log;
-    return { counts: score.counts, reportName: score.reportName, reportText: score.reportText, notes: score.notes, log: noted, wallMs: result.wallMs };
+    return {
+      counts: score.counts,
+      reportName: score.reportName,
+      reportText: score.reportText,
+      notes: score.notes,
+      log: noted,
+      wallMs: result.wallMs,
+    };
   } catch (error) {
     if (error instanceof VerifierReportError) throw new VerifierFailure('verifier_report_invalid', error.message, log);
     throw error;
@@ -145,4 +191,3 @@ async function readSingleFile(session: ContainerSession, file: string): Promise<
   const entry = entries?.find((e) => e.type === 'file');
   return entry?.content?.toString('utf8');
 }
-

@@ -40,8 +40,17 @@ export async function latestCachedTestCount(contentHash: string): Promise<Cached
 }
 
 /** Two workers writing at once may lose one entry: it is collected again next time, never wrong. */
-export async function writeCachedTestCount(contentHash: string, imageId: string, collected: CollectedTests): Promise<void> {
+export async function writeCachedTestCount(
+  contentHash: string,
+  imageId: string,
+  collected: CollectedTests,
+): Promise<void> {
   const current = (await readCacheFile(contentHash)) ?? { contentHash, byImage: {} };
-  current.byImage[imageId] = { count: collected.count, source: collected.source, notes: collected.notes, collectedAt: new Date().toISOString() };
+  current.byImage[imageId] = {
+    count: collected.count,
+    source: collected.source,
+    notes: collected.notes,
+    collectedAt: new Date().toISOString(),
+  };
   await writeFileAtomic(testCountCacheFile(contentHash), JSON.stringify(current, null, 2) + '\n');
 }

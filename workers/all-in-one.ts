@@ -21,18 +21,26 @@ export interface AllInOneOptions {
   taskQueue?: string;
   /** `false`: no pid file (`trl worker`: `trl eval` looks for `trl up`'s). */
   pidFile?: string | false;
-  /** One role against a Temporal already running (`trl worker --role`); default both, with the embedded server if none answers. */
+  /** One role against a Temporal already running (`trl worker --role`); default both, with the embedded server if none
+   * answers. */
   roles?: readonly WorkerRole[];
   /** Create (or update) the Schedule that runs the seat's chain cycle: `trl up` does. */
   seatSchedule?: boolean;
-  onReady?: (ready: { upstream: string; metrics?: string; queues: string[]; seat?: { scheduleId: string; intervalSec: number; netuid: number; chain: string } }) => void;
+  onReady?: (ready: {
+    upstream: string;
+    metrics?: string;
+    queues: string[];
+    seat?: { scheduleId: string; intervalSec: number; netuid: number; chain: string };
+  }) => void;
 }
 
 export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<void> {
   const docker = createDockerClient();
   // A single role joins a deployment: it never starts a Temporal server of its own.
   if (options.roles && !(await probeFrontend(temporalEndpoint().address))) {
-    throw new ConfigError(`no Temporal server answers at ${temporalEndpoint().address}; set TRL_TEMPORAL_ADDRESS to the deployment's (or start one with trl up)`);
+    throw new ConfigError(
+      `no Temporal server answers at ${temporalEndpoint().address}; set TRL_TEMPORAL_ADDRESS to the deployment's (or start one with trl up)`,
+    );
   }
   const stack = await bootstrap(docker);
   const taskQueue = options.taskQueue ?? evaluationTaskQueue;
@@ -43,22 +51,37 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
   if (options.seatSchedule) {
     const connection = await Connection.connect(temporalConnectionOptions(stack.temporal.address));
     const client = new Client({ connection, namespace: stack.temporal.namespace });
-    const { scheduleId } = await ensureSeatSchedule(client, { seat: seatConfigFrom(chainConfig), intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, taskQueue });
-    const chain = chainConfig.TRL_CHAIN === 'local' ? `local chain ${chainConfig.TRL_LOCAL_CHAIN_FILE}` : `Subtensor ${chainConfig.TRL_CHAIN_ENDPOINT}`;
+    const { scheduleId } = await ensureSeatSchedule(client, {
+      seat: seatConfigFrom(chainConfig),
+      intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC,
+      taskQueue,
+    });
+    const chain =
+      chainConfig.TRL_CHAIN === 'local'
+        ? `local chain ${chainConfig.TRL_LOCAL_CHAIN_FILE}`
+        : `Subtensor ${chainConfig.TRL_CHAIN_ENDPOINT}`;
     seat = { scheduleId, intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, netuid: chainConfig.TRL_NETUID, chain };
     // No worker, no cycles: paused when this worker stops, resumed by the next `trl up`.
     pauseSchedule = async () => {
-      await client.schedule.getHandle(scheduleId).pause('trl up stopped').catch(() => undefined);
+      await client.schedule
+        .getHandle(scheduleId)
+        .pause('trl up stopped')
+        .catch(() => undefined);
       await connection.close();
     };
   }
-  const pidFile = options.pidFile === false ? undefined : options.pidFile ?? workerPidFile;
+  const pidFile = options.pidFile === false ? undefined : (options.pidFile ?? workerPidFile);
   if (pidFile) {
     mkdirSync(path.dirname(pidFile), { recursive: true });
     writeFileSync(pidFile, String(process.pid));
   }
   try {
-    options.onReady?.({ upstream: hosted.upstream.description, metrics: hosted.metrics?.address, queues: hosted.workers.queues, seat });
+    options.onReady?.({
+      upstream: hosted.upstream.description,
+      metrics: hosted.metrics?.address,
+      queues: hosted.workers.queues,
+      seat,
+    });
     await hosted.run();
   } finally {
     await pauseSchedule?.();
@@ -66,13 +89,17 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
   }
 }
 
-const isEntryPoint = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+const isEntryPoint =
+  process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (isEntryPoint) {
   const taskQueue = process.env.TRL_TASK_QUEUE;
   runAllInOneWorker({
     taskQueue,
     pidFile: process.env.TRL_WORKER_PID_FILE,
-    onReady: ({ queues }) => process.stderr.write(`trl: worker polling task queues ${queues.join(', ')} (evaluations on ${taskQueue ?? evaluationTaskQueue})\n`),
+    onReady: ({ queues }) =>
+      process.stderr.write(
+        `trl: worker polling task queues ${queues.join(', ')} (evaluations on ${taskQueue ?? evaluationTaskQueue})\n`,
+      ),
   }).catch((error) => {
     process.stderr.write(`trl: worker failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

@@ -23,15 +23,18 @@ export async function collectScenarioTests(
     onScenario(index, scenarios.length, scenario.name);
     const { config } = await loadScenario(scenario.dir);
     const imageTag = await ensureScenarioImage(docker, baseImageTag, scenario);
-    counts.set(scenario.name, await scenarioTestCount({
-      docker,
-      imageTag,
-      scenario,
-      contentHash: await scenarioContentHash(scenario.dir),
-      owner,
-      workflowId: 'trl-scenarios-collect',
-      env: Object.entries(config.environment.env).map(([name, value]) => `${name}=${value}`),
-    }));
+    counts.set(
+      scenario.name,
+      await scenarioTestCount({
+        docker,
+        imageTag,
+        scenario,
+        contentHash: await scenarioContentHash(scenario.dir),
+        owner,
+        workflowId: 'trl-scenarios-collect',
+        env: Object.entries(config.environment.env).map(([name, value]) => `${name}=${value}`),
+      }),
+    );
   }
   onScenario(scenarios.length, scenarios.length, '');
   return counts;

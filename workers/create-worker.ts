@@ -32,7 +32,10 @@ export async function bundleWorkflows(path = workflowsPath): Promise<WorkflowBun
 }
 
 const quietBundlerLogger = {
-  log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined,
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
   warn: (message: string) => log.warn('workflow_bundle', { message }),
   error: (message: string) => log.error('workflow_bundle', { message }),
 };
@@ -40,7 +43,8 @@ const quietBundlerLogger = {
 export type WorkerRole = 'orchestration' | 'sandbox';
 export const workerRoles: readonly WorkerRole[] = ['orchestration', 'sandbox'];
 
-/** A claim whose scenario has had nothing running this long (given up, or waiting at the seat's gate) frees its room. */
+/** A claim whose scenario has had nothing running this long (given up, or waiting at the seat's gate) frees its room.
+ * */
 const claimIdleMs = 120_000;
 
 export interface EvaluationWorkerOptions {
@@ -81,7 +85,8 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
   // Sandboxed scenarios are mostly waiting on Docker; the cap protects a 2-core machine.
   const maxConcurrent = options.maxConcurrentActivities ?? Number(process.env.TRL_MAX_CONCURRENT_ACTIVITIES ?? 4);
   const hostQueue = sandboxHostTaskQueue(options.taskQueue, options.hostId);
-  // The blob store's settings (TRL_STORE, TRL_S3_*) and its bucket checked now: a bad one stops the worker, not each fetchPack.
+  // The blob store's settings (TRL_STORE, TRL_S3_*) and its bucket checked now: a bad one stops the worker, not each
+  // fetchPack.
   await sharedBlobStore().checkAccess();
   const owner = currentWorkerIdentity();
   const removed = await removeOrphanContainers(options.docker, owner);
@@ -106,16 +111,32 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
       dailyCeilingUsd: options.config.TRL_DAILY_CEILING_USD,
       // Split roles may sit on different hosts: their money goes through the shared ledger workflow.
       kind: options.config.TRL_SPEND_LEDGER ?? (sandboxRole && orchestrationRole ? 'file' : 'workflow'),
-      temporal: { client: new Client({ connection: options.connection, namespace: options.namespace }), taskQueue: options.taskQueue },
+      temporal: {
+        client: new Client({ connection: options.connection, namespace: options.namespace }),
+        taskQueue: options.taskQueue,
+      },
       sandboxHost: sandboxRole,
     }),
     seat: options.seat,
     tapeUpstream: createTapeUpstream,
     // The host takes as many scenarios as it has activity slots: its queue's tasks then start at once.
-    ...(sandboxRole ? { sandboxHost: { id: options.hostId, taskQueue: hostQueue, claims: new HostClaims({ capacity: maxConcurrent, idleMs: claimIdleMs }) } } : {}),
+    ...(sandboxRole
+      ? {
+          sandboxHost: {
+            id: options.hostId,
+            taskQueue: hostQueue,
+            claims: new HostClaims({ capacity: maxConcurrent, idleMs: claimIdleMs }),
+          },
+        }
+      : {}),
   });
   // Every activity beats on a steady clock (steady-heartbeat.ts says why).
-  const common = { connection: options.connection, namespace: options.namespace, shutdownGraceTime: '10 seconds' as const, interceptors: { activity: [steadyHeartbeatInterceptor] } };
+  const common = {
+    connection: options.connection,
+    namespace: options.namespace,
+    shutdownGraceTime: '10 seconds' as const,
+    interceptors: { activity: [steadyHeartbeatInterceptor] },
+  };
   const workers: Worker[] = [];
   const queues: string[] = [];
   const add = async (taskQueue: string, worker: Promise<Worker>) => {
@@ -123,20 +144,41 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     queues.push(taskQueue);
   };
   if (orchestrationRole) {
-    await add(options.taskQueue, Worker.create({
-      ...common,
-      taskQueue: options.taskQueue,
-      workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
-      activities: activitiesOfRole(activities, 'orchestration'),
-      identity: `trl-orchestration@${owner.id}`,
-      maxConcurrentActivityTaskExecutions: maxConcurrent,
-    }));
+    await add(
+      options.taskQueue,
+      Worker.create({
+        ...common,
+        taskQueue: options.taskQueue,
+        workflowBundle: options.workflowBundle ?? (await bundleWorkflows()),
+        activities: activitiesOfRole(activities, 'orchestration'),
+        identity: `trl-orchestration@${owner.id}`,
+        maxConcurrentActivityTaskExecutions: maxConcurrent,
+      }),
+    );
   }
   if (sandboxRole) {
     const identity = `trl-sandbox@${owner.id}/${options.hostId}`;
-    await add(sandboxTaskQueue(options.taskQueue), Worker.create({ ...common, taskQueue: sandboxTaskQueue(options.taskQueue), activities: activitiesOfRole(activities, 'sandbox-claim'), identity, maxConcurrentActivityTaskExecutions: 2 }));
+    await add(
+      sandboxTaskQueue(options.taskQueue),
+      Worker.create({
+        ...common,
+        taskQueue: sandboxTaskQueue(options.taskQueue),
+        activities: activitiesOfRole(activities, 'sandbox-claim'),
+        identity,
+        maxConcurrentActivityTaskExecutions: 2,
+      }),
+    );
     // Room for claims that lapsed at the seat's gate and come back: the claims, not these slots, bound the scenarios.
-    await add(hostQueue, Worker.create({ ...common, taskQueue: hostQueue, activities: activitiesOfRole(activities, 'sandbox-host'), identity, maxConcurrentActivityTaskExecutions: maxConcurrent * 2 }));
+    await add(
+      hostQueue,
+      Worker.create({
+        ...common,
+        taskQueue: hostQueue,
+        activities: activitiesOfRole(activities, 'sandbox-host'),
+        identity,
+        maxConcurrentActivityTaskExecutions: maxConcurrent * 2,
+      }),
+    );
   }
   let stopped = false;
   return {

@@ -80,7 +80,11 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
       upstream: upstream.client,
       config,
       workflowBundle: options.workflowBundle,
-      seat: { chain: openSharedChain, temporal: { client, taskQueue: options.taskQueue }, fallbackUid: chainConfig.TRL_FALLBACK_UID },
+      seat: {
+        chain: openSharedChain,
+        temporal: { client, taskQueue: options.taskQueue },
+        fallbackUid: chainConfig.TRL_FALLBACK_UID,
+      },
     });
   } catch (error) {
     await clientConnection.close();
@@ -98,7 +102,10 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
       try {
         await workers.run();
       } finally {
-        await chain?.then((c) => c.close(), () => undefined);
+        await chain?.then(
+          (c) => c.close(),
+          () => undefined,
+        );
         await clientConnection.close();
         await connection.close();
         await upstream.close();

@@ -18,7 +18,9 @@ export interface MetricsServer {
 
 async function temporalMetrics(port: number): Promise<string> {
   try {
-    const response = await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(temporalScrapeTimeoutMs) });
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      signal: AbortSignal.timeout(temporalScrapeTimeoutMs),
+    });
     if (!response.ok) return `# temporal runtime metrics unavailable: HTTP ${response.status}\n`;
     return await response.text();
   } catch (error) {
@@ -34,7 +36,8 @@ export async function startMetricsServer(config: MetricsConfig): Promise<Metrics
       return;
     }
     Promise.all([metricsRegistry.metrics(), temporalMetrics(config.temporalPort)]).then(
-      ([own, temporal]) => response.writeHead(200, { 'content-type': metricsRegistry.contentType }).end(`${own}\n${temporal}`),
+      ([own, temporal]) =>
+        response.writeHead(200, { 'content-type': metricsRegistry.contentType }).end(`${own}\n${temporal}`),
       (error: unknown) => {
         log.error('metrics_scrape_failed', { error: (error as Error).message });
         response.writeHead(500, { 'content-type': 'text/plain' }).end('metrics failed\n');
@@ -49,9 +52,10 @@ export async function startMetricsServer(config: MetricsConfig): Promise<Metrics
   const bound = server.address() as AddressInfo;
   return {
     address: `${bound.address}:${bound.port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -13,8 +13,13 @@ export interface ModelUpstream {
   close(): Promise<void>;
 }
 
-/** The gateway's client of an OpenAI-compatible upstream: no retries of its own (the gateway retries), node:http underneath (gateway/upstream/http-chat-upstream.ts). */
-export function upstreamClient(baseURL: string, apiKey: string, timeoutMs: number): { client: ChatUpstream; close(): void } {
+/** The gateway's client of an OpenAI-compatible upstream: no retries of its own (the gateway retries), node:http
+ * underneath (gateway/upstream/http-chat-upstream.ts). */
+export function upstreamClient(
+  baseURL: string,
+  apiKey: string,
+  timeoutMs: number,
+): { client: ChatUpstream; close(): void } {
   const client = new HttpChatUpstream({ baseURL, apiKey, timeoutMs });
   return { client, close: () => client.close() };
 }
@@ -30,23 +35,37 @@ export async function startModelUpstream(config: WorkerConfig): Promise<ModelUps
   return {
     client: upstream.client,
     description: `${url} (sim fleet, simulated models)`,
-    close: () => new Promise<void>((resolve) => {
-      upstream.close();
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        upstream.close();
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
 function spawnSimFleet(config: WorkerConfig): Promise<{ child: ChildProcess; url: string }> {
   // --exit-with-stdin: the fleet ends when this process does, even by SIGKILL (the pipe closes).
-  const args = ['--import', 'tsx', path.join(repoRoot, 'simfleet', 'main.ts'), '--port', '0', '--time-scale', String(config.TRL_SIM_TIME_SCALE), '--exit-with-stdin'];
+  const args = [
+    '--import',
+    'tsx',
+    path.join(repoRoot, 'simfleet', 'main.ts'),
+    '--port',
+    '0',
+    '--time-scale',
+    String(config.TRL_SIM_TIME_SCALE),
+    '--exit-with-stdin',
+  ];
   if (config.TRL_SIM_SCENARIOS_DIR) args.push('--scenarios-dir', config.TRL_SIM_SCENARIOS_DIR);
   // Its own process, with none of the worker's secrets in its environment; it plays the models
   // the gateway allows, so an operator's models file (no secret) goes along.
   const modelsFile = process.env.TRL_MODELS_FILE ? { TRL_MODELS_FILE: process.env.TRL_MODELS_FILE } : {};
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...modelsFile } });
+  const child = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', ...modelsFile },
+  });
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -59,7 +78,12 @@ function spawnSimFleet(config: WorkerConfig): Promise<{ child: ChildProcess; url
         resolve({ child, url: match[1]! });
       }
     });
-    child.stderr!.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`the sim fleet exited with ${code}: ${stderr}`)); });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the sim fleet exited with ${code}: ${stderr}`));
+    });
   });
 }

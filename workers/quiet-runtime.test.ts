@@ -8,7 +8,12 @@ test('a full host refusing a claim and an activity-only worker are the design wo
   const full = ApplicationFailure.retryable('host full', failureTypes.sandboxHostFull);
   assert.equal(isWarningByDesign('Activity failed', { activityType: 'claimSandboxHost', error: full }), true);
   assert.equal(isWarningByDesign('No workflows registered, not polling for workflow tasks', {}), true);
-  assert.equal(isWarningByDesign('Activity failed', { error: ApplicationFailure.retryable('docker down', failureTypes.sandboxHostLost) }), false);
+  assert.equal(
+    isWarningByDesign('Activity failed', {
+      error: ApplicationFailure.retryable('docker down', failureTypes.sandboxHostLost),
+    }),
+    false,
+  );
   assert.equal(isWarningByDesign('Activity failed', { error: new Error('plain') }), false);
   assert.equal(isWarningByDesign('Activity failed', undefined), false);
   assert.equal(isWarningByDesign('Workflow task failed', { error: full }), false);

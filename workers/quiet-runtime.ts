@@ -9,7 +9,13 @@ import type { MetricsConfig } from './worker-config.ts';
 
 let installed = false;
 
-const levels: Record<string, 'debug' | 'info' | 'warn' | 'error'> = { TRACE: 'debug', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' };
+const levels: Record<string, 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'debug',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
 
 /**
  * Warnings that describe the design working, not a fault: the sandbox role's workers are
@@ -28,7 +34,7 @@ export function installQuietRuntime(metrics?: MetricsConfig): void {
   installed = true;
   const level = (process.env.TRL_LOG_LEVEL ?? 'warn').toUpperCase() as LogLevel;
   const emit = (lvl: LogLevel, message: string, meta?: LogMetadata) => {
-    const quietened = lvl === 'WARN' && isWarningByDesign(message, meta) ? 'debug' : levels[lvl] ?? 'info';
+    const quietened = lvl === 'WARN' && isWarningByDesign(message, meta) ? 'debug' : (levels[lvl] ?? 'info');
     log[quietened]('temporal', { message, ...(meta ?? {}) });
   };
   Runtime.install({
@@ -42,7 +48,17 @@ export function installQuietRuntime(metrics?: MetricsConfig): void {
     },
     telemetryOptions: {
       logging: { filter: { core: level, other: level }, forward: {} },
-      ...(metrics ? { metrics: { prometheus: { bindAddress: `127.0.0.1:${metrics.temporalPort}`, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
+      ...(metrics
+        ? {
+            metrics: {
+              prometheus: {
+                bindAddress: `127.0.0.1:${metrics.temporalPort}`,
+                countersTotalSuffix: true,
+                useSecondsForDurations: true,
+              },
+            },
+          }
+        : {}),
     },
   });
 }

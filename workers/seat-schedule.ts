@@ -9,7 +9,12 @@ import type { seatCycle } from '../workflows/seat-cycle.ts';
  * A worker serves one subnet (its chain config names it): cycles of another subnet's Schedule on
  * the same task queue would fail on every run, so those are paused with a note saying why.
  */
-async function pauseOtherSubnets(client: Client, scheduleId: string, taskQueue: string, netuid: number): Promise<string[]> {
+async function pauseOtherSubnets(
+  client: Client,
+  scheduleId: string,
+  taskQueue: string,
+  netuid: number,
+): Promise<string[]> {
   const paused: string[] = [];
   for await (const summary of client.schedule.list()) {
     if (!summary.scheduleId.startsWith(seatCycleSchedulePrefix) || summary.scheduleId === scheduleId) continue;
@@ -22,7 +27,10 @@ async function pauseOtherSubnets(client: Client, scheduleId: string, taskQueue: 
   return paused;
 }
 
-export async function ensureSeatSchedule(client: Client, input: { seat: SeatConfig; intervalSec: number; taskQueue: string }): Promise<{ scheduleId: string; created: boolean; pausedOthers: string[] }> {
+export async function ensureSeatSchedule(
+  client: Client,
+  input: { seat: SeatConfig; intervalSec: number; taskQueue: string },
+): Promise<{ scheduleId: string; created: boolean; pausedOthers: string[] }> {
   const scheduleId = seatCycleScheduleId(input.seat.netuid);
   const action = {
     type: 'startWorkflow' as const,
@@ -41,8 +49,22 @@ export async function ensureSeatSchedule(client: Client, input: { seat: SeatConf
   } catch (error) {
     if (!(error instanceof ScheduleNotFoundError)) throw error;
     await client.schedule.create({ scheduleId, spec, action, policies, memo: { netuid: input.seat.netuid } });
-    return { scheduleId, created: true, pausedOthers: await pauseOtherSubnets(client, scheduleId, input.taskQueue, input.seat.netuid) };
+    return {
+      scheduleId,
+      created: true,
+      pausedOthers: await pauseOtherSubnets(client, scheduleId, input.taskQueue, input.seat.netuid),
+    };
   }
-  await handle.update((previous) => ({ ...previous, spec, action, policies, state: { ...previous.state, paused: false, note: 'resumed' } }));
-  return { scheduleId, created: false, pausedOthers: await pauseOtherSubnets(client, scheduleId, input.taskQueue, input.seat.netuid) };
+  await handle.update((previous) => ({
+    ...previous,
+    spec,
+    action,
+    policies,
+    state: { ...previous.state, paused: false, note: 'resumed' },
+  }));
+  return {
+    scheduleId,
+    created: false,
+    pausedOthers: await pauseOtherSubnets(client, scheduleId, input.taskQueue, input.seat.netuid),
+  };
 }

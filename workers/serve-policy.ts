@@ -14,7 +14,12 @@ import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
 import { serveInstanceDir, serveShadowLogFile, serveShadowSummaryFile } from '../common/data-layout.ts';
 import { InstancePool, type ServedInstance } from '../policy/serve/instance-pool.ts';
-import { startServeServer, type AnsweredRequest, type ClientGate, type ServeServer } from '../policy/serve/serve-server.ts';
+import {
+  startServeServer,
+  type AnsweredRequest,
+  type ClientGate,
+  type ServeServer,
+} from '../policy/serve/serve-server.ts';
 import { GenerationRouter } from '../policy/serve/generation-router.ts';
 import { ShadowMirror } from '../policy/serve/shadow-mirror.ts';
 import { packHash as packHashOf } from '../packs/canonical-pack.ts';
@@ -32,7 +37,10 @@ export function instancesAllowed(settings: ServeSettings, kind: PolicySource['ki
   if (settings.memoryMb === undefined) return settings.maxInstances;
   const perInstanceMb = kind === 'typescript' ? defaultPolicySandboxMemoryMb : defaultSidecarMemoryMb;
   const fit = Math.floor(settings.memoryMb / perInstanceMb);
-  if (fit < 1) throw new ConfigError(`--memory-mb ${settings.memoryMb} is less than one ${kind} policy instance needs (${perInstanceMb} MB)`);
+  if (fit < 1)
+    throw new ConfigError(
+      `--memory-mb ${settings.memoryMb} is less than one ${kind} policy instance needs (${perInstanceMb} MB)`,
+    );
   return Math.min(settings.maxInstances, fit);
 }
 
@@ -96,7 +104,10 @@ export async function startServing(options: {
   };
   let generations = 0;
   // One pool per pack served (a generation); instance ids carry the generation so records never collide.
-  const startGeneration = async (pack: CanonicalPack, role: 'live' | 'shadow'): Promise<{ packHash: string; pool: InstancePool; maxInstances: number }> => {
+  const startGeneration = async (
+    pack: CanonicalPack,
+    role: 'live' | 'shadow',
+  ): Promise<{ packHash: string; pool: InstancePool; maxInstances: number }> => {
     const policy = await policySourceOfPack(pack);
     const packHash = packHashOf(pack);
     const generation = `${role === 'shadow' ? 's' : 'g'}${++generations}`;
@@ -117,13 +128,27 @@ export async function startServing(options: {
       return {
         id,
         url: run.endpoint.url,
-        failure: () => run.host.startFailure?.message ?? run.host.sandboxLost ?? run.host.faults.find((fault) => fault.kind === 'crash' || fault.kind === 'start_failed')?.message,
+        failure: () =>
+          run.host.startFailure?.message ??
+          run.host.sandboxLost ??
+          run.host.faults.find((fault) => fault.kind === 'crash' || fault.kind === 'start_failed')?.message,
         worn: () => run.gateway.ledger.remainingUsd < settings.instanceCapUsd * wornShare,
-        calls: () => run.calls().map((entry) => ({ model: entry.model, costUsd: entry.costUsd, promptTokens: 'promptTokens' in entry ? entry.promptTokens : 0, completionTokens: 'completionTokens' in entry ? entry.completionTokens : 0 })),
-        stop: async () => { await run.stop(); },
+        calls: () =>
+          run.calls().map((entry) => ({
+            model: entry.model,
+            costUsd: entry.costUsd,
+            promptTokens: 'promptTokens' in entry ? entry.promptTokens : 0,
+            completionTokens: 'completionTokens' in entry ? entry.completionTokens : 0,
+          })),
+        stop: async () => {
+          await run.stop();
+        },
       };
     };
-    const maxInstances = role === 'shadow' ? Math.max(1, Math.floor(instancesAllowed(settings, policy.kind) / 2)) : instancesAllowed(settings, policy.kind);
+    const maxInstances =
+      role === 'shadow'
+        ? Math.max(1, Math.floor(instancesAllowed(settings, policy.kind) / 2))
+        : instancesAllowed(settings, policy.kind);
     const pool = new InstancePool({
       maxInstances,
       idleMs: settings.idleSec * 1000,
@@ -151,7 +176,10 @@ export async function startServing(options: {
       capUsd: options.shadow.capUsd,
       maxInFlight: shadowGeneration.maxInstances,
       timeoutMs: settings.requestTimeoutSec * 1000,
-      record: (entry) => void appendFile(logFile, JSON.stringify(entry) + '\n').catch((error: Error) => log.warn('serve_shadow_log_failed', { error: error.message })),
+      record: (entry) =>
+        void appendFile(logFile, JSON.stringify(entry) + '\n').catch((error: Error) =>
+          log.warn('serve_shadow_log_failed', { error: error.message }),
+        ),
     });
   }
   // The front server waits a little longer than an instance's own request timeout, so the
@@ -182,7 +210,8 @@ export async function startServing(options: {
       await server.close();
       await shadow?.settle();
       await shadowRouter?.close();
-      if (shadow) await writeFileAtomic(serveShadowSummaryFile(runId), JSON.stringify(shadow.summary(), null, 2) + '\n');
+      if (shadow)
+        await writeFileAtomic(serveShadowSummaryFile(runId), JSON.stringify(shadow.summary(), null, 2) + '\n');
       await router.close();
     },
   };

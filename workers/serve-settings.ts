@@ -16,4 +16,12 @@ export interface ServeSettings {
   drainSec: number;
 }
 
-export const defaultServeSettings: ServeSettings = { host: '127.0.0.1', port: 8300, maxInstances: 4, idleSec: 600, instanceCapUsd: 50, requestTimeoutSec: 300, drainSec: 300 };
+export const defaultServeSettings: ServeSettings = {
+  host: '127.0.0.1',
+  port: 8300,
+  maxInstances: 4,
+  idleSec: 600,
+  instanceCapUsd: 50,
+  requestTimeoutSec: 300,
+  drainSec: 300,
+};

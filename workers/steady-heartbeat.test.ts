@@ -7,7 +7,11 @@ test('beats on its period while the work runs, and stops when it resolves', asyn
   try {
     let beats = 0;
     let finish!: (value: string) => void;
-    const running = withSteadyHeartbeat(() => beats++, () => new Promise<string>((resolve) => (finish = resolve)), 5_000);
+    const running = withSteadyHeartbeat(
+      () => beats++,
+      () => new Promise<string>((resolve) => (finish = resolve)),
+      5_000,
+    );
     mock.timers.tick(4_999);
     assert.equal(beats, 0);
     mock.timers.tick(1);
@@ -28,7 +32,11 @@ test('stops beating when the work throws, and passes the error on', async () => 
   try {
     let beats = 0;
     let fail!: (error: Error) => void;
-    const running = withSteadyHeartbeat(() => beats++, () => new Promise<never>((_, reject) => (fail = reject)), 1_000);
+    const running = withSteadyHeartbeat(
+      () => beats++,
+      () => new Promise<never>((_, reject) => (fail = reject)),
+      1_000,
+    );
     mock.timers.tick(3_000);
     fail(new Error('the sandbox is gone'));
     await assert.rejects(running, /the sandbox is gone/);
@@ -44,10 +52,14 @@ test('a beat that throws (the activity already settled) does not break the clock
   try {
     let calls = 0;
     let finish!: () => void;
-    const running = withSteadyHeartbeat(() => {
-      calls++;
-      throw new Error('heartbeat after completion');
-    }, () => new Promise<void>((resolve) => (finish = resolve)), 1_000);
+    const running = withSteadyHeartbeat(
+      () => {
+        calls++;
+        throw new Error('heartbeat after completion');
+      },
+      () => new Promise<void>((resolve) => (finish = resolve)),
+      1_000,
+    );
     mock.timers.tick(3_000);
     assert.equal(calls, 3);
     finish();

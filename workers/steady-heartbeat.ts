@@ -12,7 +12,11 @@ import type { ActivityInterceptors } from '@temporalio/worker';
 export const steadyHeartbeatMs = 5_000;
 
 /** Runs `work`, calling `beat` every `periodMs` until it settles (resolved or thrown). */
-export async function withSteadyHeartbeat<T>(beat: () => void, work: () => Promise<T>, periodMs = steadyHeartbeatMs): Promise<T> {
+export async function withSteadyHeartbeat<T>(
+  beat: () => void,
+  work: () => Promise<T>,
+  periodMs = steadyHeartbeatMs,
+): Promise<T> {
   const clock = setInterval(() => {
     try {
       beat();
@@ -29,5 +33,13 @@ export async function withSteadyHeartbeat<T>(beat: () => void, work: () => Promi
 
 /** The worker option `interceptors.activity` entry that gives every activity the steady beat. */
 export function steadyHeartbeatInterceptor(context: ActivityContext): ActivityInterceptors {
-  return { inbound: { execute: (input, next) => withSteadyHeartbeat(() => context.heartbeat(), () => next(input)) } };
+  return {
+    inbound: {
+      execute: (input, next) =>
+        withSteadyHeartbeat(
+          () => context.heartbeat(),
+          () => next(input),
+        ),
+    },
+  };
 }

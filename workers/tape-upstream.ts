@@ -1,5 +1,6 @@
 // The tape upstream (`trl eval --tape`): an OpenAI client whose fetch answers from a recorded
-// model-call log instead of the network, with zero-token usage (so every call costs $0). A request with no recorded twin gets a 400 and is kept as
+// model-call log instead of the network, with zero-token usage (so every call costs $0). A request with no recorded
+// twin gets a 400 and is kept as
 // the divergence, which ends the scenario with a message naming the call and the field.
 import OpenAI from 'openai';
 import { loadTape, TapeDivergence, TapePlayer } from '../gateway/tape/call-tape.ts';
@@ -14,7 +15,9 @@ export interface TapeUpstream {
 /** Recorded usage replaced by zero tokens: the gateway meters a tape call by its usage, so it costs $0. */
 const freeUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 function free(body: unknown): unknown {
-  return body && typeof body === 'object' && 'usage' in body && (body as { usage?: unknown }).usage ? { ...body, usage: freeUsage } : body;
+  return body && typeof body === 'object' && 'usage' in body && (body as { usage?: unknown }).usage
+    ? { ...body, usage: freeUsage }
+    : body;
 }
 
 function sse(chunks: unknown[]): string {
@@ -27,13 +30,17 @@ export function createTapeUpstream(callLogText: string): TapeUpstream {
   let played = 0;
   const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
-    if (diverged) return Response.json({ error: { type: 'tape_diverged', message: diverged.message } }, { status: 400 });
+    if (diverged)
+      return Response.json({ error: { type: 'tape_diverged', message: diverged.message } }, { status: 400 });
     try {
       const entry = player.next(String(body.model ?? ''), body);
       played += 1;
       if (body.stream === true) {
         const chunks = (Array.isArray(entry.response) ? entry.response : [entry.response]).map(free);
-        return new Response(sse(chunks), { status: 200, headers: { 'content-type': 'text/event-stream', 'x-request-id': `tape-${entry.callId}` } });
+        return new Response(sse(chunks), {
+          status: 200,
+          headers: { 'content-type': 'text/event-stream', 'x-request-id': `tape-${entry.callId}` },
+        });
       }
       return Response.json(free(entry.response), { status: 200, headers: { 'x-request-id': `tape-${entry.callId}` } });
     } catch (error) {
@@ -42,6 +49,11 @@ export function createTapeUpstream(callLogText: string): TapeUpstream {
       return Response.json({ error: { type: 'tape_diverged', message: error.message } }, { status: 400 });
     }
   };
-  const client = new OpenAI({ baseURL: 'http://tape.invalid/v1', apiKey: 'tape-needs-no-key', maxRetries: 0, fetch: fetch as never });
+  const client = new OpenAI({
+    baseURL: 'http://tape.invalid/v1',
+    apiKey: 'tape-needs-no-key',
+    maxRetries: 0,
+    fetch: fetch as never,
+  });
   return { client, divergence: () => diverged, calls: () => played };
 }

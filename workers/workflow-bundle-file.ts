@@ -15,6 +15,7 @@ export async function writeWorkflowBundleFile(file: string): Promise<void> {
 
 export async function readWorkflowBundleFile(file: string): Promise<WorkflowBundleWithSourceMap> {
   const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<WorkflowBundleWithSourceMap>;
-  if (typeof parsed.code !== 'string' || parsed.code.length === 0) throw new Error(`${file} holds no workflow code: unset ${testWorkflowBundleEnv} to bundle in the process`);
+  if (typeof parsed.code !== 'string' || parsed.code.length === 0)
+    throw new Error(`${file} holds no workflow code: unset ${testWorkflowBundleEnv} to bundle in the process`);
   return { code: parsed.code, sourceMap: parsed.sourceMap ?? '' };
 }

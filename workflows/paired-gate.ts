@@ -34,11 +34,15 @@ export function pairedGate(pairing: Pairing | undefined): PairedGate {
       await send();
     } catch (error) {
       unpaired = true;
-      log.warn('the seat cannot be signalled; this evaluation runs unpaired', { coordinator: pairing.coordinatorWorkflowId, error: String(error) });
+      log.warn('the seat cannot be signalled; this evaluation runs unpaired', {
+        coordinator: pairing.coordinatorWorkflowId,
+        error: String(error),
+      });
     }
   };
   return {
-    ready: (scenarios) => tell(() => seat.signal(pairedReadySignal, { challenge, pair, side, scenarios: [...scenarios] })),
+    ready: (scenarios) =>
+      tell(() => seat.signal(pairedReadySignal, { challenge, pair, side, scenarios: [...scenarios] })),
     enter: (scenario) => condition(() => unpaired || released.has(scenario)),
     leave: (scenario) => tell(() => seat.signal(pairedDoneSignal, { challenge, pair, side, scenario })),
   };

@@ -59,7 +59,9 @@ export class PairingBoard {
   /** Done on that side: reported done, or not among its scenarios at all. */
   done(pair: number, side: PairedSide, scenario: string): boolean {
     const listed = this.lists.get(key(pair, side));
-    return listed !== undefined && (!listed.has(scenario) || (this.finished.get(key(pair, side))?.has(scenario) ?? false));
+    return (
+      listed !== undefined && (!listed.has(scenario) || (this.finished.get(key(pair, side))?.has(scenario) ?? false))
+    );
   }
 }
 
@@ -78,11 +80,18 @@ export async function reachedGate(board: PairingBoard, pair: number, child: Pair
  * order (then any the incumbent alone has), and returns both results. A side that has ended
  * (rejected, failed) counts as done on every scenario, so the other side is never held up by it.
  */
-export async function runInLockstep(board: PairingBoard, pair: number, challenger: PairedChild, incumbent: PairedChild, window: number): Promise<[ScoredEvaluation, ScoredEvaluation]> {
+export async function runInLockstep(
+  board: PairingBoard,
+  pair: number,
+  challenger: PairedChild,
+  incumbent: PairedChild,
+  window: number,
+): Promise<[ScoredEvaluation, ScoredEvaluation]> {
   const sides = [challenger, incumbent];
   await condition(() => sides.every((child) => child.settled() || board.ready(pair, child.side)));
   const order = [...new Set([...board.order(pair, 'challenger'), ...board.order(pair, 'incumbent')])];
-  const finished = (scenario: string) => sides.every((child) => child.settled() || board.done(pair, child.side, scenario));
+  const finished = (scenario: string) =>
+    sides.every((child) => child.settled() || board.done(pair, child.side, scenario));
   let released = 0;
   const inFlight = () => order.slice(0, released).filter((scenario) => !finished(scenario)).length;
   while (released < order.length) {
@@ -90,8 +99,11 @@ export async function runInLockstep(board: PairingBoard, pair: number, challenge
     if (sides.every((child) => child.settled())) break;
     const scenario = order[released++]!;
     // Both gates go out in the same workflow task: neither side is given a head start.
-    await Promise.all(sides.filter((child) => !child.settled() && child.handle).map((child) =>
-      child.handle!.signal(scenarioGateSignal, { scenarios: [scenario] }).catch(() => undefined))); // a child that just ended needs no gate
+    await Promise.all(
+      sides
+        .filter((child) => !child.settled() && child.handle)
+        .map((child) => child.handle!.signal(scenarioGateSignal, { scenarios: [scenario] }).catch(() => undefined)),
+    ); // a child that just ended needs no gate
   }
   return Promise.all([challenger.result, incumbent.result]);
 }

@@ -38,7 +38,9 @@ function lastSegment(path: string): string {
 export function activitySummary(activity: string, args: readonly unknown[]): string {
   const input = args[0];
   const parts: string[] = [];
-  const scenario = text(field(field(input, 'scenario'), 'name')) ?? (activity === 'prepareScenario' || activity === 'claimSandboxHost' ? text(field(input, 'name')) : undefined);
+  const scenario =
+    text(field(field(input, 'scenario'), 'name')) ??
+    (activity === 'prepareScenario' || activity === 'claimSandboxHost' ? text(field(input, 'name')) : undefined);
   if (scenario) parts.push(scenario);
   const round = field(input, 'round');
   if (typeof round === 'number' && round > 1) parts.push(`try ${round}`);
@@ -79,7 +81,9 @@ export function summarized<T extends object>(proxy: T): T {
 }
 
 function packLabel(submission: Submission): string {
-  return submission.pack.kind === 'url' ? `pack ${shortHash(submission.pack.sha256)}` : `pack ${lastSegment(submission.pack.path)}`;
+  return submission.pack.kind === 'url'
+    ? `pack ${shortHash(submission.pack.sha256)}`
+    : `pack ${lastSegment(submission.pack.path)}`;
 }
 
 /**
@@ -94,7 +98,12 @@ export function evaluationSummary(submission: Submission, role: EvaluationRole):
 }
 
 /** A seat's child evaluation: its summary, details and search attributes, challenger or incumbent. */
-export function childEvaluationMetadata(submission: Submission, role: 'challenger' | 'incumbent', decision: number, repeat: number) {
+export function childEvaluationMetadata(
+  submission: Submission,
+  role: 'challenger' | 'incumbent',
+  decision: number,
+  repeat: number,
+) {
   return {
     staticSummary: `${evaluationSummary(submission, role)} · decision #${decision} · repeat ${repeat}`,
     staticDetails: evaluationStaticDetails(submission, role),
@@ -104,7 +113,10 @@ export function childEvaluationMetadata(submission: Submission, role: 'challenge
 
 /** The workflow's static details: what was asked, in full. */
 export function evaluationStaticDetails(submission: Submission, role: EvaluationRole): string {
-  const pack = submission.pack.kind === 'url' ? `${submission.pack.url} (sha256 \`${submission.pack.sha256}\`)` : submission.pack.path;
+  const pack =
+    submission.pack.kind === 'url'
+      ? `${submission.pack.url} (sha256 \`${submission.pack.sha256}\`)`
+      : submission.pack.path;
   const rows = [
     ['role', role],
     ['pack', pack],
@@ -129,7 +141,9 @@ function cell(value: string): string {
 /** While it runs: the stage, then one row per scenario as it settles. */
 export function progressDetails(progress: EvaluationProgress): string {
   const settled = progress.scenarios.filter((s) => s.phase === 'done');
-  const lines = [`**${progress.stage}**${progress.packHash ? ` · pack \`${shortHash(progress.packHash)}\`` : ''}${progress.scenarios.length ? ` · ${settled.length} of ${progress.scenarios.length} scenarios settled` : ''}`];
+  const lines = [
+    `**${progress.stage}**${progress.packHash ? ` · pack \`${shortHash(progress.packHash)}\`` : ''}${progress.scenarios.length ? ` · ${settled.length} of ${progress.scenarios.length} scenarios settled` : ''}`,
+  ];
   if (progress.scenarios.length) {
     lines.push('', '| scenario | phase | tests |', '|---|---|---|');
     for (const s of progress.scenarios) {
@@ -144,12 +158,17 @@ export function progressDetails(progress: EvaluationProgress): string {
 export function resultDetails(result: EvaluationResult): string {
   const head = `**${result.status}** · ${result.testsPassed} of ${result.testsTotal} tests passed · ${usd(result.costUsd)}`;
   const lines = [head];
-  if (result.packHash) lines.push(`pack \`${shortHash(result.packHash)}\` · agent ${result.agent}${result.manifestHash ? ` · spec manifest \`${shortHash(result.manifestHash)}\`` : ''}`);
-  if (result.rejection?.length) lines.push('', ...result.rejection.map((r) => `- rejected: \`${cell(r.code)}\` ${cell(r.message).slice(0, 200)}`));
+  if (result.packHash)
+    lines.push(
+      `pack \`${shortHash(result.packHash)}\` · agent ${result.agent}${result.manifestHash ? ` · spec manifest \`${shortHash(result.manifestHash)}\`` : ''}`,
+    );
+  if (result.rejection?.length)
+    lines.push('', ...result.rejection.map((r) => `- rejected: \`${cell(r.code)}\` ${cell(r.message).slice(0, 200)}`));
   if (result.stoppedReason) lines.push('', `stopped: ${cell(result.stoppedReason).slice(0, 200)}`);
   if (result.perScenario.length) {
     lines.push('', '| scenario | status | tests | cost |', '|---|---|---|---|');
-    for (const s of result.perScenario) lines.push(`| ${cell(s.name)} | ${s.status} | ${s.testsPassed}/${s.testsTotal} | ${usd(s.costUsd)} |`);
+    for (const s of result.perScenario)
+      lines.push(`| ${cell(s.name)} | ${s.status} | ${s.testsPassed}/${s.testsTotal} | ${usd(s.costUsd)} |`);
   }
   return lines.join('\n');
 }
@@ -161,13 +180,19 @@ export function seatDetails(view: SeatView): string {
   const seated = view.incumbent
     ? `seated: pack \`${shortHash(view.incumbent.packHash)}\` · ${view.incumbent.hotkey.slice(0, 8)}… · ${view.incumbent.seatedTestsPassed} of ${view.incumbent.seatedTestsTotal} tests`
     : 'the seat is empty';
-  const lines = [`**subnet ${view.netuid}** · ${seated}`, `deciding: ${view.current ? `pack \`${shortHash(view.current.packHash)}\`` : 'nothing'} · queued: ${view.queue.length} · decisions: ${view.decisions}`];
+  const lines = [
+    `**subnet ${view.netuid}** · ${seated}`,
+    `deciding: ${view.current ? `pack \`${shortHash(view.current.packHash)}\`` : 'nothing'} · queued: ${view.queue.length} · decisions: ${view.decisions}`,
+  ];
   const latest = view.history.slice(-seatRowsShown).reverse();
   if (latest.length) {
     lines.push('', '| # | challenger | outcome | C | I | of | manifest |', '|---|---|---|---|---|---|---|');
-    const figure = (value: number | undefined) => (value === undefined ? '' : Number.isInteger(value) ? String(value) : value.toFixed(2));
+    const figure = (value: number | undefined) =>
+      value === undefined ? '' : Number.isInteger(value) ? String(value) : value.toFixed(2);
     for (const r of latest) {
-      lines.push(`| ${r.number} | \`${shortHash(r.packHash)}\` | ${r.outcome} | ${figure(r.challengerTotal)} | ${figure(r.incumbentTotal)} | ${figure(r.testsTotal)} | ${r.evidence?.manifestHash ? `\`${shortHash(r.evidence.manifestHash)}\`` : ''} |`);
+      lines.push(
+        `| ${r.number} | \`${shortHash(r.packHash)}\` | ${r.outcome} | ${figure(r.challengerTotal)} | ${figure(r.incumbentTotal)} | ${figure(r.testsTotal)} | ${r.evidence?.manifestHash ? `\`${shortHash(r.evidence.manifestHash)}\`` : ''} |`,
+      );
     }
   }
   return lines.join('\n');

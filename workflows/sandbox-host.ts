@@ -12,11 +12,13 @@ export const sandboxHostQueuesPatch = 'sandbox-host-queues';
 
 /** The claim, on the shared queue: a full host answers `sandbox_host_full` and the claim goes back for any host. */
 export function sandboxClaims(evaluationQueue: string) {
-  return summarized(proxyActivities<Activities>({
-    taskQueue: sandboxTaskQueue(evaluationQueue),
-    startToCloseTimeout: '1 minute',
-    retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
-  }));
+  return summarized(
+    proxyActivities<Activities>({
+      taskQueue: sandboxTaskQueue(evaluationQueue),
+      startToCloseTimeout: '1 minute',
+      retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
+    }),
+  );
 }
 
 /** Options every proxy on a host queue adds to its own. */
@@ -26,7 +28,11 @@ export function onHostQueue(taskQueue: string) {
 
 /** Whether an activity failed because no worker took it from its queue in time. */
 export function isHostLost(error: unknown): boolean {
-  return error instanceof ActivityFailure && error.cause instanceof TimeoutFailure && error.cause.timeoutType === 'SCHEDULE_TO_START';
+  return (
+    error instanceof ActivityFailure &&
+    error.cause instanceof TimeoutFailure &&
+    error.cause.timeoutType === 'SCHEDULE_TO_START'
+  );
 }
 
 /** One claim of a scenario: set when any of its activities found the host gone. */

@@ -3,12 +3,20 @@ import assert from 'node:assert/strict';
 import { hotkeyRefusal, recordAcceptance, type AdmissionState } from './seat-admission.ts';
 import type { Challenge } from '../contracts/seat.ts';
 
-const challenge = (hotkey: string, n: number): Challenge => ({ packHash: n.toString(16).padStart(64, '0'), url: 'https://example.com/p.json', hotkey, commitBlock: n });
+const challenge = (hotkey: string, n: number): Challenge => ({
+  packHash: n.toString(16).padStart(64, '0'),
+  url: 'https://example.com/p.json',
+  hotkey,
+  commitBlock: n,
+});
 
 test('one pending challenge per hotkey: queued or being decided', () => {
   const state: AdmissionState = { queue: [challenge('alice', 1)], current: challenge('bob', 2) };
   assert.equal(hotkeyRefusal(state, challenge('alice', 3), 0, 0)?.code, 'hotkey_pending');
-  assert.match(hotkeyRefusal(state, challenge('bob', 4), 0, 0)!.reason, /already has a pending challenge \(pack 000000000000\)/);
+  assert.match(
+    hotkeyRefusal(state, challenge('bob', 4), 0, 0)!.reason,
+    /already has a pending challenge \(pack 000000000000\)/,
+  );
   assert.equal(hotkeyRefusal(state, challenge('carol', 5), 0, 0), undefined);
 });
 
@@ -27,7 +35,11 @@ test('a least interval between accepted submissions of a hotkey, with the time i
 });
 
 test('a pack the validator could not finish is offered again without waiting out the interval', () => {
-  const state: AdmissionState = { queue: [], current: null, incompleteAttempts: { [challenge('alice', 7).packHash]: 1 } };
+  const state: AdmissionState = {
+    queue: [],
+    current: null,
+    incompleteAttempts: { [challenge('alice', 7).packHash]: 1 },
+  };
   recordAcceptance(state, 'alice', 3600, 0);
   assert.equal(hotkeyRefusal(state, challenge('alice', 7), 3600, 1000), undefined);
   assert.equal(hotkeyRefusal(state, challenge('alice', 8), 3600, 1000)?.code, 'hotkey_interval');

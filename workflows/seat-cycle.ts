@@ -27,7 +27,12 @@ export interface SeatCycleReport {
 
 const chain = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { maximumAttempts: 5, initialInterval: '2 seconds', backoffCoefficient: 2, nonRetryableErrorTypes: [...chainNonRetryableTypes] },
+  retry: {
+    maximumAttempts: 5,
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    nonRetryableErrorTypes: [...chainNonRetryableTypes],
+  },
 });
 
 export async function seatCycle(input: { seat: SeatConfig }): Promise<SeatCycleReport> {
@@ -46,7 +51,12 @@ export async function seatCycle(input: { seat: SeatConfig }): Promise<SeatCycleR
     seatedHotkey: incumbent?.hotkey ?? null,
     weights,
   };
-  upsertMemo({ block: report.block, accepted: report.accepted.length, skipped: report.skippedCount, weights: describeWeights(weights) });
+  upsertMemo({
+    block: report.block,
+    accepted: report.accepted.length,
+    skipped: report.skippedCount,
+    weights: describeWeights(weights),
+  });
   return report;
 }
 
@@ -62,13 +72,21 @@ async function weightsFor(netuid: number, hotkey: string | undefined): Promise<W
       because = { code: outcome.code, reason: outcome.reason };
     } catch (error) {
       if (!(error instanceof ActivityFailure)) throw error;
-      because = { code: 'weights_write_failed', reason: `setting the winner's weights failed: ${error.cause?.message ?? error.message}` };
+      because = {
+        code: 'weights_write_failed',
+        reason: `setting the winner's weights failed: ${error.cause?.message ?? error.message}`,
+      };
     }
   }
   try {
     return await chain.setFallbackWeights({ netuid, ...because });
   } catch (error) {
     if (!(error instanceof ActivityFailure)) throw error;
-    return { status: 'skipped', code: 'fallback_failed', reason: `${because.reason}; the fallback weights failed too: ${error.cause?.message ?? error.message}`, revealed: 0 };
+    return {
+      status: 'skipped',
+      code: 'fallback_failed',
+      reason: `${because.reason}; the fallback weights failed too: ${error.cause?.message ?? error.message}`,
+      revealed: 0,
+    };
   }
 }

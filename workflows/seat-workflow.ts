@@ -18,7 +18,18 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { z } from 'zod';
-import { challengeSchema, seatConfigSchema, type Challenge, type ChallengeOffer, type Decision, type Incumbent, type ScoredEvaluation, type SeatRecord, type SeatState, type SeatView } from '../contracts/seat.ts';
+import {
+  challengeSchema,
+  seatConfigSchema,
+  type Challenge,
+  type ChallengeOffer,
+  type Decision,
+  type Incumbent,
+  type ScoredEvaluation,
+  type SeatRecord,
+  type SeatState,
+  type SeatView,
+} from '../contracts/seat.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import type { Submission } from '../contracts/submission.ts';
 import { evaluationWorkflowId } from '../contracts/temporal-names.ts';
@@ -38,10 +49,12 @@ const maxIncompleteAttempts = 3;
 /** Marks seats that pair in lockstep, so a decision begun by an older worker replays the old way. */
 const interleavedPairingPatch = 'seat-interleaved-pairing';
 
-const records = summarized(proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '1 second' },
-}));
+const records = summarized(
+  proxyActivities<Activities>({
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 5, initialInterval: '1 second' },
+  }),
+);
 
 function short(hash: string): string {
   return hash.slice(0, 12);
@@ -56,7 +69,12 @@ function toScored(result: EvaluationResult): ScoredEvaluation {
     testsTotal: result.testsTotal,
     // A scenario with an infrastructure error makes the evaluation incomplete already; the rule
     // sees every scenario either way.
-    perScenario: result.perScenario.map((s) => ({ scenario: s.name, testsPassed: s.unverified ? 0 : s.testsPassed, testsTotal: s.testsTotal, ...(s.unverified ? { unverified: true } : {}) })),
+    perScenario: result.perScenario.map((s) => ({
+      scenario: s.name,
+      testsPassed: s.unverified ? 0 : s.testsPassed,
+      testsTotal: s.testsTotal,
+      ...(s.unverified ? { unverified: true } : {}),
+    })),
     rejectionCodes: result.rejection?.map((r) => r.code),
   };
 }
@@ -86,7 +104,12 @@ export async function seat(state: SeatState): Promise<never> {
     setCurrentDetails(seatDetails(view()));
     upsertMemo({
       seat: state.incumbent
-        ? { packHash: state.incumbent.packHash, hotkey: state.incumbent.hotkey, testsPassed: state.incumbent.seatedTestsPassed, since: state.incumbent.seatedAt }
+        ? {
+            packHash: state.incumbent.packHash,
+            hotkey: state.incumbent.hotkey,
+            testsPassed: state.incumbent.seatedTestsPassed,
+            since: state.incumbent.seatedAt,
+          }
         : null,
       queued: state.queue.length,
       decisions: state.decisions,
@@ -94,44 +117,62 @@ export async function seat(state: SeatState): Promise<never> {
   };
   publish();
 
-  setHandler(configureUpdate, (next) => {
-    state.pendingConfig = next;
-    return next;
-  }, {
-    validator(next) {
-      const parsed = seatConfigSchema.parse(next);
-      if (parsed.netuid !== config.netuid) throw new Error(`this seat is subnet ${config.netuid}; a configuration for subnet ${parsed.netuid} belongs to another seat`);
+  setHandler(
+    configureUpdate,
+    (next) => {
+      state.pendingConfig = next;
+      return next;
     },
-  });
+    {
+      validator(next) {
+        const parsed = seatConfigSchema.parse(next);
+        if (parsed.netuid !== config.netuid)
+          throw new Error(
+            `this seat is subnet ${config.netuid}; a configuration for subnet ${parsed.netuid} belongs to another seat`,
+          );
+      },
+    },
+  );
 
   const offer = (challenge: Challenge): ChallengeOffer => {
     const { packHash } = challenge;
     if (state.incumbent?.packHash === packHash) return { packHash, accepted: false, reason: 'already seated' };
     if (state.current?.packHash === packHash) return { packHash, accepted: false, reason: 'being evaluated now' };
-    if (state.queue.some((c) => c.packHash === packHash)) return { packHash, accepted: false, reason: 'already queued' };
+    if (state.queue.some((c) => c.packHash === packHash))
+      return { packHash, accepted: false, reason: 'already queued' };
     if (state.decided.includes(packHash)) return { packHash, accepted: false, reason: 'already decided' };
     const limited = hotkeyRefusal(state, challenge, config.minSubmissionIntervalSec ?? 0, Date.now());
     if (limited) return limited;
-    if (state.queue.length >= maxQueue) return { packHash, accepted: false, reason: `the queue is full (${maxQueue}); offer it again later` };
+    if (state.queue.length >= maxQueue)
+      return { packHash, accepted: false, reason: `the queue is full (${maxQueue}); offer it again later` };
     // Earlier commitments go first; a stable insert keeps offers of the same block in order.
     const at = state.queue.findIndex((c) => c.commitBlock > challenge.commitBlock);
     state.queue.splice(at < 0 ? state.queue.length : at, 0, challenge);
     recordAcceptance(state, challenge.hotkey, config.minSubmissionIntervalSec ?? 0, Date.now());
-    return { packHash, accepted: true, reason: `queued at position ${(at < 0 ? state.queue.length : at + 1)}` };
+    return { packHash, accepted: true, reason: `queued at position ${at < 0 ? state.queue.length : at + 1}` };
   };
-  setHandler(challengeUpdate, (challenges) => {
-    const offers = challenges.map(offer);
-    publish();
-    return offers;
-  }, {
-    validator(challenges) {
-      z.array(challengeSchema).max(maxQueue).parse(challenges);
+  setHandler(
+    challengeUpdate,
+    (challenges) => {
+      const offers = challenges.map(offer);
+      publish();
+      return offers;
     },
-  });
-
+    {
+      validator(challenges) {
+        z.array(challengeSchema).max(maxQueue).parse(challenges);
+      },
+    },
+  );
 
   type Side = { packHash: string; url: string; hotkey: string };
-  const submissionFor = (challenge: Side, role: 'challenger' | 'incumbent', number: number, repeat: number, pairing?: Pairing): Submission => ({
+  const submissionFor = (
+    challenge: Side,
+    role: 'challenger' | 'incumbent',
+    number: number,
+    repeat: number,
+    pairing?: Pairing,
+  ): Submission => ({
     submissionId: `seat-${config.netuid}-${number}-${role}-${short(challenge.packHash)}-r${repeat}`,
     pack: { kind: 'url', url: challenge.url, sha256: challenge.packHash },
     agent: config.agent,
@@ -141,10 +182,21 @@ export async function seat(state: SeatState): Promise<never> {
     hotkey: challenge.hotkey,
     ...(pairing ? { pairing } : {}),
   });
-  const incompleteOf = (challenge: Side, submission: Submission): ScoredEvaluation =>
-    ({ packHash: challenge.packHash, workflowId: evaluationWorkflowId(submission.submissionId), status: 'incomplete', testsPassed: 0, testsTotal: 0, perScenario: [] });
+  const incompleteOf = (challenge: Side, submission: Submission): ScoredEvaluation => ({
+    packHash: challenge.packHash,
+    workflowId: evaluationWorkflowId(submission.submissionId),
+    status: 'incomplete',
+    testsPassed: 0,
+    testsTotal: 0,
+    perScenario: [],
+  });
 
-  const evaluate = async (challenge: Side, role: 'challenger' | 'incumbent', number: number, repeat: number): Promise<ScoredEvaluation> => {
+  const evaluate = async (
+    challenge: Side,
+    role: 'challenger' | 'incumbent',
+    number: number,
+    repeat: number,
+  ): Promise<ScoredEvaluation> => {
     const submission = submissionFor(challenge, role, number, repeat);
     try {
       const result = await executeChild<typeof evaluateSubmission>('evaluateSubmission', {
@@ -160,12 +212,31 @@ export async function seat(state: SeatState): Promise<never> {
   };
 
   /** A paired side's child, started; its result never rejects (a failed child is incomplete). */
-  const startPaired = async (challenge: Side, role: 'challenger' | 'incumbent', number: number, repeat: number): Promise<PairedChild> => {
-    const submission = submissionFor(challenge, role, number, repeat, { coordinatorWorkflowId: workflowInfo().workflowId, challenge: number, pair: repeat, side: role });
+  const startPaired = async (
+    challenge: Side,
+    role: 'challenger' | 'incumbent',
+    number: number,
+    repeat: number,
+  ): Promise<PairedChild> => {
+    const submission = submissionFor(challenge, role, number, repeat, {
+      coordinatorWorkflowId: workflowInfo().workflowId,
+      challenge: number,
+      pair: repeat,
+      side: role,
+    });
     let settled = false;
     try {
-      const handle = await startChild<typeof evaluateSubmission>('evaluateSubmission', { workflowId: evaluationWorkflowId(submission.submissionId), args: [submission], ...childEvaluationMetadata(submission, role, number, repeat) });
-      const result = handle.result().then(toScored, () => incompleteOf(challenge, submission)).finally(() => { settled = true; });
+      const handle = await startChild<typeof evaluateSubmission>('evaluateSubmission', {
+        workflowId: evaluationWorkflowId(submission.submissionId),
+        args: [submission],
+        ...childEvaluationMetadata(submission, role, number, repeat),
+      });
+      const result = handle
+        .result()
+        .then(toScored, () => incompleteOf(challenge, submission))
+        .finally(() => {
+          settled = true;
+        });
       return { side: role, handle, result, settled: () => settled };
     } catch {
       return { side: role, result: Promise.resolve(incompleteOf(challenge, submission)), settled: () => true };
@@ -173,7 +244,12 @@ export async function seat(state: SeatState): Promise<never> {
   };
 
   /** The old schedule: the challenger's first evaluation whole, then the rest side by side. */
-  const sequentialRuns = async (challenge: Challenge, incumbent: Incumbent | null, number: number, repeats: number[]) => {
+  const sequentialRuns = async (
+    challenge: Challenge,
+    incumbent: Incumbent | null,
+    number: number,
+    repeats: number[],
+  ) => {
     const first = await evaluate(challenge, 'challenger', number, 0);
     if (first.status !== 'completed') return { first, challengerRest: [], incumbentRuns: [] };
     const [challengerRest, incumbentRuns] = await Promise.all([
@@ -190,34 +266,65 @@ export async function seat(state: SeatState): Promise<never> {
   const interleavedRuns = async (challenge: Challenge, incumbent: Incumbent, number: number, repeats: number[]) => {
     board.begin(number);
     const firstChild = await startPaired(challenge, 'challenger', number, 0);
-    if (!(await reachedGate(board, 0, firstChild))) return { first: await firstChild.result, challengerRest: [], incumbentRuns: [] };
+    if (!(await reachedGate(board, 0, firstChild)))
+      return { first: await firstChild.result, challengerRest: [], incumbentRuns: [] };
     const window = config.pairedWindow ?? 2;
-    const pairs = await Promise.all(repeats.map(async (r) => {
-      const [challengerChild, incumbentChild] = await Promise.all([
-        r === 0 ? Promise.resolve(firstChild) : startPaired(challenge, 'challenger', number, r),
-        startPaired(incumbent, 'incumbent', number, r),
-      ]);
-      return runInLockstep(board, r, challengerChild, incumbentChild, window);
-    }));
-    return { first: pairs[0]![0], challengerRest: pairs.slice(1).map(([challenger]) => challenger), incumbentRuns: pairs.map(([, incumbentRun]) => incumbentRun) };
+    const pairs = await Promise.all(
+      repeats.map(async (r) => {
+        const [challengerChild, incumbentChild] = await Promise.all([
+          r === 0 ? Promise.resolve(firstChild) : startPaired(challenge, 'challenger', number, r),
+          startPaired(incumbent, 'incumbent', number, r),
+        ]);
+        return runInLockstep(board, r, challengerChild, incumbentChild, window);
+      }),
+    );
+    return {
+      first: pairs[0]![0],
+      challengerRest: pairs.slice(1).map(([challenger]) => challenger),
+      incumbentRuns: pairs.map(([, incumbentRun]) => incumbentRun),
+    };
   };
 
-  const decide = async (challenge: Challenge): Promise<{ record: SeatRecord; decision?: Decision; scored: ScoredEvaluation[] }> => {
+  const decide = async (
+    challenge: Challenge,
+  ): Promise<{ record: SeatRecord; decision?: Decision; scored: ScoredEvaluation[] }> => {
     const number = state.decisions + 1;
     const repeats = Array.from({ length: config.repeats }, (_, r) => r);
     const incumbent = state.incumbent;
     // Settings carried from before the field existed pair in lockstep too; the patch keeps
     // decisions an older worker began on the old schedule when their history is replayed.
-    const interleave = incumbent !== null && (config.pairing ?? 'interleaved') === 'interleaved' && patched(interleavedPairingPatch);
+    const interleave =
+      incumbent !== null && (config.pairing ?? 'interleaved') === 'interleaved' && patched(interleavedPairingPatch);
     // The challenger's first evaluation goes through pre-evaluation alone: a rejected pack costs no incumbent run.
-    const { first, challengerRest, incumbentRuns } = interleave ? await interleavedRuns(challenge, incumbent, number, repeats) : await sequentialRuns(challenge, incumbent, number, repeats);
-    const base = { number, packHash: challenge.packHash, hotkey: challenge.hotkey, decidedAt: '', evaluations: [first.workflowId] };
+    const { first, challengerRest, incumbentRuns } = interleave
+      ? await interleavedRuns(challenge, incumbent, number, repeats)
+      : await sequentialRuns(challenge, incumbent, number, repeats);
+    const base = {
+      number,
+      packHash: challenge.packHash,
+      hotkey: challenge.hotkey,
+      decidedAt: '',
+      evaluations: [first.workflowId],
+    };
     if (first.status !== 'completed') {
       const codes = first.rejectionCodes ?? [];
       const rejected = first.status === 'rejected' && !isTransientRejection(first);
-      const reason = first.status === 'rejected' ? `the challenger was rejected (${codes.join(', ') || 'no reason given'})` : `the challenger's evaluation is ${first.status}`;
+      const reason =
+        first.status === 'rejected'
+          ? `the challenger was rejected (${codes.join(', ') || 'no reason given'})`
+          : `the challenger's evaluation is ${first.status}`;
       const ran = [first, ...challengerRest, ...incumbentRuns];
-      return { record: { ...base, evaluations: ran.map((e) => e.workflowId), outcome: 'no_decision', reason, incomplete: !rejected, incumbentPackHash: state.incumbent?.packHash }, scored: ran };
+      return {
+        record: {
+          ...base,
+          evaluations: ran.map((e) => e.workflowId),
+          outcome: 'no_decision',
+          reason,
+          incomplete: !rejected,
+          incumbentPackHash: state.incumbent?.packHash,
+        },
+        scored: ran,
+      };
     }
     const challengerRuns = [first, ...challengerRest];
     const evaluations = [...challengerRuns, ...incumbentRuns].map((e) => e.workflowId);
@@ -230,7 +337,9 @@ export async function seat(state: SeatState): Promise<never> {
           ...base,
           evaluations,
           outcome: complete ? 'challenger_takes_seat' : 'no_decision',
-          reason: complete ? `the seat was empty: seated with ${challengerMean} of ${first.testsTotal} tests passed` : 'a repeat of the challenger is incomplete',
+          reason: complete
+            ? `the seat was empty: seated with ${challengerMean} of ${first.testsTotal} tests passed`
+            : 'a repeat of the challenger is incomplete',
           incomplete: !complete,
           challengerTotal: challengerMean,
           testsTotal: first.testsTotal,
@@ -240,7 +349,11 @@ export async function seat(state: SeatState): Promise<never> {
     }
     const challengerIncomplete = challengerRuns.some((e) => e.status === 'incomplete');
     const scored = [...challengerRuns, ...incumbentRuns];
-    const availability = incumbentAvailability({ incumbent: incumbentRuns, challenger: challengerRuns, priorRounds: incumbent.unevaluableRounds ?? 0 });
+    const availability = incumbentAvailability({
+      incumbent: incumbentRuns,
+      challenger: challengerRuns,
+      priorRounds: incumbent.unevaluableRounds ?? 0,
+    });
     if (availability.kind === 'evaluated') incumbent.unevaluableRounds = 0;
     if (availability.kind === 'unevaluable') {
       // Counted on the incumbent, never on the challenger: its own evaluation completed.
@@ -297,11 +410,14 @@ export async function seat(state: SeatState): Promise<never> {
     // again with its count untouched (the incumbent forfeits after a bounded number of these).
     const heldByIncumbent = record.outcome === 'no_decision' && record.incumbentUnevaluable === true;
     const attempts = (state.incompleteAttempts[challenge.packHash] ?? 0) + 1;
-    const retryable = record.outcome === 'no_decision' && record.incomplete === true && attempts < maxIncompleteAttempts;
+    const retryable =
+      record.outcome === 'no_decision' && record.incomplete === true && attempts < maxIncompleteAttempts;
     if (retryable) state.incompleteAttempts[challenge.packHash] = attempts;
     else if (!heldByIncumbent) {
       delete state.incompleteAttempts[challenge.packHash];
-      state.decided = [...state.decided.filter((h) => h !== challenge.packHash), challenge.packHash].slice(-decidedKept);
+      state.decided = [...state.decided.filter((h) => h !== challenge.packHash), challenge.packHash].slice(
+        -decidedKept,
+      );
     }
     if (state.incumbent && record.incumbentTotal !== undefined) state.incumbent.lastTestsPassed = record.incumbentTotal;
     if (record.outcome === 'challenger_takes_seat') {
@@ -318,7 +434,8 @@ export async function seat(state: SeatState): Promise<never> {
     publish();
   };
 
-  const shouldContinueAsNew = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > config.maxHistoryEvents;
+  const shouldContinueAsNew = () =>
+    workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > config.maxHistoryEvents;
 
   for (;;) {
     await condition(() => state.current !== null || state.queue.length > 0 || shouldContinueAsNew());
@@ -336,8 +453,20 @@ export async function seat(state: SeatState): Promise<never> {
     const { record, decision, scored } = await decide(challenge);
     record.decidedAt = now();
     // Every decision, the seat-moving and the not, is kept with its evidence as a file.
-    const parameters = { repeats: config.repeats, bootstrapResamples: config.bootstrapResamples, confidence: config.confidence ?? 0.95, seed: config.seed };
-    record.evidence = await records.recordSeatDecision({ netuid: config.netuid, record, challenge, decision: decision ?? null, evaluations: scored, parameters });
+    const parameters = {
+      repeats: config.repeats,
+      bootstrapResamples: config.bootstrapResamples,
+      confidence: config.confidence ?? 0.95,
+      seed: config.seed,
+    };
+    record.evidence = await records.recordSeatDecision({
+      netuid: config.netuid,
+      record,
+      challenge,
+      decision: decision ?? null,
+      evaluations: scored,
+      parameters,
+    });
     apply(challenge, record);
   }
 }

@@ -4,7 +4,10 @@
 // half a second of CPU (their WebAssembly crypto), and most of those never derive a key.
 
 export async function addressFromUri(uri: string): Promise<string> {
-  const [{ Keyring }, { cryptoWaitReady }] = await Promise.all([import('@polkadot/keyring'), import('@polkadot/util-crypto')]);
+  const [{ Keyring }, { cryptoWaitReady }] = await Promise.all([
+    import('@polkadot/keyring'),
+    import('@polkadot/util-crypto'),
+  ]);
   await cryptoWaitReady();
   return new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri(uri).address;
 }

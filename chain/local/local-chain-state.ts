@@ -19,9 +19,17 @@ const subnetSchema = z.object({
   /** Field 0 of each hotkey's commitment, with the block it was made at. */
   commitments: z.record(z.string(), z.object({ text: z.string(), block: z.number().int().nonnegative() })),
   /** Weight rows by validator uid. */
-  weights: z.record(z.string(), z.array(z.object({ uid: z.number().int(), value: z.number().int().min(0).max(65535) }))),
+  weights: z.record(
+    z.string(),
+    z.array(z.object({ uid: z.number().int(), value: z.number().int().min(0).max(65535) })),
+  ),
   /** Commit-reveal v2: the hashes each hotkey committed, waiting for their reveal. */
-  weightCommits: z.record(z.string(), z.array(z.object({ hash: z.string(), commitBlock: z.number().int(), commitEpoch: z.number().int() }))).default({}),
+  weightCommits: z
+    .record(
+      z.string(),
+      z.array(z.object({ hash: z.string(), commitBlock: z.number().int(), commitEpoch: z.number().int() })),
+    )
+    .default({}),
   /** The subnet owner's hotkey (SubnetOwnerHotkey), when one is set. */
   ownerHotkey: z.string().optional(),
 });

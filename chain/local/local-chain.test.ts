@@ -10,7 +10,12 @@ import { addressFromUri } from './dev-keys.ts';
 async function freshChain() {
   let now = 1_000_000;
   const dir = await mkdtemp(path.join(tmpdir(), 'trl-local-chain-'));
-  const chain = new LocalChain({ file: path.join(dir, 'chain.json'), signer: 'validator', blockMs: 1000, now: () => now });
+  const chain = new LocalChain({
+    file: path.join(dir, 'chain.json'),
+    signer: 'validator',
+    blockMs: 1000,
+    now: () => now,
+  });
   await chain.ensureSubnet(11, { weightsRateLimit: 5 });
   await chain.register(11, { hotkey: 'validator', stakeTao: 1000, validatorPermit: true });
   return { chain, advance: (blocks: number) => (now += blocks * 1000), dir };
@@ -31,11 +36,19 @@ test('commitments are stored per hotkey with their block; malformed ones are ski
   await chain.as('miner-a').setCommitment(11, `${'a'.repeat(64)}|https://example.com/a`);
   await chain.as('miner-b').setCommitment(11, 'not a commitment');
   const read = await chain.commitments(11);
-  assert.deepEqual(read.commitments, [{ hotkey: 'miner-a', packHash: 'a'.repeat(64), url: 'https://example.com/a', block: 3 }]);
+  assert.deepEqual(read.commitments, [
+    { hotkey: 'miner-a', packHash: 'a'.repeat(64), url: 'https://example.com/a', block: 3 },
+  ]);
   assert.equal(read.skipped.length, 1);
   assert.equal(read.skipped[0]!.hotkey, 'miner-b');
-  await assert.rejects(chain.as('stranger').setCommitment(11, 'x'), (e: ChainError) => e.code === 'Commitments.AccountNotAllowedCommit');
-  await assert.rejects(chain.as('miner-a').setCommitment(11, 'x'.repeat(129)), (e: ChainError) => e.code === 'commitment_too_long');
+  await assert.rejects(
+    chain.as('stranger').setCommitment(11, 'x'),
+    (e: ChainError) => e.code === 'Commitments.AccountNotAllowedCommit',
+  );
+  await assert.rejects(
+    chain.as('miner-a').setCommitment(11, 'x'.repeat(129)),
+    (e: ChainError) => e.code === 'commitment_too_long',
+  );
 });
 
 test('weights are set winner-take-all, then rate limited until the limit passes', async () => {
@@ -45,12 +58,20 @@ test('weights are set winner-take-all, then rate limited until the limit passes'
   const first = await chain.setWeights(11, [miner], [65535]);
   assert.equal(first.mode, 'direct');
   assert.equal(first.block, 2);
-  assert.deepEqual(await chain.weights(11), [{ validatorUid: 0, validatorHotkey: 'validator', weights: [{ uid: miner, value: 65535 }] }]);
+  assert.deepEqual(await chain.weights(11), [
+    { validatorUid: 0, validatorHotkey: 'validator', weights: [{ uid: miner, value: 65535 }] },
+  ]);
   assert.equal((await chain.metagraph(11)).neurons[0]!.lastUpdate, 2);
-  await assert.rejects(chain.setWeights(11, [miner], [65535]), (e: ChainError) => e.code === 'rate_limited' && e.retryAtBlock === 7);
+  await assert.rejects(
+    chain.setWeights(11, [miner], [65535]),
+    (e: ChainError) => e.code === 'rate_limited' && e.retryAtBlock === 7,
+  );
   advance(5);
   assert.equal((await chain.setWeights(11, [miner], [65535])).block, 7);
-  await assert.rejects(chain.as('miner-a').setWeights(11, [0], [1]), (e: ChainError) => e.code === 'no_validator_permit');
+  await assert.rejects(
+    chain.as('miner-a').setWeights(11, [0], [1]),
+    (e: ChainError) => e.code === 'no_validator_permit',
+  );
 });
 
 test('the state survives a new client on the same file, and a corrupt file is a clear error', async () => {
@@ -66,14 +87,22 @@ test('concurrent writers do not lose each other’s changes', async () => {
   const { chain } = await freshChain();
   await Promise.all(Array.from({ length: 20 }, (_, i) => chain.register(11, { hotkey: `miner-${i}` })));
   const uids = (await chain.metagraph(11)).neurons.map((n) => n.uid).sort((a, b) => a - b);
-  assert.deepEqual(uids, Array.from({ length: 21 }, (_, i) => i));
+  assert.deepEqual(
+    uids,
+    Array.from({ length: 21 }, (_, i) => i),
+  );
 });
 
 test('commit-reveal v2: a commit hides the weights until its reveal epoch, then the reveal sets them', async () => {
   let now = 0;
   const dir = await mkdtemp(path.join(tmpdir(), 'trl-local-cr-'));
   const validator = await addressFromUri('//LocalCrValidator');
-  const chain = new LocalChain({ file: path.join(dir, 'chain.json'), signer: validator, blockMs: 1000, now: () => now });
+  const chain = new LocalChain({
+    file: path.join(dir, 'chain.json'),
+    signer: validator,
+    blockMs: 1000,
+    now: () => now,
+  });
   // netuid 11, tempo 9: epoch = floor((block + 12) / 10), so epoch 2 starts at block 8, epoch 3 at 18.
   await chain.ensureSubnet(11, { tempo: 9, weightsRateLimit: 0, commitRevealEnabled: true, revealPeriodEpochs: 1 });
   await chain.register(11, { hotkey: validator, stakeTao: 1000, validatorPermit: true });
@@ -86,7 +115,10 @@ test('commit-reveal v2: a commit hides the weights until its reveal epoch, then 
   assert.deepEqual(await chain.revealDueWeights(11), [], 'too early');
   now = 18_000;
   const revealed = await chain.revealDueWeights(11);
-  assert.deepEqual(revealed.map((r) => [r.mode, r.block, r.uids]), [['reveal', 18, [miner]]]);
+  assert.deepEqual(
+    revealed.map((r) => [r.mode, r.block, r.uids]),
+    [['reveal', 18, [miner]]],
+  );
   assert.deepEqual((await chain.weights(11))[0]!.weights, [{ uid: miner, value: 65535 }]);
   assert.deepEqual(await chain.revealDueWeights(11), [], 'revealed once');
 

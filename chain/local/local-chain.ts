@@ -3,7 +3,15 @@
 // preflight rules. It lets the whole cycle (commit → challenge → seat → weights) run offline.
 import { randomUUID } from 'node:crypto';
 import { ChainError } from '../chain-error.ts';
-import type { ChainClient, CommitmentReceipt, CommitmentsRead, Metagraph, WeightRow, WeightSettings, WeightsSubmission } from '../chain-client.ts';
+import type {
+  ChainClient,
+  CommitmentReceipt,
+  CommitmentsRead,
+  Metagraph,
+  WeightRow,
+  WeightSettings,
+  WeightsSubmission,
+} from '../chain-client.ts';
 import { displayRaw, parsePackCommitment } from '../pack-commitment.ts';
 import { checkWeightsPreflight } from '../weights-preflight.ts';
 import { StateFile } from './state-file.ts';
@@ -39,13 +47,17 @@ export class LocalChain implements ChainClient {
     this.pendingRevealsFile = options.pendingRevealsFile ?? `${options.file}.pending-reveals.json`;
     this.now = options.now ?? Date.now;
     const blockMs = options.blockMs ?? 12_000;
-    this.state = new StateFile(options.file, (value) => localChainStateSchema.parse(value), () => ({
-      version: 1,
-      genesisMs: this.now(),
-      blockMs,
-      subnets: {},
-      transactions: 0,
-    }));
+    this.state = new StateFile(
+      options.file,
+      (value) => localChainStateSchema.parse(value),
+      () => ({
+        version: 1,
+        genesisMs: this.now(),
+        blockMs,
+        subnets: {},
+        transactions: 0,
+      }),
+    );
   }
 
   get file(): string {
@@ -54,7 +66,12 @@ export class LocalChain implements ChainClient {
 
   /** A copy of this client that signs with another key (same file). */
   as(signer: string): LocalChain {
-    return new LocalChain({ file: this.state.file, signer, now: this.now, pendingRevealsFile: this.pendingRevealsFile });
+    return new LocalChain({
+      file: this.state.file,
+      signer,
+      now: this.now,
+      pendingRevealsFile: this.pendingRevealsFile,
+    });
   }
 
   private blockOf(state: LocalChainState): number {
@@ -63,12 +80,22 @@ export class LocalChain implements ChainClient {
 
   private subnetOf(state: LocalChainState, netuid: number): LocalSubnet {
     const subnet = state.subnets[String(netuid)];
-    if (!subnet) throw new ChainError('preflight', 'subnet_not_found', `subnet ${netuid} does not exist on the local chain ${this.state.file}; \`trl up\` creates it`);
+    if (!subnet)
+      throw new ChainError(
+        'preflight',
+        'subnet_not_found',
+        `subnet ${netuid} does not exist on the local chain ${this.state.file}; \`trl up\` creates it`,
+      );
     return subnet;
   }
 
   private requireSigner(): string {
-    if (!this.signer) throw new ChainError('preflight', 'no_signer', 'this chain client has no signing key; set TRL_CHAIN_HOTKEY_URI or TRL_CHAIN_HOTKEY_FILE');
+    if (!this.signer)
+      throw new ChainError(
+        'preflight',
+        'no_signer',
+        'this chain client has no signing key; set TRL_CHAIN_HOTKEY_URI or TRL_CHAIN_HOTKEY_FILE',
+      );
     return this.signer;
   }
 
@@ -84,7 +111,10 @@ export class LocalChain implements ChainClient {
   }
 
   /** Local stand-in for burned registration (and staking): returns the hotkey's uid. */
-  async register(netuid: number, neuron: { hotkey: string; stakeTao?: number; validatorPermit?: boolean; coldkey?: string }): Promise<number> {
+  async register(
+    netuid: number,
+    neuron: { hotkey: string; stakeTao?: number; validatorPermit?: boolean; coldkey?: string },
+  ): Promise<number> {
     return this.state.update((state) => {
       const subnet = this.subnetOf(state, netuid);
       const existing = subnet.neurons.find((n) => n.hotkey === neuron.hotkey);
@@ -93,7 +123,12 @@ export class LocalChain implements ChainClient {
         if (neuron.validatorPermit !== undefined) existing.validatorPermit = neuron.validatorPermit;
         return existing.uid;
       }
-      if (subnet.neurons.length >= maxNeurons) throw new ChainError('dispatch', 'SubtensorModule.TooManyRegistrationsThisBlock', `subnet ${netuid} is full (${maxNeurons} neurons)`);
+      if (subnet.neurons.length >= maxNeurons)
+        throw new ChainError(
+          'dispatch',
+          'SubtensorModule.TooManyRegistrationsThisBlock',
+          `subnet ${netuid} is full (${maxNeurons} neurons)`,
+        );
       const uid = subnet.neurons.length;
       subnet.neurons.push({
         uid,
@@ -133,8 +168,19 @@ export class LocalChain implements ChainClient {
 
   async weightSettings(netuid: number): Promise<WeightSettings> {
     const state = await this.state.read();
-    const { neurons: _n, commitments: _c, weights: _w, weightCommits: _wc, ownerHotkey: _o, ...settings } = this.subnetOf(state, netuid);
-    return { block: this.blockOf(state), ...settings, commitRevealVersion: settings.commitRevealEnabled ? 2 : undefined };
+    const {
+      neurons: _n,
+      commitments: _c,
+      weights: _w,
+      weightCommits: _wc,
+      ownerHotkey: _o,
+      ...settings
+    } = this.subnetOf(state, netuid);
+    return {
+      block: this.blockOf(state),
+      ...settings,
+      commitRevealVersion: settings.commitRevealEnabled ? 2 : undefined,
+    };
   }
 
   async subnetOwnerHotkey(netuid: number): Promise<string | undefined> {
@@ -162,12 +208,20 @@ export class LocalChain implements ChainClient {
   async setCommitment(netuid: number, text: string): Promise<CommitmentReceipt> {
     const signer = this.requireSigner();
     if (Buffer.byteLength(text) > maxCommitmentBytes) {
-      throw new ChainError('preflight', 'commitment_too_long', `a commitment field holds at most ${maxCommitmentBytes} bytes; this one has ${Buffer.byteLength(text)} (use a shorter URL)`);
+      throw new ChainError(
+        'preflight',
+        'commitment_too_long',
+        `a commitment field holds at most ${maxCommitmentBytes} bytes; this one has ${Buffer.byteLength(text)} (use a shorter URL)`,
+      );
     }
     return this.state.update((state) => {
       const subnet = this.subnetOf(state, netuid);
       if (!subnet.neurons.some((n) => n.hotkey === signer)) {
-        throw new ChainError('dispatch', 'Commitments.AccountNotAllowedCommit', `hotkey ${signer} is not registered on subnet ${netuid}`);
+        throw new ChainError(
+          'dispatch',
+          'Commitments.AccountNotAllowedCommit',
+          `hotkey ${signer} is not registered on subnet ${netuid}`,
+        );
       }
       const block = this.blockOf(state);
       subnet.commitments[signer] = { text, block };
@@ -179,42 +233,67 @@ export class LocalChain implements ChainClient {
   async setWeights(netuid: number, uids: number[], values: number[]): Promise<WeightsSubmission> {
     const signer = this.requireSigner();
     // Loaded when weights are set: its hashing library costs every process that opens a chain half a second of CPU.
-    const { commitHash, epochIndex, netuidIndex, randomSalt, revealWindow } = await import('../subtensor/commit-reveal.ts');
+    const { commitHash, epochIndex, netuidIndex, randomSalt, revealWindow } = await import(
+      '../subtensor/commit-reveal.ts'
+    );
     const pending: PendingReveal[] = [];
-    return this.state.update((state) => {
-      const subnet = this.subnetOf(state, netuid);
-      const block = this.blockOf(state);
-      const { neurons, commitments: _c, weights: _w, weightCommits: _wc, ...settings } = subnet;
-      const self = checkWeightsPreflight({
-        signer,
-        metagraph: { netuid, block, neurons: neurons.map((n) => ({ ...n, active: true })) },
-        settings: { block, ...settings },
-        uids,
-        values,
+    return this.state
+      .update((state) => {
+        const subnet = this.subnetOf(state, netuid);
+        const block = this.blockOf(state);
+        const { neurons, commitments: _c, weights: _w, weightCommits: _wc, ...settings } = subnet;
+        const self = checkWeightsPreflight({
+          signer,
+          metagraph: { netuid, block, neurons: neurons.map((n) => ({ ...n, active: true })) },
+          settings: { block, ...settings },
+          uids,
+          values,
+        });
+        neurons.find((n) => n.uid === self.uid)!.lastUpdate = block;
+        state.transactions += 1;
+        const transaction = `local-${randomUUID()}`;
+        if (!subnet.commitRevealEnabled) {
+          subnet.weights[String(self.uid)] = uids.map((uid, i) => ({ uid, value: values[i]! }));
+          return { mode: 'direct' as const, block, uids, values, transaction };
+        }
+        // Commit-reveal v2, as Subtensor does it: only the hash goes on chain now; the weights, the
+        // salt and the version key stay with the validator until the reveal epoch.
+        const commits = (subnet.weightCommits[signer] ??= []);
+        if (commits.length >= maxOpenCommits)
+          throw new ChainError(
+            'dispatch',
+            'SubtensorModule.TooManyUnrevealedCommits',
+            `hotkey ${signer} already has ${maxOpenCommits} unrevealed commits`,
+          );
+        const salt = randomSalt();
+        const versionKey = subnet.weightsVersionKey;
+        const hash = commitHash({ hotkey: signer, netuidIndex: netuidIndex(netuid), uids, values, salt, versionKey });
+        const commitEpoch = epochIndex(block, netuid, subnet.tempo);
+        const window = revealWindow(commitEpoch, netuid, subnet.tempo, subnet.revealPeriodEpochs);
+        commits.push({ hash, commitBlock: block, commitEpoch });
+        pending.push({
+          netuid,
+          hotkey: signer,
+          uids,
+          values,
+          salt,
+          versionKey,
+          commitHash: hash,
+          commitBlock: block,
+          ...window,
+          epochSource: 'tempo',
+          transaction,
+        });
+        return { mode: 'commit' as const, block, uids, values, transaction, revealFromBlock: window.revealFromBlock };
+      })
+      .then(async (submission) => {
+        if (submission.mode === 'commit')
+          await savePendingReveals(this.pendingRevealsFile, [
+            ...(await loadPendingReveals(this.pendingRevealsFile)),
+            ...pending,
+          ]);
+        return submission;
       });
-      neurons.find((n) => n.uid === self.uid)!.lastUpdate = block;
-      state.transactions += 1;
-      const transaction = `local-${randomUUID()}`;
-      if (!subnet.commitRevealEnabled) {
-        subnet.weights[String(self.uid)] = uids.map((uid, i) => ({ uid, value: values[i]! }));
-        return { mode: 'direct' as const, block, uids, values, transaction };
-      }
-      // Commit-reveal v2, as Subtensor does it: only the hash goes on chain now; the weights, the
-      // salt and the version key stay with the validator until the reveal epoch.
-      const commits = (subnet.weightCommits[signer] ??= []);
-      if (commits.length >= maxOpenCommits) throw new ChainError('dispatch', 'SubtensorModule.TooManyUnrevealedCommits', `hotkey ${signer} already has ${maxOpenCommits} unrevealed commits`);
-      const salt = randomSalt();
-      const versionKey = subnet.weightsVersionKey;
-      const hash = commitHash({ hotkey: signer, netuidIndex: netuidIndex(netuid), uids, values, salt, versionKey });
-      const commitEpoch = epochIndex(block, netuid, subnet.tempo);
-      const window = revealWindow(commitEpoch, netuid, subnet.tempo, subnet.revealPeriodEpochs);
-      commits.push({ hash, commitBlock: block, commitEpoch });
-      pending.push({ netuid, hotkey: signer, uids, values, salt, versionKey, commitHash: hash, commitBlock: block, ...window, epochSource: 'tempo', transaction });
-      return { mode: 'commit' as const, block, uids, values, transaction, revealFromBlock: window.revealFromBlock };
-    }).then(async (submission) => {
-      if (submission.mode === 'commit') await savePendingReveals(this.pendingRevealsFile, [...(await loadPendingReveals(this.pendingRevealsFile)), ...pending]);
-      return submission;
-    });
   }
 
   /** Reveals this signer's commits whose epoch has come; drops the ones that expired unrevealed. */
@@ -241,14 +320,32 @@ export class LocalChain implements ChainClient {
         if (index >= 0) commits.splice(index, 1);
         if (when === 'expired' || index < 0) continue;
         // The runtime recomputes the hash from what is revealed; a wrong salt or vector fails.
-        const recomputed = commitHash({ hotkey: signer, netuidIndex: netuidIndex(netuid), uids: reveal.uids, values: reveal.values, salt: reveal.salt, versionKey: reveal.versionKey });
-        if (recomputed !== reveal.commitHash) throw new ChainError('dispatch', 'SubtensorModule.InvalidRevealCommitHashNotMatch', 'the revealed weights do not match the committed hash');
+        const recomputed = commitHash({
+          hotkey: signer,
+          netuidIndex: netuidIndex(netuid),
+          uids: reveal.uids,
+          values: reveal.values,
+          salt: reveal.salt,
+          versionKey: reveal.versionKey,
+        });
+        if (recomputed !== reveal.commitHash)
+          throw new ChainError(
+            'dispatch',
+            'SubtensorModule.InvalidRevealCommitHashNotMatch',
+            'the revealed weights do not match the committed hash',
+          );
         const self = subnet.neurons.find((n) => n.hotkey === signer);
         if (!self) continue;
         subnet.weights[String(self.uid)] = reveal.uids.map((uid, i) => ({ uid, value: reveal.values[i]! }));
         self.lastUpdate = block;
         state.transactions += 1;
-        revealed.push({ mode: 'reveal', block, uids: reveal.uids, values: reveal.values, transaction: `local-${randomUUID()}` });
+        revealed.push({
+          mode: 'reveal',
+          block,
+          uids: reveal.uids,
+          values: reveal.values,
+          transaction: `local-${randomUUID()}`,
+        });
       }
       return { revealed, kept };
     });

@@ -7,7 +7,11 @@ import { withFileLock } from '../../common/file-lock.ts';
 import { writeFileAtomic } from '../../common/atomic-write.ts';
 
 function describeParseError(error: unknown): string {
-  if (error instanceof ZodError) return error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+  if (error instanceof ZodError)
+    return error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
   return (error as Error).message;
 }
 
@@ -29,7 +33,10 @@ export class StateFile<State> {
     try {
       return this.parse(JSON.parse(text));
     } catch (error) {
-      throw new Error(`${this.file} is not a valid state file (${describeParseError(error)}); move it aside to start afresh`, { cause: error });
+      throw new Error(
+        `${this.file} is not a valid state file (${describeParseError(error)}); move it aside to start afresh`,
+        { cause: error },
+      );
     }
   }
 

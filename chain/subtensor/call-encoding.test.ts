@@ -6,7 +6,14 @@ import { ChainError } from '../chain-error.ts';
 import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
 import { loadOfflineRuntime } from './testing/offline-metadata.ts';
 import { compact, hex, u16, u64, u8, vector, bytesOf } from './testing/scale-by-hand.ts';
-import { buildCall, commitWeightsCall, revealWeightsCall, setCommitmentCall, setMechanismWeightsCall, setWeightsCall } from './subtensor-calls.ts';
+import {
+  buildCall,
+  commitWeightsCall,
+  revealWeightsCall,
+  setCommitmentCall,
+  setMechanismWeightsCall,
+  setWeightsCall,
+} from './subtensor-calls.ts';
 
 const runtime = loadOfflineRuntime(requireChainTestFile(finneyMetadataFile));
 
@@ -31,14 +38,27 @@ test('finney spec 424 pallet and call indices are the ones the client relies on'
 
 test('set_mechanism_weights(11, 0, [5], [65535], 0) encodes byte for byte', () => {
   const call = buildCall(runtime.tx, setMechanismWeightsCall(11, [5], [65535], 0));
-  const expected = [...indices('SubtensorModule', 'set_mechanism_weights'), ...u16(11), ...u8(0), ...vector([u16(5)]), ...vector([u16(65535)]), ...u64(0)];
+  const expected = [
+    ...indices('SubtensorModule', 'set_mechanism_weights'),
+    ...u16(11),
+    ...u8(0),
+    ...vector([u16(5)]),
+    ...vector([u16(65535)]),
+    ...u64(0),
+  ];
   assert.equal(call.toHex(), hex(expected));
   assert.equal(call.toHex(), '0x07770b000004050004ffff0000000000000000');
 });
 
 test('set_weights(11, [5], [65535], 0) encodes byte for byte', () => {
   const call = buildCall(runtime.tx, setWeightsCall(11, [5], [65535], 0));
-  const expected = [...indices('SubtensorModule', 'set_weights'), ...u16(11), ...vector([u16(5)]), ...vector([u16(65535)]), ...u64(0)];
+  const expected = [
+    ...indices('SubtensorModule', 'set_weights'),
+    ...u16(11),
+    ...vector([u16(5)]),
+    ...vector([u16(65535)]),
+    ...u64(0),
+  ];
   assert.equal(call.toHex(), hex(expected));
   assert.equal(call.toHex(), '0x07000b0004050004ffff0000000000000000');
 });
@@ -54,7 +74,12 @@ test('reveal_weights(11, [5], [65535], salt, 0) carries the eight-element salt a
   const salt = [1, 2, 3, 4, 5, 6, 7, 65535];
   const call = buildCall(runtime.tx, revealWeightsCall(11, [5], [65535], salt, 0));
   const expected = [
-    ...indices('SubtensorModule', 'reveal_weights'), ...u16(11), ...vector([u16(5)]), ...vector([u16(65535)]), ...vector(salt.map(u16)), ...u64(0),
+    ...indices('SubtensorModule', 'reveal_weights'),
+    ...u16(11),
+    ...vector([u16(5)]),
+    ...vector([u16(65535)]),
+    ...vector(salt.map(u16)),
+    ...u64(0),
   ];
   assert.equal(call.toHex(), hex(expected));
   assert.deepEqual(compact(8), [0x20]);
@@ -73,7 +98,11 @@ test('a 128-byte commitment is the largest Raw; 129 bytes are refused before sig
   const longest = 'x'.repeat(128);
   const call = buildCall(runtime.tx, setCommitmentCall(11, longest));
   assert.equal(call.toHex(), hex([18, 0, ...u16(11), ...compact(1), 129, ...bytesOf(longest)]));
-  assert.throws(() => setCommitmentCall(11, 'x'.repeat(129)), (error: unknown) => error instanceof ChainError && error.kind === 'preflight' && error.code === 'commitment_too_long');
+  assert.throws(
+    () => setCommitmentCall(11, 'x'.repeat(129)),
+    (error: unknown) =>
+      error instanceof ChainError && error.kind === 'preflight' && error.code === 'commitment_too_long',
+  );
   // Multi-byte characters count as bytes, not characters.
   assert.throws(() => setCommitmentCall(11, 'é'.repeat(65)), ChainError);
 });

@@ -4,7 +4,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { blake2AsHex, decodeAddress } from '@polkadot/util-crypto';
 import { finneyMetadataFile, requireChainTestFile } from './testing/chain-test-data.ts';
-import { commitHash, encodeCommitPayload, epochIndex, firstBlockOfEpoch, randomSalt, revealState, revealWindow, type CommitPayload } from './commit-reveal.ts';
+import {
+  commitHash,
+  encodeCommitPayload,
+  epochIndex,
+  firstBlockOfEpoch,
+  randomSalt,
+  revealState,
+  revealWindow,
+  type CommitPayload,
+} from './commit-reveal.ts';
 import { loadOfflineRuntime } from './testing/offline-metadata.ts';
 import { hex, u16, u64, vector } from './testing/scale-by-hand.ts';
 
@@ -19,8 +28,12 @@ const payload: CommitPayload = {
 
 test('the commit payload is SCALE(AccountId32, u16, Vec<u16>, Vec<u16>, Vec<u16>, u64), by hand', () => {
   const expected = [
-    ...decodeAddress(payload.hotkey), ...u16(11), ...vector([u16(5), u16(17)]), ...vector([u16(65535), u16(1000)]),
-    ...vector(payload.salt.map(u16)), ...u64(3),
+    ...decodeAddress(payload.hotkey),
+    ...u16(11),
+    ...vector([u16(5), u16(17)]),
+    ...vector([u16(65535), u16(1000)]),
+    ...vector(payload.salt.map(u16)),
+    ...u64(3),
   ];
   assert.equal(hex(encodeCommitPayload(payload)), hex(expected));
   assert.equal(commitHash(payload), blake2AsHex(Uint8Array.from(expected), 256));
@@ -29,7 +42,12 @@ test('the commit payload is SCALE(AccountId32, u16, Vec<u16>, Vec<u16>, Vec<u16>
 test('the commit payload matches the metadata registry encoding of the same tuple', () => {
   const { registry } = loadOfflineRuntime(requireChainTestFile(finneyMetadataFile));
   const tuple = registry.createType('(AccountId32, u16, Vec<u16>, Vec<u16>, Vec<u16>, u64)', [
-    payload.hotkey, payload.netuidIndex, payload.uids, payload.values, payload.salt, payload.versionKey,
+    payload.hotkey,
+    payload.netuidIndex,
+    payload.uids,
+    payload.values,
+    payload.salt,
+    payload.versionKey,
   ]);
   assert.equal(hex(encodeCommitPayload(payload)), tuple.toHex());
 });
@@ -52,7 +70,12 @@ test('epoch index is (block + netuid + 1) / (tempo + 1), and the first block of 
   assert.equal(epochIndex(348, 11, 360), 0);
   assert.equal(epochIndex(349, 11, 360), 1);
   assert.equal(firstBlockOfEpoch(1, 11, 360), 349);
-  for (const [netuid, tempo] of [[11, 360], [3, 99], [0, 0], [1, 10]] as const) {
+  for (const [netuid, tempo] of [
+    [11, 360],
+    [3, 99],
+    [0, 0],
+    [1, 10],
+  ] as const) {
     for (let epoch = 1; epoch < 40; epoch++) {
       const first = firstBlockOfEpoch(epoch, netuid, tempo);
       assert.equal(epochIndex(first, netuid, tempo), epoch);

@@ -78,7 +78,12 @@ export interface RevealWindow {
 }
 
 /** A commit made in epoch E is revealed during epoch E + RevealPeriodEpochs, and not after. */
-export function revealWindow(commitEpoch: number, netuid: number, tempo: number, revealPeriodEpochs: number): RevealWindow {
+export function revealWindow(
+  commitEpoch: number,
+  netuid: number,
+  tempo: number,
+  revealPeriodEpochs: number,
+): RevealWindow {
   const revealEpoch = commitEpoch + revealPeriodEpochs;
   return {
     commitEpoch,

@@ -32,7 +32,9 @@ test('a Raw field holding "<hash>|<https url>" decodes to a pack commitment at i
 });
 
 test('the hash is normalised to lower case; a second field is ignored', () => {
-  const decoded = decode(registrationBytes(7, [rawField(bytesOf(`${'ABCDEF01'.repeat(8)}|${url}`)), rawField(bytesOf('extra'))]));
+  const decoded = decode(
+    registrationBytes(7, [rawField(bytesOf(`${'ABCDEF01'.repeat(8)}|${url}`)), rawField(bytesOf('extra'))]),
+  );
   assert.equal(decoded.ok && decoded.commitment.packHash, 'abcdef01'.repeat(8));
 });
 

@@ -11,7 +11,11 @@ export const maxRawCommitmentBytes = 128;
 export function commitmentInfo(text: string): { fields: Array<Record<string, Uint8Array>> } {
   const bytes = new TextEncoder().encode(text);
   if (bytes.length > maxRawCommitmentBytes) {
-    throw new ChainError('preflight', 'commitment_too_long', `the commitment is ${bytes.length} bytes; a Raw commitment field holds at most ${maxRawCommitmentBytes} (shorten the URL)`);
+    throw new ChainError(
+      'preflight',
+      'commitment_too_long',
+      `the commitment is ${bytes.length} bytes; a Raw commitment field holds at most ${maxRawCommitmentBytes} (shorten the URL)`,
+    );
   }
   return { fields: [{ [`Raw${bytes.length}`]: bytes }] };
 }
@@ -34,7 +38,10 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Field 0 must be Raw utf-8 text in the pack format; anything else is skipped with the reason, never thrown. */
 export function decodeCommitmentEntry(entry: CommitmentEntry): DecodedCommitment {
-  const skip = (reason: string, raw = ''): DecodedCommitment => ({ ok: false, skipped: { hotkey: entry.hotkey, block: entry.block, reason, raw: displayRaw(raw) } });
+  const skip = (reason: string, raw = ''): DecodedCommitment => ({
+    ok: false,
+    skipped: { hotkey: entry.hotkey, block: entry.block, reason, raw: displayRaw(raw) },
+  });
   const field = entry.fields[0];
   if (!field) return skip('the commitment has no fields');
   if (!/^Raw\d+$/.test(field.variant)) return skip(`field 0 is ${field.variant}, not Raw bytes`);
@@ -46,7 +53,10 @@ export function decodeCommitmentEntry(entry: CommitmentEntry): DecodedCommitment
   }
   const parsed = parsePackCommitment(text);
   if (!parsed.ok) return skip(parsed.reason, text);
-  return { ok: true, commitment: { hotkey: entry.hotkey, packHash: parsed.packHash, url: parsed.url, block: entry.block } };
+  return {
+    ok: true,
+    commitment: { hotkey: entry.hotkey, packHash: parsed.packHash, url: parsed.url, block: entry.block },
+  };
 }
 
 /**

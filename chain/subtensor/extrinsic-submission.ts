@@ -32,7 +32,12 @@ export async function submitAndWaitForInclusion(
     };
     const timer = setTimeout(() => {
       finish({
-        error: new ChainError('connection', 'inclusion_timeout', `the extrinsic was not included within ${timeoutMs} ms; it may still be included later`, { retryable: true }),
+        error: new ChainError(
+          'connection',
+          'inclusion_timeout',
+          `the extrinsic was not included within ${timeoutMs} ms; it may still be included later`,
+          { retryable: true },
+        ),
       });
     }, timeoutMs);
 
@@ -46,12 +51,25 @@ export async function submitAndWaitForInclusion(
         const blockHash = status.isInBlock ? status.asInBlock : status.asFinalized;
         api.rpc.chain
           .getHeader(blockHash)
-          .then((header) => finish({ inclusion: { block: header.number.toNumber(), blockHash: blockHash.toHex(), transaction: result.txHash.toHex() } }))
+          .then((header) =>
+            finish({
+              inclusion: {
+                block: header.number.toNumber(),
+                blockHash: blockHash.toHex(),
+                transaction: result.txHash.toHex(),
+              },
+            }),
+          )
           .catch((error: unknown) => finish({ error: classifySubmissionError(error) }));
       } else if (status.isInvalid || status.isDropped || status.isUsurped) {
         // Accepted into the pool, then thrown out (a nonce reused elsewhere, a full pool).
         finish({
-          error: new ChainError('invalid_transaction', status.type, `the node dropped the extrinsic after accepting it (${status.type}); send it again`, { retryable: true }),
+          error: new ChainError(
+            'invalid_transaction',
+            status.type,
+            `the node dropped the extrinsic after accepting it (${status.type}); send it again`,
+            { retryable: true },
+          ),
         });
       }
     };

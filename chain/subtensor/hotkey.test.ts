@@ -39,7 +39,10 @@ test('setting both variables is refused', async () => {
 test('a bittensor wallet hotkey file: secretPhrase, or secretSeed, checked against its ss58Address', () =>
   withDirectory(async (directory) => {
     const phraseFile = path.join(directory, 'phrase');
-    await writeFile(phraseFile, JSON.stringify({ secretPhrase: devPhrase, ss58Address: devPhraseAddress, accountId: '0x00' }));
+    await writeFile(
+      phraseFile,
+      JSON.stringify({ secretPhrase: devPhrase, ss58Address: devPhraseAddress, accountId: '0x00' }),
+    );
     assert.equal((await loadHotkey({ TRL_CHAIN_HOTKEY_FILE: phraseFile }))?.address, devPhraseAddress);
 
     const seedFile = path.join(directory, 'seed');
@@ -67,7 +70,10 @@ test('errors name the file and never contain the secret', () =>
     await writeFile(badJson, JSON.stringify({ secretSeed: '0x1234', secretPhrase: 42, note: secret }));
     const badUri = { TRL_CHAIN_HOTKEY_URI: secret };
     for (const env of [{ TRL_CHAIN_HOTKEY_FILE: badText }, { TRL_CHAIN_HOTKEY_FILE: badJson }, badUri]) {
-      const error = await loadHotkey(env).then(() => undefined, (caught: unknown) => caught);
+      const error = await loadHotkey(env).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       assert.ok(error instanceof HotkeyError, `refused: ${JSON.stringify(Object.keys(env))}`);
       assert.ok(!error.message.includes(secret), 'message has no secret');
       assert.ok(!error.message.includes('zebra'), 'message has no word of the secret');
@@ -79,7 +85,10 @@ test('errors name the file and never contain the secret', () =>
 
 test('an unreadable or encrypted file says what to do', () =>
   withDirectory(async (directory) => {
-    await assert.rejects(loadHotkey({ TRL_CHAIN_HOTKEY_FILE: path.join(directory, 'missing') }), /cannot read .*ENOENT.*check the path/);
+    await assert.rejects(
+      loadHotkey({ TRL_CHAIN_HOTKEY_FILE: path.join(directory, 'missing') }),
+      /cannot read .*ENOENT.*check the path/,
+    );
     const encrypted = path.join(directory, 'encrypted');
     await writeFile(encrypted, '$NACL\u0000\u0001garbage');
     await assert.rejects(loadHotkey({ TRL_CHAIN_HOTKEY_FILE: encrypted }), /encrypted; use an unencrypted hotkey file/);

@@ -2,7 +2,15 @@
 // (one call, all fields at one block), else assembled from SubtensorModule storage (runtimes
 // before runtime APIs were listed in metadata, such as spec 103).
 import type { Neuron } from '../chain-client.ts';
-import { codecArray, codecBoolean, codecNumber, readMany, runtimeCall, storageItem, type BlockView } from './chain-view.ts';
+import {
+  codecArray,
+  codecBoolean,
+  codecNumber,
+  readMany,
+  runtimeCall,
+  storageItem,
+  type BlockView,
+} from './chain-view.ts';
 
 const raoPerTao = 1e9;
 
@@ -39,7 +47,10 @@ export function neuronLiteFromCodec(codec: unknown): NeuronLite {
     coldkey: value.coldkey!.toString(),
     uid: codecNumber(value.uid),
     active: codecBoolean(value.active),
-    stake: codecArray<[{ toString(): string }, unknown]>(value.stake).map(([coldkey, amount]) => [coldkey.toString(), BigInt(codecNumber(amount))]),
+    stake: codecArray<[{ toString(): string }, unknown]>(value.stake).map(([coldkey, amount]) => [
+      coldkey.toString(),
+      BigInt(codecNumber(amount)),
+    ]),
     lastUpdate: codecNumber(value.lastUpdate),
     validatorPermit: codecBoolean(value.validatorPermit),
   };
@@ -77,7 +88,11 @@ export async function readNeuronsFromStorage(view: BlockView, netuid: number): P
     const entry = storageItem(view, 'subtensorModule', item);
     return entry ? codecArray(await entry(netuid)) : [];
   };
-  const [permits, lastUpdates, actives] = await Promise.all([perUid('validatorPermit'), perUid('lastUpdate'), perUid('active')]);
+  const [permits, lastUpdates, actives] = await Promise.all([
+    perUid('validatorPermit'),
+    perUid('lastUpdate'),
+    perUid('active'),
+  ]);
   const hotkeyList = uids.map((uid) => hotkeys.get(uid)!);
   const totalHotkeyAlpha = storageItem(view, 'subtensorModule', 'totalHotkeyAlpha');
   const totalHotkeyStake = storageItem(view, 'subtensorModule', 'totalHotkeyStake');
@@ -85,11 +100,25 @@ export async function readNeuronsFromStorage(view: BlockView, netuid: number): P
   const none: undefined[] = hotkeyList.map(() => undefined);
   const [stakes, owners] = await Promise.all([
     totalHotkeyAlpha
-      ? readMany(view, totalHotkeyAlpha, hotkeyList.map((hotkey) => [hotkey, netuid]))
+      ? readMany(
+          view,
+          totalHotkeyAlpha,
+          hotkeyList.map((hotkey) => [hotkey, netuid]),
+        )
       : totalHotkeyStake
-        ? readMany(view, totalHotkeyStake, hotkeyList.map((hotkey) => [hotkey]))
+        ? readMany(
+            view,
+            totalHotkeyStake,
+            hotkeyList.map((hotkey) => [hotkey]),
+          )
         : Promise.resolve(none),
-    owner ? readMany(view, owner, hotkeyList.map((hotkey) => [hotkey])) : Promise.resolve(none),
+    owner
+      ? readMany(
+          view,
+          owner,
+          hotkeyList.map((hotkey) => [hotkey]),
+        )
+      : Promise.resolve(none),
   ]);
   return uids.map((uid, index) => ({
     uid,

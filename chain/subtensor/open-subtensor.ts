@@ -6,7 +6,10 @@ import { openSubtensor, type SubtensorClient } from './subtensor-client.ts';
 
 export { pendingRevealsFile };
 
-export async function openSubtensorFromConfig(config: { TRL_CHAIN_ENDPOINT?: string }, env: NodeJS.ProcessEnv = process.env): Promise<SubtensorClient> {
+export async function openSubtensorFromConfig(
+  config: { TRL_CHAIN_ENDPOINT?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<SubtensorClient> {
   if (!config.TRL_CHAIN_ENDPOINT) throw new Error('TRL_CHAIN_ENDPOINT is required with TRL_CHAIN=subtensor');
   const signer = await loadHotkey(env);
   return openSubtensor({ endpoint: config.TRL_CHAIN_ENDPOINT, signer, pendingRevealsFile });

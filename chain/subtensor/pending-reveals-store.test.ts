@@ -6,9 +6,20 @@ import path from 'node:path';
 import { loadPendingReveals, savePendingReveals, type PendingReveal } from './pending-reveals-store.ts';
 
 const reveal: PendingReveal = {
-  netuid: 11, hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', uids: [5], values: [65535], salt: [1, 2, 3, 4, 5, 6, 7, 8],
-  versionKey: 0, commitHash: `0x${'0'.repeat(64)}`, commitBlock: 1000, commitEpoch: 2, revealEpoch: 3, revealFromBlock: 1071,
-  revealUntilBlock: 1431, epochSource: 'tempo', transaction: `0x${'1'.repeat(64)}`,
+  netuid: 11,
+  hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY',
+  uids: [5],
+  values: [65535],
+  salt: [1, 2, 3, 4, 5, 6, 7, 8],
+  versionKey: 0,
+  commitHash: `0x${'0'.repeat(64)}`,
+  commitBlock: 1000,
+  commitEpoch: 2,
+  revealEpoch: 3,
+  revealFromBlock: 1071,
+  revealUntilBlock: 1431,
+  epochSource: 'tempo',
+  transaction: `0x${'1'.repeat(64)}`,
 };
 
 async function withDirectory(run: (directory: string) => Promise<void>): Promise<void> {

@@ -37,7 +37,9 @@ export async function loadPendingReveals(path: string): Promise<PendingReveal[]>
   }
   const parsed = fileSchema.safeParse(JSON.parse(text));
   if (!parsed.success) {
-    throw new Error(`pending reveals file ${path} does not match the expected shape (${parsed.error.issues[0]?.message ?? 'invalid'}); move it aside to start empty`);
+    throw new Error(
+      `pending reveals file ${path} does not match the expected shape (${parsed.error.issues[0]?.message ?? 'invalid'}); move it aside to start empty`,
+    );
   }
   return parsed.data.reveals;
 }

@@ -24,14 +24,23 @@ function keyOf(section: string, item: string, ...args: unknown[]): string {
 
 test('CommitmentOf(11, account): Identity netuid, Twox64Concat account', () => {
   const account = decodeAddress(alice);
-  const expected = u8aConcat(prefix('Commitments', 'CommitmentOf'), Uint8Array.from(u16(11)), xxhashAsU8a(account, 64), account);
+  const expected = u8aConcat(
+    prefix('Commitments', 'CommitmentOf'),
+    Uint8Array.from(u16(11)),
+    xxhashAsU8a(account, 64),
+    account,
+  );
   assert.equal(keyOf('commitments', 'commitmentOf', 11, alice), u8aToHex(expected));
   // The well-known twox128("Commitments") prefix, spelled out.
   assert.equal(u8aToHex(xxhashAsU8a('Commitments', 128)), '0xca407206ec1ab726b2636c4b145ac287');
 });
 
 test('Weights(netuid_index 11, uid 3): two Identity u16 keys', () => {
-  const expected = u8aConcat(prefix('SubtensorModule', 'Weights'), Uint8Array.from(u16(netuidIndex(11))), Uint8Array.from(u16(3)));
+  const expected = u8aConcat(
+    prefix('SubtensorModule', 'Weights'),
+    Uint8Array.from(u16(netuidIndex(11))),
+    Uint8Array.from(u16(3)),
+  );
   assert.equal(keyOf('subtensorModule', 'weights', netuidIndex(11), 3), u8aToHex(expected));
   assert.equal(u8aToHex(xxhashAsU8a('SubtensorModule', 128)), '0x658faa385070e074c85bf6b568cf0555');
 });

@@ -23,7 +23,12 @@ export function buildCall<T>(builders: CallBuilders<T>, plan: CallPlan): T {
 }
 
 /** Main mechanism (mecid 0); runtimes with mechanisms (spec 424) route `set_weights` here anyway. */
-export function setMechanismWeightsCall(netuid: number, uids: number[], values: number[], versionKey: number): CallPlan {
+export function setMechanismWeightsCall(
+  netuid: number,
+  uids: number[],
+  values: number[],
+  versionKey: number,
+): CallPlan {
   return { section: 'subtensorModule', method: 'setMechanismWeights', args: [netuid, 0, uids, values, versionKey] };
 }
 
@@ -36,7 +41,13 @@ export function commitWeightsCall(netuid: number, commitHash: string): CallPlan 
   return { section: 'subtensorModule', method: 'commitWeights', args: [netuid, commitHash] };
 }
 
-export function revealWeightsCall(netuid: number, uids: number[], values: number[], salt: number[], versionKey: number): CallPlan {
+export function revealWeightsCall(
+  netuid: number,
+  uids: number[],
+  values: number[],
+  salt: number[],
+  versionKey: number,
+): CallPlan {
   return { section: 'subtensorModule', method: 'revealWeights', args: [netuid, uids, values, salt, versionKey] };
 }
 

@@ -18,7 +18,6 @@ import { SubtensorClient } from './subtensor-client.ts';
 const netuid = 11;
 const miner = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 
-
 interface FakeChain {
   block: number;
   /** Makes the post-commit read of WeightCommits fail, as a dropped connection would. */
@@ -39,48 +38,93 @@ function fakeApi(chain: FakeChain, signer: string): ApiPromise {
         subnetEpochIndex: storage(() => number(chain.epoch)),
         weightCommits: storage(() => {
           if (chain.failWeightCommits) throw new Error('WebSocket is not connected');
-          return option(chain.commits.map((commit) => [{ toHex: () => commit.hash }, number(commit.epoch), number(0), number(0)]));
+          return option(
+            chain.commits.map((commit) => [{ toHex: () => commit.hash }, number(commit.epoch), number(0), number(0)]),
+          );
         }),
       },
     },
     call: {
       neuronInfoRuntimeApi: {
         getNeuronsLite: async () => [
-          { hotkey: text(signer), coldkey: text(signer), uid: number(0), active: flag(true), stake: [[text(signer), number(5e12)]], lastUpdate: number(0), validatorPermit: flag(true) },
-          { hotkey: text(miner), coldkey: text(miner), uid: number(1), active: flag(true), stake: [], lastUpdate: number(0), validatorPermit: flag(false) },
+          {
+            hotkey: text(signer),
+            coldkey: text(signer),
+            uid: number(0),
+            active: flag(true),
+            stake: [[text(signer), number(5e12)]],
+            lastUpdate: number(0),
+            validatorPermit: flag(true),
+          },
+          {
+            hotkey: text(miner),
+            coldkey: text(miner),
+            uid: number(1),
+            active: flag(true),
+            stake: [],
+            lastUpdate: number(0),
+            validatorPermit: flag(false),
+          },
         ],
       },
       subnetInfoRuntimeApi: { getNextEpochStartBlock: async () => option(number(chain.nextEpochStart)) },
     },
   };
-  const extrinsic = (method: string) => (...args: unknown[]) => ({
-    signAndSend: async (_pair: unknown, _options: unknown, onStatus: (result: unknown) => void) => {
-      chain.block += 1;
-      chain.sent.push({ method, args });
-      if (method === 'commitWeights') chain.commits.push({ hash: args[1] as string, epoch: chain.epoch });
-      const blockHash = { toHex: () => `0x${chain.block.toString(16).padStart(64, '0')}` };
-      setImmediate(() => onStatus({ status: { isInBlock: true, asInBlock: blockHash }, dispatchError: undefined, txHash: { toHex: () => `0x${'ee'.repeat(32)}` } }));
-      return () => undefined;
-    },
-  });
+  const extrinsic =
+    (method: string) =>
+    (...args: unknown[]) => ({
+      signAndSend: async (_pair: unknown, _options: unknown, onStatus: (result: unknown) => void) => {
+        chain.block += 1;
+        chain.sent.push({ method, args });
+        if (method === 'commitWeights') chain.commits.push({ hash: args[1] as string, epoch: chain.epoch });
+        const blockHash = { toHex: () => `0x${chain.block.toString(16).padStart(64, '0')}` };
+        setImmediate(() =>
+          onStatus({
+            status: { isInBlock: true, asInBlock: blockHash },
+            dispatchError: undefined,
+            txHash: { toHex: () => `0x${'ee'.repeat(32)}` },
+          }),
+        );
+        return () => undefined;
+      },
+    });
   return {
     runtimeVersion: { specVersion: number(424) },
     query: { subtensorModule: view.query.subtensorModule },
     call: view.call,
-    tx: { subtensorModule: { setMechanismWeights: extrinsic('setMechanismWeights'), commitWeights: extrinsic('commitWeights'), revealWeights: extrinsic('revealWeights') } },
+    tx: {
+      subtensorModule: {
+        setMechanismWeights: extrinsic('setMechanismWeights'),
+        commitWeights: extrinsic('commitWeights'),
+        revealWeights: extrinsic('revealWeights'),
+      },
+    },
     rpc: { chain: { getHeader: async () => ({ hash: 'head', number: number(chain.block) }) } },
     at: async () => view,
     disconnect: async () => undefined,
   } as unknown as ApiPromise;
 }
 
-async function setUp(run: (context: { chain: FakeChain; client: SubtensorClient; file: string; signer: string }) => Promise<void>, options: { withFile?: boolean } = {}) {
+async function setUp(
+  run: (context: { chain: FakeChain; client: SubtensorClient; file: string; signer: string }) => Promise<void>,
+  options: { withFile?: boolean } = {},
+) {
   await cryptoWaitReady();
   const pair = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//Alice');
   const directory = await mkdtemp(path.join(tmpdir(), 'subtensor-client-'));
   const file = path.join(directory, 'pending.json');
-  const chain: FakeChain = { block: 1000, epoch: 5, nextEpochStart: 1200, commitRevealVersion: 2, sent: [], commits: [] };
-  const client = new SubtensorClient(fakeApi(chain, pair.address), { signer: pair, pendingRevealsFile: options.withFile === false ? undefined : file });
+  const chain: FakeChain = {
+    block: 1000,
+    epoch: 5,
+    nextEpochStart: 1200,
+    commitRevealVersion: 2,
+    sent: [],
+    commits: [],
+  };
+  const client = new SubtensorClient(fakeApi(chain, pair.address), {
+    signer: pair,
+    pendingRevealsFile: options.withFile === false ? undefined : file,
+  });
   try {
     await run({ chain, client, file, signer: pair.address });
   } finally {
@@ -98,9 +142,19 @@ test('commit-reveal v2: the commit carries the hash of what will be revealed, an
 
     const [pending] = await loadPendingReveals(file);
     assert.ok(pending);
-    assert.deepEqual([pending.commitEpoch, pending.revealEpoch, pending.epochSource, pending.versionKey], [5, 7, 'counter', 7]);
+    assert.deepEqual(
+      [pending.commitEpoch, pending.revealEpoch, pending.epochSource, pending.versionKey],
+      [5, 7, 'counter', 7],
+    );
     assert.equal(pending.salt.length, 8);
-    const hash = commitHash({ hotkey: signer, netuidIndex: netuid, uids: [1], values: [65535], salt: pending.salt, versionKey: 7 });
+    const hash = commitHash({
+      hotkey: signer,
+      netuidIndex: netuid,
+      uids: [1],
+      values: [65535],
+      salt: pending.salt,
+      versionKey: 7,
+    });
     assert.deepEqual(chain.sent, [{ method: 'commitWeights', args: [netuid, hash] }]);
 
     chain.epoch = 6;
@@ -130,7 +184,10 @@ test('a commit whose epoch cannot be read back is still kept, with the epoch cou
     const submission = await client.setWeights(netuid, [1], [65535]);
     assert.equal(submission.mode, 'commit');
     const [pending] = await loadPendingReveals(file);
-    assert.deepEqual([pending?.commitEpoch, pending?.revealEpoch, pending?.epochSource, pending?.salt.length], [5, 7, 'counter', 8]);
+    assert.deepEqual(
+      [pending?.commitEpoch, pending?.revealEpoch, pending?.epochSource, pending?.salt.length],
+      [5, 7, 'counter', 8],
+    );
   }));
 
 test('expired commits are dropped without sending; other hotkeys and subnets are left alone', () =>
@@ -144,22 +201,37 @@ test('expired commits are dropped without sending; other hotkeys and subnets are
     chain.epoch = 8;
     assert.deepEqual(await client.revealDueWeights(netuid), []);
     assert.equal(chain.sent.filter((call) => call.method === 'revealWeights').length, 0);
-    assert.deepEqual((await loadPendingReveals(file)).map((reveal) => [reveal.hotkey, reveal.netuid]), [[miner, 11], [signer, 12]]);
+    assert.deepEqual(
+      (await loadPendingReveals(file)).map((reveal) => [reveal.hotkey, reveal.netuid]),
+      [
+        [miner, 11],
+        [signer, 12],
+      ],
+    );
   }));
 
 test('a v4 runtime without commit_timelocked_weights is refused before anything is sent; so is a v2 commit with nowhere to keep the reveal', async () => {
   await setUp(async ({ chain, client }) => {
     chain.commitRevealVersion = 4;
-    const error = await client.setWeights(netuid, [1], [65535]).then(() => undefined, (caught: unknown) => caught);
+    const error = await client.setWeights(netuid, [1], [65535]).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     assert.ok(error instanceof ChainError);
     assert.deepEqual([error.kind, error.code, error.retryable], ['preflight', 'commit_reveal_v4_unsupported', false]);
     assert.match(error.message, /timelock/);
     assert.deepEqual(chain.sent, [], 'nothing sent');
   });
-  await setUp(async ({ chain, client }) => {
-    const error = await client.setWeights(netuid, [1], [65535]).then(() => undefined, (caught: unknown) => caught);
-    assert.ok(error instanceof ChainError);
-    assert.equal(error.code, 'no_pending_reveals_file');
-    assert.deepEqual(chain.sent, []);
-  }, { withFile: false });
+  await setUp(
+    async ({ chain, client }) => {
+      const error = await client.setWeights(netuid, [1], [65535]).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      assert.ok(error instanceof ChainError);
+      assert.equal(error.code, 'no_pending_reveals_file');
+      assert.deepEqual(chain.sent, []);
+    },
+    { withFile: false },
+  );
 });

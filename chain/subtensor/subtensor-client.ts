@@ -10,16 +10,44 @@
 // without that call is refused with 'commit_reveal_v4_unsupported'.
 import type { ApiPromise } from '@polkadot/api';
 import type { KeyringPair } from '@polkadot/keyring/types';
-import type { ChainClient, CommitmentReceipt, CommitmentsRead, Metagraph, PackCommitment, SkippedCommitment, WeightRow, WeightSettings, WeightsSubmission } from '../chain-client.ts';
+import type {
+  ChainClient,
+  CommitmentReceipt,
+  CommitmentsRead,
+  Metagraph,
+  PackCommitment,
+  SkippedCommitment,
+  WeightRow,
+  WeightSettings,
+  WeightsSubmission,
+} from '../chain-client.ts';
 import { ChainError } from '../chain-error.ts';
 import { checkWeightsPreflight } from '../weights-preflight.ts';
 import { codecArray, codecNumber, runtimeCall, storageItem, type BlockView } from './chain-view.ts';
 import { commitmentEntryFromCodec, decodeCommitmentEntry } from './commitment-fields.ts';
-import { commitHash, epochIndex, netuidIndex, randomSalt, revealState, revealWindow, type RevealWindow } from './commit-reveal.ts';
+import {
+  commitHash,
+  epochIndex,
+  netuidIndex,
+  randomSalt,
+  revealState,
+  revealWindow,
+  type RevealWindow,
+} from './commit-reveal.ts';
 import { submitAndWaitForInclusion, type Inclusion } from './extrinsic-submission.ts';
 import { hasNeuronRuntimeApi, readHotkeysByUid, readNeurons } from './neuron-reading.ts';
 import { loadPendingReveals, savePendingReveals, type PendingReveal } from './pending-reveals-store.ts';
-import { buildCall, commitWeightsCall, hasCall, revealWeightsCall, setCommitmentCall, setMechanismWeightsCall, setWeightsCall, type CallBuilders, type CallPlan } from './subtensor-calls.ts';
+import {
+  buildCall,
+  commitWeightsCall,
+  hasCall,
+  revealWeightsCall,
+  setCommitmentCall,
+  setMechanismWeightsCall,
+  setWeightsCall,
+  type CallBuilders,
+  type CallPlan,
+} from './subtensor-calls.ts';
 import { openApi } from './subtensor-connection.ts';
 import { prepareTimelockedCommit } from './timelock-commit-plan.ts';
 import { classifySubmissionError } from './transaction-errors.ts';
@@ -49,7 +77,12 @@ export interface RuntimeFeatures {
 }
 
 /** Refusals that mean the commit can never be revealed: drop it rather than retry forever. */
-const revealGoneCodes = new Set(['SubtensorModule.ExpiredWeightCommit', 'SubtensorModule.NoWeightsCommitFound', 'SubtensorModule.CommitRevealDisabled', 'Custom(16)']);
+const revealGoneCodes = new Set([
+  'SubtensorModule.ExpiredWeightCommit',
+  'SubtensorModule.NoWeightsCommitFound',
+  'SubtensorModule.CommitRevealDisabled',
+  'Custom(16)',
+]);
 
 export async function openSubtensor(options: SubtensorClientOptions): Promise<SubtensorClient> {
   const api = await openApi(options.endpoint, options.timeoutMs ?? 30_000);
@@ -153,14 +186,20 @@ export class SubtensorClient implements ChainClient {
       const { view } = await this.#snapshot();
       const weights = storageItem(view, 'subtensorModule', 'weights');
       if (!weights) return [];
-      const [hotkeys, entries] = await Promise.all([readHotkeysByUid(view, netuid), weights.entries(netuidIndex(netuid))]);
+      const [hotkeys, entries] = await Promise.all([
+        readHotkeysByUid(view, netuid),
+        weights.entries(netuidIndex(netuid)),
+      ]);
       return entries
         .map(([key, row]) => {
           const validatorUid = codecNumber(key.args[1]);
           return {
             validatorUid,
             validatorHotkey: hotkeys.get(validatorUid) ?? '',
-            weights: codecArray<[unknown, unknown]>(row).map(([uid, value]) => ({ uid: codecNumber(uid), value: codecNumber(value) })),
+            weights: codecArray<[unknown, unknown]>(row).map(([uid, value]) => ({
+              uid: codecNumber(uid),
+              value: codecNumber(value),
+            })),
           };
         })
         .filter((row) => row.weights.length > 0)
@@ -181,15 +220,20 @@ export class SubtensorClient implements ChainClient {
     checkWeightsPreflight({ signer, metagraph, settings, uids, values });
     const versionKey = settings.weightsVersionKey;
     if (!settings.commitRevealEnabled) {
-      const plan = this.features.mechanismWeights ? setMechanismWeightsCall(netuid, uids, values, versionKey) : setWeightsCall(netuid, uids, values, versionKey);
+      const plan = this.features.mechanismWeights
+        ? setMechanismWeightsCall(netuid, uids, values, versionKey)
+        : setWeightsCall(netuid, uids, values, versionKey);
       const inclusion = await this.#send(plan);
       return { mode: 'direct', block: inclusion.block, uids, values, transaction: inclusion.transaction };
     }
     const version = settings.commitRevealVersion;
     if (version === 4) {
       if (!hasCall(this.#api.tx as unknown as CallBuilders<unknown>, 'subtensorModule', 'commitTimelockedWeights')) {
-        throw new ChainError('preflight', 'commit_reveal_v4_unsupported',
-          `subnet ${netuid} uses commit-reveal v4 (drand timelocked weights), but the runtime has no commit_timelocked_weights call to send them with`);
+        throw new ChainError(
+          'preflight',
+          'commit_reveal_v4_unsupported',
+          `subnet ${netuid} uses commit-reveal v4 (drand timelocked weights), but the runtime has no commit_timelocked_weights call to send them with`,
+        );
       }
       const prepared = await this.#read(`the timelock schedule of subnet ${netuid}`, async () => {
         const { view, block } = await this.#snapshot();
@@ -197,10 +241,21 @@ export class SubtensorClient implements ChainClient {
       });
       // The chain decrypts and applies the weights in the reveal epoch: nothing to keep.
       const inclusion = await this.#send(prepared.plan);
-      return { mode: 'timelocked', block: inclusion.block, uids, values, transaction: inclusion.transaction, revealFromBlock: prepared.revealFromBlock };
+      return {
+        mode: 'timelocked',
+        block: inclusion.block,
+        uids,
+        values,
+        transaction: inclusion.transaction,
+        revealFromBlock: prepared.revealFromBlock,
+      };
     }
     if (version !== undefined && version !== 2) {
-      throw new ChainError('preflight', `commit_reveal_v${version}_unsupported`, `subnet ${netuid} uses commit-reveal version ${version}; this client supports version 2 (hash commit + reveal) only`);
+      throw new ChainError(
+        'preflight',
+        `commit_reveal_v${version}_unsupported`,
+        `subnet ${netuid} uses commit-reveal version ${version}; this client supports version 2 (hash commit + reveal) only`,
+      );
     }
     return this.#commitWeights(signer, netuid, uids, values, settings);
   }
@@ -216,12 +271,19 @@ export class SubtensorClient implements ChainClient {
       const keep = all.filter((reveal) => !mine.includes(reveal));
       const { block, settings, counterEpoch } = await this.#read(`the epoch of subnet ${netuid}`, async () => {
         const { view, block } = await this.#snapshot();
-        return { block, settings: await readWeightSettings(view, netuid, block), counterEpoch: await readEpochCounter(view, netuid) };
+        return {
+          block,
+          settings: await readWeightSettings(view, netuid, block),
+          counterEpoch: await readEpochCounter(view, netuid),
+        };
       });
       const submissions: WeightsSubmission[] = [];
       let failure: ChainError | undefined;
       for (const reveal of mine) {
-        const currentEpoch = reveal.epochSource === 'counter' && counterEpoch !== undefined ? counterEpoch : epochIndex(block, netuid, settings.tempo);
+        const currentEpoch =
+          reveal.epochSource === 'counter' && counterEpoch !== undefined
+            ? counterEpoch
+            : epochIndex(block, netuid, settings.tempo);
         const state = revealState(currentEpoch, reveal.revealEpoch);
         if (state === 'expired') continue;
         if (state === 'early' || failure) {
@@ -229,8 +291,16 @@ export class SubtensorClient implements ChainClient {
           continue;
         }
         try {
-          const inclusion = await this.#send(revealWeightsCall(netuid, reveal.uids, reveal.values, reveal.salt, reveal.versionKey));
-          submissions.push({ mode: 'reveal', block: inclusion.block, uids: reveal.uids, values: reveal.values, transaction: inclusion.transaction });
+          const inclusion = await this.#send(
+            revealWeightsCall(netuid, reveal.uids, reveal.values, reveal.salt, reveal.versionKey),
+          );
+          submissions.push({
+            mode: 'reveal',
+            block: inclusion.block,
+            uids: reveal.uids,
+            values: reveal.values,
+            transaction: inclusion.transaction,
+          });
         } catch (error) {
           const chainError = classifySubmissionError(error);
           if (revealGoneCodes.has(chainError.code)) continue;
@@ -249,29 +319,67 @@ export class SubtensorClient implements ChainClient {
     await this.#api.disconnect();
   }
 
-  async #commitWeights(signer: string, netuid: number, uids: number[], values: number[], settings: WeightSettings): Promise<WeightsSubmission> {
+  async #commitWeights(
+    signer: string,
+    netuid: number,
+    uids: number[],
+    values: number[],
+    settings: WeightSettings,
+  ): Promise<WeightsSubmission> {
     const file = this.#pendingRevealsFile;
     if (!file) {
-      throw new ChainError('preflight', 'no_pending_reveals_file', `subnet ${netuid} has commit-reveal on; open the client with pendingRevealsFile so the commit can be revealed later`);
+      throw new ChainError(
+        'preflight',
+        'no_pending_reveals_file',
+        `subnet ${netuid} has commit-reveal on; open the client with pendingRevealsFile so the commit can be revealed later`,
+      );
     }
     const salt = randomSalt();
     const versionKey = settings.weightsVersionKey;
     const hash = commitHash({ hotkey: signer, netuidIndex: netuidIndex(netuid), uids, values, salt, versionKey });
-    const counterBefore = await this.#read(`the epoch of subnet ${netuid}`, async () => readEpochCounter((await this.#snapshot()).view, netuid));
+    const counterBefore = await this.#read(`the epoch of subnet ${netuid}`, async () =>
+      readEpochCounter((await this.#snapshot()).view, netuid),
+    );
     const inclusion = await this.#send(commitWeightsCall(netuid, hash));
     const { tempo, revealPeriodEpochs } = settings;
     // The commit is on chain now: whatever happens, its salt must reach the file. If reading the
     // exact epoch fails, the counter read just before sending is the estimate.
-    const { window, epochSource } = await this.#revealWindowAfterCommit(signer, netuid, hash, inclusion, settings).catch(() =>
+    const { window, epochSource } = await this.#revealWindowAfterCommit(
+      signer,
+      netuid,
+      hash,
+      inclusion,
+      settings,
+    ).catch(() =>
       counterBefore !== undefined
         ? { window: revealWindow(counterBefore, netuid, tempo, revealPeriodEpochs), epochSource: 'counter' as const }
-        : { window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs), epochSource: 'tempo' as const });
+        : {
+            window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs),
+            epochSource: 'tempo' as const,
+          },
+    );
     const pending: PendingReveal = {
-      netuid, hotkey: signer, uids, values, salt, versionKey, commitHash: hash,
-      commitBlock: inclusion.block, ...window, epochSource, transaction: inclusion.transaction,
+      netuid,
+      hotkey: signer,
+      uids,
+      values,
+      salt,
+      versionKey,
+      commitHash: hash,
+      commitBlock: inclusion.block,
+      ...window,
+      epochSource,
+      transaction: inclusion.transaction,
     };
     await this.#withFile(async () => savePendingReveals(file, [...(await loadPendingReveals(file)), pending]));
-    return { mode: 'commit', block: inclusion.block, uids, values, transaction: inclusion.transaction, revealFromBlock: window.revealFromBlock };
+    return {
+      mode: 'commit',
+      block: inclusion.block,
+      uids,
+      values,
+      transaction: inclusion.transaction,
+      revealFromBlock: window.revealFromBlock,
+    };
   }
 
   /**
@@ -279,15 +387,27 @@ export class SubtensorClient implements ChainClient {
    * for our hash) and reveals in epoch commit + RevealPeriodEpochs; the reveal blocks are then an
    * estimate from the next epoch start. Older runtimes use the tempo formula throughout.
    */
-  async #revealWindowAfterCommit(signer: string, netuid: number, hash: string, inclusion: Inclusion, settings: WeightSettings): Promise<{ window: RevealWindow; epochSource: 'counter' | 'tempo' }> {
+  async #revealWindowAfterCommit(
+    signer: string,
+    netuid: number,
+    hash: string,
+    inclusion: Inclusion,
+    settings: WeightSettings,
+  ): Promise<{ window: RevealWindow; epochSource: 'counter' | 'tempo' }> {
     const { tempo, revealPeriodEpochs } = settings;
     const view = await this.#api.at(inclusion.blockHash);
     const counterEpoch = await readEpochCounter(view, netuid);
-    if (counterEpoch === undefined) return { window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs), epochSource: 'tempo' };
+    if (counterEpoch === undefined)
+      return {
+        window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs),
+        epochSource: 'tempo',
+      };
     let commitEpoch = counterEpoch;
     const commits = storageItem(view, 'subtensorModule', 'weightCommits');
     if (commits) {
-      const ours = optionalArray<[{ toHex(): string }, unknown]>(await commits(netuidIndex(netuid), signer)).find(([commit]) => commit.toHex() === hash);
+      const ours = optionalArray<[{ toHex(): string }, unknown]>(await commits(netuidIndex(netuid), signer)).find(
+        ([commit]) => commit.toHex() === hash,
+      );
       if (ours) commitEpoch = codecNumber(ours[1]);
     }
     const window = revealWindow(commitEpoch, netuid, tempo, revealPeriodEpochs);
@@ -308,12 +428,21 @@ export class SubtensorClient implements ChainClient {
   }
 
   #requireSigner(): string {
-    if (!this.#pair) throw new ChainError('preflight', 'no_signer', 'this client was opened without a signing key; load the hotkey (TRL_CHAIN_HOTKEY_URI or TRL_CHAIN_HOTKEY_FILE) to send extrinsics');
+    if (!this.#pair)
+      throw new ChainError(
+        'preflight',
+        'no_signer',
+        'this client was opened without a signing key; load the hotkey (TRL_CHAIN_HOTKEY_URI or TRL_CHAIN_HOTKEY_FILE) to send extrinsics',
+      );
     return this.#pair.address;
   }
 
   #noCommitmentsPallet(kind: 'bad_data' | 'preflight'): ChainError {
-    return new ChainError(kind, 'no_commitments_pallet', `the runtime (spec ${this.#api.runtimeVersion.specVersion.toNumber()}) has no Commitments pallet; pack commitments need a runtime with it (finney has it)`);
+    return new ChainError(
+      kind,
+      'no_commitments_pallet',
+      `the runtime (spec ${this.#api.runtimeVersion.specVersion.toNumber()}) has no Commitments pallet; pack commitments need a runtime with it (finney has it)`,
+    );
   }
 
   async #snapshot(): Promise<{ view: BlockView; block: number }> {
@@ -327,8 +456,14 @@ export class SubtensorClient implements ChainClient {
     } catch (error) {
       if (error instanceof ChainError) throw error;
       const classified = classifySubmissionError(error);
-      if (classified.kind === 'connection') throw new ChainError('connection', classified.code, `reading ${what} failed: ${(error as Error).message}`, { retryable: true, cause: error });
-      throw new ChainError('bad_data', 'read_failed', `reading ${what} failed: ${(error as Error).message}`, { cause: error });
+      if (classified.kind === 'connection')
+        throw new ChainError('connection', classified.code, `reading ${what} failed: ${(error as Error).message}`, {
+          retryable: true,
+          cause: error,
+        });
+      throw new ChainError('bad_data', 'read_failed', `reading ${what} failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 

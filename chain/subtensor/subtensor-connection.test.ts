@@ -16,7 +16,10 @@ async function closedLoopbackPort(): Promise<number> {
 
 test('a node that is not there is a retryable connection error, once, without reconnect attempts', async () => {
   const port = await closedLoopbackPort();
-  const error = await openSubtensor({ endpoint: `ws://127.0.0.1:${port}`, timeoutMs: 5_000 }).then(() => undefined, (caught: unknown) => caught);
+  const error = await openSubtensor({ endpoint: `ws://127.0.0.1:${port}`, timeoutMs: 5_000 }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   assert.ok(error instanceof ChainError);
   assert.deepEqual([error.kind, error.code, error.retryable], ['connection', 'connect_failed', true]);
   assert.match(error.message, new RegExp(`127\\.0\\.0\\.1:${port}`));
@@ -24,7 +27,10 @@ test('a node that is not there is a retryable connection error, once, without re
 });
 
 test('an endpoint that is not a ws:// URL is refused before dialling', async () => {
-  const error = await openSubtensor({ endpoint: 'http://127.0.0.1:9944' }).then(() => undefined, (caught: unknown) => caught);
+  const error = await openSubtensor({ endpoint: 'http://127.0.0.1:9944' }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   assert.ok(error instanceof ChainError);
   assert.deepEqual([error.kind, error.code, error.retryable], ['connection', 'bad_endpoint', false]);
 });

@@ -36,7 +36,11 @@ async function connectProvider(endpoint: string, timeoutMs: number): Promise<WsP
     const offError = provider.on('error', (error: unknown) => {
       offConnected();
       offError();
-      reject(error instanceof Error ? error : new Error(String((error as { message?: string })?.message ?? 'websocket error')));
+      reject(
+        error instanceof Error
+          ? error
+          : new Error(String((error as { message?: string })?.message ?? 'websocket error')),
+      );
     });
   });
   try {
@@ -57,7 +61,12 @@ export async function openApi(endpoint: string, timeoutMs: number): Promise<ApiP
   try {
     provider = await connectProvider(endpoint, timeoutMs);
   } catch (error) {
-    throw new ChainError('connection', 'connect_failed', `could not connect to ${endpoint}: ${(error as Error).message}; check that the node is running and the endpoint is right`, { retryable: true, cause: error });
+    throw new ChainError(
+      'connection',
+      'connect_failed',
+      `could not connect to ${endpoint}: ${(error as Error).message}; check that the node is running and the endpoint is right`,
+      { retryable: true, cause: error },
+    );
   }
   const api = new ApiPromise({ provider, signedExtensions: subtensorSignedExtensions, noInitWarn: true });
   try {
@@ -65,6 +74,11 @@ export async function openApi(endpoint: string, timeoutMs: number): Promise<ApiP
     return api;
   } catch (error) {
     await api.disconnect().catch(() => undefined);
-    throw new ChainError('connection', 'connect_failed', `connected to ${endpoint} but could not initialise the API: ${(error as Error).message}`, { retryable: true, cause: error });
+    throw new ChainError(
+      'connection',
+      'connect_failed',
+      `connected to ${endpoint} but could not initialise the API: ${(error as Error).message}`,
+      { retryable: true, cause: error },
+    );
   }
 }

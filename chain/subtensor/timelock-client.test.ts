@@ -21,7 +21,6 @@ const netuid = 11;
 const miner = '5FHneW46xGXgs5mUiveU4sbTyGBzmstUspZC92UhjJM694ty';
 const beacon = localBeacon(0xfeed_beef_0123_4567_89ab_cdefn);
 
-
 interface FakeChain {
   block: number;
   timestampMs?: number;
@@ -40,29 +39,63 @@ function fakeApi(chain: FakeChain, signer: string): ApiPromise {
       },
       timestamp: chain.timestampMs === undefined ? undefined : { now: storage(() => number(chain.timestampMs!)) },
       drand: {
-        beaconConfig: storage(() => ({ publicKey: { toHex: () => u8aToHex(beacon.publicKey) }, period: number(3), genesisTime: number(quicknetBeacon.genesisTimeSec) })),
+        beaconConfig: storage(() => ({
+          publicKey: { toHex: () => u8aToHex(beacon.publicKey) },
+          period: number(3),
+          genesisTime: number(quicknetBeacon.genesisTimeSec),
+        })),
       },
     },
     call: {
       neuronInfoRuntimeApi: {
         getNeuronsLite: async () => [
-          { hotkey: text(signer), coldkey: text(signer), uid: number(0), active: flag(true), stake: [[text(signer), number(5e12)]], lastUpdate: number(0), validatorPermit: flag(true) },
-          { hotkey: text(miner), coldkey: text(miner), uid: number(1), active: flag(true), stake: [], lastUpdate: number(0), validatorPermit: flag(false) },
+          {
+            hotkey: text(signer),
+            coldkey: text(signer),
+            uid: number(0),
+            active: flag(true),
+            stake: [[text(signer), number(5e12)]],
+            lastUpdate: number(0),
+            validatorPermit: flag(true),
+          },
+          {
+            hotkey: text(miner),
+            coldkey: text(miner),
+            uid: number(1),
+            active: flag(true),
+            stake: [],
+            lastUpdate: number(0),
+            validatorPermit: flag(false),
+          },
         ],
       },
-      subnetInfoRuntimeApi: { getNextEpochStartBlock: async () => ({ isSome: true, unwrap: () => number(chain.nextEpochStart) }) },
+      subnetInfoRuntimeApi: {
+        getNextEpochStartBlock: async () => ({ isSome: true, unwrap: () => number(chain.nextEpochStart) }),
+      },
     },
   };
-  const extrinsic = (method: string) => (...args: unknown[]) => ({
-    signAndSend: async (_pair: unknown, _options: unknown, onStatus: (result: unknown) => void) => {
-      chain.block += 1;
-      chain.sent.push(runtime.tx.subtensorModule![method]!(...args).toHex());
-      const blockHash = { toHex: () => `0x${chain.block.toString(16).padStart(64, '0')}` };
-      setImmediate(() => onStatus({ status: { isInBlock: true, asInBlock: blockHash }, dispatchError: undefined, txHash: { toHex: () => `0x${'ee'.repeat(32)}` } }));
-      return () => undefined;
-    },
-  });
-  const tx = { setMechanismWeights: extrinsic('setMechanismWeights'), commitWeights: extrinsic('commitWeights'), ...(chain.withTimelockedCall ? { commitTimelockedWeights: extrinsic('commitTimelockedWeights') } : {}) };
+  const extrinsic =
+    (method: string) =>
+    (...args: unknown[]) => ({
+      signAndSend: async (_pair: unknown, _options: unknown, onStatus: (result: unknown) => void) => {
+        chain.block += 1;
+        chain.sent.push(runtime.tx.subtensorModule![method]!(...args).toHex());
+        const blockHash = { toHex: () => `0x${chain.block.toString(16).padStart(64, '0')}` };
+        setImmediate(() =>
+          onStatus({
+            status: { isInBlock: true, asInBlock: blockHash },
+            dispatchError: undefined,
+            txHash: { toHex: () => `0x${'ee'.repeat(32)}` },
+          }),
+        );
+        return () => undefined;
+      },
+    });
+  const tx = {
+    setMechanismWeights: extrinsic('setMechanismWeights'),
+    commitWeights: extrinsic('commitWeights'),
+    ...(chain.withTimelockedCall ? { commitTimelockedWeights: extrinsic('commitTimelockedWeights') } : {}),
+  };
   return {
     runtimeVersion: { specVersion: number(424) },
     query: { subtensorModule: view.query.subtensorModule },
@@ -77,7 +110,14 @@ function fakeApi(chain: FakeChain, signer: string): ApiPromise {
 async function setUp(chainOverrides: Partial<FakeChain> = {}) {
   await cryptoWaitReady();
   const pair = new Keyring({ type: 'sr25519', ss58Format: 42 }).addFromUri('//Alice');
-  const chain: FakeChain = { block: 1000, timestampMs: 1_700_000_000_000, nextEpochStart: 1200, withTimelockedCall: true, sent: [], ...chainOverrides };
+  const chain: FakeChain = {
+    block: 1000,
+    timestampMs: 1_700_000_000_000,
+    nextEpochStart: 1200,
+    withTimelockedCall: true,
+    sent: [],
+    ...chainOverrides,
+  };
   // No pendingRevealsFile: timelocked commits have nothing to keep.
   const client = new SubtensorClient(fakeApi(chain, pair.address), { signer: pair });
   return { chain, client, signer: pair.address };
@@ -87,8 +127,18 @@ async function setUp(chainOverrides: Partial<FakeChain> = {}) {
 function decodeSentCall(callHex: string) {
   const call = runtime.registry.createType('Call', callHex);
   assert.equal(`${call.section}.${call.method}`, 'subtensorModule.commitTimelockedWeights');
-  const [callNetuid, commit, revealRound, version] = call.args as unknown as [{ toNumber(): number }, { toU8a(bare: boolean): Uint8Array }, { toNumber(): number }, { toNumber(): number }];
-  return { netuid: callNetuid.toNumber(), commit: commit.toU8a(true), revealRound: revealRound.toNumber(), version: version.toNumber() };
+  const [callNetuid, commit, revealRound, version] = call.args as unknown as [
+    { toNumber(): number },
+    { toU8a(bare: boolean): Uint8Array },
+    { toNumber(): number },
+    { toNumber(): number },
+  ];
+  return {
+    netuid: callNetuid.toNumber(),
+    commit: commit.toU8a(true),
+    revealRound: revealRound.toNumber(),
+    version: version.toNumber(),
+  };
 }
 
 test('commit-reveal v4: the client sends commit_timelocked_weights, which the beacon signature for its round opens to our weights', async () => {
@@ -100,8 +150,14 @@ test('commit-reveal v4: the client sends commit_timelocked_weights, which the be
   // Block 1000 at 1 700 000 000 s, reveal epoch from block 1200, aimed 3 blocks in: round 2 399 689.
   assert.deepEqual([sent.netuid, sent.revealRound, sent.version], [netuid, 2_399_689, 4]);
   const plaintext = decryptTimelockIndependently(sent.commit, beacon.sign(drandRoundIdentity(sent.revealRound)));
-  assert.equal(u8aToHex(plaintext), u8aToHex(encodeWeightsTlockPayload({ hotkey: signer, uids: [1], values: [65535], versionKey: 7 })));
-  assert.throws(() => decryptTimelockIndependently(sent.commit, beacon.sign(drandRoundIdentity(sent.revealRound - 1))), 'an earlier round cannot open it');
+  assert.equal(
+    u8aToHex(plaintext),
+    u8aToHex(encodeWeightsTlockPayload({ hotkey: signer, uids: [1], values: [65535], versionKey: 7 })),
+  );
+  assert.throws(
+    () => decryptTimelockIndependently(sent.commit, beacon.sign(drandRoundIdentity(sent.revealRound - 1))),
+    'an earlier round cannot open it',
+  );
 });
 
 test('without a Timestamp pallet the local clock stands in for the block time', async () => {
@@ -111,12 +167,18 @@ test('without a Timestamp pallet the local clock stands in for the block time', 
   const after = Date.now();
   const { revealRound } = decodeSentCall(chain.sent[0]!);
   const roundAt = (nowMs: number) => Math.floor((nowMs + 203 * 12_000 - quicknetBeacon.genesisTimeSec * 1000) / 3000);
-  assert.ok(revealRound >= roundAt(before) && revealRound <= roundAt(after), `${revealRound} within [${roundAt(before)}, ${roundAt(after)}]`);
+  assert.ok(
+    revealRound >= roundAt(before) && revealRound <= roundAt(after),
+    `${revealRound} within [${roundAt(before)}, ${roundAt(after)}]`,
+  );
 });
 
 test('a runtime that reports version 4 without commit_timelocked_weights is refused before anything is sent', async () => {
   const { chain, client } = await setUp({ withTimelockedCall: false });
-  const error = await client.setWeights(netuid, [1], [65535]).then(() => undefined, (caught: unknown) => caught);
+  const error = await client.setWeights(netuid, [1], [65535]).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   assert.ok(error instanceof ChainError);
   assert.deepEqual([error.kind, error.code], ['preflight', 'commit_reveal_v4_unsupported']);
   assert.deepEqual(chain.sent, []);

@@ -5,7 +5,12 @@ import type { WeightSettings } from '../chain-client.ts';
 import { ChainError } from '../chain-error.ts';
 import { codecNumber, runtimeCall, storageItem, type BlockView } from './chain-view.ts';
 import type { CallPlan } from './subtensor-calls.ts';
-import { commitTimelockedWeightsCall, encryptWeightsCommit, quicknetBeacon, type DrandBeacon } from './timelock-commit.ts';
+import {
+  commitTimelockedWeightsCall,
+  encryptWeightsCommit,
+  quicknetBeacon,
+  type DrandBeacon,
+} from './timelock-commit.ts';
 import { firstRevealBlock, revealRoundFor } from './timelock-reveal-round.ts';
 
 export interface TimelockedCommitRequest {
@@ -30,10 +35,32 @@ export interface TimelockedCommitPlan {
 export async function prepareTimelockedCommit(request: TimelockedCommitRequest): Promise<TimelockedCommitPlan> {
   const { view, block, signer, netuid, uids, values, settings } = request;
   const version = settings.commitRevealVersion ?? 4;
-  const [beacon, currentBlockTimeMs, nextEpochStartBlock] = await Promise.all([readBeacon(view), readBlockTimeMs(view), readNextEpochStart(view, netuid)]);
-  const revealFromBlock = firstRevealBlock({ currentBlock: block, netuid, tempo: settings.tempo, revealPeriodEpochs: settings.revealPeriodEpochs, nextEpochStartBlock });
-  const revealRound = revealRoundFor({ currentBlock: block, currentBlockTimeMs: currentBlockTimeMs ?? request.nowMs, revealFromBlock, beacon });
-  const commit = encryptWeightsCommit({ hotkey: signer, uids, values, versionKey: settings.weightsVersionKey, revealRound, drandPublicKey: beacon.publicKeyHex });
+  const [beacon, currentBlockTimeMs, nextEpochStartBlock] = await Promise.all([
+    readBeacon(view),
+    readBlockTimeMs(view),
+    readNextEpochStart(view, netuid),
+  ]);
+  const revealFromBlock = firstRevealBlock({
+    currentBlock: block,
+    netuid,
+    tempo: settings.tempo,
+    revealPeriodEpochs: settings.revealPeriodEpochs,
+    nextEpochStartBlock,
+  });
+  const revealRound = revealRoundFor({
+    currentBlock: block,
+    currentBlockTimeMs: currentBlockTimeMs ?? request.nowMs,
+    revealFromBlock,
+    beacon,
+  });
+  const commit = encryptWeightsCommit({
+    hotkey: signer,
+    uids,
+    values,
+    versionKey: settings.weightsVersionKey,
+    revealRound,
+    drandPublicKey: beacon.publicKeyHex,
+  });
   return { plan: commitTimelockedWeightsCall(netuid, commit, revealRound, version), revealRound, revealFromBlock };
 }
 
@@ -41,10 +68,22 @@ export async function prepareTimelockedCommit(request: TimelockedCommitRequest):
 async function readBeacon(view: BlockView): Promise<DrandBeacon> {
   const entry = storageItem(view, 'drand', 'beaconConfig');
   if (!entry) return quicknetBeacon;
-  const config = (await entry()) as unknown as { publicKey: { toHex(): string }; period: unknown; genesisTime: unknown };
-  const beacon = { publicKeyHex: config.publicKey.toHex(), periodSec: codecNumber(config.period), genesisTimeSec: codecNumber(config.genesisTime) };
+  const config = (await entry()) as unknown as {
+    publicKey: { toHex(): string };
+    period: unknown;
+    genesisTime: unknown;
+  };
+  const beacon = {
+    publicKeyHex: config.publicKey.toHex(),
+    periodSec: codecNumber(config.period),
+    genesisTimeSec: codecNumber(config.genesisTime),
+  };
   if (beacon.publicKeyHex.length !== 2 + 96 * 2 || beacon.periodSec <= 0) {
-    throw new ChainError('bad_data', 'bad_drand_beacon_config', `Drand.BeaconConfig has an unusable public key or period (${beacon.publicKeyHex}, ${beacon.periodSec} s)`);
+    throw new ChainError(
+      'bad_data',
+      'bad_drand_beacon_config',
+      `Drand.BeaconConfig has an unusable public key or period (${beacon.publicKeyHex}, ${beacon.periodSec} s)`,
+    );
   }
   return beacon;
 }

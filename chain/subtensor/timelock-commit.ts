@@ -57,7 +57,13 @@ export function encodeWeightsTlockPayload(payload: WeightsTlockPayload): Uint8Ar
   const accountId = decodeAddress(payload.hotkey);
   const versionKey = new Uint8Array(8);
   new DataView(versionKey.buffer).setBigUint64(0, BigInt(payload.versionKey), true);
-  return u8aConcat(compactToU8a(accountId.length), accountId, u16Vector(payload.uids), u16Vector(payload.values), versionKey);
+  return u8aConcat(
+    compactToU8a(accountId.length),
+    accountId,
+    u16Vector(payload.uids),
+    u16Vector(payload.values),
+    versionKey,
+  );
 }
 
 /** What quicknet signs for a round (unchained scheme): sha256(round as big-endian u64). */
@@ -87,22 +93,45 @@ export interface EncryptWeightsCommitInput extends WeightsTlockPayload {
 
 /** The serialized `TLECiphertext<TinyBLS381>` that `commit_timelocked_weights` carries. */
 export function encryptWeightsCommit(input: EncryptWeightsCommitInput): Uint8Array {
-  const publicKey = typeof input.drandPublicKey === 'string' ? hexToU8a(input.drandPublicKey) : input.drandPublicKey ?? hexToU8a(quicknetBeacon.publicKeyHex);
+  const publicKey =
+    typeof input.drandPublicKey === 'string'
+      ? hexToU8a(input.drandPublicKey)
+      : (input.drandPublicKey ?? hexToU8a(quicknetBeacon.publicKeyHex));
   const ephemeralKey = input.ephemeralKey ?? randomAsU8a(32);
-  if (publicKey.length !== 96) throw new ChainError('preflight', 'bad_drand_public_key', `the drand public key must be 96 bytes (compressed G2), got ${publicKey.length}`);
+  if (publicKey.length !== 96)
+    throw new ChainError(
+      'preflight',
+      'bad_drand_public_key',
+      `the drand public key must be 96 bytes (compressed G2), got ${publicKey.length}`,
+    );
   if (ephemeralKey.length !== 32) throw new Error('the ephemeral key must be 32 bytes');
-  if (!Number.isSafeInteger(input.revealRound) || input.revealRound < 1) throw new Error(`bad reveal round ${input.revealRound}`);
+  if (!Number.isSafeInteger(input.revealRound) || input.revealRound < 1)
+    throw new Error(`bad reveal round ${input.revealRound}`);
   loadTimelockWasm();
   let ciphertext: Uint8Array;
   try {
-    const output: unknown = tle(drandRoundIdentity(input.revealRound), encodeWeightsTlockPayload(input), ephemeralKey, publicKey, 'bls12_381');
+    const output: unknown = tle(
+      drandRoundIdentity(input.revealRound),
+      encodeWeightsTlockPayload(input),
+      ephemeralKey,
+      publicKey,
+      'bls12_381',
+    );
     ciphertext = Uint8Array.from(output as ArrayLike<number>);
   } catch (error) {
-    throw new ChainError('preflight', 'timelock_encryption_failed', `timelock encryption of the weights failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+    throw new ChainError(
+      'preflight',
+      'timelock_encryption_failed',
+      `timelock encryption of the weights failed: ${(error as Error).message ?? String(error)}`,
+      { cause: error },
+    );
   }
   if (ciphertext.length > maxTimelockedCommitBytes) {
-    throw new ChainError('preflight', 'timelock_commit_too_large',
-      `the encrypted weights are ${ciphertext.length} bytes; commit_timelocked_weights takes at most ${maxTimelockedCommitBytes} (send fewer uids)`);
+    throw new ChainError(
+      'preflight',
+      'timelock_commit_too_large',
+      `the encrypted weights are ${ciphertext.length} bytes; commit_timelocked_weights takes at most ${maxTimelockedCommitBytes} (send fewer uids)`,
+    );
   }
   return ciphertext;
 }
@@ -111,6 +140,15 @@ export function encryptWeightsCommit(input: EncryptWeightsCommitInput): Uint8Arr
  * The commit goes as hex: @polkadot/types reads a Uint8Array given for `Bytes` as already
  * length-prefixed, and would send a truncated commit.
  */
-export function commitTimelockedWeightsCall(netuid: number, commit: Uint8Array, revealRound: number, commitRevealVersion: number): CallPlan {
-  return { section: 'subtensorModule', method: 'commitTimelockedWeights', args: [netuid, u8aToHex(commit), revealRound, commitRevealVersion] };
+export function commitTimelockedWeightsCall(
+  netuid: number,
+  commit: Uint8Array,
+  revealRound: number,
+  commitRevealVersion: number,
+): CallPlan {
+  return {
+    section: 'subtensorModule',
+    method: 'commitTimelockedWeights',
+    args: [netuid, u8aToHex(commit), revealRound, commitRevealVersion],
+  };
 }

@@ -57,7 +57,10 @@ export interface RevealRoundInput {
 export function revealRoundFor(input: RevealRoundInput): number {
   const blockTimeMs = input.blockTimeMs ?? subtensorBlockTimeMs;
   const beacon = input.beacon ?? quicknetBeacon;
-  const blocksAhead = Math.max(0, input.revealFromBlock + (input.securityBlocks ?? revealSecurityBlocks) - input.currentBlock);
+  const blocksAhead = Math.max(
+    0,
+    input.revealFromBlock + (input.securityBlocks ?? revealSecurityBlocks) - input.currentBlock,
+  );
   const targetMs = input.currentBlockTimeMs + blocksAhead * blockTimeMs;
   const round = Math.floor((targetMs - beacon.genesisTimeSec * 1000) / (beacon.periodSec * 1000));
   return Math.max(1, round);

@@ -67,11 +67,20 @@ test('module errors decode to Pallet.ErrorName through the metadata', () => {
     registry.createType('DispatchError', { Module: { index, error: [error, 0, 0, 0] } }) as unknown as DispatchError;
 
   const tooFast = classifyDispatchError(registry, moduleError(7, 29));
-  assert.deepEqual([tooFast.kind, tooFast.code, tooFast.retryable], ['dispatch', 'SubtensorModule.SettingWeightsTooFast', true]);
+  assert.deepEqual(
+    [tooFast.kind, tooFast.code, tooFast.retryable],
+    ['dispatch', 'SubtensorModule.SettingWeightsTooFast', true],
+  );
   const noSubnet = classifyDispatchError(registry, moduleError(7, 76));
   assert.deepEqual([noSubnet.code, noSubnet.retryable], ['SubtensorModule.SubnetNotExists', false]);
   assert.equal(classifyDispatchError(registry, moduleError(7, 79)).code, 'SubtensorModule.RevealTooEarly');
-  assert.equal(classifyDispatchError(registry, moduleError(7, 110)).code, 'SubtensorModule.IncorrectCommitRevealVersion');
-  const badOrigin = classifyDispatchError(registry, registry.createType('DispatchError', { BadOrigin: null }) as unknown as DispatchError);
+  assert.equal(
+    classifyDispatchError(registry, moduleError(7, 110)).code,
+    'SubtensorModule.IncorrectCommitRevealVersion',
+  );
+  const badOrigin = classifyDispatchError(
+    registry,
+    registry.createType('DispatchError', { BadOrigin: null }) as unknown as DispatchError,
+  );
   assert.equal(badOrigin.code, 'BadOrigin');
 });

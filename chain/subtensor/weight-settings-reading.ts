@@ -27,19 +27,30 @@ export async function readWeightSettings(view: BlockView, netuid: number, block:
   };
   const commitRevealEntry = storageItem(view, 'subtensorModule', 'commitRevealWeightsEnabled');
   const versionEntry = storageItem(view, 'subtensorModule', 'commitRevealWeightsVersion');
-  const [tempo, weightsRateLimit, weightsVersionKey, minAllowedWeights, maxWeightsLimit, revealPeriodEpochs, kappa, commitRevealEnabled, commitRevealVersion] =
-    await Promise.all([
-      number('tempo', missingStorageDefaults.tempo, netuid),
-      number('weightsSetRateLimit', missingStorageDefaults.weightsSetRateLimit, netuid),
-      number('weightsVersionKey', missingStorageDefaults.weightsVersionKey, netuid),
-      number('minAllowedWeights', missingStorageDefaults.minAllowedWeights, netuid),
-      number('maxWeightsLimit', missingStorageDefaults.maxWeightsLimit, netuid),
-      number('revealPeriodEpochs', missingStorageDefaults.revealPeriodEpochs, netuid),
-      number('kappa', missingStorageDefaults.kappa, netuid),
-      commitRevealEntry ? commitRevealEntry(netuid).then(codecBoolean) : Promise.resolve(missingStorageDefaults.commitRevealWeightsEnabled),
-      // A plain (global) value on spec 424; absent before versioned commit-reveal.
-      versionEntry ? versionEntry().then(codecNumber) : Promise.resolve(undefined),
-    ]);
+  const [
+    tempo,
+    weightsRateLimit,
+    weightsVersionKey,
+    minAllowedWeights,
+    maxWeightsLimit,
+    revealPeriodEpochs,
+    kappa,
+    commitRevealEnabled,
+    commitRevealVersion,
+  ] = await Promise.all([
+    number('tempo', missingStorageDefaults.tempo, netuid),
+    number('weightsSetRateLimit', missingStorageDefaults.weightsSetRateLimit, netuid),
+    number('weightsVersionKey', missingStorageDefaults.weightsVersionKey, netuid),
+    number('minAllowedWeights', missingStorageDefaults.minAllowedWeights, netuid),
+    number('maxWeightsLimit', missingStorageDefaults.maxWeightsLimit, netuid),
+    number('revealPeriodEpochs', missingStorageDefaults.revealPeriodEpochs, netuid),
+    number('kappa', missingStorageDefaults.kappa, netuid),
+    commitRevealEntry
+      ? commitRevealEntry(netuid).then(codecBoolean)
+      : Promise.resolve(missingStorageDefaults.commitRevealWeightsEnabled),
+    // A plain (global) value on spec 424; absent before versioned commit-reveal.
+    versionEntry ? versionEntry().then(codecNumber) : Promise.resolve(undefined),
+  ]);
   return {
     block,
     tempo,

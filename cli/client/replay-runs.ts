@@ -20,13 +20,23 @@ export function brokenEventId(message: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-export async function replayHistories(bundle: WorkflowBundleWithSourceMap, histories: AsyncIterable<HistoryAndWorkflowId> | Iterable<HistoryAndWorkflowId>): Promise<ReplayOutcome[]> {
+export async function replayHistories(
+  bundle: WorkflowBundleWithSourceMap,
+  histories: AsyncIterable<HistoryAndWorkflowId> | Iterable<HistoryAndWorkflowId>,
+): Promise<ReplayOutcome[]> {
   const outcomes: ReplayOutcome[] = [];
   const runIds = new Map<string, string>();
   async function* remember() {
     for await (const entry of histories) {
-      const history = entry.history as { events?: { workflowExecutionStartedEventAttributes?: { originalExecutionRunId?: string | null } | null }[] | null };
-      runIds.set(entry.workflowId, history.events?.[0]?.workflowExecutionStartedEventAttributes?.originalExecutionRunId ?? '');
+      const history = entry.history as {
+        events?:
+          | { workflowExecutionStartedEventAttributes?: { originalExecutionRunId?: string | null } | null }[]
+          | null;
+      };
+      runIds.set(
+        entry.workflowId,
+        history.events?.[0]?.workflowExecutionStartedEventAttributes?.originalExecutionRunId ?? '',
+      );
       yield entry;
     }
   }
@@ -37,7 +47,10 @@ export async function replayHistories(bundle: WorkflowBundleWithSourceMap, histo
       continue;
     }
     const message = result.error.message;
-    const kind = result.error.name === 'DeterminismViolationError' || /nondetermin/i.test(message) ? 'nondeterminism' : 'replay_error';
+    const kind =
+      result.error.name === 'DeterminismViolationError' || /nondetermin/i.test(message)
+        ? 'nondeterminism'
+        : 'replay_error';
     outcomes.push({ ...base, clean: false, kind, eventId: brokenEventId(message), message });
   }
   return outcomes;
@@ -50,7 +63,10 @@ export async function historyOf(client: Client, workflowId: string): Promise<His
 }
 
 /** Every closed run of a workflow type, optionally since a time. */
-export function closedHistories(client: Client, options: { type: string; since?: Date }): AsyncIterable<HistoryAndWorkflowId> {
+export function closedHistories(
+  client: Client,
+  options: { type: string; since?: Date },
+): AsyncIterable<HistoryAndWorkflowId> {
   const clauses = [`WorkflowType = '${options.type.replace(/'/g, '')}'`, `ExecutionStatus != 'Running'`];
   if (options.since) clauses.push(`StartTime >= '${options.since.toISOString()}'`);
   return client.workflow.list({ query: clauses.join(' AND ') }).intoHistories();

@@ -4,13 +4,47 @@ import type { EvaluationResult, ScenarioResult } from '../../contracts/results.t
 import type { Submission } from '../../contracts/submission.ts';
 import { planRerun, planRescore, rerunSubmissionId } from './rerun-plan.ts';
 
-const scenario = (name: string, status: ScenarioResult['status'], extra: Partial<ScenarioResult> = {}): ScenarioResult => ({
-  name, status, testsPassed: status === 'completed' ? 2 : 0, testsTotal: 2, costUsd: 0.01, agentWallMs: 1, verifierWallMs: 1, artifacts: {}, scenarioHash: `hash-${name}`, ...extra,
+const scenario = (
+  name: string,
+  status: ScenarioResult['status'],
+  extra: Partial<ScenarioResult> = {},
+): ScenarioResult => ({
+  name,
+  status,
+  testsPassed: status === 'completed' ? 2 : 0,
+  testsTotal: 2,
+  costUsd: 0.01,
+  agentWallMs: 1,
+  verifierWallMs: 1,
+  artifacts: {},
+  scenarioHash: `hash-${name}`,
+  ...extra,
 });
-const submission: Submission = { submissionId: 'local-1', pack: { kind: 'directory', path: '/p' }, agent: 'hermes', scenarios: [], seed: 7 };
+const submission: Submission = {
+  submissionId: 'local-1',
+  pack: { kind: 'directory', path: '/p' },
+  agent: 'hermes',
+  scenarios: [],
+  seed: 7,
+};
 const result: EvaluationResult = {
-  submissionId: 'local-1', workflowId: 'evaluate-local-1', status: 'incomplete', packHash: 'pack', scenarioSpec: 4, agent: 'hermes', testsPassed: 4, testsTotal: 10, costUsd: 0.05,
-  perScenario: [scenario('a', 'completed'), scenario('b', 'infra_error'), scenario('c', 'ceiling_reached'), scenario('d', 'policy_error'), scenario('e', 'completed', { scenarioHash: undefined }), scenario('f', 'completed', { reusedFrom: 'evaluate-local-0' })],
+  submissionId: 'local-1',
+  workflowId: 'evaluate-local-1',
+  status: 'incomplete',
+  packHash: 'pack',
+  scenarioSpec: 4,
+  agent: 'hermes',
+  testsPassed: 4,
+  testsTotal: 10,
+  costUsd: 0.05,
+  perScenario: [
+    scenario('a', 'completed'),
+    scenario('b', 'infra_error'),
+    scenario('c', 'ceiling_reached'),
+    scenario('d', 'policy_error'),
+    scenario('e', 'completed', { scenarioHash: undefined }),
+    scenario('f', 'completed', { reusedFrom: 'evaluate-local-0' }),
+  ],
 };
 const original = { workflowId: 'evaluate-local-1', submission, result };
 
@@ -37,18 +71,34 @@ test('bad choices are usage errors', () => {
   assert.throws(() => planRerun(original, { scenarios: ['zz'], failed: false }, 'x'), /has no scenario "zz"/);
   const clean = { ...original, result: { ...result, perScenario: [scenario('a', 'completed')] } };
   assert.throws(() => planRerun(clean, { scenarios: [], failed: true }, 'x'), /nothing to rerun/);
-  assert.throws(() => planRerun({ ...original, result: { ...result, status: 'rejected' } }, { scenarios: ['a'], failed: false }, 'x'), /rejected/);
+  assert.throws(
+    () =>
+      planRerun({ ...original, result: { ...result, status: 'rejected' } }, { scenarios: ['a'], failed: false }, 'x'),
+    /rejected/,
+  );
 });
 
 test('rerun ids stay valid and do not pile up suffixes', () => {
   const now = new Date('2026-12-01T10:00:00Z');
   assert.equal(rerunSubmissionId('local-1', now, 'abc123'), 'local-1-rerun-20261201T100000-abc123');
-  assert.equal(rerunSubmissionId('local-1-rerun-20261130T090000-ffffff', now, 'abc123'), 'local-1-rerun-20261201T100000-abc123');
+  assert.equal(
+    rerunSubmissionId('local-1-rerun-20261130T090000-ffffff', now, 'abc123'),
+    'local-1-rerun-20261201T100000-abc123',
+  );
   assert.ok(rerunSubmissionId('x'.repeat(128), now, 'abc123').length <= 128);
 });
 
 test('a rescore verifies the chosen scenarios again, reuses the rest, and names what has no verdict', () => {
-  const withOutputs = { ...original, result: { ...result, perScenario: result.perScenario.map((s) => ({ ...s, artifacts: { agentOutputs: { path: `/o/${s.name}.tar`, sha256: '0'.repeat(64), sizeBytes: 1 } } })) } };
+  const withOutputs = {
+    ...original,
+    result: {
+      ...result,
+      perScenario: result.perScenario.map((s) => ({
+        ...s,
+        artifacts: { agentOutputs: { path: `/o/${s.name}.tar`, sha256: '0'.repeat(64), sizeBytes: 1 } },
+      })),
+    },
+  };
   const all = planRescore(withOutputs, [], 'x');
   assert.deepEqual(all.rescored, ['a', 'd', 'e', 'f']);
   assert.deepEqual(all.run, ['b', 'c']);

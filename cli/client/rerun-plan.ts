@@ -24,13 +24,23 @@ export function planRerun(
   submissionId: string,
 ): RerunPlan {
   const { workflowId, submission, result } = original;
-  if (result.status === 'rejected' || !result.packHash) throw new UsageError(`${workflowId} was rejected before any scenario ran: there is nothing to reuse; \`trl eval\` evaluates the pack again`);
-  if (!choice.failed && choice.scenarios.length === 0) throw new UsageError('trl rerun needs --failed or --scenario NAME (repeatable): which scenarios to run again');
+  if (result.status === 'rejected' || !result.packHash)
+    throw new UsageError(
+      `${workflowId} was rejected before any scenario ran: there is nothing to reuse; \`trl eval\` evaluates the pack again`,
+    );
+  if (!choice.failed && choice.scenarios.length === 0)
+    throw new UsageError('trl rerun needs --failed or --scenario NAME (repeatable): which scenarios to run again');
   const names = new Set(result.perScenario.map((s) => s.name));
   const unknown = choice.scenarios.filter((name) => !names.has(name));
-  if (unknown.length) throw new UsageError(`${workflowId} has no scenario ${unknown.map((n) => `"${n}"`).join(', ')}; it ran ${[...names].join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(
+      `${workflowId} has no scenario ${unknown.map((n) => `"${n}"`).join(', ')}; it ran ${[...names].join(', ')}`,
+    );
   const failed = result.perScenario.filter((s) => unresolvedStatuses.includes(s.status)).map((s) => s.name);
-  if (choice.failed && failed.length === 0 && choice.scenarios.length === 0) throw new UsageError(`${workflowId}: no scenario ended infra_error or ceiling_reached; nothing to rerun with --failed`);
+  if (choice.failed && failed.length === 0 && choice.scenarios.length === 0)
+    throw new UsageError(
+      `${workflowId}: no scenario ended infra_error or ceiling_reached; nothing to rerun with --failed`,
+    );
 
   const chosen = new Set([...choice.scenarios, ...failed]);
   const reuse: ReusedScenario[] = [];
@@ -45,7 +55,13 @@ export function planRerun(
     reuse.push({
       // A result reused once keeps naming the run that produced it.
       from: reusedFrom ?? workflowId,
-      key: { packHash: result.packHash, scenarioHash: scenario.scenarioHash, spec: result.scenarioSpec ?? null, seed: submission.seed, agent: submission.agent },
+      key: {
+        packHash: result.packHash,
+        scenarioHash: scenario.scenarioHash,
+        spec: result.scenarioSpec ?? null,
+        seed: submission.seed,
+        agent: submission.agent,
+      },
       result: rest,
     });
   }
@@ -58,7 +74,12 @@ export function planRerun(
   };
 }
 
-export function rerunSubmissionId(original: string, now: Date, suffix: string, kind: 'rerun' | 'rescore' = 'rerun'): string {
+export function rerunSubmissionId(
+  original: string,
+  now: Date,
+  suffix: string,
+  kind: 'rerun' | 'rescore' = 'rerun',
+): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
   const tail = `-${kind}-${stamp}-${suffix}`;
   return original.replace(/-(?:rerun|rescore)-\d{8}T\d{6}-[0-9a-f]+$/, '').slice(0, 128 - tail.length) + tail;
@@ -75,18 +96,29 @@ export function planRescore(
   submissionId: string,
 ): RerunPlan & { rescored: string[] } {
   const { workflowId, submission, result } = original;
-  if (result.status === 'rejected' || !result.packHash) throw new UsageError(`${workflowId} was rejected before any scenario ran: there is nothing to rescore`);
+  if (result.status === 'rejected' || !result.packHash)
+    throw new UsageError(`${workflowId} was rejected before any scenario ran: there is nothing to rescore`);
   const names = new Set(result.perScenario.map((s) => s.name));
   const unknown = scenarios.filter((name) => !names.has(name));
-  if (unknown.length) throw new UsageError(`${workflowId} has no scenario ${unknown.map((n) => `"${n}"`).join(', ')}; it ran ${[...names].join(', ')}`);
+  if (unknown.length)
+    throw new UsageError(
+      `${workflowId} has no scenario ${unknown.map((n) => `"${n}"`).join(', ')}; it ran ${[...names].join(', ')}`,
+    );
   const chosen = new Set(scenarios.length ? scenarios : names);
   const reuse: ReusedScenario[] = [];
   const noHash: string[] = [];
   for (const scenario of result.perScenario) {
     if (unresolvedStatuses.includes(scenario.status)) continue;
     const { reusedFrom, ...rest } = scenario;
-    const key = { packHash: result.packHash, scenarioHash: scenario.scenarioHash ?? '', spec: result.scenarioSpec ?? null, seed: submission.seed, agent: submission.agent };
-    if (chosen.has(scenario.name) && scenario.artifacts.agentOutputs) reuse.push({ from: reusedFrom ?? workflowId, mode: 'verify', key, result: rest });
+    const key = {
+      packHash: result.packHash,
+      scenarioHash: scenario.scenarioHash ?? '',
+      spec: result.scenarioSpec ?? null,
+      seed: submission.seed,
+      agent: submission.agent,
+    };
+    if (chosen.has(scenario.name) && scenario.artifacts.agentOutputs)
+      reuse.push({ from: reusedFrom ?? workflowId, mode: 'verify', key, result: rest });
     else if (scenario.scenarioHash) reuse.push({ from: reusedFrom ?? workflowId, key, result: rest });
     else noHash.push(scenario.name);
   }

@@ -1,7 +1,12 @@
 // Starting an evaluation from any client (the command line, tests, the seat workflow's caller).
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { UsageError } from '../usage-error.ts';
-import { evaluationSearchAttributes, evaluationTaskQueue, evaluationWorkflowId, type EvaluationRole } from '../../contracts/temporal-names.ts';
+import {
+  evaluationSearchAttributes,
+  evaluationTaskQueue,
+  evaluationWorkflowId,
+  type EvaluationRole,
+} from '../../contracts/temporal-names.ts';
 import { evaluationStaticDetails, evaluationSummary } from '../../workflows/run-metadata.ts';
 import { submissionSchema, type Submission, type SubmissionInput } from '../../contracts/submission.ts';
 import type { evaluateSubmission } from '../../workflows/evaluate-submission.ts';
@@ -21,13 +26,21 @@ export async function startEvaluation(client: Client, input: SubmissionInput, ta
 }
 
 export function evaluationExists(workflowId: string): UsageError {
-  return new UsageError(`evaluation ${workflowId} already exists and an evaluation id runs once; \`trl rerun ${workflowId}\` runs it again as a new evaluation, reusing its completed scenarios (--scenario NAME or --failed chooses what runs)`);
+  return new UsageError(
+    `evaluation ${workflowId} already exists and an evaluation id runs once; \`trl rerun ${workflowId}\` runs it again as a new evaluation, reusing its completed scenarios (--scenario NAME or --failed chooses what runs)`,
+  );
 }
 
 /** Refuses an id that already ran before anything is started for it. */
 export async function assertNewEvaluation(client: Client, submissionId: string): Promise<void> {
   const workflowId = evaluationWorkflowId(submissionId);
-  const exists = await client.workflow.getHandle(workflowId).describe().then(() => true, () => false);
+  const exists = await client.workflow
+    .getHandle(workflowId)
+    .describe()
+    .then(
+      () => true,
+      () => false,
+    );
   if (exists) throw evaluationExists(workflowId);
 }
 
@@ -49,7 +62,9 @@ function startWorkflow(client: Client, submission: Submission, workflowId: strin
         scenarios: submission.scenarios.length ? submission.scenarios : 'active set',
         ...(submission.hotkey ? { hotkey: submission.hotkey } : {}),
       },
-      ...(submission.rerunOf ? { rerun: { of: submission.rerunOf, reusedScenarios: (submission.reuse ?? []).map((r) => r.result.name) } } : {}),
+      ...(submission.rerunOf
+        ? { rerun: { of: submission.rerunOf, reusedScenarios: (submission.reuse ?? []).map((r) => r.result.name) } }
+        : {}),
     },
   });
 }

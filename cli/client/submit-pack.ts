@@ -29,11 +29,16 @@ export async function preparePackSubmission(dir: string, url: string): Promise<P
   const hash = packHash(pack);
   const text = formatPackCommitment(hash, url);
   const parsed = parsePackCommitment(text);
-  if (!parsed.ok) throw new PackError('pack_invalid', `the commitment would be refused by validators: ${parsed.reason}`);
+  if (!parsed.ok)
+    throw new PackError('pack_invalid', `the commitment would be refused by validators: ${parsed.reason}`);
   const stored = await writeArtifact(packFile(hash), canonicalJson(pack));
   return { packHash: hash, text, storedAt: stored.path };
 }
 
-export async function commitPack(chain: ChainClient, netuid: number, prepared: PreparedSubmission): Promise<CommitmentReceipt> {
+export async function commitPack(
+  chain: ChainClient,
+  netuid: number,
+  prepared: PreparedSubmission,
+): Promise<CommitmentReceipt> {
   return chain.setCommitment(netuid, prepared.text);
 }

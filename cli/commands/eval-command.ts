@@ -36,21 +36,32 @@ export interface EvalOptions {
 }
 
 /** Each scenario's model-call log of a recorded run, for `--tape`; scenarios of the run by default. */
-export async function tapeOf(workflowId: string, scenarios: string[]): Promise<{ tape: NonNullable<SubmissionInput["tape"]>; scenarios: string[] }> {
+export async function tapeOf(
+  workflowId: string,
+  scenarios: string[],
+): Promise<{ tape: NonNullable<SubmissionInput['tape']>; scenarios: string[] }> {
   const { result } = await loadEvaluationResult(workflowId);
   const callLogs: Record<string, ArtifactRef> = {};
-  for (const scenario of result.perScenario) if (scenario.artifacts.modelCallLog) callLogs[scenario.name] = scenario.artifacts.modelCallLog;
+  for (const scenario of result.perScenario)
+    if (scenario.artifacts.modelCallLog) callLogs[scenario.name] = scenario.artifacts.modelCallLog;
   const chosen = scenarios.length ? scenarios : Object.keys(callLogs);
   // Never an empty list: that would mean the whole active set, none of it on the tape.
-  if (chosen.length === 0) throw new UsageError(`--tape ${workflowId} recorded no model call (agent ${result.agent}); record a run with a policy-driven agent (hermes, loop)`);
+  if (chosen.length === 0)
+    throw new UsageError(
+      `--tape ${workflowId} recorded no model call (agent ${result.agent}); record a run with a policy-driven agent (hermes, loop)`,
+    );
   const missing = chosen.filter((name) => !callLogs[name]);
-  if (missing.length) throw new UsageError(`--tape ${workflowId} has no model-call log for ${missing.join(', ')}; recorded: ${Object.keys(callLogs).join(', ') || 'none (its agent made no model call)'}`);
+  if (missing.length)
+    throw new UsageError(
+      `--tape ${workflowId} has no model-call log for ${missing.join(', ')}; recorded: ${Object.keys(callLogs).join(', ') || 'none (its agent made no model call)'}`,
+    );
   return { tape: { of: workflowId, callLogs }, scenarios: chosen };
 }
 
 export async function evalCommand(options: EvalOptions): Promise<number> {
   const agent = agentNameSchema.safeParse(options.agent);
-  if (!agent.success) throw new UsageError(`--agent must be one of ${agentNameSchema.options.join(', ')}; got "${options.agent}"`);
+  if (!agent.success)
+    throw new UsageError(`--agent must be one of ${agentNameSchema.options.join(', ')}; got "${options.agent}"`);
   // Fail fast on names that do not exist, before anything starts.
   await selectScenarios(options.scenarios, options.scenariosDir);
   if (options.id !== undefined) {
@@ -58,7 +69,9 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
     if (!id.success) throw new UsageError(`--id: ${id.error.issues[0]?.message ?? 'not a valid submission id'}`);
   }
 
-  const submissionId = options.id ?? `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
+  const submissionId =
+    options.id ??
+    `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;
   const taped = options.tape ? await tapeOf(options.tape, options.scenarios) : undefined;
   const input: SubmissionInput = {
     submissionId,
@@ -73,7 +86,10 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
 }
 
 /** Starts one evaluation (hosting a worker when `trl up` is not running), shows progress, prints the result. */
-export async function runEvaluation(input: SubmissionInput, options: { json: boolean; label: string; after?: (result: EvaluationResult) => string }): Promise<number> {
+export async function runEvaluation(
+  input: SubmissionInput,
+  options: { json: boolean; label: string; after?: (result: EvaluationResult) => string },
+): Promise<number> {
   const docker = createDockerClient();
   const stack = await bootstrap(docker);
   const { temporal } = stack;
@@ -103,11 +119,15 @@ export async function runEvaluation(input: SubmissionInput, options: { json: boo
     throw error;
   }
   const uiLink = workflowUiUrl(temporal.uiUrl, temporal.namespace, handle.workflowId);
-  if (!options.json) process.stderr.write(`trl: evaluating ${options.label} as ${handle.workflowId}\ntrl: watch it at ${uiLink}\n`);
+  if (!options.json)
+    process.stderr.write(`trl: evaluating ${options.label} as ${handle.workflowId}\ntrl: watch it at ${uiLink}\n`);
 
   const view = options.json ? undefined : new ProgressView();
   const poll = setInterval(() => {
-    handle.query(progressQuery).then((p) => view?.update(p), () => undefined);
+    handle.query(progressQuery).then(
+      (p) => view?.update(p),
+      () => undefined,
+    );
   }, 1000);
   let result: EvaluationResult;
   try {

@@ -4,7 +4,12 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { EvaluationResult, ScenarioResult } from '../../contracts/results.ts';
 import { joinTurns, toolsOffered } from '../trajectory/joined-turns.ts';
-import { exportFormats, trajectoryRecord, type ExportFormat, type ScenarioTrajectory } from '../trajectory/trajectory-formats.ts';
+import {
+  exportFormats,
+  trajectoryRecord,
+  type ExportFormat,
+  type ScenarioTrajectory,
+} from '../trajectory/trajectory-formats.ts';
 import { loadEvaluationResult } from './show-command.ts';
 import { UsageError } from '../usage-error.ts';
 
@@ -13,9 +18,13 @@ export function isExportFormat(value: string): value is ExportFormat {
 }
 
 /** The scenario's trajectory from its recorded logs, or why there is none. */
-export async function scenarioTrajectory(result: EvaluationResult, scenario: ScenarioResult): Promise<ScenarioTrajectory | { missing: string }> {
+export async function scenarioTrajectory(
+  result: EvaluationResult,
+  scenario: ScenarioResult,
+): Promise<ScenarioTrajectory | { missing: string }> {
   const turnLog = scenario.artifacts.turnLog?.path;
-  if (!turnLog || !existsSync(turnLog)) return { missing: `agent ${result.agent} went through no policy, or never started` };
+  if (!turnLog || !existsSync(turnLog))
+    return { missing: `agent ${result.agent} went through no policy, or never started` };
   const callLog = scenario.artifacts.modelCallLog?.path;
   const calls = callLog && existsSync(callLog) ? await readFile(callLog, 'utf8') : '';
   return {
@@ -37,11 +46,20 @@ export async function scenarioTrajectory(result: EvaluationResult, scenario: Sce
   };
 }
 
-export async function exportCommand(options: { workflowId: string; format: string; scenarios: string[]; out?: string }): Promise<number> {
-  if (!isExportFormat(options.format)) throw new UsageError(`--format must be one of ${exportFormats.join(', ')}; got "${options.format}"`);
+export async function exportCommand(options: {
+  workflowId: string;
+  format: string;
+  scenarios: string[];
+  out?: string;
+}): Promise<number> {
+  if (!isExportFormat(options.format))
+    throw new UsageError(`--format must be one of ${exportFormats.join(', ')}; got "${options.format}"`);
   const { result } = await loadEvaluationResult(options.workflowId);
   const unknown = options.scenarios.filter((name) => !result.perScenario.some((s) => s.name === name));
-  if (unknown.length) throw new UsageError(`${options.workflowId} has no scenario ${unknown.map((n) => `"${n}"`).join(', ')}; it ran ${result.perScenario.map((s) => s.name).join(', ') || 'none'}`);
+  if (unknown.length)
+    throw new UsageError(
+      `${options.workflowId} has no scenario ${unknown.map((n) => `"${n}"`).join(', ')}; it ran ${result.perScenario.map((s) => s.name).join(', ') || 'none'}`,
+    );
   const chosen = result.perScenario.filter((s) => !options.scenarios.length || options.scenarios.includes(s.name));
   const lines: string[] = [];
   for (const scenario of chosen) {
@@ -55,7 +73,9 @@ export async function exportCommand(options: { workflowId: string; format: strin
   const text = lines.length ? lines.join('\n') + '\n' : '';
   if (options.out) {
     await writeFile(options.out, text);
-    process.stderr.write(`trl: ${lines.length} trajectory(ies) in ${options.format} format written to ${options.out}\n`);
+    process.stderr.write(
+      `trl: ${lines.length} trajectory(ies) in ${options.format} format written to ${options.out}\n`,
+    );
   } else process.stdout.write(text);
   return lines.length ? 0 : 1;
 }

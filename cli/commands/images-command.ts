@@ -16,7 +16,9 @@ export type ImagesAction = 'save' | 'load';
 
 export function parseImagesAction(text: string | undefined): ImagesAction {
   if (text === 'save' || text === 'load') return text;
-  throw new UsageError(`trl images takes save or load${text === undefined ? '' : `, not "${text}"`}: trl images save [--out FILE] | trl images load FILE`);
+  throw new UsageError(
+    `trl images takes save or load${text === undefined ? '' : `, not "${text}"`}: trl images save [--out FILE] | trl images load FILE`,
+  );
 }
 
 export async function imagesCommand(options: { action: ImagesAction; file?: string; out?: string }): Promise<number> {
@@ -31,8 +33,12 @@ export async function imagesCommand(options: { action: ImagesAction; file?: stri
     const file = options.out ?? baseImageArchiveFile(recipe.hash);
     const started = performance.now();
     const { bytes } = await saveImageArchive(docker, tags, file);
-    process.stdout.write(`wrote ${tags.join(', ')} to ${file} (${(bytes / 1e6).toFixed(0)} MB, ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
-    process.stdout.write(`a machine with this checkout loads it instead of building: put it at the same path there, or run trl images load FILE\n`);
+    process.stdout.write(
+      `wrote ${tags.join(', ')} to ${file} (${(bytes / 1e6).toFixed(0)} MB, ${((performance.now() - started) / 1000).toFixed(0)} s)\n`,
+    );
+    process.stdout.write(
+      `a machine with this checkout loads it instead of building: put it at the same path there, or run trl images load FILE\n`,
+    );
     return 0;
   }
   if (!options.file) throw new UsageError('trl images load needs the archive: trl images load FILE');

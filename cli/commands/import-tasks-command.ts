@@ -5,15 +5,20 @@ import { UsageError } from '../usage-error.ts';
 
 export async function importTasksCommand(options: { src: string; dest: string; json: boolean }): Promise<number> {
   const results = await importTerminalBenchTasks(options.src, options.dest);
-  if (results.length === 0) throw new UsageError(`no Terminal-Bench 1 task (a folder with task.yaml) in ${options.src} or two levels below it`);
+  if (results.length === 0)
+    throw new UsageError(`no Terminal-Bench 1 task (a folder with task.yaml) in ${options.src} or two levels below it`);
   if (options.json) {
     process.stdout.write(JSON.stringify(results, null, 2) + '\n');
   } else {
     for (const result of results) {
-      process.stdout.write(`${result.status.padEnd(8)} ${result.name}\n${result.notes.map((note) => `         ${note}\n`).join('')}`);
+      process.stdout.write(
+        `${result.status.padEnd(8)} ${result.name}\n${result.notes.map((note) => `         ${note}\n`).join('')}`,
+      );
     }
     const imported = results.filter((r) => r.status === 'imported').length;
-    process.stdout.write(`\n${imported} of ${results.length} task(s) imported into ${options.dest}${imported ? `; run them with --scenarios-dir ${options.dest}` : ''}\n`);
+    process.stdout.write(
+      `\n${imported} of ${results.length} task(s) imported into ${options.dest}${imported ? `; run them with --scenarios-dir ${options.dest}` : ''}\n`,
+    );
   }
   return results.some((r) => r.status === 'refused') ? 2 : 0;
 }

@@ -26,12 +26,16 @@ export function describeOutcome(outcome: ReplayOutcome): string {
 }
 
 export async function replayCommand(options: ReplayOptions): Promise<number> {
-  if (options.all === Boolean(options.workflowId)) throw new UsageError('trl replay needs a workflow id or --all, e.g. trl replay evaluate-local-20261201T101500-abc123');
+  if (options.all === Boolean(options.workflowId))
+    throw new UsageError(
+      'trl replay needs a workflow id or --all, e.g. trl replay evaluate-local-20261201T101500-abc123',
+    );
   let since: Date | undefined;
   if (options.since !== undefined) {
     if (!options.all) throw new UsageError('--since goes with --all');
     since = new Date(options.since);
-    if (Number.isNaN(since.getTime())) throw new UsageError(`--since must be a date, e.g. 2026-12-01 or 2026-12-01T10:00:00Z; got "${options.since}"`);
+    if (Number.isNaN(since.getTime()))
+      throw new UsageError(`--since must be a date, e.g. 2026-12-01 or 2026-12-01T10:00:00Z; got "${options.since}"`);
   }
   const code = options.workflows ? path.resolve(options.workflows) : workflowsPath;
   if (!existsSync(code)) throw new UsageError(`--workflows: no such file ${code}`);
@@ -46,7 +50,8 @@ export async function replayCommand(options: ReplayOptions): Promise<number> {
       try {
         histories = [await historyOf(client, options.workflowId)];
       } catch (error) {
-        if (error instanceof WorkflowNotFoundError || (error as { code?: number }).code === 5) throw new UsageError(`no workflow "${options.workflowId}" in Temporal; \`trl runs\` lists evaluations`);
+        if (error instanceof WorkflowNotFoundError || (error as { code?: number }).code === 5)
+          throw new UsageError(`no workflow "${options.workflowId}" in Temporal; \`trl runs\` lists evaluations`);
         throw error;
       }
     } else {
@@ -60,7 +65,9 @@ export async function replayCommand(options: ReplayOptions): Promise<number> {
       for (const outcome of outcomes) process.stdout.write(describeOutcome(outcome) + '\n');
       if (options.all) {
         const broken = outcomes.filter((o) => !o.clean).length;
-        process.stdout.write(`${outcomes.length} run(s) of ${options.type}${since ? ` since ${since.toISOString()}` : ''}: ${outcomes.length - broken} clean, ${broken} not\n`);
+        process.stdout.write(
+          `${outcomes.length} run(s) of ${options.type}${since ? ` since ${since.toISOString()}` : ''}: ${outcomes.length - broken} clean, ${broken} not\n`,
+        );
       }
     }
     return outcomes.every((o) => o.clean) ? 0 : 1;

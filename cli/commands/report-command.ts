@@ -16,9 +16,17 @@ export async function reportCommand(options: { workflowId: string; out?: string 
     const turnLog = scenario.artifacts.turnLog?.path;
     if (!turnLog || !existsSync(turnLog)) continue;
     const callLog = scenario.artifacts.modelCallLog?.path;
-    turns[scenario.name] = joinTurns(await readFile(turnLog, 'utf8'), callLog && existsSync(callLog) ? await readFile(callLog, 'utf8') : '');
+    turns[scenario.name] = joinTurns(
+      await readFile(turnLog, 'utf8'),
+      callLog && existsSync(callLog) ? await readFile(callLog, 'utf8') : '',
+    );
   }
-  const html = renderEvaluationReport({ result, turns, references: await findReferencePoints(result), generatedAt: new Date().toISOString() });
+  const html = renderEvaluationReport({
+    result,
+    turns,
+    references: await findReferencePoints(result),
+    generatedAt: new Date().toISOString(),
+  });
   const file = options.out ?? evaluationReportFile(result.workflowId);
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
   await writeFile(file, html);

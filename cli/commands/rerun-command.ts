@@ -18,20 +18,32 @@ export async function originalSubmission(client: Client, workflowId: string): Pr
   try {
     history = await client.workflow.getHandle(workflowId).fetchHistory();
   } catch (error) {
-    if ((error as { code?: number }).code === 5 || (error as Error).name === 'WorkflowNotFoundError') throw new UsageError(`no workflow "${workflowId}" in Temporal; \`trl runs\` lists evaluations`);
+    if ((error as { code?: number }).code === 5 || (error as Error).name === 'WorkflowNotFoundError')
+      throw new UsageError(`no workflow "${workflowId}" in Temporal; \`trl runs\` lists evaluations`);
     throw error;
   }
   const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-  if (started?.workflowType?.name !== 'evaluateSubmission') throw new UsageError(`${workflowId} is not an evaluation (workflow type ${started?.workflowType?.name ?? 'unknown'})`);
+  if (started?.workflowType?.name !== 'evaluateSubmission')
+    throw new UsageError(
+      `${workflowId} is not an evaluation (workflow type ${started?.workflowType?.name ?? 'unknown'})`,
+    );
   const payload = started.input?.payloads?.[0];
   if (!payload) throw new UsageError(`${workflowId} has no recorded input`);
   return submissionSchema.parse(defaultPayloadConverter.fromPayload(payload));
 }
 
-export async function planFor(client: Client, workflowId: string, choice: { scenarios: string[]; failed: boolean }): Promise<RerunPlan> {
+export async function planFor(
+  client: Client,
+  workflowId: string,
+  choice: { scenarios: string[]; failed: boolean },
+): Promise<RerunPlan> {
   const submission = await originalSubmission(client, workflowId);
   const { result } = await loadEvaluationResult(workflowId);
-  return planRerun({ workflowId, submission, result }, choice, rerunSubmissionId(submission.submissionId, new Date(), randomBytes(3).toString('hex')));
+  return planRerun(
+    { workflowId, submission, result },
+    choice,
+    rerunSubmissionId(submission.submissionId, new Date(), randomBytes(3).toString('hex')),
+  );
 }
 
 export function describeReuse(result: EvaluationResult): string {
@@ -40,7 +52,12 @@ export function describeReuse(result: EvaluationResult): string {
   return `reused ${reused.length} scenario result(s)${reused.length ? ` (${reused.join(', ')})` : ''}; ran ${ran.length}${ran.length ? ` (${ran.join(', ')})` : ''}`;
 }
 
-export async function rerunCommand(options: { workflowId: string; scenarios: string[]; failed: boolean; json: boolean }): Promise<number> {
+export async function rerunCommand(options: {
+  workflowId: string;
+  scenarios: string[];
+  failed: boolean;
+  json: boolean;
+}): Promise<number> {
   const { client, connection } = await connectTemporal();
   let plan: RerunPlan;
   try {
@@ -49,8 +66,15 @@ export async function rerunCommand(options: { workflowId: string; scenarios: str
     await connection.close();
   }
   if (!options.json) {
-    process.stderr.write(`trl: rerun of ${options.workflowId}: running ${plan.run.join(', ') || 'nothing'}; offering ${plan.reused.length} earlier result(s) for reuse\n`);
-    if (plan.noHash.length) process.stderr.write(`trl: run again, no content hash recorded for them: ${plan.noHash.join(', ')}\n`);
+    process.stderr.write(
+      `trl: rerun of ${options.workflowId}: running ${plan.run.join(', ') || 'nothing'}; offering ${plan.reused.length} earlier result(s) for reuse\n`,
+    );
+    if (plan.noHash.length)
+      process.stderr.write(`trl: run again, no content hash recorded for them: ${plan.noHash.join(', ')}\n`);
   }
-  return runEvaluation(plan.input, { json: options.json, label: `a rerun of ${options.workflowId}`, after: describeReuse });
+  return runEvaluation(plan.input, {
+    json: options.json,
+    label: `a rerun of ${options.workflowId}`,
+    after: describeReuse,
+  });
 }

@@ -17,7 +17,11 @@ interface Comparison {
   how: string;
 }
 
-export function renderComparison(original: EvaluationResult, rescored: EvaluationResult, rescoredNames: readonly string[]): string {
+export function renderComparison(
+  original: EvaluationResult,
+  rescored: EvaluationResult,
+  rescoredNames: readonly string[],
+): string {
   const rows: Comparison[] = rescored.perScenario.map((after) => ({
     name: after.name,
     before: original.perScenario.find((s) => s.name === after.name),
@@ -29,18 +33,31 @@ export function renderComparison(original: EvaluationResult, rescored: Evaluatio
     const change = row.after.testsPassed - (row.before?.testsPassed ?? 0);
     return change === 0 ? '0' : change > 0 ? `+${change}` : String(change);
   };
-  const total = { name: 'total', before: original as unknown as ScenarioResult, after: rescored as unknown as ScenarioResult, how: '' };
-  return renderTable<Comparison>([
-    { header: 'scenario', value: (r) => r.name },
-    { header: 'how', value: (r) => r.how },
-    { header: 'before', value: (r) => counts(r.before), align: 'right' },
-    { header: 'now', value: (r) => counts(r.after), align: 'right' },
-    { header: 'Δ', value: delta, align: 'right' },
-    { header: 'status now', value: (r) => (r.name === 'total' ? rescored.status : r.after.status) },
-  ], rows, total);
+  const total = {
+    name: 'total',
+    before: original as unknown as ScenarioResult,
+    after: rescored as unknown as ScenarioResult,
+    how: '',
+  };
+  return renderTable<Comparison>(
+    [
+      { header: 'scenario', value: (r) => r.name },
+      { header: 'how', value: (r) => r.how },
+      { header: 'before', value: (r) => counts(r.before), align: 'right' },
+      { header: 'now', value: (r) => counts(r.after), align: 'right' },
+      { header: 'Δ', value: delta, align: 'right' },
+      { header: 'status now', value: (r) => (r.name === 'total' ? rescored.status : r.after.status) },
+    ],
+    rows,
+    total,
+  );
 }
 
-export async function rescoreCommand(options: { workflowId: string; scenarios: string[]; json: boolean }): Promise<number> {
+export async function rescoreCommand(options: {
+  workflowId: string;
+  scenarios: string[];
+  json: boolean;
+}): Promise<number> {
   const { client, connection } = await connectTemporal();
   let plan;
   let original: EvaluationResult;
@@ -53,9 +70,16 @@ export async function rescoreCommand(options: { workflowId: string; scenarios: s
     await connection.close();
   }
   if (!options.json) {
-    process.stderr.write(`trl: rescoring ${plan.rescored.join(', ') || 'nothing'} of ${options.workflowId} with today's verifiers (no model call)\n`);
-    if (plan.run.length) process.stderr.write(`trl: no verdict to rescore, these run again (agent included): ${plan.run.join(', ')}\n`);
+    process.stderr.write(
+      `trl: rescoring ${plan.rescored.join(', ') || 'nothing'} of ${options.workflowId} with today's verifiers (no model call)\n`,
+    );
+    if (plan.run.length)
+      process.stderr.write(`trl: no verdict to rescore, these run again (agent included): ${plan.run.join(', ')}\n`);
   }
   const rescored = plan.rescored;
-  return runEvaluation(plan.input, { json: options.json, label: `a rescore of ${options.workflowId}`, after: (result) => renderComparison(original, result, rescored) });
+  return runEvaluation(plan.input, {
+    json: options.json,
+    label: `a rescore of ${options.workflowId}`,
+    after: (result) => renderComparison(original, result, rescored),
+  });
 }

@@ -14,7 +14,15 @@ test('filters become a visibility query, values quoted and stripped of quotes', 
 
 test('the table shows tests and cost when the run finished, dashes before', () => {
   const text = renderRuns([
-    { workflowId: 'evaluate-a', startedAt: '2026-12-01T10:00:00.123Z', packHash: 'f'.repeat(64), status: 'completed', testsPassed: 30, testsTotal: 33, costUsd: 0.07 },
+    {
+      workflowId: 'evaluate-a',
+      startedAt: '2026-12-01T10:00:00.123Z',
+      packHash: 'f'.repeat(64),
+      status: 'completed',
+      testsPassed: 30,
+      testsTotal: 33,
+      costUsd: 0.07,
+    },
     { workflowId: 'evaluate-b', startedAt: '2026-12-01T11:00:00.000Z', status: 'running' },
   ]);
   assert.match(text, /evaluate-a\s+2026-12-01T10:00:00Z\s+ffffffffffff…\s+—\s+completed\s+30\/33\s+0\.0700/);

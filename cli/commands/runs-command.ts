@@ -35,10 +35,16 @@ export function runsQuery(options: Omit<RunsOptions, 'limit' | 'json'>): string 
   const clauses = [`WorkflowType = 'evaluateSubmission'`];
   if (options.status) clauses.push(`${searchAttributes.status.name} = ${quote(options.status)}`);
   if (options.hotkey) clauses.push(`${searchAttributes.hotkey.name} = ${quote(options.hotkey)}`);
-  if (options.pack) clauses.push(options.pack.length === 64 ? `${searchAttributes.packHash.name} = ${quote(options.pack)}` : `${searchAttributes.packHash.name} STARTS_WITH ${quote(options.pack)}`);
+  if (options.pack)
+    clauses.push(
+      options.pack.length === 64
+        ? `${searchAttributes.packHash.name} = ${quote(options.pack)}`
+        : `${searchAttributes.packHash.name} STARTS_WITH ${quote(options.pack)}`,
+    );
   if (options.since) {
     const since = new Date(options.since);
-    if (Number.isNaN(since.getTime())) throw new UsageError(`--since must be a date, e.g. 2026-12-01; got "${options.since}"`);
+    if (Number.isNaN(since.getTime()))
+      throw new UsageError(`--since must be a date, e.g. 2026-12-01; got "${options.since}"`);
     clauses.push(`StartTime >= '${since.toISOString()}'`);
   }
   return clauses.join(' AND ');
@@ -46,7 +52,10 @@ export function runsQuery(options: Omit<RunsOptions, 'limit' | 'json'>): string 
 
 function rowOf(execution: WorkflowExecutionInfo): RunRow {
   const attributes = execution.typedSearchAttributes;
-  const memo = (execution.memo ?? {}) as { result?: { status?: string; testsPassed?: number; testsTotal?: number; costUsd?: number }; submission?: { hotkey?: string } };
+  const memo = (execution.memo ?? {}) as {
+    result?: { status?: string; testsPassed?: number; testsTotal?: number; costUsd?: number };
+    submission?: { hotkey?: string };
+  };
   const running = execution.status.name === 'RUNNING';
   return {
     workflowId: execution.workflowId,
@@ -54,7 +63,9 @@ function rowOf(execution: WorkflowExecutionInfo): RunRow {
     packHash: attributes.get(searchAttributes.packHash),
     hotkey: attributes.get(searchAttributes.hotkey) ?? memo.submission?.hotkey,
     // A run that died before it could write its status keeps Temporal's own (FAILED, TERMINATED, …).
-    status: memo.result?.status ?? (running ? attributes.get(searchAttributes.status) ?? 'running' : execution.status.name.toLowerCase()),
+    status:
+      memo.result?.status ??
+      (running ? (attributes.get(searchAttributes.status) ?? 'running') : execution.status.name.toLowerCase()),
     testsPassed: memo.result?.testsPassed,
     testsTotal: memo.result?.testsTotal,
     costUsd: memo.result?.costUsd,
@@ -62,9 +73,15 @@ function rowOf(execution: WorkflowExecutionInfo): RunRow {
   };
 }
 
-export async function listRuns(client: Awaited<ReturnType<typeof connectTemporal>>['client'], options: RunsOptions): Promise<RunRow[]> {
+export async function listRuns(
+  client: Awaited<ReturnType<typeof connectTemporal>>['client'],
+  options: RunsOptions,
+): Promise<RunRow[]> {
   const rows: RunRow[] = [];
-  for await (const execution of client.workflow.list({ query: runsQuery(options), pageSize: Math.min(options.limit, 1000) })) {
+  for await (const execution of client.workflow.list({
+    query: runsQuery(options),
+    pageSize: Math.min(options.limit, 1000),
+  })) {
     rows.push(rowOf(execution));
     if (rows.length >= options.limit) break;
   }
@@ -73,16 +90,23 @@ export async function listRuns(client: Awaited<ReturnType<typeof connectTemporal
 
 export function renderRuns(rows: RunRow[]): string {
   if (!rows.length) return 'no evaluations match';
-  return renderTable<RunRow>([
-    { header: 'workflow id', value: (r) => r.workflowId },
-    { header: 'started', value: (r) => r.startedAt.replace(/\.\d+Z$/, 'Z') },
-    { header: 'pack', value: (r) => (r.packHash ? shortHash(r.packHash) : '—') },
-    { header: 'hotkey', value: (r) => (r.hotkey ? shortHotkey(r.hotkey) : '—') },
-    { header: 'status', value: (r) => r.status },
-    { header: 'tests', value: (r) => (r.testsTotal !== undefined ? `${r.testsPassed}/${r.testsTotal}` : '—'), align: 'right' },
-    { header: 'cost $', value: (r) => (r.costUsd !== undefined ? r.costUsd.toFixed(4) : '—'), align: 'right' },
-    { header: 'rerun of', value: (r) => r.rerunOf ?? '' },
-  ], rows);
+  return renderTable<RunRow>(
+    [
+      { header: 'workflow id', value: (r) => r.workflowId },
+      { header: 'started', value: (r) => r.startedAt.replace(/\.\d+Z$/, 'Z') },
+      { header: 'pack', value: (r) => (r.packHash ? shortHash(r.packHash) : '—') },
+      { header: 'hotkey', value: (r) => (r.hotkey ? shortHotkey(r.hotkey) : '—') },
+      { header: 'status', value: (r) => r.status },
+      {
+        header: 'tests',
+        value: (r) => (r.testsTotal !== undefined ? `${r.testsPassed}/${r.testsTotal}` : '—'),
+        align: 'right',
+      },
+      { header: 'cost $', value: (r) => (r.costUsd !== undefined ? r.costUsd.toFixed(4) : '—'), align: 'right' },
+      { header: 'rerun of', value: (r) => r.rerunOf ?? '' },
+    ],
+    rows,
+  );
 }
 
 export async function runsCommand(options: RunsOptions): Promise<number> {
@@ -91,7 +115,8 @@ export async function runsCommand(options: RunsOptions): Promise<number> {
   try {
     const rows = await listRuns(client, options);
     process.stdout.write((options.json ? JSON.stringify(rows, null, 2) : renderRuns(rows)) + '\n');
-    if (!options.json && rows.length === options.limit) process.stderr.write(`trl: the newest ${options.limit}; --limit N shows more (query: ${query})\n`);
+    if (!options.json && rows.length === options.limit)
+      process.stderr.write(`trl: the newest ${options.limit}; --limit N shows more (query: ${query})\n`);
     return 0;
   } finally {
     await connection.close();

@@ -21,14 +21,25 @@ export async function decisionFiles(netuid: number): Promise<{ number: number; f
     .sort((a, b) => a.number - b.number);
 }
 
-export async function seatReportCommand(options: { decision?: number; out?: string; netuid?: number }): Promise<number> {
+export async function seatReportCommand(options: {
+  decision?: number;
+  out?: string;
+  netuid?: number;
+}): Promise<number> {
   const netuid = options.netuid ?? readChainConfig().TRL_NETUID;
   const files = await decisionFiles(netuid);
-  if (!files.length) throw new UsageError(`no seat decisions on subnet ${netuid} in ${seatDir(netuid)}; \`trl seat\` shows the seat`);
+  if (!files.length)
+    throw new UsageError(`no seat decisions on subnet ${netuid} in ${seatDir(netuid)}; \`trl seat\` shows the seat`);
   const chosen = options.decision === undefined ? files.at(-1)! : files.find((f) => f.number === options.decision);
-  if (!chosen) throw new UsageError(`no decision #${options.decision} on subnet ${netuid}; there are #${files[0]!.number} to #${files.at(-1)!.number}`);
+  if (!chosen)
+    throw new UsageError(
+      `no decision #${options.decision} on subnet ${netuid}; there are #${files[0]!.number} to #${files.at(-1)!.number}`,
+    );
   const parsed = decisionFileSchema.safeParse(JSON.parse(await readFile(chosen.file, 'utf8')));
-  if (!parsed.success) throw new UsageError(`${chosen.file} is not a decision file this version reads: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new UsageError(
+      `${chosen.file} is not a decision file this version reads: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   const decision = parsed.data as unknown as DecisionFile;
   const html = renderSeatReport(decision, new Date().toISOString());
   const file = options.out ?? seatDecisionReportFile(netuid, decision.record.number, decision.challenge.packHash);

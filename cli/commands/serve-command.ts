@@ -34,7 +34,6 @@ export interface ServeOptions {
   settings: ServeSettings;
 }
 
-
 /** The seat's pack hash, or undefined when the seat is empty or has no workflow yet. */
 async function currentSeatHash(): Promise<string | undefined> {
   return seatedPackHash().catch((error: unknown) => {
@@ -48,10 +47,12 @@ async function seatedPackHash(): Promise<string> {
   const { client, connection } = await connectTemporal();
   try {
     const view = await client.workflow.getHandle(seatWorkflowId(config.TRL_NETUID)).query(seatQuery);
-    if (!view.incumbent) throw new UsageError(`the seat of subnet ${config.TRL_NETUID} is empty: serve a pack with --pack DIR|HASH`);
+    if (!view.incumbent)
+      throw new UsageError(`the seat of subnet ${config.TRL_NETUID} is empty: serve a pack with --pack DIR|HASH`);
     return view.incumbent.packHash;
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw new UsageError(`no seat yet on subnet ${config.TRL_NETUID}; the first cycle of \`trl up\` creates it`);
+    if (error instanceof WorkflowNotFoundError)
+      throw new UsageError(`no seat yet on subnet ${config.TRL_NETUID}; the first cycle of \`trl up\` creates it`);
     throw error;
   } finally {
     await connection.close();
@@ -59,13 +60,20 @@ async function seatedPackHash(): Promise<string> {
 }
 
 /** Each pack's newest finished evaluation, beside the shadow table; none when Temporal is not there. */
-async function latestScenarioScores(packs: { live: string; shadow: string }): Promise<{ live?: ScenarioScore; shadow?: ScenarioScore }> {
+async function latestScenarioScores(packs: {
+  live: string;
+  shadow: string;
+}): Promise<{ live?: ScenarioScore; shadow?: ScenarioScore }> {
   try {
     const { client, connection } = await connectTemporal();
     try {
       const latest = async (pack: string): Promise<ScenarioScore | undefined> => {
-        const row = (await listRuns(client, { pack, limit: 20, json: false })).find((run) => run.testsTotal !== undefined);
-        return row ? { testsPassed: row.testsPassed ?? 0, testsTotal: row.testsTotal!, workflowId: row.workflowId } : undefined;
+        const row = (await listRuns(client, { pack, limit: 20, json: false })).find(
+          (run) => run.testsTotal !== undefined,
+        );
+        return row
+          ? { testsPassed: row.testsPassed ?? 0, testsTotal: row.testsTotal!, workflowId: row.workflowId }
+          : undefined;
       };
       return { live: await latest(packs.live), shadow: await latest(packs.shadow) };
     } finally {
@@ -93,7 +101,8 @@ function packNamed(pack: string): Promise<CanonicalPack> {
 }
 
 async function packToServe(options: ServeOptions): Promise<CanonicalPack> {
-  if (options.seated === (options.pack !== undefined)) throw new UsageError('trl serve needs exactly one of --pack DIR|FILE|HASH and --seated');
+  if (options.seated === (options.pack !== undefined))
+    throw new UsageError('trl serve needs exactly one of --pack DIR|FILE|HASH and --seated');
   if (options.seated) return storedPack(await seatedPackHash());
   return packNamed(options.pack!);
 }
@@ -109,8 +118,16 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   const stack = await bootstrap(docker);
   const upstream = await startModelUpstream(config);
   const serving = await startServing({
-    pack, docker, policyImage: stack.policyImage, sidecarImage: stack.sidecarImage, upstream: upstream.client, settings: options.settings, gate,
-    ...(options.shadow && shadowPack ? { shadow: { pack: shadowPack, sampleRate: options.shadow.sampleRate, capUsd: options.shadow.capUsd } } : {}),
+    pack,
+    docker,
+    policyImage: stack.policyImage,
+    sidecarImage: stack.sidecarImage,
+    upstream: upstream.client,
+    settings: options.settings,
+    gate,
+    ...(options.shadow && shadowPack
+      ? { shadow: { pack: shadowPack, sampleRate: options.shadow.sampleRate, capUsd: options.shadow.capUsd } }
+      : {}),
   });
   // --seated follows the seat: a new incumbent takes new conversations, open ones drain on the old.
   const follower = options.seated
@@ -120,7 +137,9 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
         readSeatHash: currentSeatHash,
         onChange: async (hash) => {
           await serving.switchPack(await storedPack(hash));
-          process.stdout.write(`trl serve: the seat changed hands: new conversations go to ${hash}; open ones finish on the old policy (up to ${options.settings.drainSec}s)\n`);
+          process.stdout.write(
+            `trl serve: the seat changed hands: new conversations go to ${hash}; open ones finish on the old policy (up to ${options.settings.drainSec}s)\n`,
+          );
         },
         onError: (error) => log.warn('serve_seat_poll_failed', { error: error.message }),
       })
@@ -131,8 +150,12 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
       `  upstream ${upstream.description}\n` +
       `  up to ${serving.maxInstances} policy instances, idle ones stopped after ${settings.idleSec}s, $${settings.instanceCapUsd} cap per instance\n` +
       `  ${gate ? `${keys.length} API key(s) required (${serveKeysFile})` : 'no API keys configured: every local client is served (add one with `trl serve keys add LABEL`)'}\n` +
-      (serving.shadow ? `  shadow: ${serving.shadow.summary().shadowPack} mirrors ${(options.shadow!.sampleRate * 100).toFixed(0)}% of conversations, up to $${options.shadow!.capUsd}\n` : '') +
-      (options.seated ? `  following the seat every ${options.seatPollSec}s; open conversations drain ${options.settings.drainSec}s on a change\n` : '') +
+      (serving.shadow
+        ? `  shadow: ${serving.shadow.summary().shadowPack} mirrors ${(options.shadow!.sampleRate * 100).toFixed(0)}% of conversations, up to $${options.shadow!.capUsd}\n`
+        : '') +
+      (options.seated
+        ? `  following the seat every ${options.seatPollSec}s; open conversations drain ${options.settings.drainSec}s on a change\n`
+        : '') +
       `  records under .data/serve/instances/${serving.runId}/; Ctrl-C stops\n`,
   );
   await new Promise<void>((resolve) => {
@@ -145,33 +168,66 @@ export async function serveCommand(options: ServeOptions): Promise<number> {
   if (serving.shadow) {
     const summary = serving.shadow.summary();
     const scores = await latestScenarioScores({ live: serving.router.current.packHash, shadow: summary.shadowPack });
-    process.stdout.write(renderShadowSummary(summary, scores) + `\n  every mirrored request: ${serveShadowLogFile(serving.runId)}\n`);
+    process.stdout.write(
+      renderShadowSummary(summary, scores) + `\n  every mirrored request: ${serveShadowLogFile(serving.runId)}\n`,
+    );
   }
   await upstream.close();
   return 0;
 }
 
-export async function serveKeysCommand(args: { action: string | undefined; arg?: string; spendLimitUsd?: number; requestsPerMinute?: number; json: boolean }): Promise<number> {
+export async function serveKeysCommand(args: {
+  action: string | undefined;
+  arg?: string;
+  spendLimitUsd?: number;
+  requestsPerMinute?: number;
+  json: boolean;
+}): Promise<number> {
   switch (args.action) {
     case 'add': {
       if (!args.arg) throw new UsageError('trl serve keys add needs a LABEL');
-      const { key, secret } = await addApiKey(serveKeysFile, { label: args.arg, spendLimitUsd: args.spendLimitUsd, requestsPerMinute: args.requestsPerMinute });
-      process.stdout.write(args.json ? JSON.stringify({ ...key, key: secret }) + '\n' : `key ${key.id} (${key.label}): ${secret}\nkeep it now: only its sha256 is stored\n`);
+      const { key, secret } = await addApiKey(serveKeysFile, {
+        label: args.arg,
+        spendLimitUsd: args.spendLimitUsd,
+        requestsPerMinute: args.requestsPerMinute,
+      });
+      process.stdout.write(
+        args.json
+          ? JSON.stringify({ ...key, key: secret }) + '\n'
+          : `key ${key.id} (${key.label}): ${secret}\nkeep it now: only its sha256 is stored\n`,
+      );
       return 0;
     }
     case 'list': {
       const keys = await readApiKeys(serveKeysFile);
       const gate = await createKeyGate(keys, serveCallLogFile);
       const rows = keys.map((key) => ({ ...key, spentUsd: key.revoked ? undefined : gate.spentUsd(key.id) }));
-      if (args.json) process.stdout.write(JSON.stringify(rows.map(({ sha256: _hash, ...row }) => row), null, 2) + '\n');
-      else process.stdout.write(renderTable<(typeof rows)[number]>([
-        { header: 'id', value: (r) => r.id },
-        { header: 'label', value: (r) => r.label },
-        { header: 'created', value: (r) => r.createdAt.replace(/\.\d+Z$/, 'Z') },
-        { header: 'spent $', value: (r) => (r.spentUsd === undefined ? 'revoked' : r.spentUsd.toFixed(4)), align: 'right' },
-        { header: 'limit $', value: (r) => r.spendLimitUsd ?? '—', align: 'right' },
-        { header: 'req/min', value: (r) => r.requestsPerMinute ?? '—', align: 'right' },
-      ], rows) + '\n');
+      if (args.json)
+        process.stdout.write(
+          JSON.stringify(
+            rows.map(({ sha256: _hash, ...row }) => row),
+            null,
+            2,
+          ) + '\n',
+        );
+      else
+        process.stdout.write(
+          renderTable<(typeof rows)[number]>(
+            [
+              { header: 'id', value: (r) => r.id },
+              { header: 'label', value: (r) => r.label },
+              { header: 'created', value: (r) => r.createdAt.replace(/\.\d+Z$/, 'Z') },
+              {
+                header: 'spent $',
+                value: (r) => (r.spentUsd === undefined ? 'revoked' : r.spentUsd.toFixed(4)),
+                align: 'right',
+              },
+              { header: 'limit $', value: (r) => r.spendLimitUsd ?? '—', align: 'right' },
+              { header: 'req/min', value: (r) => r.requestsPerMinute ?? '—', align: 'right' },
+            ],
+            rows,
+          ) + '\n',
+        );
       return 0;
     }
     case 'revoke': {
@@ -181,6 +237,8 @@ export async function serveKeysCommand(args: { action: string | undefined; arg?:
       return 0;
     }
     default:
-      throw new UsageError('trl serve keys add LABEL [--spend-limit-usd X] [--requests-per-minute N] | list | revoke ID');
+      throw new UsageError(
+        'trl serve keys add LABEL [--spend-limit-usd X] [--requests-per-minute N] | list | revoke ID',
+      );
   }
 }

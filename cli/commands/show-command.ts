@@ -15,12 +15,20 @@ export async function loadEvaluationResult(workflowId: string): Promise<{ result
   if (!existsSync(file)) {
     const { client, connection } = await connectTemporal();
     try {
-      const description = await client.workflow.getHandle(workflowId).describe().catch(() => undefined);
-      if (!description) throw new UsageError(`no evaluation "${workflowId}": neither ${file} nor a workflow in Temporal; \`trl runs\` lists evaluations`);
+      const description = await client.workflow
+        .getHandle(workflowId)
+        .describe()
+        .catch(() => undefined);
+      if (!description)
+        throw new UsageError(
+          `no evaluation "${workflowId}": neither ${file} nor a workflow in Temporal; \`trl runs\` lists evaluations`,
+        );
       const memo = (description.memo ?? {}) as { result?: { resultFile?: string } };
       const recorded = memo.result?.resultFile;
       if (!recorded || !existsSync(recorded)) {
-        throw new UsageError(`${workflowId} is ${description.status.name.toLowerCase()} and has no result.json here${recorded ? ` (its memo names ${recorded})` : ''}`);
+        throw new UsageError(
+          `${workflowId} is ${description.status.name.toLowerCase()} and has no result.json here${recorded ? ` (its memo names ${recorded})` : ''}`,
+        );
       }
       file = recorded;
     } finally {
@@ -41,15 +49,26 @@ export function renderArtifacts(result: EvaluationResult, resultFile: string): s
   return lines.join('\n');
 }
 
-export async function showCommand(options: { workflowId: string; scenario?: string; maxChars: number; json: boolean }): Promise<number> {
+export async function showCommand(options: {
+  workflowId: string;
+  scenario?: string;
+  maxChars: number;
+  json: boolean;
+}): Promise<number> {
   const { result, file } = await loadEvaluationResult(options.workflowId);
   if (!options.scenario) {
     if (options.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-    else process.stdout.write(`${result.workflowId}: ${result.status}, pack ${result.packHash ?? '—'}, agent ${result.agent}\n\n${renderEvaluation(result)}\n\n${renderArtifacts(result, file)}\n`);
+    else
+      process.stdout.write(
+        `${result.workflowId}: ${result.status}, pack ${result.packHash ?? '—'}, agent ${result.agent}\n\n${renderEvaluation(result)}\n\n${renderArtifacts(result, file)}\n`,
+      );
     return 0;
   }
   const scenario = result.perScenario.find((s) => s.name === options.scenario);
-  if (!scenario) throw new UsageError(`${options.workflowId} has no scenario "${options.scenario}"; it ran ${result.perScenario.map((s) => s.name).join(', ') || 'none'}`);
+  if (!scenario)
+    throw new UsageError(
+      `${options.workflowId} has no scenario "${options.scenario}"; it ran ${result.perScenario.map((s) => s.name).join(', ') || 'none'}`,
+    );
   if (options.json) {
     process.stdout.write(JSON.stringify(scenario, null, 2) + '\n');
     return 0;
@@ -58,10 +77,14 @@ export async function showCommand(options: { workflowId: string; scenario?: stri
   const turnLog = scenario.artifacts.turnLog?.path;
   const callLog = scenario.artifacts.modelCallLog?.path;
   if (!turnLog || !existsSync(turnLog)) {
-    process.stdout.write(`${header}\n(no conversation recorded: agent ${result.agent} does not go through a policy, or the agent never started)\n`);
+    process.stdout.write(
+      `${header}\n(no conversation recorded: agent ${result.agent} does not go through a policy, or the agent never started)\n`,
+    );
     return 0;
   }
   const calls = callLog && existsSync(callLog) ? await readFile(callLog, 'utf8') : '';
-  process.stdout.write(`${header}\n\n${renderConversation(await readFile(turnLog, 'utf8'), calls, { maxChars: options.maxChars })}\n`);
+  process.stdout.write(
+    `${header}\n\n${renderConversation(await readFile(turnLog, 'utf8'), calls, { maxChars: options.maxChars })}\n`,
+  );
   return 0;
 }

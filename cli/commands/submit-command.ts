@@ -10,7 +10,12 @@ import { UsageError } from '../usage-error.ts';
 /** The miner key used on the local chain when none is given: a dev URI, fine offline only. */
 export const defaultLocalMinerUri = '//TrlMiner';
 
-export async function submitCommand(options: { pack: string; hotkey?: string; url?: string; json: boolean }): Promise<number> {
+export async function submitCommand(options: {
+  pack: string;
+  hotkey?: string;
+  url?: string;
+  json: boolean;
+}): Promise<number> {
   const config = readChainConfig();
   const print = (lines: Record<string, string | number>) => {
     if (options.json) process.stdout.write(JSON.stringify(lines, null, 2) + '\n');
@@ -18,9 +23,17 @@ export async function submitCommand(options: { pack: string; hotkey?: string; ur
   };
 
   if (config.TRL_CHAIN === 'subtensor') {
-    if (!options.url) throw new UsageError('on Subtensor the commitment needs --url https://… where validators can download the pack (its canonical JSON from `trl pack <dir> --out FILE`)');
+    if (!options.url)
+      throw new UsageError(
+        'on Subtensor the commitment needs --url https://… where validators can download the pack (its canonical JSON from `trl pack <dir> --out FILE`)',
+      );
     const prepared = await preparePackSubmission(path.resolve(options.pack), options.url);
-    print({ pack: prepared.packHash, commitment: prepared.text, netuid: config.TRL_NETUID, next: `commit field 0 = the commitment with Commitments.set_commitment on subnet ${config.TRL_NETUID}, signed by your miner hotkey` });
+    print({
+      pack: prepared.packHash,
+      commitment: prepared.text,
+      netuid: config.TRL_NETUID,
+      next: `commit field 0 = the commitment with Commitments.set_commitment on subnet ${config.TRL_NETUID}, signed by your miner hotkey`,
+    });
     return 0;
   }
 
@@ -28,7 +41,10 @@ export async function submitCommand(options: { pack: string; hotkey?: string; ur
   const checked = parsePackCommitment(`${'0'.repeat(64)}|${url}`);
   if (!checked.ok) throw new UsageError(`--url: ${checked.reason}`);
   const uri = options.hotkey ?? defaultLocalMinerUri;
-  if (!uri.startsWith('//')) throw new UsageError('--hotkey takes a dev URI such as //Alice on the local chain (secrets never go on the command line)');
+  if (!uri.startsWith('//'))
+    throw new UsageError(
+      '--hotkey takes a dev URI such as //Alice on the local chain (secrets never go on the command line)',
+    );
   const prepared = await preparePackSubmission(path.resolve(options.pack), url);
   const chain = await openLocalChain(config, uri);
   const signer = chain.signer!;

@@ -20,9 +20,13 @@ export const ownProcessMarker = 'trl-test: own process';
 /** The batch's file name inside the run's folder; the runner knows its suites are files by it. */
 export const unitBatchFileName = 'unit-files.test.ts';
 
-/** Files that may share the batch (outside test/, without the marker or a top-level await), and the rest, each list in its given order. */
-export async function splitBatchable(files: string[], root: string, read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8')):
-Promise<{ batched: string[]; alone: string[] }> {
+/** Files that may share the batch (outside test/, without the marker or a top-level await), and the rest, each list in
+ * its given order. */
+export async function splitBatchable(
+  files: string[],
+  root: string,
+  read: (file: string) => Promise<string> = (file) => readFile(file, 'utf8'),
+): Promise<{ batched: string[]; alone: string[] }> {
   const batched: string[] = [];
   const alone: string[] = [];
   for (const file of files) {
@@ -39,7 +43,8 @@ export function hasTopLevelAwait(source: string): boolean {
   return /^(?![\s/*]).*\bawait\b/m.test(source);
 }
 
-/** The batch's source: one suite per file, named by its path from root, that imports it and then restores what it changed. */
+/** The batch's source: one suite per file, named by its path from root, that imports it and then restores what it
+ * changed. */
 export function unitBatchSource(files: string[], root: string): string {
   const lines = [
     '// Written by `trl test` (cli/commands/test-batch.ts): the unit files in one process, one suite each.',
@@ -58,7 +63,9 @@ export function unitBatchSource(files: string[], root: string): string {
   ];
   for (const file of files) {
     const name = path.relative(root, path.resolve(root, file));
-    lines.push(`isolated(${JSON.stringify(name)}, () => import(${JSON.stringify(pathToFileURL(path.resolve(root, file)).href)}));`);
+    lines.push(
+      `isolated(${JSON.stringify(name)}, () => import(${JSON.stringify(pathToFileURL(path.resolve(root, file)).href)}));`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

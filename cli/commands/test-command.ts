@@ -23,7 +23,8 @@ export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
 async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
   const found: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isDirectory() && !skippedFolders.has(entry.name)) found.push(...(await findTestFiles(path.join(dir, entry.name), filter)));
+    if (entry.isDirectory() && !skippedFolders.has(entry.name))
+      found.push(...(await findTestFiles(path.join(dir, entry.name), filter)));
     else if (entry.isFile() && entry.name.endsWith('.test.ts')) found.push(path.join(dir, entry.name));
   }
   return found.filter((file) => filter.length === 0 || filter.some((f) => file.includes(f))).sort();
@@ -32,7 +33,8 @@ async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
 export const browserSuiteDir = path.join(repoRoot, 'test', 'browser');
 export const topologySuiteDir = path.join(repoRoot, 'test', 'topology');
 
-/** The suite's files: test/faults/ only with `faults` (and then alone), test/topology/ only with `topology` (alone too), test/browser/ only with `browser`. */
+/** The suite's files: test/faults/ only with `faults` (and then alone), test/topology/ only with `topology` (alone
+ * too), test/browser/ only with `browser`. */
 export function selectTestFiles(files: string[], faults: boolean, browser = false, topology = false): string[] {
   const inside = (file: string, dir: string) => file.startsWith(dir + path.sep);
   if (topology) return files.filter((file) => inside(file, topologySuiteDir));
@@ -42,9 +44,19 @@ export function selectTestFiles(files: string[], faults: boolean, browser = fals
     .filter((file) => faults || browser || !inside(file, browserSuiteDir));
 }
 
-export async function testCommand(options: { filter: string[]; faults?: boolean; browser?: boolean; topology?: boolean }): Promise<number> {
+export async function testCommand(options: {
+  filter: string[];
+  faults?: boolean;
+  browser?: boolean;
+  topology?: boolean;
+}): Promise<number> {
   await bootstrapForTests(createDockerClient());
-  const selected = selectTestFiles(await findTestFiles(repoRoot, options.filter), options.faults ?? false, options.browser ?? false, options.topology ?? false).map((f) => path.relative(repoRoot, f));
+  const selected = selectTestFiles(
+    await findTestFiles(repoRoot, options.filter),
+    options.faults ?? false,
+    options.browser ?? false,
+    options.topology ?? false,
+  ).map((f) => path.relative(repoRoot, f));
   if (selected.length === 0) {
     process.stderr.write('trl: no test files matched\n');
     return 1;
@@ -85,13 +97,23 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
     const dataDir = process.env.TRL_DATA_DIR ?? testDataDir;
     if (process.env.TRL_DATA_DIR === undefined) await rm(testDataDir, { recursive: true, force: true });
     if (stoppedBy) return exitCodeOf(stoppedBy);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', dataDirPerFile, testRunnerFile, String(concurrency), ...files], {
-      cwd: repoRoot,
-      stdio: 'inherit',
-      detached: true,
-      // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
-      env: { ...process.env, ...(bundled ? { [testWorkflowBundleEnv]: bundleFile } : {}), TRL_DATA_DIR: dataDir, TRL_QUIET: process.env.TRL_QUIET ?? '1', TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error' },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', dataDirPerFile, testRunnerFile, String(concurrency), ...files],
+      {
+        cwd: repoRoot,
+        stdio: 'inherit',
+        detached: true,
+        // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
+        env: {
+          ...process.env,
+          ...(bundled ? { [testWorkflowBundleEnv]: bundleFile } : {}),
+          TRL_DATA_DIR: dataDir,
+          TRL_QUIET: process.env.TRL_QUIET ?? '1',
+          TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error',
+        },
+      },
+    );
     runner = child;
     const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
     if (stoppedBy) return exitCodeOf(stoppedBy);
@@ -103,12 +125,16 @@ export async function testCommand(options: { filter: string[]; faults?: boolean;
   }
 }
 
-/** The run's files in the order they start: the unit files as one batch (test-batch.ts says why), ordered by their summed figures. */
+/** The run's files in the order they start: the unit files as one batch (test-batch.ts says why), ordered by their
+ * summed figures. */
 async function prepareRun(selected: string[], runDir: string): Promise<string[]> {
   const { batched, alone } = await splitBatchable(selected, repoRoot);
   const batch = batched.length > 1 ? await writeUnitBatch(runDir, batched, repoRoot) : undefined;
   // This machine's last figures, else the seed kept in git (a fresh clone's cache is empty).
-  const durations = { ...(await readTestDurations(testDurationsSeedFile)), ...(await readTestDurations(testDurationsFile)) };
+  const durations = {
+    ...(await readTestDurations(testDurationsSeedFile)),
+    ...(await readTestDurations(testDurationsFile)),
+  };
   if (batch) durations[batch] = batched.reduce((sum, file) => sum + (durations[file] ?? 0), 0);
   return orderTestFiles(batch ? [...alone, batch] : selected, durations);
 }
@@ -124,11 +150,22 @@ const dataDirPerFile = path.join(repoRoot, 'test', 'support', 'data-dir-per-file
 
 /** The run's five longest files, so whoever waits on the suite sees where the time went. */
 function printSlowestFiles(files: string[], durations: Record<string, number>): void {
-  const rows = files.filter((file) => durations[file] !== undefined).map((file) => ({ file, seconds: durations[file]! }))
-    .sort((a, b) => b.seconds - a.seconds).slice(0, 5);
+  const rows = files
+    .filter((file) => durations[file] !== undefined)
+    .map((file) => ({ file, seconds: durations[file]! }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 5);
   if (rows.length === 0) return;
   process.stderr.write(`\nthe longest test files (all durations: ${path.relative(repoRoot, testDurationsFile)}):\n`);
-  process.stderr.write(`${renderTable([{ header: 'file', value: (r) => r.file }, { header: 's', value: (r) => r.seconds.toFixed(1), align: 'right' }], rows)}\n`);
+  process.stderr.write(
+    `${renderTable(
+      [
+        { header: 'file', value: (r) => r.file },
+        { header: 's', value: (r) => r.seconds.toFixed(1), align: 'right' },
+      ],
+      rows,
+    )}\n`,
+  );
 }
 
 /** Test files run at once: TRL_TEST_CONCURRENCY (1–16), else 3. */
@@ -136,6 +173,9 @@ export function testConcurrency(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.TRL_TEST_CONCURRENCY?.trim();
   if (!raw) return 3;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 16) throw new UsageError(`TRL_TEST_CONCURRENCY must be a whole number from 1 to 16, e.g. TRL_TEST_CONCURRENCY=2; got "${raw}"`);
+  if (!Number.isInteger(value) || value < 1 || value > 16)
+    throw new UsageError(
+      `TRL_TEST_CONCURRENCY must be a whole number from 1 to 16, e.g. TRL_TEST_CONCURRENCY=2; got "${raw}"`,
+    );
   return value;
 }

@@ -52,7 +52,14 @@ export function addTopLevelDuration(seconds: TestDurations, data: TestEventData,
 export async function recordTestDurations(file: string, measured: TestDurations, root: string): Promise<TestDurations> {
   const rounded = Object.fromEntries(Object.entries(measured).map(([name, s]) => [name, Math.round(s * 10) / 10]));
   const earlier = Object.entries(await readTestDurations(file)).filter(([name]) => !(name in rounded));
-  const exists = await Promise.all(earlier.map(([name]) => stat(path.join(root, name)).then(() => true, () => false)));
+  const exists = await Promise.all(
+    earlier.map(([name]) =>
+      stat(path.join(root, name)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   const merged = { ...Object.fromEntries(earlier.filter((_, index) => exists[index])), ...rounded };
   await mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.${process.pid}.tmp`;

@@ -12,7 +12,9 @@ export async function upCommand(): Promise<number> {
         `trl: stack is up. Temporal ${endpoint.address}, Web UI ${endpoint.uiUrl}/namespaces/${endpoint.namespace}/workflows\n` +
           `trl: worker polling ${evaluationTaskQueue} (both roles: ${queues.join(', ')}); models from ${upstream}\n` +
           (metrics ? `trl: metrics at http://${metrics}/metrics (the validator's and Temporal's runtime)\n` : '') +
-          (seat ? `trl: seat of subnet ${seat.netuid}: cycle every ${seat.intervalSec} s (Schedule ${seat.scheduleId}) on the ${seat.chain}\n` : '') +
+          (seat
+            ? `trl: seat of subnet ${seat.netuid}: cycle every ${seat.intervalSec} s (Schedule ${seat.scheduleId}) on the ${seat.chain}\n`
+            : '') +
           `trl: Ctrl-C stops the worker (the Temporal server keeps running)\n`,
       );
     },

@@ -7,7 +7,10 @@ import { UsageError } from '../usage-error.ts';
 
 export function parseWorkerRole(value: string | undefined): WorkerRole {
   const role = workerRoles.find((known) => known === value);
-  if (!role) throw new UsageError(`trl worker needs --role ${workerRoles.join(' or ')}${value === undefined ? '' : `; got "${value}"`}`);
+  if (!role)
+    throw new UsageError(
+      `trl worker needs --role ${workerRoles.join(' or ')}${value === undefined ? '' : `; got "${value}"`}`,
+    );
   return role;
 }
 

@@ -4,7 +4,15 @@ import type { EvaluationResult } from '../../contracts/results.ts';
 import type { JoinedTurn } from '../trajectory/joined-turns.ts';
 import type { ReferencePoint } from './reference-runs.ts';
 import { escapeHtml, htmlPage, htmlTable, usd } from './html-page.ts';
-import { barChart, legend, modelColor, passedBars, routingTimeline, scatterChart, type TimelineLane } from './svg-charts.ts';
+import {
+  barChart,
+  legend,
+  modelColor,
+  passedBars,
+  routingTimeline,
+  scatterChart,
+  type TimelineLane,
+} from './svg-charts.ts';
 
 export interface EvaluationReportInput {
   result: EvaluationResult;
@@ -21,7 +29,10 @@ function card(value: string, label: string): string {
 /** Spend by model over the whole run: the result's own sums, else the scenarios' (older results). */
 export function spendByModel(result: EvaluationResult): [string, number][] {
   const totals = new Map<string, number>(Object.entries(result.costByModelUsd ?? {}));
-  if (!totals.size) for (const s of result.perScenario) for (const [model, cost] of Object.entries(s.costByModelUsd ?? {})) totals.set(model, (totals.get(model) ?? 0) + cost);
+  if (!totals.size)
+    for (const s of result.perScenario)
+      for (const [model, cost] of Object.entries(s.costByModelUsd ?? {}))
+        totals.set(model, (totals.get(model) ?? 0) + cost);
   return [...totals].sort((a, b) => b[1] - a[1]);
 }
 
@@ -36,10 +47,18 @@ function timelineLanes(input: EvaluationReportInput): { lanes: TimelineLane[]; m
         const answered = turn.calls.filter((c) => c.status === 'ok');
         calls += turn.calls.length;
         for (const c of turn.calls) models.add(c.model);
-        const detail = turn.calls.map((c) => `${c.model} ${c.status}${c.errorType ? ` (${c.errorType})` : ''} ${usd(c.costUsd)} ${c.latencyMs} ms`).join('; ') || 'no model call';
+        const detail =
+          turn.calls
+            .map(
+              (c) =>
+                `${c.model} ${c.status}${c.errorType ? ` (${c.errorType})` : ''} ${usd(c.costUsd)} ${c.latencyMs} ms`,
+            )
+            .join('; ') || 'no model call';
         return {
           title: `${s.name} · turn ${turn.turn} (${turn.requestId}): ${detail}${turn.error ? ` · error ${turn.error.kind}` : ''}`,
-          segments: (answered.length ? answered : turn.calls).map((c) => ({ color: c.status === 'ok' ? modelColor(c.model) : '#d0d5dd' })),
+          segments: (answered.length ? answered : turn.calls).map((c) => ({
+            color: c.status === 'ok' ? modelColor(c.model) : '#d0d5dd',
+          })),
         };
       }),
     }));
@@ -52,23 +71,43 @@ export function renderEvaluationReport(input: EvaluationReportInput): string {
   const parts: string[] = [];
   parts.push(`<h1>${escapeHtml(title)}</h1>`);
   parts.push(
-    `<p class="meta">status <b class="${result.status === 'completed' ? 'ok' : 'bad'}">${escapeHtml(result.status)}</b> · pack <code>${escapeHtml(result.packHash ?? '—')}</code> · agent ${escapeHtml(result.agent)}`
-      + `${result.scenarioSpec != null ? ` · scenario spec ${escapeHtml(result.scenarioSpec)}` : ''}`
-      + `${result.manifestHash ? ` · spec manifest <code>${escapeHtml(result.manifestHash.slice(0, 16))}…</code>` : ''}`
-      + `${result.official === false ? ' · <b class="bad">unofficial prices or cap</b>' : ''} · generated ${escapeHtml(input.generatedAt)}</p>`,
+    `<p class="meta">status <b class="${result.status === 'completed' ? 'ok' : 'bad'}">${escapeHtml(result.status)}</b> · pack <code>${escapeHtml(result.packHash ?? '—')}</code> · agent ${escapeHtml(result.agent)}` +
+      `${result.scenarioSpec != null ? ` · scenario spec ${escapeHtml(result.scenarioSpec)}` : ''}` +
+      `${result.manifestHash ? ` · spec manifest <code>${escapeHtml(result.manifestHash.slice(0, 16))}…</code>` : ''}` +
+      `${result.official === false ? ' · <b class="bad">unofficial prices or cap</b>' : ''} · generated ${escapeHtml(input.generatedAt)}</p>`,
   );
-  parts.push(`<div class="cards">${card(`${result.testsPassed}/${result.testsTotal}`, 'tests passed')}${card(usd(result.costUsd), 'model spend')}${card(String(result.perScenario.length), 'scenarios')}${card(String(result.perScenario.filter((s) => s.status !== 'completed').length), 'not completed')}</div>`);
-  if (result.rejection?.length) parts.push(`<h2>Rejected</h2>${htmlTable(['code', 'reason'], result.rejection.map((r) => [r.code, r.message]))}`);
+  parts.push(
+    `<div class="cards">${card(`${result.testsPassed}/${result.testsTotal}`, 'tests passed')}${card(usd(result.costUsd), 'model spend')}${card(String(result.perScenario.length), 'scenarios')}${card(String(result.perScenario.filter((s) => s.status !== 'completed').length), 'not completed')}</div>`,
+  );
+  if (result.rejection?.length)
+    parts.push(
+      `<h2>Rejected</h2>${htmlTable(
+        ['code', 'reason'],
+        result.rejection.map((r) => [r.code, r.message]),
+      )}`,
+    );
 
   if (result.perScenario.length) {
     parts.push('<h2 id="scenarios">Tests passed and cost per scenario</h2>');
-    parts.push(passedBars(result.perScenario.map((s) => ({ label: s.name, passed: s.testsPassed, total: s.testsTotal, note: usd(s.costUsd) })), { label: 'tests passed per scenario' }));
+    parts.push(
+      passedBars(
+        result.perScenario.map((s) => ({
+          label: s.name,
+          passed: s.testsPassed,
+          total: s.testsTotal,
+          note: usd(s.costUsd),
+        })),
+        { label: 'tests passed per scenario' },
+      ),
+    );
     parts.push(
       htmlTable(
         ['scenario', 'status', 'passed', 'total', 'cost $', 'agent s', 'verify s', 'turns'],
         result.perScenario.map((s) => [
           s.name,
-          { html: `<span class="${s.status === 'completed' ? 'ok' : 'bad'}">${escapeHtml(s.status)}</span>${s.error ? `<br><span class="note">${escapeHtml(s.error.slice(0, 300))}</span>` : ''}${s.reusedFrom ? `<br><span class="note">reused from ${escapeHtml(s.reusedFrom)}</span>` : ''}` },
+          {
+            html: `<span class="${s.status === 'completed' ? 'ok' : 'bad'}">${escapeHtml(s.status)}</span>${s.error ? `<br><span class="note">${escapeHtml(s.error.slice(0, 300))}</span>` : ''}${s.reusedFrom ? `<br><span class="note">reused from ${escapeHtml(s.reusedFrom)}</span>` : ''}`,
+          },
           s.testsPassed,
           s.testsTotal,
           s.costUsd.toFixed(4),
@@ -83,12 +122,21 @@ export function renderEvaluationReport(input: EvaluationReportInput): string {
 
   const spend = spendByModel(result);
   parts.push('<h2 id="spend">Spend by model</h2>');
-  parts.push(spend.length ? barChart(spend.map(([model, cost]) => ({ label: model, value: cost, color: modelColor(model), text: usd(cost) })), { label: 'spend by model' }) : '<p class="note">no model spend recorded (an agent that calls no model, or a run at $0)</p>');
+  parts.push(
+    spend.length
+      ? barChart(
+          spend.map(([model, cost]) => ({ label: model, value: cost, color: modelColor(model), text: usd(cost) })),
+          { label: 'spend by model' },
+        )
+      : '<p class="note">no model spend recorded (an agent that calls no model, or a run at $0)</p>',
+  );
 
   const { lanes, models, calls } = timelineLanes(input);
   parts.push('<h2 id="routing">Routing timeline: which model answered each turn</h2>');
   if (lanes.length) {
-    parts.push(`<p class="note">one row per scenario, one cell per agent turn (request to the policy); a cell is split among the models whose answers the policy took; grey: only failed or refused calls, or none. ${calls} model call(s) in all. Hover a cell for the calls.</p>`);
+    parts.push(
+      `<p class="note">one row per scenario, one cell per agent turn (request to the policy); a cell is split among the models whose answers the policy took; grey: only failed or refused calls, or none. ${calls} model call(s) in all. Hover a cell for the calls.</p>`,
+    );
     parts.push(legend(models.map((m) => ({ label: m, color: modelColor(m) }))));
     parts.push(routingTimeline(lanes, { label: 'routing timeline' }));
   } else parts.push('<p class="note">no conversation recorded: this agent went through no policy</p>');
@@ -98,10 +146,29 @@ export function renderEvaluationReport(input: EvaluationReportInput): string {
     { x: result.costUsd, y: result.testsPassed, label: 'this run', highlight: true },
     ...input.references.map((r) => ({ x: r.costUsd, y: r.testsPassed, label: r.label, highlight: false })),
   ];
-  parts.push(scatterChart(points, { label: 'tests passed against cost', xLabel: 'model spend (USD)', yLabel: 'tests passed', formatX: (v) => usd(v, 3) }));
+  parts.push(
+    scatterChart(points, {
+      label: 'tests passed against cost',
+      xLabel: 'model spend (USD)',
+      yLabel: 'tests passed',
+      formatX: (v) => usd(v, 3),
+    }),
+  );
   parts.push(
     input.references.length
-      ? htmlTable(['policy', 'run', 'tests', 'cost $'], [['this run', result.workflowId, `${result.testsPassed}/${result.testsTotal}`, result.costUsd.toFixed(4)], ...input.references.map((r) => [r.label, r.workflowId, `${r.testsPassed}/${r.testsTotal}`, r.costUsd.toFixed(4)])], { numericFrom: 2 })
+      ? htmlTable(
+          ['policy', 'run', 'tests', 'cost $'],
+          [
+            ['this run', result.workflowId, `${result.testsPassed}/${result.testsTotal}`, result.costUsd.toFixed(4)],
+            ...input.references.map((r) => [
+              r.label,
+              r.workflowId,
+              `${r.testsPassed}/${r.testsTotal}`,
+              r.costUsd.toFixed(4),
+            ]),
+          ],
+          { numericFrom: 2 },
+        )
       : '<p class="note">no reference results here: evaluate policy/examples/cheapest-model, pin-glm-flash or single-model with the same agent on these scenarios to see them beside this run</p>',
   );
   return htmlPage(title, parts.join('\n'));

@@ -2,7 +2,10 @@
 // file opens anywhere with no network and can be mailed or attached as it is.
 
 export function escapeHtml(text: unknown): string {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return String(text).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 export function usd(value: number | undefined, digits = 4): string {
@@ -10,7 +13,11 @@ export function usd(value: number | undefined, digits = 4): string {
 }
 
 /** A plain table; cells are escaped unless given as `{ html }`. */
-export function htmlTable(headers: string[], rows: (string | number | { html: string })[][], options: { numericFrom?: number } = {}): string {
+export function htmlTable(
+  headers: string[],
+  rows: (string | number | { html: string })[][],
+  options: { numericFrom?: number } = {},
+): string {
   const numericFrom = options.numericFrom ?? headers.length;
   const cell = (value: string | number | { html: string }, index: number, tag: 'td' | 'th') =>
     `<${tag}${index >= numericFrom ? ' class="num"' : ''}>${typeof value === 'object' ? value.html : escapeHtml(value)}</${tag}>`;

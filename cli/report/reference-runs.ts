@@ -27,10 +27,24 @@ export interface ReferencePoint {
 }
 
 /** A reference result restricted to the reported run's scenarios, or undefined when it lacks one of them. */
-export function comparablePoint(reported: EvaluationResult, candidate: EvaluationResult, label: string): ReferencePoint | undefined {
+export function comparablePoint(
+  reported: EvaluationResult,
+  candidate: EvaluationResult,
+  label: string,
+): ReferencePoint | undefined {
   // The reported policy itself is no reference for itself.
-  if (candidate.workflowId === reported.workflowId || candidate.packHash === reported.packHash || candidate.agent !== reported.agent || candidate.status === 'rejected') return undefined;
-  const scenarios = reported.perScenario.map((s) => candidate.perScenario.find((c) => c.name === s.name && c.status !== 'infra_error' && c.status !== 'ceiling_reached'));
+  if (
+    candidate.workflowId === reported.workflowId ||
+    candidate.packHash === reported.packHash ||
+    candidate.agent !== reported.agent ||
+    candidate.status === 'rejected'
+  )
+    return undefined;
+  const scenarios = reported.perScenario.map((s) =>
+    candidate.perScenario.find(
+      (c) => c.name === s.name && c.status !== 'infra_error' && c.status !== 'ceiling_reached',
+    ),
+  );
   if (!scenarios.length || scenarios.some((s) => s === undefined)) return undefined;
   return {
     label,
@@ -52,10 +66,19 @@ export async function findReferencePoints(reported: EvaluationResult): Promise<R
   const runs = await Promise.all(
     (await readdir(artifactsRoot)).map(async (name) => {
       const file = evaluationResultFile(name);
-      return { file, mtimeMs: await stat(file).then((s) => s.mtimeMs, () => -1) };
+      return {
+        file,
+        mtimeMs: await stat(file).then(
+          (s) => s.mtimeMs,
+          () => -1,
+        ),
+      };
     }),
   );
-  const newestFirst = runs.filter((r) => r.mtimeMs >= 0).sort((a, b) => b.mtimeMs - a.mtimeMs).slice(0, maxRunsScanned);
+  const newestFirst = runs
+    .filter((r) => r.mtimeMs >= 0)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+    .slice(0, maxRunsScanned);
   const found = new Map<string, ReferencePoint>();
   for (const run of newestFirst) {
     if (found.size === hashes.size) break;

@@ -11,7 +11,13 @@ import { externalReferences } from './self-contained.ts';
 
 const incumbentHash = 'a'.repeat(64);
 const challengerHash = 'b'.repeat(64);
-const names = ['csv-sales-report', 'fix-inventory-bug', 'sqlite-orders-analytics', 'log-incident-summary', 'api-rate-limiter'];
+const names = [
+  'csv-sales-report',
+  'fix-inventory-bug',
+  'sqlite-orders-analytics',
+  'log-incident-summary',
+  'api-rate-limiter',
+];
 
 function evaluation(packHash: string, side: string, passed: number[]): ScoredEvaluation {
   return {
@@ -28,7 +34,14 @@ function evaluation(packHash: string, side: string, passed: number[]): ScoredEva
 function decisionFile(netuid: number, challengerPassed: number[]): DecisionFile {
   const incumbent = evaluation(incumbentHash, 'incumbent', [4, 5, 6, 3, 5]);
   const challenger = evaluation(challengerHash, 'challenger', challengerPassed);
-  const decision = decideChallenge({ incumbentPackHash: incumbentHash, challengerPackHash: challengerHash, incumbent: [incumbent], challenger: [challenger], bootstrapResamples: 10_000, confidence: 0.998 });
+  const decision = decideChallenge({
+    incumbentPackHash: incumbentHash,
+    challengerPackHash: challengerHash,
+    incumbent: [incumbent],
+    challenger: [challenger],
+    bootstrapResamples: 10_000,
+    confidence: 0.998,
+  });
   const record: SeatRecord = {
     number: 3,
     packHash: challengerHash,
@@ -41,7 +54,14 @@ function decisionFile(netuid: number, challengerPassed: number[]): DecisionFile 
     decidedAt: '2026-12-01T10:00:00.000Z',
     evaluations: [challenger.workflowId, incumbent.workflowId],
   };
-  return { netuid, record, challenge: { packHash: challengerHash, hotkey: record.hotkey }, decision, evaluations: [challenger, incumbent], manifestHash: 'c'.repeat(64) };
+  return {
+    netuid,
+    record,
+    challenge: { packHash: challengerHash, hotkey: record.hotkey },
+    decision,
+    evaluations: [challenger, incumbent],
+    manifestHash: 'c'.repeat(64),
+  };
 }
 
 test('the evidence page shows both sides per scenario, the margin and the bootstrap bound, drawn again to the same value', () => {
@@ -56,7 +76,10 @@ test('the evidence page shows both sides per scenario, the margin and the bootst
   assert.ok(html.includes(`<b>${decision.incumbentTotal}</b><span>incumbent I (tests)</span>`));
   assert.ok(html.includes(decision.requiredTotal.toFixed(2)), 'the required total');
   assert.ok(html.includes('(matches the record)'), 'the bound drawn again equals the recorded one');
-  assert.ok(html.includes(`lower bound ${decision.bootstrap.lowerBound.toFixed(2)}`), 'the bound is marked on the histogram');
+  assert.ok(
+    html.includes(`lower bound ${decision.bootstrap.lowerBound.toFixed(2)}`),
+    'the bound is marked on the histogram',
+  );
   assert.equal((html.match(/resamples<\/title><\/rect>/g) ?? []).length, 40, 'forty histogram bins');
   assert.ok(html.includes('>9/10</td>') && html.includes('>4/10</td>'), "each side's own count per scenario");
 });

@@ -9,7 +9,8 @@ export function externalReferences(html: string): string[] {
     const target = match[1]!;
     if (!target.startsWith('#') && !target.startsWith('data:')) found.push(match[0]);
   }
-  for (const match of html.matchAll(/url\(\s*["']?([^"')]+)/gi)) if (!match[1]!.startsWith('data:') && !match[1]!.startsWith('#')) found.push(match[0]);
+  for (const match of html.matchAll(/url\(\s*["']?([^"')]+)/gi))
+    if (!match[1]!.startsWith('data:') && !match[1]!.startsWith('#')) found.push(match[0]);
   for (const match of html.matchAll(/@import|<(?:script|link|iframe|object|embed|base)\b/gi)) found.push(match[0]);
   return found;
 }

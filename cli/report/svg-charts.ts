@@ -3,7 +3,18 @@
 // Every mark carries a <title>, which browsers show on hover.
 import { escapeHtml } from './html-page.ts';
 
-const palette = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+const palette = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
 // The allowlist's models keep one colour each across every report.
 const fixedColors: Record<string, string> = {
   'deepseek-v4-flash-0731': palette[0]!,
@@ -35,7 +46,10 @@ function svg(width: number, height: number, body: string, label: string): string
 }
 
 /** One bar per item, scaled to the largest value. */
-export function barChart(items: { label: string; value: number; color: string; text: string }[], options: { label: string; width?: number }): string {
+export function barChart(
+  items: { label: string; value: number; color: string; text: string }[],
+  options: { label: string; width?: number },
+): string {
   const width = options.width ?? 640;
   const labelWidth = 190;
   const row = 22;
@@ -45,16 +59,21 @@ export function barChart(items: { label: string; value: number; color: string; t
     .map((item, index) => {
       const y = index * row + 4;
       const w = round((item.value / max) * span);
-      return `<text x="${labelWidth - 6}" y="${y + 13}" text-anchor="end">${escapeHtml(item.label)}</text>`
-        + `<rect x="${labelWidth}" y="${y}" width="${Math.max(w, 1)}" height="16" fill="${item.color}"><title>${escapeHtml(`${item.label}: ${item.text}`)}</title></rect>`
-        + `<text x="${labelWidth + Math.max(w, 1) + 6}" y="${y + 13}">${escapeHtml(item.text)}</text>`;
+      return (
+        `<text x="${labelWidth - 6}" y="${y + 13}" text-anchor="end">${escapeHtml(item.label)}</text>` +
+        `<rect x="${labelWidth}" y="${y}" width="${Math.max(w, 1)}" height="16" fill="${item.color}"><title>${escapeHtml(`${item.label}: ${item.text}`)}</title></rect>` +
+        `<text x="${labelWidth + Math.max(w, 1) + 6}" y="${y + 13}">${escapeHtml(item.text)}</text>`
+      );
     })
     .join('');
   return svg(width, items.length * row + 8, body, options.label);
 }
 
 /** Tests passed of total per row: the total in grey, the passed part in green. */
-export function passedBars(items: { label: string; passed: number; total: number; note: string }[], options: { label: string; width?: number }): string {
+export function passedBars(
+  items: { label: string; passed: number; total: number; note: string }[],
+  options: { label: string; width?: number },
+): string {
   const width = options.width ?? 640;
   const labelWidth = 190;
   const row = 22;
@@ -65,17 +84,29 @@ export function passedBars(items: { label: string; passed: number; total: number
       const y = index * row + 4;
       const totalWidth = round((item.total / max) * span);
       const passedWidth = round((item.passed / max) * span);
-      return `<text x="${labelWidth - 6}" y="${y + 13}" text-anchor="end">${escapeHtml(item.label)}</text>`
-        + `<rect x="${labelWidth}" y="${y}" width="${Math.max(totalWidth, 1)}" height="16" fill="#e3e7ee"/>`
-        + `<rect x="${labelWidth}" y="${y}" width="${passedWidth}" height="16" fill="#59a14f"><title>${escapeHtml(`${item.label}: ${item.passed}/${item.total} tests, ${item.note}`)}</title></rect>`
-        + `<text x="${labelWidth + Math.max(totalWidth, 1) + 6}" y="${y + 13}">${item.passed}/${item.total} · ${escapeHtml(item.note)}</text>`;
+      return (
+        `<text x="${labelWidth - 6}" y="${y + 13}" text-anchor="end">${escapeHtml(item.label)}</text>` +
+        `<rect x="${labelWidth}" y="${y}" width="${Math.max(totalWidth, 1)}" height="16" fill="#e3e7ee"/>` +
+        `<rect x="${labelWidth}" y="${y}" width="${passedWidth}" height="16" fill="#59a14f"><title>${escapeHtml(`${item.label}: ${item.passed}/${item.total} tests, ${item.note}`)}</title></rect>` +
+        `<text x="${labelWidth + Math.max(totalWidth, 1) + 6}" y="${y + 13}">${item.passed}/${item.total} · ${escapeHtml(item.note)}</text>`
+      );
     })
     .join('');
   return svg(width, items.length * row + 8, body, options.label);
 }
 
 /** Points on x (cost) and y (tests); the highlighted one is this run. */
-export function scatterChart(points: { x: number; y: number; label: string; highlight: boolean }[], options: { label: string; xLabel: string; yLabel: string; formatX: (v: number) => string; width?: number; height?: number }): string {
+export function scatterChart(
+  points: { x: number; y: number; label: string; highlight: boolean }[],
+  options: {
+    label: string;
+    xLabel: string;
+    yLabel: string;
+    formatX: (v: number) => string;
+    width?: number;
+    height?: number;
+  },
+): string {
   const width = options.width ?? 640;
   const height = options.height ?? 320;
   const left = 56;
@@ -88,18 +119,29 @@ export function scatterChart(points: { x: number; y: number; label: string; high
   const px = (x: number) => round(left + (x / maxX) * (width - left - right));
   const py = (y: number) => round(height - bottom - (y / maxY) * (height - bottom - top));
   const ticks = [0, 0.25, 0.5, 0.75, 1];
-  const axes = `<line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="#8892a2"/>`
-    + `<line x1="${left}" y1="${top}" x2="${left}" y2="${height - bottom}" stroke="#8892a2"/>`
-    + ticks.map((t) => `<text x="${px(t * maxX)}" y="${height - bottom + 14}" text-anchor="middle">${escapeHtml(options.formatX(t * maxX))}</text>`).join('')
-    + ticks.map((t) => `<text x="${left - 6}" y="${py(t * maxY) + 4}" text-anchor="end">${round(t * maxY)}</text>`).join('')
-    + `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`
-    + `<text x="14" y="${(top + height - bottom) / 2}" text-anchor="middle" transform="rotate(-90 14 ${(top + height - bottom) / 2})">${escapeHtml(options.yLabel)}</text>`;
+  const axes =
+    `<line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="#8892a2"/>` +
+    `<line x1="${left}" y1="${top}" x2="${left}" y2="${height - bottom}" stroke="#8892a2"/>` +
+    ticks
+      .map(
+        (t) =>
+          `<text x="${px(t * maxX)}" y="${height - bottom + 14}" text-anchor="middle">${escapeHtml(options.formatX(t * maxX))}</text>`,
+      )
+      .join('') +
+    ticks
+      .map((t) => `<text x="${left - 6}" y="${py(t * maxY) + 4}" text-anchor="end">${round(t * maxY)}</text>`)
+      .join('') +
+    `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>` +
+    `<text x="14" y="${(top + height - bottom) / 2}" text-anchor="middle" transform="rotate(-90 14 ${(top + height - bottom) / 2})">${escapeHtml(options.yLabel)}</text>`;
   const marks = points
-    .map((p) => `<circle cx="${px(p.x)}" cy="${py(p.y)}" r="${p.highlight ? 7 : 5}" fill="${p.highlight ? '#e15759' : '#4e79a7'}"><title>${escapeHtml(`${p.label}: ${p.y} tests, ${options.formatX(p.x)}`)}</title></circle>`
-      // Labels of points in the right half go to their left, so long names stay inside the chart.
-      + (px(p.x) > (left + width - right) / 2
-        ? `<text x="${px(p.x) - 10}" y="${py(p.y) + 4}" text-anchor="end">${escapeHtml(p.label)}</text>`
-        : `<text x="${px(p.x) + 10}" y="${py(p.y) + 4}">${escapeHtml(p.label)}</text>`))
+    .map(
+      (p) =>
+        `<circle cx="${px(p.x)}" cy="${py(p.y)}" r="${p.highlight ? 7 : 5}" fill="${p.highlight ? '#e15759' : '#4e79a7'}"><title>${escapeHtml(`${p.label}: ${p.y} tests, ${options.formatX(p.x)}`)}</title></circle>` +
+        // Labels of points in the right half go to their left, so long names stay inside the chart.
+        (px(p.x) > (left + width - right) / 2
+          ? `<text x="${px(p.x) - 10}" y="${py(p.y) + 4}" text-anchor="end">${escapeHtml(p.label)}</text>`
+          : `<text x="${px(p.x) + 10}" y="${py(p.y) + 4}">${escapeHtml(p.label)}</text>`),
+    )
     .join('');
   return svg(width, height, axes + marks, options.label);
 }
@@ -135,7 +177,17 @@ export function routingTimeline(lanes: TimelineLane[], options: { label: string;
 }
 
 /** A histogram of values with vertical markers (e.g. the bound, zero, the observed value). */
-export function histogram(values: ArrayLike<number>, options: { label: string; xLabel: string; markers: { value: number; label: string; color: string }[]; bins?: number; width?: number; height?: number }): string {
+export function histogram(
+  values: ArrayLike<number>,
+  options: {
+    label: string;
+    xLabel: string;
+    markers: { value: number; label: string; color: string }[];
+    bins?: number;
+    width?: number;
+    height?: number;
+  },
+): string {
   const width = options.width ?? 760;
   const height = options.height ?? 260;
   const left = 40;
@@ -174,12 +226,21 @@ export function histogram(values: ArrayLike<number>, options: { label: string; x
     })
     .join('');
   const markers = options.markers
-    .map((m, i) => `<line x1="${px(m.value)}" y1="${top - 4}" x2="${px(m.value)}" y2="${height - bottom}" stroke="${m.color}" stroke-width="2"><title>${escapeHtml(`${m.label}: ${m.value.toFixed(2)}`)}</title></line>`
-      // Near the right edge the label goes left of its line.
-      + `<text x="${px(m.value) > width - 140 ? px(m.value) - 4 : px(m.value) + 4}" y="${top - 8 + (i % 2) * 12}"${px(m.value) > width - 140 ? ' text-anchor="end"' : ''} style="fill:${m.color}">${escapeHtml(`${m.label} ${m.value.toFixed(2)}`)}</text>`)
+    .map(
+      (m, i) =>
+        `<line x1="${px(m.value)}" y1="${top - 4}" x2="${px(m.value)}" y2="${height - bottom}" stroke="${m.color}" stroke-width="2"><title>${escapeHtml(`${m.label}: ${m.value.toFixed(2)}`)}</title></line>` +
+        // Near the right edge the label goes left of its line.
+        `<text x="${px(m.value) > width - 140 ? px(m.value) - 4 : px(m.value) + 4}" y="${top - 8 + (i % 2) * 12}"${px(m.value) > width - 140 ? ' text-anchor="end"' : ''} style="fill:${m.color}">${escapeHtml(`${m.label} ${m.value.toFixed(2)}`)}</text>`,
+    )
     .join('');
-  const axis = `<line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="#8892a2"/>`
-    + [0, 0.25, 0.5, 0.75, 1].map((t) => `<text x="${px(min + t * (max - min))}" y="${height - bottom + 14}" text-anchor="middle">${(min + t * (max - min)).toFixed(1)}</text>`).join('')
-    + `<text x="${left + span / 2}" y="${height - 6}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`;
+  const axis =
+    `<line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="#8892a2"/>` +
+    [0, 0.25, 0.5, 0.75, 1]
+      .map(
+        (t) =>
+          `<text x="${px(min + t * (max - min))}" y="${height - bottom + 14}" text-anchor="middle">${(min + t * (max - min)).toFixed(1)}</text>`,
+      )
+      .join('') +
+    `<text x="${left + span / 2}" y="${height - 6}" text-anchor="middle">${escapeHtml(options.xLabel)}</text>`;
   return svg(width, height, bars + axis + markers, options.label);
 }

@@ -80,7 +80,7 @@ export function callsByRequest(callsJsonl: string): Map<string, ModelCall[]> {
     const call: ModelCall = {
       callId: row.callId,
       model: String(row.model),
-      status: row.phase === 'refused' ? 'refused' : row.status ?? 'error',
+      status: row.phase === 'refused' ? 'refused' : (row.status ?? 'error'),
       errorType: row.errorType,
       branch: row.branch,
       costUsd: count(row.costUsd),
@@ -125,6 +125,13 @@ export function joinTurns(turnsJsonl: string, callsJsonl: string): JoinedTurn[] 
 /** A message's content as text (content parts joined). */
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part && 'text' in part ? String((part as { text: unknown }).text) : JSON.stringify(part))).join('\n');
+  if (Array.isArray(content))
+    return content
+      .map((part) =>
+        typeof part === 'object' && part && 'text' in part
+          ? String((part as { text: unknown }).text)
+          : JSON.stringify(part),
+      )
+      .join('\n');
   return content == null ? '' : JSON.stringify(content);
 }

@@ -134,7 +134,8 @@ function atifRecord({ context, turns }: ScenarioTrajectory): Record<string, unkn
         } else add({ source: 'user', message: result.content, extra: { tool_call_id: message.tool_call_id } });
       } else if (message.role === 'assistant') {
         // The previous answer, sent back by the agent: already a step, unless the agent wrote it itself.
-        if (!lastAgentStep) add({ source: 'agent', message: textOf(message.content), extra: { not_from_a_model_call: true } });
+        if (!lastAgentStep)
+          add({ source: 'agent', message: textOf(message.content), extra: { not_from_a_model_call: true } });
       } else {
         add({ source: message.role === 'system' ? 'system' : 'user', message: textOf(message.content) });
       }
@@ -151,7 +152,11 @@ function atifRecord({ context, turns }: ScenarioTrajectory): Record<string, unkn
     totals.cached += metrics.cached_tokens;
     totals.cost += metrics.cost_usd;
     const response = turn.response;
-    const toolCalls = (response?.tool_calls ?? []).map((call) => ({ tool_call_id: call.id, function_name: call.function?.name, arguments: parsedArguments(call.function?.arguments) }));
+    const toolCalls = (response?.tool_calls ?? []).map((call) => ({
+      tool_call_id: call.id,
+      function_name: call.function?.name,
+      arguments: parsedArguments(call.function?.arguments),
+    }));
     const model = answeringModels(turn.calls);
     lastAgentStep = add({
       source: 'agent',
@@ -161,13 +166,24 @@ function atifRecord({ context, turns }: ScenarioTrajectory): Record<string, unkn
       ...(typeof response?.reasoning_content === 'string' ? { reasoning_content: response.reasoning_content } : {}),
       ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
       metrics,
-      extra: { turn: turn.turn, request_id: turn.requestId, latency_ms: turn.latencyMs, model_calls: turn.calls.map(callSummary), ...(turn.error ? { error: turn.error } : {}) },
+      extra: {
+        turn: turn.turn,
+        request_id: turn.requestId,
+        latency_ms: turn.latencyMs,
+        model_calls: turn.calls.map(callSummary),
+        ...(turn.error ? { error: turn.error } : {}),
+      },
     });
   }
   return {
     schema_version: atifSchemaVersion,
     session_id: `${context.workflowId}/${context.scenario}`,
-    agent: { name: context.agent, version: context.agentVersion ?? 'unknown', model_name: 'auto', extra: { policy_pack: context.packHash, ...(context.tools ? { tool_definitions: context.tools } : {}) } },
+    agent: {
+      name: context.agent,
+      version: context.agentVersion ?? 'unknown',
+      model_name: 'auto',
+      extra: { policy_pack: context.packHash, ...(context.tools ? { tool_definitions: context.tools } : {}) },
+    },
     steps,
     final_metrics: {
       total_prompt_tokens: totals.prompt,
@@ -189,8 +205,12 @@ function sharegptRecord({ context, turns }: ScenarioTrajectory): Record<string, 
     else if (message.role === 'tool') conversations.push({ from: 'observation', value: text });
     else if (message.role === 'assistant') {
       if (text) conversations.push({ from: 'gpt', value: text });
-      const calls = (message.tool_calls ?? []).map((call) => ({ name: call.function?.name, arguments: parsedArguments(call.function?.arguments) }));
-      if (calls.length) conversations.push({ from: 'function_call', value: JSON.stringify(calls.length === 1 ? calls[0] : calls) });
+      const calls = (message.tool_calls ?? []).map((call) => ({
+        name: call.function?.name,
+        arguments: parsedArguments(call.function?.arguments),
+      }));
+      if (calls.length)
+        conversations.push({ from: 'function_call', value: JSON.stringify(calls.length === 1 ? calls[0] : calls) });
     } else conversations.push({ from: 'human', value: text });
   }
   return {
@@ -202,7 +222,12 @@ function sharegptRecord({ context, turns }: ScenarioTrajectory): Record<string, 
       ...contextFields(context),
       agent: context.agent,
       // Which model answered each assistant turn, in order.
-      turns: turns.map((turn) => ({ turn: turn.turn, request_id: turn.requestId, models: turn.calls.map((c) => c.model), cost_usd: turn.calls.reduce((t, c) => t + c.costUsd, 0) })),
+      turns: turns.map((turn) => ({
+        turn: turn.turn,
+        request_id: turn.requestId,
+        models: turn.calls.map((c) => c.model),
+        cost_usd: turn.calls.reduce((t, c) => t + c.costUsd, 0),
+      })),
     },
   };
 }

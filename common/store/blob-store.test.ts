@@ -59,7 +59,10 @@ function runContract(name: string, harness: () => Harness, skip: string | false)
       const { store } = harness();
       const absent = { sha256: sha256Of(randomBytes(32)), sizeBytes: 10 };
       assert.equal(await store.has(absent), false);
-      await assert.rejects(store.get(absent), (error: unknown) => error instanceof BlobMissingError && error.message.includes(absent.sha256));
+      await assert.rejects(
+        store.get(absent),
+        (error: unknown) => error instanceof BlobMissingError && error.message.includes(absent.sha256),
+      );
       const target = path.join(workDir, 'missing.bin');
       await assert.rejects(store.getToFile(absent, target), BlobMissingError);
       assert.equal(existsSync(target), false);
@@ -84,7 +87,11 @@ function runContract(name: string, harness: () => Harness, skip: string | false)
       flipped[1000]! ^= 0x01;
       await tamper(ref.sha256, flipped);
       assert.equal(await store.has(ref), true, 'has is a cheap presence check, not a hash check');
-      await assert.rejects(store.get(ref), (error: unknown) => error instanceof BlobCorruptError && error.message.includes(ref.sha256) && error.sha256 === ref.sha256);
+      await assert.rejects(
+        store.get(ref),
+        (error: unknown) =>
+          error instanceof BlobCorruptError && error.message.includes(ref.sha256) && error.sha256 === ref.sha256,
+      );
       const target = path.join(workDir, 'tampered.bin');
       await assert.rejects(store.getToFile(ref, target), BlobCorruptError);
       assert.equal(existsSync(target), false, 'no file appears from a refused read');
@@ -108,7 +115,10 @@ function runContract(name: string, harness: () => Harness, skip: string | false)
       const { store } = harness();
       const bytes = randomBytes(3 * 1024 * 1024 + 17);
       const ref = await store.put(bytes);
-      await assert.rejects(store.get(ref, { maxBytes: 1024 * 1024 }), (error: unknown) => error instanceof BlobTooLargeError && error.message.includes(ref.sha256));
+      await assert.rejects(
+        store.get(ref, { maxBytes: 1024 * 1024 }),
+        (error: unknown) => error instanceof BlobTooLargeError && error.message.includes(ref.sha256),
+      );
       // The bound applies to the reference, so a reference claiming a huge size is refused with no request at all.
       await assert.rejects(store.get({ sha256: ref.sha256, sizeBytes: 2 ** 40 }), BlobTooLargeError);
       const target = path.join(workDir, 'large.bin');
@@ -137,11 +147,15 @@ function runContract(name: string, harness: () => Harness, skip: string | false)
 
 // The local store, under this test's TRL_DATA_DIR.
 const fileStore = new FileBlobStore();
-runContract('file', () => ({
-  store: fileStore,
-  tamper: (sha256, bytes) => writeFile(blobFile(sha256), bytes),
-  remove: (sha256) => rm(blobFile(sha256)),
-}), false);
+runContract(
+  'file',
+  () => ({
+    store: fileStore,
+    tamper: (sha256, bytes) => writeFile(blobFile(sha256), bytes),
+    remove: (sha256) => rm(blobFile(sha256)),
+  }),
+  false,
+);
 
 // The S3 store against moto's server; skipped only when the server is not installed.
 const motoServer = await installedMotoServer();
@@ -154,8 +168,11 @@ if (motoServer) {
     server = await startS3TestServer(motoServer);
     // Through the environment parser, as a worker would be configured.
     const config = storeConfigFromEnvironment({
-      TRL_STORE: 's3', TRL_S3_BUCKET: bucket, TRL_S3_ENDPOINT: server.endpoint,
-      AWS_ACCESS_KEY_ID: server.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
+      TRL_STORE: 's3',
+      TRL_S3_BUCKET: bucket,
+      TRL_S3_ENDPOINT: server.endpoint,
+      AWS_ACCESS_KEY_ID: server.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
     }) as S3StoreConfig;
     const raw = createS3Client(config);
     await raw.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -167,17 +184,25 @@ if (motoServer) {
   });
 }
 
-runContract('s3', () => ({
-  store: s3!.store,
-  tamper: async (sha256, bytes) => {
-    await s3!.raw.send(new PutObjectCommand({ Bucket: bucket, Key: blobKey(sha256), Body: bytes }));
-  },
-  remove: async (sha256) => {
-    await s3!.raw.send(new DeleteObjectCommand({ Bucket: bucket, Key: blobKey(sha256) }));
-  },
-}), motoServer ? false : 'moto_server is not installed: `./trl test common/store` installs it (infra/bootstrap.ts bootstrapForTests → infra/s3-test-server.ts ensureMotoServer, a venv under .cache)');
+runContract(
+  's3',
+  () => ({
+    store: s3!.store,
+    tamper: async (sha256, bytes) => {
+      await s3!.raw.send(new PutObjectCommand({ Bucket: bucket, Key: blobKey(sha256), Body: bytes }));
+    },
+    remove: async (sha256) => {
+      await s3!.raw.send(new DeleteObjectCommand({ Bucket: bucket, Key: blobKey(sha256) }));
+    },
+  }),
+  motoServer
+    ? false
+    : 'moto_server is not installed: `./trl test common/store` installs it (infra/bootstrap.ts bootstrapForTests → infra/s3-test-server.ts ensureMotoServer, a venv under .cache)',
+);
 
-test('two hosts share the bucket: a blob one puts, the other reads', { skip: motoServer ? false : 'moto_server is not installed' }, async () => {
+test('two hosts share the bucket: a blob one puts, the other reads', {
+  skip: motoServer ? false : 'moto_server is not installed',
+}, async () => {
   const first = openBlobStore(s3!.config);
   const second = openBlobStore(s3!.config);
   const bytes = randomBytes(5000);
@@ -187,9 +212,15 @@ test('two hosts share the bucket: a blob one puts, the other reads', { skip: mot
   assert.equal(second.location, `s3://${bucket}`);
 });
 
-test('a worker starting on a wrong bucket or a dead endpoint is told which setting to fix', { skip: motoServer ? false : 'moto_server is not installed' }, async () => {
-  await assert.rejects(openBlobStore({ ...s3!.config, bucket: 'no-such-bucket-here' }).checkAccess(), (error: unknown) =>
-    error instanceof ConfigError && /TRL_S3_BUCKET=no-such-bucket-here: no such bucket on http:\/\/127\.0\.0\.1:\d+; create it/.test(error.message));
+test('a worker starting on a wrong bucket or a dead endpoint is told which setting to fix', {
+  skip: motoServer ? false : 'moto_server is not installed',
+}, async () => {
+  await assert.rejects(
+    openBlobStore({ ...s3!.config, bucket: 'no-such-bucket-here' }).checkAccess(),
+    (error: unknown) =>
+      error instanceof ConfigError &&
+      /TRL_S3_BUCKET=no-such-bucket-here: no such bucket on http:\/\/127\.0\.0\.1:\d+; create it/.test(error.message),
+  );
   const closedPort = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as AddressInfo;
@@ -197,12 +228,20 @@ test('a worker starting on a wrong bucket or a dead endpoint is told which setti
     });
   });
   const deadEndpoint = `http://127.0.0.1:${closedPort}`;
-  await assert.rejects(openBlobStore({ ...s3!.config, endpoint: deadEndpoint }).checkAccess(), (error: unknown) =>
-    error instanceof ConfigError && error.message.startsWith(`TRL_S3_ENDPOINT=${deadEndpoint} does not answer`));
+  await assert.rejects(
+    openBlobStore({ ...s3!.config, endpoint: deadEndpoint }).checkAccess(),
+    (error: unknown) =>
+      error instanceof ConfigError && error.message.startsWith(`TRL_S3_ENDPOINT=${deadEndpoint} does not answer`),
+  );
 });
 
-test('the bucket must exist: a store on a missing bucket fails loudly, not as a missing blob', { skip: motoServer ? false : 'moto_server is not installed' }, async () => {
+test('the bucket must exist: a store on a missing bucket fails loudly, not as a missing blob', {
+  skip: motoServer ? false : 'moto_server is not installed',
+}, async () => {
   const store = openBlobStore({ ...s3!.config, bucket: 'no-such-bucket-here' });
   const ref = { sha256: sha256Of(Buffer.from('x')), sizeBytes: 1 };
-  await assert.rejects(store.get(ref), (error: unknown) => !(error instanceof BlobMissingError) && /NoSuchBucket|bucket/i.test(String(error)));
+  await assert.rejects(
+    store.get(ref),
+    (error: unknown) => !(error instanceof BlobMissingError) && /NoSuchBucket|bucket/i.test(String(error)),
+  );
 });

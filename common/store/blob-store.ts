@@ -31,7 +31,11 @@ export interface BlobStore {
 /** The stored bytes are not the ones the reference names: never returned, always this error. */
 export class BlobCorruptError extends Error {
   readonly code = 'blob_corrupt';
-  constructor(readonly sha256: string, detail: string, location: string) {
+  constructor(
+    readonly sha256: string,
+    detail: string,
+    location: string,
+  ) {
     super(`blob ${sha256} in ${location} does not match its reference: ${detail}`);
     this.name = 'BlobCorruptError';
   }
@@ -39,7 +43,10 @@ export class BlobCorruptError extends Error {
 
 export class BlobMissingError extends Error {
   readonly code = 'blob_missing';
-  constructor(readonly sha256: string, location: string) {
+  constructor(
+    readonly sha256: string,
+    location: string,
+  ) {
     super(`blob ${sha256} is not in ${location}`);
     this.name = 'BlobMissingError';
   }
@@ -47,8 +54,14 @@ export class BlobMissingError extends Error {
 
 export class BlobTooLargeError extends Error {
   readonly code = 'blob_too_large';
-  constructor(readonly sha256: string, sizeBytes: number, maxBytes: number) {
-    super(`blob ${sha256} is ${sizeBytes} bytes, over the ${maxBytes}-byte limit of an in-memory read; read it with getToFile`);
+  constructor(
+    readonly sha256: string,
+    sizeBytes: number,
+    maxBytes: number,
+  ) {
+    super(
+      `blob ${sha256} is ${sizeBytes} bytes, over the ${maxBytes}-byte limit of an in-memory read; read it with getToFile`,
+    );
     this.name = 'BlobTooLargeError';
   }
 }
@@ -57,6 +70,8 @@ const sha256Pattern = /^[0-9a-f]{64}$/;
 
 /** A reference from outside (a payload, a file) checked before it names a key or a path. */
 export function checkBlobRef(ref: BlobRef): void {
-  if (!sha256Pattern.test(ref.sha256)) throw new Error(`not a sha256 hex digest: ${JSON.stringify(String(ref.sha256).slice(0, 80))}`);
-  if (!Number.isSafeInteger(ref.sizeBytes) || ref.sizeBytes < 0) throw new Error(`blob ${ref.sha256}: sizeBytes ${ref.sizeBytes} is not a size`);
+  if (!sha256Pattern.test(ref.sha256))
+    throw new Error(`not a sha256 hex digest: ${JSON.stringify(String(ref.sha256).slice(0, 80))}`);
+  if (!Number.isSafeInteger(ref.sizeBytes) || ref.sizeBytes < 0)
+    throw new Error(`blob ${ref.sha256}: sizeBytes ${ref.sizeBytes} is not a size`);
 }

@@ -21,8 +21,14 @@ export class FileBlobStore extends VerifyingBlobStore implements BlobStore {
 
   async putFile(file: string): Promise<BlobRef> {
     const ref = await hashFile(file);
-    // The copy is verified against the first pass, so a file changed meanwhile is refused, not stored under a wrong name.
-    await copyVerifiedToFile(createReadStream(file, { highWaterMark: readChunkBytes }), ref, file, blobFile(ref.sha256));
+    // The copy is verified against the first pass, so a file changed meanwhile is refused, not stored under a wrong
+    // name.
+    await copyVerifiedToFile(
+      createReadStream(file, { highWaterMark: readChunkBytes }),
+      ref,
+      file,
+      blobFile(ref.sha256),
+    );
     return ref;
   }
 

@@ -19,22 +19,50 @@ const hash = (digit: string) => digit.repeat(64);
 
 test('artifact references are found at any depth, once per hash, and the walk is bounded', () => {
   const ref = (digit: string) => ({ path: `/x/${digit}`, sha256: hash(digit), sizeBytes: 1 });
-  const result = { outputs: ref('a'), logs: [ref('b'), { nested: { deeper: ref('c') } }], again: ref('a'), notes: ['x'], size: 3 };
-  assert.deepEqual(artifactRefsIn(result).map((found) => found.sha256).sort(), [hash('a'), hash('b'), hash('c')]);
+  const result = {
+    outputs: ref('a'),
+    logs: [ref('b'), { nested: { deeper: ref('c') } }],
+    again: ref('a'),
+    notes: ['x'],
+    size: 3,
+  };
+  assert.deepEqual(
+    artifactRefsIn(result)
+      .map((found) => found.sha256)
+      .sort(),
+    [hash('a'), hash('b'), hash('c')],
+  );
   let deep: unknown = ref('d');
   for (let level = 0; level < 20; level += 1) deep = { level: deep };
   assert.deepEqual(artifactRefsIn(deep), [], 'past depth 8 nothing is read');
-  assert.equal(artifactRefsIn(Array.from({ length: 5_000 }, (_, index) => ({ path: '/p', sha256: index.toString(16).padStart(64, '0'), sizeBytes: 0 }))).length, 1_000);
+  assert.equal(
+    artifactRefsIn(
+      Array.from({ length: 5_000 }, (_, index) => ({
+        path: '/p',
+        sha256: index.toString(16).padStart(64, '0'),
+        sizeBytes: 0,
+      })),
+    ).length,
+    1_000,
+  );
 });
 
 const motoServer = await installedMotoServer();
 
-describe('publishing to a bucket', { skip: motoServer ? false : 'moto is not installed (./trl test installs it)' }, () => {
+describe('publishing to a bucket', {
+  skip: motoServer ? false : 'moto is not installed (./trl test installs it)',
+}, () => {
   let server: S3TestServer;
   let config: S3StoreConfig;
   before(async () => {
     server = await startS3TestServer(motoServer!);
-    config = storeConfigFromEnvironment({ TRL_STORE: 's3', TRL_S3_BUCKET: 'trl-publish-test', TRL_S3_ENDPOINT: server.endpoint, AWS_ACCESS_KEY_ID: server.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey }) as S3StoreConfig;
+    config = storeConfigFromEnvironment({
+      TRL_STORE: 's3',
+      TRL_S3_BUCKET: 'trl-publish-test',
+      TRL_S3_ENDPOINT: server.endpoint,
+      AWS_ACCESS_KEY_ID: server.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
+    }) as S3StoreConfig;
     const raw = createS3Client(config);
     await raw.send(new CreateBucketCommand({ Bucket: config.bucket }));
     raw.destroy();
@@ -45,7 +73,10 @@ describe('publishing to a bucket', { skip: motoServer ? false : 'moto is not ins
 
   test('each artifact goes to the bucket by hash; a second publish finds them stored; a changed file is reported', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'trl-publish-'));
-    const result = { report: await writeArtifact(path.join(dir, 'ctrf.json'), '{"results":{}}'), log: await writeArtifact(path.join(dir, 'verifier.log'), 'ran 3 tests\n') };
+    const result = {
+      report: await writeArtifact(path.join(dir, 'ctrf.json'), '{"results":{}}'),
+      log: await writeArtifact(path.join(dir, 'verifier.log'), 'ran 3 tests\n'),
+    };
     const store = openBlobStore(config);
     assert.deepEqual(await publishArtifacts(store, result), { published: 2, alreadyStored: 0, failed: [] });
     assert.equal((await store.get(result.report)).toString(), '{"results":{}}');

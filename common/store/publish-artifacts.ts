@@ -45,12 +45,21 @@ export async function publishArtifacts(store: BlobStore, result: unknown): Promi
       }
       const stored = await store.putFile(ref.path);
       // A file changed after its reference was taken is stored under its new hash, which no one asks for.
-      if (stored.sha256 !== ref.sha256) report.failed.push({ sha256: ref.sha256, reason: `${ref.path} changed after it was recorded (now ${stored.sha256})` });
+      if (stored.sha256 !== ref.sha256)
+        report.failed.push({
+          sha256: ref.sha256,
+          reason: `${ref.path} changed after it was recorded (now ${stored.sha256})`,
+        });
       else report.published += 1;
     } catch (error) {
       report.failed.push({ sha256: ref.sha256, reason: error instanceof Error ? error.message : String(error) });
     }
   }
-  if (report.failed.length > 0) log.warn('artifacts_not_published', { store: store.location, failed: report.failed.slice(0, 10), count: report.failed.length });
+  if (report.failed.length > 0)
+    log.warn('artifacts_not_published', {
+      store: store.location,
+      failed: report.failed.slice(0, 10),
+      count: report.failed.length,
+    });
   return report;
 }

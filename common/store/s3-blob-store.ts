@@ -1,14 +1,22 @@
 // Blobs in an S3-compatible bucket, shared by every host: key `sha256/<ab>/<sha256>`. The bucket is
 // trusted for nothing: every read is checked against the reference as on local disk.
 import { createReadStream } from 'node:fs';
-import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { ConfigError } from '../config-error.ts';
 import { BlobMissingError, checkBlobRef, type BlobRef, type BlobStore } from './blob-store.ts';
 import type { S3StoreConfig } from './store-config.ts';
 import { hashBytes, hashFile, readChunkBytes } from './verified-read.ts';
 import { VerifyingBlobStore } from './verifying-blob-store.ts';
 
-/** One PutObject carries at most 5 GiB; larger blobs would need a multipart upload, which this store does not do yet. */
+/** One PutObject carries at most 5 GiB; larger blobs would need a multipart upload, which this store does not do yet.
+ * */
 export const maxSinglePutBytes = 5 * 1024 ** 3;
 const connectionTimeoutMs = 5_000;
 const requestTimeoutMs = 120_000;
@@ -33,7 +41,8 @@ export function createS3Client(config: S3StoreConfig): S3Client {
   });
 }
 
-/** No such object. A missing bucket is a configuration fault, never a missing blob (HEAD cannot tell them apart: no body). */
+/** No such object. A missing bucket is a configuration fault, never a missing blob (HEAD cannot tell them apart: no
+ * body). */
 function isNotFound(error: unknown): boolean {
   if (!(error instanceof S3ServiceException) || error.name === 'NoSuchBucket') return false;
   return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata?.httpStatusCode === 404;
@@ -43,7 +52,11 @@ export class S3BlobStore extends VerifyingBlobStore implements BlobStore {
   readonly kind = 's3' as const;
   readonly location: string;
 
-  constructor(private readonly client: S3Client, private readonly bucket: string, private readonly endpoint?: string) {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+    private readonly endpoint?: string,
+  ) {
     super();
     this.location = `s3://${bucket}`;
   }
@@ -58,10 +71,22 @@ export class S3BlobStore extends VerifyingBlobStore implements BlobStore {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
     } catch (error) {
       const status = error instanceof S3ServiceException ? error.$metadata?.httpStatusCode : undefined;
-      if (status === 404) throw new ConfigError(`TRL_S3_BUCKET=${this.bucket}: no such bucket on ${server}; create it, or set TRL_S3_BUCKET to one that exists`);
-      if (status === 403) throw new ConfigError(`${server} refuses AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY for bucket ${this.bucket}; fix the keys or the bucket's policy`);
-      if (status === 301 || status === 400) throw new ConfigError(`bucket ${this.bucket} answers ${status} on ${server}: usually another region; set TRL_S3_REGION to the bucket's region`);
-      if (status === undefined && this.endpoint) throw new ConfigError(`TRL_S3_ENDPOINT=${this.endpoint} does not answer (${(error as Error).message}); start the server or fix TRL_S3_ENDPOINT`);
+      if (status === 404)
+        throw new ConfigError(
+          `TRL_S3_BUCKET=${this.bucket}: no such bucket on ${server}; create it, or set TRL_S3_BUCKET to one that exists`,
+        );
+      if (status === 403)
+        throw new ConfigError(
+          `${server} refuses AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY for bucket ${this.bucket}; fix the keys or the bucket's policy`,
+        );
+      if (status === 301 || status === 400)
+        throw new ConfigError(
+          `bucket ${this.bucket} answers ${status} on ${server}: usually another region; set TRL_S3_REGION to the bucket's region`,
+        );
+      if (status === undefined && this.endpoint)
+        throw new ConfigError(
+          `TRL_S3_ENDPOINT=${this.endpoint} does not answer (${(error as Error).message}); start the server or fix TRL_S3_ENDPOINT`,
+        );
       throw error;
     }
   }
@@ -75,7 +100,10 @@ export class S3BlobStore extends VerifyingBlobStore implements BlobStore {
 
   async putFile(file: string): Promise<BlobRef> {
     const ref = await hashFile(file);
-    if (ref.sizeBytes > maxSinglePutBytes) throw new Error(`${file} is ${ref.sizeBytes} bytes; the S3 store uploads at most ${maxSinglePutBytes} bytes in one object`);
+    if (ref.sizeBytes > maxSinglePutBytes)
+      throw new Error(
+        `${file} is ${ref.sizeBytes} bytes; the S3 store uploads at most ${maxSinglePutBytes} bytes in one object`,
+      );
     await this.upload(ref, createReadStream(file, { highWaterMark: readChunkBytes }));
     return ref;
   }

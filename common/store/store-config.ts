@@ -15,37 +15,80 @@ export interface S3StoreConfig {
 }
 export type StoreConfig = { kind: 'file' } | S3StoreConfig;
 
-const optionalText = z.string().trim().optional().transform((value) => (value === '' ? undefined : value));
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
 
 const environmentSchema = z
   .object({
-    TRL_STORE: optionalText.pipe(z.enum(['file', 's3'], { error: (issue) => `TRL_STORE must be \`file\` (this host's disk, the default) or \`s3\` (a shared bucket), not ${JSON.stringify(String(issue.input).slice(0, 40))}; unset it for the local store` }).optional()),
+    TRL_STORE: optionalText.pipe(
+      z
+        .enum(['file', 's3'], {
+          error: (issue) =>
+            `TRL_STORE must be \`file\` (this host's disk, the default) or \`s3\` (a shared bucket), not ${JSON.stringify(String(issue.input).slice(0, 40))}; unset it for the local store`,
+        })
+        .optional(),
+    ),
     TRL_S3_BUCKET: optionalText.pipe(
-      z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'TRL_S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, dots or hyphens, e.g. TRL_S3_BUCKET=trl-blobs').optional(),
+      z
+        .string()
+        .regex(
+          /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+          'TRL_S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, dots or hyphens, e.g. TRL_S3_BUCKET=trl-blobs',
+        )
+        .optional(),
     ),
     TRL_S3_ENDPOINT: optionalText.pipe(
       z
-        .url({ protocol: /^https?$/, error: 'TRL_S3_ENDPOINT must be an http:// or https:// URL of an S3-compatible server, e.g. http://127.0.0.1:9000; unset it for AWS S3' })
+        .url({
+          protocol: /^https?$/,
+          error:
+            'TRL_S3_ENDPOINT must be an http:// or https:// URL of an S3-compatible server, e.g. http://127.0.0.1:9000; unset it for AWS S3',
+        })
         .optional(),
     ),
-    TRL_S3_REGION: optionalText.pipe(z.string().regex(/^[a-z0-9-]{2,32}$/, 'TRL_S3_REGION must be a region name such as us-east-1').optional()),
+    TRL_S3_REGION: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9-]{2,32}$/, 'TRL_S3_REGION must be a region name such as us-east-1')
+        .optional(),
+    ),
     AWS_ACCESS_KEY_ID: optionalText,
     AWS_SECRET_ACCESS_KEY: optionalText,
     AWS_SESSION_TOKEN: optionalText,
   })
   .superRefine((env, context) => {
-    const problem = (variable: string, message: string) => context.addIssue({ code: 'custom', path: [variable], message });
+    const problem = (variable: string, message: string) =>
+      context.addIssue({ code: 'custom', path: [variable], message });
     if (env.TRL_STORE !== 's3') {
       for (const variable of ['TRL_S3_BUCKET', 'TRL_S3_ENDPOINT', 'TRL_S3_REGION'] as const) {
-        if (env[variable] !== undefined) problem(variable, `${variable} is set but TRL_STORE is not \`s3\` (the local store would be used and the bucket ignored); set TRL_STORE=s3, or unset ${variable}`);
+        if (env[variable] !== undefined)
+          problem(
+            variable,
+            `${variable} is set but TRL_STORE is not \`s3\` (the local store would be used and the bucket ignored); set TRL_STORE=s3, or unset ${variable}`,
+          );
       }
       return;
     }
-    if (!env.TRL_S3_BUCKET) problem('TRL_S3_BUCKET', 'TRL_STORE=s3 needs TRL_S3_BUCKET, the bucket the blobs go in (it must exist), e.g. TRL_S3_BUCKET=trl-blobs');
-    if (!env.TRL_S3_ENDPOINT && !env.TRL_S3_REGION) problem('TRL_S3_REGION', 'TRL_STORE=s3 on AWS S3 (no TRL_S3_ENDPOINT) needs TRL_S3_REGION, the bucket\'s region, e.g. TRL_S3_REGION=eu-central-1');
+    if (!env.TRL_S3_BUCKET)
+      problem(
+        'TRL_S3_BUCKET',
+        'TRL_STORE=s3 needs TRL_S3_BUCKET, the bucket the blobs go in (it must exist), e.g. TRL_S3_BUCKET=trl-blobs',
+      );
+    if (!env.TRL_S3_ENDPOINT && !env.TRL_S3_REGION)
+      problem(
+        'TRL_S3_REGION',
+        "TRL_STORE=s3 on AWS S3 (no TRL_S3_ENDPOINT) needs TRL_S3_REGION, the bucket's region, e.g. TRL_S3_REGION=eu-central-1",
+      );
     // Explicit keys only: the SDK's fallback chain would otherwise ask the instance metadata address.
     for (const variable of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const) {
-      if (!env[variable]) problem(variable, `TRL_STORE=s3 needs ${variable} (with ${variable === 'AWS_ACCESS_KEY_ID' ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID'}; AWS_SESSION_TOKEN for temporary keys): the bucket's access key`);
+      if (!env[variable])
+        problem(
+          variable,
+          `TRL_STORE=s3 needs ${variable} (with ${variable === 'AWS_ACCESS_KEY_ID' ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID'}; AWS_SESSION_TOKEN for temporary keys): the bucket's access key`,
+        );
     }
   });
 
@@ -65,6 +108,10 @@ export function storeConfigFromEnvironment(environment: NodeJS.ProcessEnv = proc
     // S3-compatible servers accept any region name; us-east-1 is the one they all default to.
     region: env.TRL_S3_REGION ?? 'us-east-1',
     forcePathStyle: env.TRL_S3_ENDPOINT !== undefined,
-    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY!, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) },
+    credentials: {
+      accessKeyId: env.AWS_ACCESS_KEY_ID!,
+      secretAccessKey: env.AWS_SECRET_ACCESS_KEY!,
+      ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+    },
   };
 }

@@ -11,23 +11,42 @@ import { BlobCorruptError, type BlobRef } from './blob-store.ts';
 export const readChunkBytes = 1 << 20;
 
 /** Walks the source, feeding `sink`, and throws BlobCorruptError unless it is exactly the referenced bytes. */
-async function drainVerified(source: AsyncIterable<Uint8Array>, ref: BlobRef, location: string, sink: (chunk: Uint8Array) => Promise<void> | void): Promise<void> {
+async function drainVerified(
+  source: AsyncIterable<Uint8Array>,
+  ref: BlobRef,
+  location: string,
+  sink: (chunk: Uint8Array) => Promise<void> | void,
+): Promise<void> {
   const hash = createHash('sha256');
   let seenBytes = 0;
   // Leaving the loop early (throw) calls the iterator's return(), which destroys the stream.
   for await (const chunk of source) {
     seenBytes += chunk.length;
-    if (seenBytes > ref.sizeBytes) throw new BlobCorruptError(ref.sha256, `the stored object is longer than the referenced ${ref.sizeBytes} bytes`, location);
+    if (seenBytes > ref.sizeBytes)
+      throw new BlobCorruptError(
+        ref.sha256,
+        `the stored object is longer than the referenced ${ref.sizeBytes} bytes`,
+        location,
+      );
     hash.update(chunk);
     await sink(chunk);
   }
-  if (seenBytes !== ref.sizeBytes) throw new BlobCorruptError(ref.sha256, `the stored object has ${seenBytes} bytes, the reference ${ref.sizeBytes}`, location);
+  if (seenBytes !== ref.sizeBytes)
+    throw new BlobCorruptError(
+      ref.sha256,
+      `the stored object has ${seenBytes} bytes, the reference ${ref.sizeBytes}`,
+      location,
+    );
   const actual = hash.digest('hex');
   if (actual !== ref.sha256) throw new BlobCorruptError(ref.sha256, `its bytes hash to ${actual}`, location);
 }
 
 /** The verified bytes in memory (the caller has checked `ref.sizeBytes` against its limit). */
-export async function readVerifiedBytes(source: AsyncIterable<Uint8Array>, ref: BlobRef, location: string): Promise<Buffer> {
+export async function readVerifiedBytes(
+  source: AsyncIterable<Uint8Array>,
+  ref: BlobRef,
+  location: string,
+): Promise<Buffer> {
   const bytes = Buffer.allocUnsafe(ref.sizeBytes);
   let offset = 0;
   await drainVerified(source, ref, location, (chunk) => {
@@ -38,7 +57,12 @@ export async function readVerifiedBytes(source: AsyncIterable<Uint8Array>, ref: 
 }
 
 /** Streams into `file` through a temporary file beside it; the file appears only once verified. */
-export async function copyVerifiedToFile(source: AsyncIterable<Uint8Array>, ref: BlobRef, location: string, file: string): Promise<void> {
+export async function copyVerifiedToFile(
+  source: AsyncIterable<Uint8Array>,
+  ref: BlobRef,
+  location: string,
+  file: string,
+): Promise<void> {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   let handle;
   try {

@@ -18,19 +18,26 @@ export const simProfileSchema = z.object({
   competence: z.object({
     /** Chance of solving an easy task of an average category. */
     base: probability,
-    byDifficulty: z.object({ easy: z.number().nonnegative(), medium: z.number().nonnegative(), hard: z.number().nonnegative() }),
+    byDifficulty: z.object({
+      easy: z.number().nonnegative(),
+      medium: z.number().nonnegative(),
+      hard: z.number().nonnegative(),
+    }),
     /** Multipliers for categories this model is better or worse at; missing means 1. */
     byCategory: z.record(z.string(), z.number().nonnegative()).default({}),
   }),
   rateLimitRate: probability,
   serverErrorRate: probability,
-  /** A drifting upstream (simfleet/model-drift.ts): competence falls with the calls the fleet has answered for this model. */
-  drift: z.object({
-    /** Share of the competence lost per call answered before this one. */
-    competenceLossPerCall: z.number().min(0).max(1),
-    /** The competence never falls below this share of the profile's. */
-    floor: probability.default(0),
-  }).optional(),
+  /** A drifting upstream (simfleet/model-drift.ts): competence falls with the calls the fleet has answered for this
+   * model. */
+  drift: z
+    .object({
+      /** Share of the competence lost per call answered before this one. */
+      competenceLossPerCall: z.number().min(0).max(1),
+      /** The competence never falls below this share of the profile's. */
+      floor: probability.default(0),
+    })
+    .optional(),
 });
 export type SimProfile = z.infer<typeof simProfileSchema>;
 
@@ -47,7 +54,10 @@ export const modelFileEntrySchema = z.object({
 export const modelsFileSchema = z.object({
   $comment: z.string().optional(),
   version: z.literal(1),
-  models: z.array(modelFileEntrySchema).min(1).refine((models) => new Set(models.map((m) => m.id)).size === models.length, 'model ids must be unique'),
+  models: z
+    .array(modelFileEntrySchema)
+    .min(1)
+    .refine((models) => new Set(models.map((m) => m.id)).size === models.length, 'model ids must be unique'),
 });
 
 /** Prices in USD per million tokens, as the meter charges them. */
@@ -78,7 +88,11 @@ export function loadSpecPriceTable(): PriceTable {
   return loadPriceTable(priceTableFile);
 }
 
-export function parseAllowlist(text: string, source = 'models file', specTable: PriceTable = loadSpecPriceTable()): Allowlist {
+export function parseAllowlist(
+  text: string,
+  source = 'models file',
+  specTable: PriceTable = loadSpecPriceTable(),
+): Allowlist {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -93,7 +107,9 @@ export function parseAllowlist(text: string, source = 'models file', specTable: 
   const models = parsed.data.models.map((entry, index): ModelEntry => {
     const prices = entry.prices ?? (Object.hasOwn(specTable.models, entry.id) ? specTable.models[entry.id] : undefined);
     if (!prices) {
-      throw new Error(`${source}: field "models.${index}.prices": ${entry.id} is not in the ${specTable.scenario_spec} price table; give it prices (prompt_usd_per_million_tokens, completion_usd_per_million_tokens, cache_read_usd_per_million_tokens)`);
+      throw new Error(
+        `${source}: field "models.${index}.prices": ${entry.id} is not in the ${specTable.scenario_spec} price table; give it prices (prompt_usd_per_million_tokens, completion_usd_per_million_tokens, cache_read_usd_per_million_tokens)`,
+      );
     }
     const { prices: _prices, ...rest } = entry;
     return {
@@ -122,7 +138,11 @@ export function meterPrices(model: ModelEntry): ModelPrices {
 }
 
 /** The price table a gateway with this allowlist and cap actually charges by. */
-export function chargedPriceTable(allowlist: Allowlist, capUsd: number, specTable: PriceTable = loadSpecPriceTable()): PriceTable {
+export function chargedPriceTable(
+  allowlist: Allowlist,
+  capUsd: number,
+  specTable: PriceTable = loadSpecPriceTable(),
+): PriceTable {
   const models: PriceTable['models'] = {};
   for (const model of allowlist.models) {
     models[model.id] = {
@@ -141,7 +161,11 @@ export interface PricingIdentity {
   official: boolean;
 }
 
-export function pricingIdentity(allowlist: Allowlist, capUsd: number, specTable: PriceTable = loadSpecPriceTable()): PricingIdentity {
+export function pricingIdentity(
+  allowlist: Allowlist,
+  capUsd: number,
+  specTable: PriceTable = loadSpecPriceTable(),
+): PricingIdentity {
   const hash = priceTableHash(chargedPriceTable(allowlist, capUsd, specTable));
   return { priceTableHash: hash, official: hash === priceTableHash(specTable) };
 }

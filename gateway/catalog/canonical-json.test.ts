@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { canonicalJson } from './canonical-json.ts';
 
 test('keys are sorted at every depth and no whitespace is written', () => {
-  assert.equal(canonicalJson({ b: 1, a: { d: [3, { z: true, y: null }], c: 'x' } }), '{"a":{"c":"x","d":[3,{"y":null,"z":true}]},"b":1}');
+  assert.equal(
+    canonicalJson({ b: 1, a: { d: [3, { z: true, y: null }], c: 'x' } }),
+    '{"a":{"c":"x","d":[3,{"y":null,"z":true}]},"b":1}',
+  );
 });
 
 test('the same data in any key order gives the same text', () => {

@@ -4,7 +4,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PriceTableError, loadPriceTable, meterPricesOf, modelNames, parsePriceTable, priceTableHash } from './price-table.ts';
+import {
+  PriceTableError,
+  loadPriceTable,
+  meterPricesOf,
+  modelNames,
+  parsePriceTable,
+  priceTableHash,
+} from './price-table.ts';
 
 const catalogPath = fileURLToPath(new URL('./season-2-catalog.json', import.meta.url));
 
@@ -47,7 +54,13 @@ test('the hash is pinned, and ignores key order, layout and the note but not pri
   // Changing this value means every validator's season-2 prices changed: bump the spec with it.
   assert.equal(hash, '77561642266c441b857abbb29135b2441706205befcdc51a6edd216449ae44c0');
   const reversedModels = Object.fromEntries(Object.entries(table.models).reverse());
-  const reordered = JSON.parse(JSON.stringify({ models: reversedModels, note: table.note, cap_usd: table.cap_usd, scenario_spec: table.scenario_spec }, null, 4));
+  const reordered = JSON.parse(
+    JSON.stringify(
+      { models: reversedModels, note: table.note, cap_usd: table.cap_usd, scenario_spec: table.scenario_spec },
+      null,
+      4,
+    ),
+  );
   assert.equal(priceTableHash(parsePriceTable(reordered)), hash);
   assert.equal(priceTableHash({ ...table, note: 'reworded' }), hash);
   assert.notEqual(priceTableHash({ ...table, cap_usd: 0.3 }), hash);
@@ -71,7 +84,11 @@ const valid = {
   scenario_spec: 'season-2',
   cap_usd: 1,
   models: {
-    'kimi-k3': { prompt_usd_per_million_tokens: 1.95, completion_usd_per_million_tokens: 9.75, cache_read_usd_per_million_tokens: 0.195 },
+    'kimi-k3': {
+      prompt_usd_per_million_tokens: 1.95,
+      completion_usd_per_million_tokens: 9.75,
+      cache_read_usd_per_million_tokens: 0.195,
+    },
   },
 };
 
@@ -92,7 +109,9 @@ test('errors name the field and the fix, all at once', () => {
 });
 
 test('unknown fields, free completions, missing parts and empty allowlists are refused', () => {
-  assert.deepEqual(problemsOf({ ...valid, cap_usdd: 1 }), ['(the table): unknown field "cap_usdd"; remove it or fix the spelling']);
+  assert.deepEqual(problemsOf({ ...valid, cap_usdd: 1 }), [
+    '(the table): unknown field "cap_usdd"; remove it or fix the spelling',
+  ]);
   assert.deepEqual(
     problemsOf({ ...valid, models: { m: { ...valid.models['kimi-k3'], completion_usd_per_million_tokens: 0 } } }),
     ['models.m.completion_usd_per_million_tokens: must be above 0 (a free completion leaves a reservation unbounded)'],
@@ -109,10 +128,13 @@ test('a file that is not JSON is refused with its path', () => {
   const directory = mkdtempSync(join(tmpdir(), 'price-table-'));
   const broken = join(directory, 'broken.json');
   writeFileSync(broken, '{"cap_usd": 1,');
-  assert.throws(() => loadPriceTable(broken), (error: unknown) => {
-    assert.ok(error instanceof PriceTableError);
-    assert.match(error.message, /broken\.json is invalid:\n  - is not valid JSON/);
-    return true;
-  });
+  assert.throws(
+    () => loadPriceTable(broken),
+    (error: unknown) => {
+      assert.ok(error instanceof PriceTableError);
+      assert.match(error.message, /broken\.json is invalid:\n  - is not valid JSON/);
+      return true;
+    },
+  );
   assert.throws(() => loadPriceTable(join(directory, 'absent.json')), /absent\.json is invalid:\n  - cannot be read/);
 });

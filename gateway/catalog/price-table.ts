@@ -22,14 +22,19 @@ function priceSchema(what: string, minimumDescription: string, isAllowed: (value
     })
     .refine((value) => Number.isFinite(value) && isAllowed(value), { error: `must be ${minimumDescription}` })
     .refine((value) => hasAtMostDecimals(value, 3), {
-      error: 'must have at most three decimals ($0.001 per million tokens is the smallest step the meter charges exactly); round it',
+      error:
+        'must have at most three decimals ($0.001 per million tokens is the smallest step the meter charges exactly); round it',
     });
 }
 
 export const modelPricesSchema = z.strictObject(
   {
     prompt_usd_per_million_tokens: priceSchema('prompt price', '≥ 0', (value) => value >= 0),
-    completion_usd_per_million_tokens: priceSchema('completion price', 'above 0 (a free completion leaves a reservation unbounded)', (value) => value > 0),
+    completion_usd_per_million_tokens: priceSchema(
+      'completion price',
+      'above 0 (a free completion leaves a reservation unbounded)',
+      (value) => value > 0,
+    ),
     cache_read_usd_per_million_tokens: priceSchema('cache-read price', '≥ 0', (value) => value >= 0),
   },
   { error: (issue) => (issue.code === 'invalid_type' ? 'must be an object of three prices' : undefined) },
@@ -37,7 +42,10 @@ export const modelPricesSchema = z.strictObject(
 
 function capSchema(what: string) {
   return z
-    .number({ error: (issue) => (issue.input === undefined ? `is missing: add ${what} in USD, e.g. 1` : `must be a number of USD (${what})`) })
+    .number({
+      error: (issue) =>
+        issue.input === undefined ? `is missing: add ${what} in USD, e.g. 1` : `must be a number of USD (${what})`,
+    })
     .refine((value) => Number.isFinite(value) && value > 0, { error: `must be above 0 (${what})` })
     .refine((value) => hasAtMostDecimals(value, 9), { error: 'must have at most nine decimals (whole nano-dollars)' });
 }
@@ -121,7 +129,9 @@ export function modelNames(table: PriceTable): string[] {
 export function meterPricesOf(
   table: PriceTable,
   model: string,
-): { promptUsdPerMillionTokens: number; completionUsdPerMillionTokens: number; cacheReadUsdPerMillionTokens: number } | undefined {
+):
+  | { promptUsdPerMillionTokens: number; completionUsdPerMillionTokens: number; cacheReadUsdPerMillionTokens: number }
+  | undefined {
   if (!Object.hasOwn(table.models, model)) return undefined;
   const entry = table.models[model];
   if (entry === undefined) return undefined;

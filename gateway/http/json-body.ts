@@ -3,7 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JsonTooDeepError, parseJsonBounded } from '../../common/bounded-json.ts';
 
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly type: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'HttpError';
   }
@@ -20,7 +24,11 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
   try {
     return parseJsonBounded(Buffer.concat(chunks));
   } catch (error) {
-    throw new HttpError(400, 'invalid_request_error', error instanceof JsonTooDeepError ? `request body ${error.message}` : 'request body is not JSON');
+    throw new HttpError(
+      400,
+      'invalid_request_error',
+      error instanceof JsonTooDeepError ? `request body ${error.message}` : 'request body is not JSON',
+    );
   }
 }
 
@@ -30,7 +38,13 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(text);
 }
 
-export function sendError(response: ServerResponse, status: number, type: string, message: string, code: string = type): void {
+export function sendError(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  code: string = type,
+): void {
   if (response.headersSent) {
     response.end();
     return;

@@ -12,12 +12,19 @@ export interface Listening {
 export async function listenOn(server: http.Server, host: string, port = 0): Promise<Listening> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const bound = (server.address() as AddressInfo).port;
   return {
     url: `http://${host}:${bound}/v1`,
     port: bound,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -70,123 +70,145 @@ function modelPrices(prices: { prompt: number; completion: number; cacheRead: nu
 
 test('Σ charged ≤ cap without overshoot; an overshoot closes the episode and nothing new is charged', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 2_000_000_000 }), fc.array(operationArbitrary, { maxLength: 80 }), (capNanoUsd, operations) => {
-      const meter = new EpisodeMeter(capNanoUsd / 1e9);
-      assert.equal(meter.capNanoUsd, BigInt(capNanoUsd));
-      const open: OpenCall[] = [];
-      let chargedNanoUsd = 0n;
-      let overshootExcessNanoUsd = 0n;
-      let overshootSeen = false;
+    fc.property(
+      fc.integer({ min: 1, max: 2_000_000_000 }),
+      fc.array(operationArbitrary, { maxLength: 80 }),
+      (capNanoUsd, operations) => {
+        const meter = new EpisodeMeter(capNanoUsd / 1e9);
+        assert.equal(meter.capNanoUsd, BigInt(capNanoUsd));
+        const open: OpenCall[] = [];
+        let chargedNanoUsd = 0n;
+        let overshootExcessNanoUsd = 0n;
+        let overshootSeen = false;
 
-      for (const operation of operations) {
-        if (operation.kind === 'reserve') {
-          const answerCount = operation.n ?? 1;
-          const result = meter.reserve({
-            prices: modelPrices(operation.prices),
-            promptEstimateTokens: operation.promptEstimateTokens,
-            maxTokens: operation.maxTokens,
-            n: operation.n,
-          });
-          if (overshootSeen) {
-            assert.equal(result.ok, false, 'a closed episode refuses every call');
-            if (!result.ok) assert.equal(result.reason, 'closed');
-            continue;
-          }
-          if (!result.ok) {
-            assert.equal(result.type, 'cap');
-            continue;
-          }
-          const wanted = operation.maxTokens ?? defaultMaxTokens;
-          // the 64-token floor is on what fits; a request may ask for fewer and get them
-          assert.ok(result.maxTokens >= Math.min(minimumMaxTokens, wanted));
-          assert.ok(result.maxTokens <= wanted);
-          assert.equal(result.clamped, result.maxTokens < wanted);
-          const prices = {
-            prompt: BigInt(operation.prices.prompt),
-            completion: BigInt(operation.prices.completion),
-            cacheRead: BigInt(operation.prices.cacheRead),
-          };
-          const reservedNanoUsd =
-            BigInt(operation.promptEstimateTokens) * prices.prompt + BigInt(result.maxTokens) * prices.completion * BigInt(answerCount);
-          open.push({
-            reservationId: result.reservationId,
-            promptEstimateTokens: operation.promptEstimateTokens,
-            maxTokens: result.maxTokens,
-            answerCount,
-            prices,
-            reservedNanoUsd,
-          });
-        } else if (open.length > 0) {
-          const [call] = open.splice(operation.pick % open.length, 1);
-          assert.ok(call);
-          if (operation.kind === 'release') {
-            meter.release(call.reservationId);
-          } else {
-            const usage = operation.usage;
-            let sent: unknown;
-            let failedAfterSend = false;
-            if (usage.shape === 'within') {
-              const promptTokens = Math.floor(usage.promptFraction * call.promptEstimateTokens);
-              sent = {
-                prompt_tokens: promptTokens,
-                completion_tokens: Math.floor(usage.completionFraction * call.maxTokens * call.answerCount),
-                prompt_tokens_details: { cached_tokens: Math.floor(usage.cachedFraction * promptTokens) },
-              };
-            } else if (usage.shape === 'failed-after-send') {
-              failedAfterSend = true;
-            } else if (usage.shape === 'invalid') {
-              sent = { prompt_tokens: 'many', completion_tokens: -1 };
-            } else if (usage.shape === 'overshoot') {
-              sent = {
-                prompt_tokens: call.promptEstimateTokens + usage.extraPromptTokens,
-                completion_tokens: call.maxTokens * call.answerCount,
-              };
-            } else if (usage.shape === 'arbitrary') {
-              sent = {
-                prompt_tokens: usage.promptTokens,
-                completion_tokens: usage.completionTokens,
-                prompt_tokens_details: { cached_tokens: usage.cachedTokens },
-              };
+        for (const operation of operations) {
+          if (operation.kind === 'reserve') {
+            const answerCount = operation.n ?? 1;
+            const result = meter.reserve({
+              prices: modelPrices(operation.prices),
+              promptEstimateTokens: operation.promptEstimateTokens,
+              maxTokens: operation.maxTokens,
+              n: operation.n,
+            });
+            if (overshootSeen) {
+              assert.equal(result.ok, false, 'a closed episode refuses every call');
+              if (!result.ok) assert.equal(result.reason, 'closed');
+              continue;
             }
-            const settlement = meter.settle(call.reservationId, sent, { failedAfterSend });
+            if (!result.ok) {
+              assert.equal(result.type, 'cap');
+              continue;
+            }
+            const wanted = operation.maxTokens ?? defaultMaxTokens;
+            // the 64-token floor is on what fits; a request may ask for fewer and get them
+            assert.ok(result.maxTokens >= Math.min(minimumMaxTokens, wanted));
+            assert.ok(result.maxTokens <= wanted);
+            assert.equal(result.clamped, result.maxTokens < wanted);
+            const prices = {
+              prompt: BigInt(operation.prices.prompt),
+              completion: BigInt(operation.prices.completion),
+              cacheRead: BigInt(operation.prices.cacheRead),
+            };
+            const reservedNanoUsd =
+              BigInt(operation.promptEstimateTokens) * prices.prompt +
+              BigInt(result.maxTokens) * prices.completion * BigInt(answerCount);
+            open.push({
+              reservationId: result.reservationId,
+              promptEstimateTokens: operation.promptEstimateTokens,
+              maxTokens: result.maxTokens,
+              answerCount,
+              prices,
+              reservedNanoUsd,
+            });
+          } else if (open.length > 0) {
+            const [call] = open.splice(operation.pick % open.length, 1);
+            assert.ok(call);
+            if (operation.kind === 'release') {
+              meter.release(call.reservationId);
+            } else {
+              const usage = operation.usage;
+              let sent: unknown;
+              let failedAfterSend = false;
+              if (usage.shape === 'within') {
+                const promptTokens = Math.floor(usage.promptFraction * call.promptEstimateTokens);
+                sent = {
+                  prompt_tokens: promptTokens,
+                  completion_tokens: Math.floor(usage.completionFraction * call.maxTokens * call.answerCount),
+                  prompt_tokens_details: { cached_tokens: Math.floor(usage.cachedFraction * promptTokens) },
+                };
+              } else if (usage.shape === 'failed-after-send') {
+                failedAfterSend = true;
+              } else if (usage.shape === 'invalid') {
+                sent = { prompt_tokens: 'many', completion_tokens: -1 };
+              } else if (usage.shape === 'overshoot') {
+                sent = {
+                  prompt_tokens: call.promptEstimateTokens + usage.extraPromptTokens,
+                  completion_tokens: call.maxTokens * call.answerCount,
+                };
+              } else if (usage.shape === 'arbitrary') {
+                sent = {
+                  prompt_tokens: usage.promptTokens,
+                  completion_tokens: usage.completionTokens,
+                  prompt_tokens_details: { cached_tokens: usage.cachedTokens },
+                };
+              }
+              const settlement = meter.settle(call.reservationId, sent, { failedAfterSend });
 
-            // the cost, worked independently of the meter
-            let expectedNanoUsd = call.reservedNanoUsd;
-            if (sent !== undefined && usage.shape !== 'invalid') {
-              const fields = sent as { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } };
-              const prompt = BigInt(fields.prompt_tokens);
-              const cachedReported = BigInt(fields.prompt_tokens_details?.cached_tokens ?? 0);
-              const cached = cachedReported < prompt ? cachedReported : prompt;
-              expectedNanoUsd =
-                (prompt - cached) * call.prices.prompt + cached * call.prices.cacheRead + BigInt(fields.completion_tokens) * call.prices.completion;
-            }
-            assert.equal(settlement.costNanoUsd, expectedNanoUsd);
-            assert.equal(settlement.overshoot, expectedNanoUsd > call.reservedNanoUsd);
-            if (usage.shape === 'within' || usage.shape === 'failed-after-send' || usage.shape === 'missing' || usage.shape === 'invalid') {
-              assert.equal(settlement.overshoot, false, `${usage.shape} never overshoots`);
-            }
-            chargedNanoUsd += settlement.costNanoUsd;
-            if (settlement.overshoot) {
-              overshootSeen = true;
-              overshootExcessNanoUsd += settlement.costNanoUsd - call.reservedNanoUsd;
+              // the cost, worked independently of the meter
+              let expectedNanoUsd = call.reservedNanoUsd;
+              if (sent !== undefined && usage.shape !== 'invalid') {
+                const fields = sent as {
+                  prompt_tokens: number;
+                  completion_tokens: number;
+                  prompt_tokens_details?: { cached_tokens: number };
+                };
+                const prompt = BigInt(fields.prompt_tokens);
+                const cachedReported = BigInt(fields.prompt_tokens_details?.cached_tokens ?? 0);
+                const cached = cachedReported < prompt ? cachedReported : prompt;
+                expectedNanoUsd =
+                  (prompt - cached) * call.prices.prompt +
+                  cached * call.prices.cacheRead +
+                  BigInt(fields.completion_tokens) * call.prices.completion;
+              }
+              assert.equal(settlement.costNanoUsd, expectedNanoUsd);
+              assert.equal(settlement.overshoot, expectedNanoUsd > call.reservedNanoUsd);
+              if (
+                usage.shape === 'within' ||
+                usage.shape === 'failed-after-send' ||
+                usage.shape === 'missing' ||
+                usage.shape === 'invalid'
+              ) {
+                assert.equal(settlement.overshoot, false, `${usage.shape} never overshoots`);
+              }
+              chargedNanoUsd += settlement.costNanoUsd;
+              if (settlement.overshoot) {
+                overshootSeen = true;
+                overshootExcessNanoUsd += settlement.costNanoUsd - call.reservedNanoUsd;
+              }
             }
           }
+
+          // the ledger after every step
+          assert.equal(meter.spentNanoUsd, chargedNanoUsd);
+          assert.equal(
+            meter.reservedNanoUsd,
+            open.reduce((sum, call) => sum + call.reservedNanoUsd, 0n),
+          );
+          assert.equal(meter.openReservationCount, open.length);
+          assert.equal(meter.closed, overshootSeen);
+          if (!overshootSeen) {
+            assert.ok(
+              meter.spentNanoUsd + meter.reservedNanoUsd <= meter.capNanoUsd,
+              'spent + in flight within the cap',
+            );
+          }
+          // only calls reserved before the close are ever charged, so the excess is all that can pass the cap
+          assert.ok(chargedNanoUsd <= meter.capNanoUsd + overshootExcessNanoUsd);
+          const budget = meter.budget();
+          assert.ok(budget.remaining_usd >= 0);
         }
-
-        // the ledger after every step
-        assert.equal(meter.spentNanoUsd, chargedNanoUsd);
-        assert.equal(meter.reservedNanoUsd, open.reduce((sum, call) => sum + call.reservedNanoUsd, 0n));
-        assert.equal(meter.openReservationCount, open.length);
-        assert.equal(meter.closed, overshootSeen);
-        if (!overshootSeen) {
-          assert.ok(meter.spentNanoUsd + meter.reservedNanoUsd <= meter.capNanoUsd, 'spent + in flight within the cap');
-        }
-        // only calls reserved before the close are ever charged, so the excess is all that can pass the cap
-        assert.ok(chargedNanoUsd <= meter.capNanoUsd + overshootExcessNanoUsd);
-        const budget = meter.budget();
-        assert.ok(budget.remaining_usd >= 0);
-      }
-    }),
+      },
+    ),
     { numRuns: 400 },
   );
 });

@@ -2,8 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EpisodeMeter, minimumMaxTokens, type ModelPrices, type ReserveResult } from './episode-meter.ts';
 
-const glm53: ModelPrices = { promptUsdPerMillionTokens: 0.98, completionUsdPerMillionTokens: 3.08, cacheReadUsdPerMillionTokens: 0.18 };
-const kimiK3: ModelPrices = { promptUsdPerMillionTokens: 1.95, completionUsdPerMillionTokens: 9.75, cacheReadUsdPerMillionTokens: 0.195 };
+const glm53: ModelPrices = {
+  promptUsdPerMillionTokens: 0.98,
+  completionUsdPerMillionTokens: 3.08,
+  cacheReadUsdPerMillionTokens: 0.18,
+};
+const kimiK3: ModelPrices = {
+  promptUsdPerMillionTokens: 1.95,
+  completionUsdPerMillionTokens: 9.75,
+  cacheReadUsdPerMillionTokens: 0.195,
+};
 
 function accepted(result: ReserveResult): Extract<ReserveResult, { ok: true }> {
   assert.equal(result.ok, true, result.ok ? '' : result.message);
@@ -21,7 +29,11 @@ test('worked example: reserve the worst case, settle from usage', () => {
   assert.deepEqual(meter.budget(), { cap_usd: 1, spent_usd: 0, reserved_usd: 0.025283, remaining_usd: 0.974717 });
 
   // 20 prompt tokens × $0.98/M + 100 completion tokens × $3.08/M = $0.0000196 + $0.000308
-  const settlement = meter.settle(reservation.reservationId, { prompt_tokens: 20, completion_tokens: 100 }, { failedAfterSend: false });
+  const settlement = meter.settle(
+    reservation.reservationId,
+    { prompt_tokens: 20, completion_tokens: 100 },
+    { failedAfterSend: false },
+  );
   assert.equal(settlement.costNanoUsd, 327_600n);
   assert.equal(settlement.costUsd, 0.0003276);
   assert.equal(settlement.basis, 'usage');
@@ -105,7 +117,10 @@ test('release charges nothing; a reservation settles or releases once', () => {
   assert.equal(meter.spentNanoUsd, 0n);
   assert.equal(meter.reservedNanoUsd, 0n);
   assert.throws(() => meter.release(reservation.reservationId), /not an open reservation/);
-  assert.throws(() => meter.settle(reservation.reservationId, undefined, { failedAfterSend: true }), /not an open reservation/);
+  assert.throws(
+    () => meter.settle(reservation.reservationId, undefined, { failedAfterSend: true }),
+    /not an open reservation/,
+  );
 });
 
 test('a call that failed after sending, or came back without valid usage, is charged its reservation', () => {
@@ -124,7 +139,11 @@ test('a call that failed after sending, or came back without valid usage, is cha
   }
   // failed after send but usage arrived (a stream that broke after its usage frame): usage is charged
   const reservation = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 53, maxTokens: 100 }));
-  const settlement = meter.settle(reservation.reservationId, { prompt_tokens: 1, completion_tokens: 1 }, { failedAfterSend: true });
+  const settlement = meter.settle(
+    reservation.reservationId,
+    { prompt_tokens: 1, completion_tokens: 1 },
+    { failedAfterSend: true },
+  );
   assert.equal(settlement.basis, 'usage');
   assert.equal(settlement.costNanoUsd, 980n + 3080n);
 });
@@ -134,7 +153,10 @@ test('cached prompt tokens are billed at the cache-read price, never below zero'
   const first = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 2000 }));
   // 1000 uncached × 980 + 800 cached × 180 + 50 × 3080
   const usage = { prompt_tokens: 1800, completion_tokens: 50, prompt_tokens_details: { cached_tokens: 800 } };
-  assert.equal(meter.settle(first.reservationId, usage, { failedAfterSend: false }).costNanoUsd, 980_000n + 144_000n + 154_000n);
+  assert.equal(
+    meter.settle(first.reservationId, usage, { failedAfterSend: false }).costNanoUsd,
+    980_000n + 144_000n + 154_000n,
+  );
   const second = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 2000 }));
   // more cached than prompt tokens reported: cached is taken as the whole prompt
   const odd = { prompt_tokens: 100, completion_tokens: 0, prompt_tokens_details: { cached_tokens: 5000 } };
@@ -146,7 +168,11 @@ test('an overshoot is booked in full and closes the episode; calls already in fl
   const small = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 100, maxTokens: 100 }));
   const inFlight = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 100, maxTokens: 100 }));
   // the upstream counted 5,000 prompt tokens where 100 were estimated
-  const settlement = meter.settle(small.reservationId, { prompt_tokens: 5000, completion_tokens: 10 }, { failedAfterSend: false });
+  const settlement = meter.settle(
+    small.reservationId,
+    { prompt_tokens: 5000, completion_tokens: 10 },
+    { failedAfterSend: false },
+  );
   assert.equal(settlement.overshoot, true);
   assert.equal(settlement.costNanoUsd, 5000n * 1950n + 10n * 9750n);
   assert.equal(settlement.overshootUsd, (5000 * 1950 + 10 * 9750 - (100 * 1950 + 100 * 9750)) / 1e9);
@@ -158,7 +184,11 @@ test('an overshoot is booked in full and closes the episode; calls already in fl
     assert.equal(later.reason, 'closed');
     assert.match(later.message, /episode closed: reservation-1 cost \$0\.009848, more than the \$0\.001170 reserved/);
   }
-  assert.equal(meter.settle(inFlight.reservationId, { prompt_tokens: 1, completion_tokens: 1 }, { failedAfterSend: false }).overshoot, false);
+  assert.equal(
+    meter.settle(inFlight.reservationId, { prompt_tokens: 1, completion_tokens: 1 }, { failedAfterSend: false })
+      .overshoot,
+    false,
+  );
   assert.equal(meter.reservedNanoUsd, 0n);
 });
 

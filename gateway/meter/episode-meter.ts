@@ -194,7 +194,13 @@ export class EpisodeMeter {
     const reservationId = `reservation-${this.nextReservationNumber++}`;
     this.open.set(reservationId, { prices, reservedNanoUsd });
     this.reserved += reservedNanoUsd;
-    return { ok: true, reservationId, maxTokens: Number(maxTokens), clamped, reservedUsd: usdFromNanoUsd(reservedNanoUsd) };
+    return {
+      ok: true,
+      reservationId,
+      maxTokens: Number(maxTokens),
+      clamped,
+      reservedUsd: usdFromNanoUsd(reservedNanoUsd),
+    };
   }
 
   /**

@@ -12,7 +12,10 @@ test('catalog prices become whole nano-dollars per token', () => {
 });
 
 test('a price finer than $0.001 per million tokens is refused with the fix', () => {
-  assert.throws(() => nanoUsdPerTokenFromUsdPerMillionTokens(0.0451, 'kimi-k3 prompt'), /kimi-k3 prompt.*three decimals/);
+  assert.throws(
+    () => nanoUsdPerTokenFromUsdPerMillionTokens(0.0451, 'kimi-k3 prompt'),
+    /kimi-k3 prompt.*three decimals/,
+  );
   assert.throws(() => nanoUsdPerTokenFromUsdPerMillionTokens(-1), /≥ 0/);
   assert.throws(() => nanoUsdPerTokenFromUsdPerMillionTokens(Number.NaN), /finite/);
 });

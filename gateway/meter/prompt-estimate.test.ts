@@ -61,7 +61,10 @@ test('unknown fields are counted: every byte of the request counts', () => {
 });
 
 test('a __proto__ key from JSON.parse is an ordinary field and is counted', () => {
-  const body = JSON.parse('{"messages":[],"__proto__":{"hidden":"' + 'z'.repeat(900) + '"}}') as Record<string, unknown>;
+  const body = JSON.parse('{"messages":[],"__proto__":{"hidden":"' + 'z'.repeat(900) + '"}}') as Record<
+    string,
+    unknown
+  >;
   assert.ok(billedBodyJson(body).includes('hidden'));
   assert.ok(promptEstimateTokens(body) > 300);
 });
@@ -143,7 +146,29 @@ test('the count over UTF-8 bytes agrees with a walk over code points, on any tex
   };
   // Pieces the walk must tell apart: every ASCII class, two- and three-byte characters, an astral
   // pair, lone high and low surrogates, a high surrogate before another high one, U+FFFD itself.
-  const pieces = ['a', 'Z', '7', ' ', '\t', '\n', '\r', '{', '"', '\\', '\u0000', '\u007f', 'é', 'ß', '世', '\u2028', '🙂', '\ud800', '\udc00', '\ud800\ud800\udc00', '\ufffd'];
+  const pieces = [
+    'a',
+    'Z',
+    '7',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '{',
+    '"',
+    '\\',
+    '\u0000',
+    '\u007f',
+    'é',
+    'ß',
+    '世',
+    '\u2028',
+    '🙂',
+    '\ud800',
+    '\udc00',
+    '\ud800\ud800\udc00',
+    '\ufffd',
+  ];
   let seed = 42;
   const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
   for (let round = 0; round < 500; round++) {

@@ -7,7 +7,8 @@ export interface MessageParts {
   toolCalls: { name: string; arguments: string }[];
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Text of a content field: a string, or OpenAI content parts of type text. */
 function contentText(content: unknown): string {
@@ -21,7 +22,11 @@ function toolCallsOf(value: unknown): MessageParts['toolCalls'] {
   const calls: MessageParts['toolCalls'] = [];
   for (const call of value) {
     const fn = isRecord(call) && isRecord(call.function) ? call.function : undefined;
-    if (fn) calls.push({ name: typeof fn.name === 'string' ? fn.name : '', arguments: typeof fn.arguments === 'string' ? fn.arguments : '' });
+    if (fn)
+      calls.push({
+        name: typeof fn.name === 'string' ? fn.name : '',
+        arguments: typeof fn.arguments === 'string' ? fn.arguments : '',
+      });
   }
   return calls;
 }
@@ -62,6 +67,8 @@ export function answerParts(response: unknown): MessageParts[] {
   }
   return [...byChoice.values()].map((answer) => ({
     text: answer.text.join(''),
-    toolCalls: [...answer.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ name: call.name, arguments: call.arguments.join('') })),
+    toolCalls: [...answer.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({ name: call.name, arguments: call.arguments.join('') })),
   }));
 }

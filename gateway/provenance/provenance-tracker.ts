@@ -28,7 +28,8 @@ function hashText(text: string): number {
   return a * 0x200000 + (b & 0x1fffff);
 }
 
-/** A tool call's identity: name and arguments as canonical JSON (the raw text when it is not JSON, or too deep to fold). */
+/** A tool call's identity: name and arguments as canonical JSON (the raw text when it is not JSON, or too deep to
+ * fold). */
 function toolCallFingerprint(call: { name: string; arguments: string }): string {
   let args = call.arguments.trim();
   try {
@@ -89,7 +90,8 @@ export class ProvenanceTracker {
   private addAnswer(answer: MessageParts): void {
     const words = wordsOf(answer.text);
     const shingles: number[] = [];
-    for (let i = 0; i + shingleWords <= words.length; i++) shingles.push(hashText(words.slice(i, i + shingleWords).join(' ')));
+    for (let i = 0; i + shingleWords <= words.length; i++)
+      shingles.push(hashText(words.slice(i, i + shingleWords).join(' ')));
     const indexed: IndexedAnswer = {
       chars: answer.text.length + answer.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0),
       joined: words.join(' '),
@@ -144,6 +146,7 @@ export class ProvenanceTracker {
   }
 
   private sample(text: string): void {
-    if (this.uncovered.length < maxUncoveredSamples) this.uncovered.push(text.length > sampleChars ? `${text.slice(0, sampleChars)}…` : text);
+    if (this.uncovered.length < maxUncoveredSamples)
+      this.uncovered.push(text.length > sampleChars ? `${text.slice(0, sampleChars)}…` : text);
   }
 }

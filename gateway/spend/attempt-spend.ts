@@ -32,7 +32,10 @@ export function gatewaySpendUsd(budget: Pick<BudgetLedger, 'spentUsd' | 'reserve
 export class AttemptSpend {
   private closed = false;
 
-  constructor(private readonly ledger: SpendAccount, readonly attemptId: string) {}
+  constructor(
+    private readonly ledger: SpendAccount,
+    readonly attemptId: string,
+  ) {}
 
   settle(costUsd: number): Promise<void> {
     return this.closeOnce('settle', () => this.ledger.settle(this.attemptId, costUsd, { source: 'gateway' }));
@@ -48,19 +51,42 @@ export class AttemptSpend {
     try {
       await write();
     } catch (error) {
-      log.error('spend_ledger_close_failed', { attemptId: this.attemptId, kind, error: error instanceof Error ? error.message : String(error) });
+      log.error('spend_ledger_close_failed', {
+        attemptId: this.attemptId,
+        kind,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }
 
 export async function reserveAttemptSpend(
   ledger: SpendAccount,
-  request: { attempt: ActivityAttempt; submissionId: string; scenario: string; capUsd: number; owner: { host: string; pid: number }; callLogFile?: string },
+  request: {
+    attempt: ActivityAttempt;
+    submissionId: string;
+    scenario: string;
+    capUsd: number;
+    owner: { host: string; pid: number };
+    callLogFile?: string;
+  },
 ): Promise<AttemptSpend> {
   const attemptId = attemptIdOf(request.attempt);
-  const outcome = await ledger.reserve({ attemptId, submissionId: request.submissionId, scenario: request.scenario, amountUsd: request.capUsd, owner: request.owner, callLogFile: request.callLogFile });
+  const outcome = await ledger.reserve({
+    attemptId,
+    submissionId: request.submissionId,
+    scenario: request.scenario,
+    amountUsd: request.capUsd,
+    owner: request.owner,
+    callLogFile: request.callLogFile,
+  });
   if (!outcome.ok) {
-    throw ApplicationFailure.create({ type: spendCeilingReachedType, message: describeRefusal(outcome.refusal), nonRetryable: true, details: [outcome.refusal] });
+    throw ApplicationFailure.create({
+      type: spendCeilingReachedType,
+      message: describeRefusal(outcome.refusal),
+      nonRetryable: true,
+      details: [outcome.refusal],
+    });
   }
   return new AttemptSpend(ledger, attemptId);
 }

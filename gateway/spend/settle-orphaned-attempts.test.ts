@@ -8,7 +8,8 @@ import { SpendLedger } from './spend-ledger.ts';
 import { ownerIsDead, settleOrphanedAttempts } from './settle-orphaned-attempts.ts';
 import { readCallLogCost } from './call-log-cost.ts';
 
-const callLine = (costUsd: number) => JSON.stringify({ time: 't', callId: 'c', model: 'm', status: 'ok', costUsd, reservedUsd: 0.5, request: {} });
+const callLine = (costUsd: number) =>
+  JSON.stringify({ time: 't', callId: 'c', model: 'm', status: 'ok', costUsd, reservedUsd: 0.5, request: {} });
 
 test('the call log cost sums complete lines and skips torn or corrupt ones', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-calls-'));
@@ -47,8 +48,12 @@ test('attempts of a dead worker are settled from their call logs; others keep th
   const callLogFile = path.join(dir, 'a', 'model-calls.jsonl');
   await mkdir(path.dirname(callLogFile), { recursive: true });
   await writeFile(callLogFile, `${callLine(0.004)}\n${callLine(0.006)}\n`);
-  const ledger = await SpendLedger.open({ dir: path.join(dir, 'spend'), ceilings: { submissionUsd: 30, dailyUsd: 500 } });
-  const reserve = (attemptId: string, owner: { host: string; pid: number }, file?: string) => ledger.reserve({ attemptId, submissionId: 's', scenario: 'x', amountUsd: 1, owner, callLogFile: file });
+  const ledger = await SpendLedger.open({
+    dir: path.join(dir, 'spend'),
+    ceilings: { submissionUsd: 30, dailyUsd: 500 },
+  });
+  const reserve = (attemptId: string, owner: { host: string; pid: number }, file?: string) =>
+    ledger.reserve({ attemptId, submissionId: 's', scenario: 'x', amountUsd: 1, owner, callLogFile: file });
   await reserve('crashed', dead, callLogFile);
   await reserve('crashed-before-policy', dead, path.join(dir, 'b', 'model-calls.jsonl'));
   await reserve('running-here', { host, pid: process.pid }, callLogFile);
@@ -57,7 +62,10 @@ test('attempts of a dead worker are settled from their call logs; others keep th
   assert.equal(ownerIsDead({ host, pid: process.ppid }), false);
 
   const report = await settleOrphanedAttempts(ledger);
-  assert.deepEqual(report.settled.map((s) => [s.attemptId, s.calls]), [['crashed', 2]]);
+  assert.deepEqual(
+    report.settled.map((s) => [s.attemptId, s.calls]),
+    [['crashed', 2]],
+  );
   assert.deepEqual(report.leftReserved, ['crashed-before-policy']);
   const settled = await ledger.attempt('crashed');
   assert.equal(settled?.state, 'settled');

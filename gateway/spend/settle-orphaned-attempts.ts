@@ -20,7 +20,10 @@ export function ownerIsDead(owner: AttemptRecord['owner'], self = { host: os.hos
   return !(Number.isInteger(owner.pid) && owner.pid > 0 && processAlive(owner.pid));
 }
 
-export async function settleOrphanedAttempts(ledger: SpendAccount, isDead: (owner: AttemptRecord['owner']) => boolean = (owner) => ownerIsDead(owner)): Promise<OrphanReport> {
+export async function settleOrphanedAttempts(
+  ledger: SpendAccount,
+  isDead: (owner: AttemptRecord['owner']) => boolean = (owner) => ownerIsDead(owner),
+): Promise<OrphanReport> {
   const report: OrphanReport = { settled: [], leftReserved: [] };
   for (const attempt of await ledger.openAttempts()) {
     if (!isDead(attempt.owner)) continue;

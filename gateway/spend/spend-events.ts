@@ -42,7 +42,11 @@ export const releaseEventSchema = z.object({
   reason: z.string(),
 });
 
-export const spendEventSchema = z.discriminatedUnion('kind', [reserveEventSchema, settleEventSchema, releaseEventSchema]);
+export const spendEventSchema = z.discriminatedUnion('kind', [
+  reserveEventSchema,
+  settleEventSchema,
+  releaseEventSchema,
+]);
 export type SpendEvent = z.infer<typeof spendEventSchema>;
 export type ReserveEvent = z.infer<typeof reserveEventSchema>;
 export type SettleEvent = z.infer<typeof settleEventSchema>;

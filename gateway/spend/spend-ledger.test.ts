@@ -14,32 +14,56 @@ const roomy = { submissionUsd: 30, dailyUsd: 500 };
 
 function clockAt(iso: string) {
   let now = new Date(iso);
-  return { clock: () => now, set: (next: string) => { now = new Date(next); } };
+  return {
+    clock: () => now,
+    set: (next: string) => {
+      now = new Date(next);
+    },
+  };
 }
 
-const reserveRequest = (attemptId: string, submissionId = 's1', amountUsd = 1) => ({ attemptId, submissionId, scenario: 'csv', amountUsd, owner });
+const reserveRequest = (attemptId: string, submissionId = 's1', amountUsd = 1) => ({
+  attemptId,
+  submissionId,
+  scenario: 'csv',
+  amountUsd,
+  owner,
+});
 
 test('reserve, settle and release add up per submission and per day, and survive a reopen', async () => {
   const dir = await tempDir();
   const { clock } = clockAt('2026-03-01T12:00:00Z');
   const ledger = await SpendLedger.open({ dir, ceilings: roomy, clock });
-  for (const id of ['a', 'b', 'c']) assert.deepEqual(await ledger.reserve(reserveRequest(id)), { ok: true, day: '2026-03-01' });
+  for (const id of ['a', 'b', 'c'])
+    assert.deepEqual(await ledger.reserve(reserveRequest(id)), { ok: true, day: '2026-03-01' });
   await ledger.reserve(reserveRequest('d', 's2'));
   await ledger.settle('a', 0.125);
   await ledger.release('b', 'the environment did not start');
   await ledger.settle('a', 0.9); // a second close is ignored
-  assert.deepEqual(await ledger.totals({ submissionId: 's1' }), { settledUsd: 0.125, reservedUsd: 1, totalUsd: 1.125, attempts: 3, openAttempts: 1 });
+  assert.deepEqual(await ledger.totals({ submissionId: 's1' }), {
+    settledUsd: 0.125,
+    reservedUsd: 1,
+    totalUsd: 1.125,
+    attempts: 3,
+    openAttempts: 1,
+  });
   assert.equal((await ledger.totals({ day: '2026-03-01' })).totalUsd, 2.125);
   const reopened = await SpendLedger.open({ dir, ceilings: roomy, clock });
   assert.deepEqual(await reopened.totals({ submissionId: 's1' }), await ledger.totals({ submissionId: 's1' }));
   assert.deepEqual(await readdir(dir), [spendFileName('2026-03-01')], 'one file for the day, and no lock left behind');
-  const kinds = parseSpendLines(await readFile(path.join(dir, spendFileName('2026-03-01')), 'utf8')).events.map((e) => `${e.kind}:${e.attemptId}`);
+  const kinds = parseSpendLines(await readFile(path.join(dir, spendFileName('2026-03-01')), 'utf8')).events.map(
+    (e) => `${e.kind}:${e.attemptId}`,
+  );
   assert.deepEqual(kinds, ['reserve:a', 'reserve:b', 'reserve:c', 'reserve:d', 'settle:a', 'release:b']);
 });
 
 test('a reservation past the submission or the daily ceiling is refused and writes nothing', async () => {
   const dir = await tempDir();
-  const ledger = await SpendLedger.open({ dir, ceilings: { submissionUsd: 2, dailyUsd: 3 }, clock: clockAt('2026-03-01T12:00:00Z').clock });
+  const ledger = await SpendLedger.open({
+    dir,
+    ceilings: { submissionUsd: 2, dailyUsd: 3 },
+    clock: clockAt('2026-03-01T12:00:00Z').clock,
+  });
   assert.equal((await ledger.reserve(reserveRequest('a'))).ok, true);
   assert.equal((await ledger.reserve(reserveRequest('b'))).ok, true);
   const third = await ledger.reserve(reserveRequest('c'));
@@ -68,7 +92,13 @@ test('a torn last line is left unread, then terminated so the next line survives
   await ledger.reserve(reserveRequest('b'));
   const reread = await SpendLedger.open({ dir, ceilings: roomy, clock });
   assert.deepEqual(await reread.readStats(), { corruptLines: 1, tornTails: 0 });
-  assert.deepEqual(await reread.totals({ submissionId: 's1' }), { settledUsd: 0.3, reservedUsd: 1, totalUsd: 1.3, attempts: 2, openAttempts: 1 });
+  assert.deepEqual(await reread.totals({ submissionId: 's1' }), {
+    settledUsd: 0.3,
+    reservedUsd: 1,
+    totalUsd: 1.3,
+    attempts: 2,
+    openAttempts: 1,
+  });
 });
 
 test('corrupt lines are skipped and counted; every other line is kept', async () => {
@@ -82,7 +112,13 @@ test('corrupt lines are skipped and counted; every other line is kept', async ()
   await writer.settle('b', 0.2);
   const reader = await SpendLedger.open({ dir, ceilings: roomy, clock });
   assert.equal((await reader.readStats()).corruptLines, 3);
-  assert.deepEqual(await reader.totals({ submissionId: 's1' }), { settledUsd: 0.2, reservedUsd: 1, totalUsd: 1.2, attempts: 2, openAttempts: 1 });
+  assert.deepEqual(await reader.totals({ submissionId: 's1' }), {
+    settledUsd: 0.2,
+    reservedUsd: 1,
+    totalUsd: 1.2,
+    attempts: 2,
+    openAttempts: 1,
+  });
 });
 
 test('an attempt counts against the UTC day of its reservation, across midnight', async () => {
@@ -98,10 +134,19 @@ test('an attempt counts against the UTC day of its reservation, across midnight'
   assert.deepEqual(await ledger.reserve(reserveRequest('fresh', 's3')), { ok: true, day: '2026-03-02' });
   assert.equal((await ledger.totals({ day: '2026-03-01' })).totalUsd, 1.4);
   assert.equal((await ledger.totals({ day: '2026-03-02' })).totalUsd, 1);
-  assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort(), [spendFileName('2026-03-01'), spendFileName('2026-03-02')]);
+  assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort(), [
+    spendFileName('2026-03-01'),
+    spendFileName('2026-03-02'),
+  ]);
   // The settle line went into the new day's file but names the day it counts against.
   const second = parseSpendLines(await readFile(path.join(dir, spendFileName('2026-03-02')), 'utf8')).events;
-  assert.deepEqual(second.map((e) => [e.kind, e.attemptId, e.day]), [['settle', 'late', '2026-03-01'], ['reserve', 'fresh', '2026-03-02']]);
+  assert.deepEqual(
+    second.map((e) => [e.kind, e.attemptId, e.day]),
+    [
+      ['settle', 'late', '2026-03-01'],
+      ['reserve', 'fresh', '2026-03-02'],
+    ],
+  );
   const reopened = await SpendLedger.open({ dir, ceilings: { submissionUsd: 100, dailyUsd: 2 }, clock: time.clock });
   assert.equal((await reopened.totals({ day: '2026-03-01' })).totalUsd, 1.4);
 });
@@ -153,10 +198,17 @@ test('property: many parallel reservations across several ledgers on one directo
           attempts.map(async (attempt, i) => {
             const ledger = ledgers[attempt.instance]!;
             if (attempt.afterMidnight) time.set('2026-03-02T00:00:01Z');
-            const outcome = await ledger.reserve({ attemptId: `a${i}`, submissionId: `s${attempt.submission}`, scenario: 'x', amountUsd: attempt.amountUsd, owner });
+            const outcome = await ledger.reserve({
+              attemptId: `a${i}`,
+              submissionId: `s${attempt.submission}`,
+              scenario: 'x',
+              amountUsd: attempt.amountUsd,
+              owner,
+            });
             if (!outcome.ok) return;
             accepted += 1;
-            if (attempt.spentShare !== undefined) await ledgers[(attempt.instance + 1) % 3]!.settle(`a${i}`, attempt.amountUsd * attempt.spentShare);
+            if (attempt.spentShare !== undefined)
+              await ledgers[(attempt.instance + 1) % 3]!.settle(`a${i}`, attempt.amountUsd * attempt.spentShare);
           }),
         );
         // Replay every line in the order the lock serialised them (the clock only moves forward, so
@@ -164,7 +216,9 @@ test('property: many parallel reservations across several ledgers on one directo
         // submission or a day past its ceiling.
         const book = new SpendBook();
         const files = (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort();
-        const events = (await Promise.all(files.map(async (n) => parseSpendLines(await readFile(path.join(dir, n), 'utf8'))))).flatMap((p) => p.events);
+        const events = (
+          await Promise.all(files.map(async (n) => parseSpendLines(await readFile(path.join(dir, n), 'utf8'))))
+        ).flatMap((p) => p.events);
         assert.equal(events.filter((e) => e.kind === 'reserve').length, accepted);
         for (const event of events) {
           book.apply(event);
@@ -173,7 +227,8 @@ test('property: many parallel reservations across several ledgers on one directo
           assert.ok(book.totals({ day: event.day }).totalUsd <= ceilings.dailyUsd + 1e-9);
         }
         for (const ledger of ledgers) {
-          for (const s of [0, 1, 2, 3]) assert.ok((await ledger.totals({ submissionId: `s${s}` })).totalUsd <= ceilings.submissionUsd + 1e-9);
+          for (const s of [0, 1, 2, 3])
+            assert.ok((await ledger.totals({ submissionId: `s${s}` })).totalUsd <= ceilings.submissionUsd + 1e-9);
         }
       },
     ),

@@ -18,7 +18,14 @@
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { withFileLock } from '../../common/file-lock.ts';
-import { parseSpendLines, utcDay, type ReleaseEvent, type ReserveEvent, type SettleEvent, type SpendEvent } from './spend-events.ts';
+import {
+  parseSpendLines,
+  utcDay,
+  type ReleaseEvent,
+  type ReserveEvent,
+  type SettleEvent,
+  type SpendEvent,
+} from './spend-events.ts';
 import { SpendBook } from './spend-book.ts';
 import type { ReserveRequest, SpendAccount } from './spend-account.ts';
 import type { AttemptRecord, Ceilings, ReserveOutcome, SpendTotals } from '../../contracts/spend-ledger-state.ts';
@@ -31,7 +38,6 @@ export interface SpendLedgerOptions {
   lockStaleMs?: number;
   lockTimeoutMs?: number;
 }
-
 
 export interface LedgerReadStats {
   /** Complete lines that were not valid events, skipped. */
@@ -80,19 +86,33 @@ export class SpendLedger implements SpendAccount {
     return this.options.ceilings;
   }
 
-  /** Reserves amountUsd for one attempt, or refuses when either ceiling would be passed. Idempotent per open attempt. */
+  /** Reserves amountUsd for one attempt, or refuses when either ceiling would be passed. Idempotent per open attempt.
+   * */
   reserve(request: ReserveRequest): Promise<ReserveOutcome> {
     return this.exclusive(async () => {
       const known = this.book.get(request.attemptId);
       if (known?.state === 'open') return { ok: true, day: known.day };
-      if (known) throw new Error(`spend ledger: attempt ${request.attemptId} is already closed (${known.state}) and cannot be reserved again`);
+      if (known)
+        throw new Error(
+          `spend ledger: attempt ${request.attemptId} is already closed (${known.state}) and cannot be reserved again`,
+        );
       const now = this.clock();
       const day = utcDay(now);
-      const refusal = this.book.refusal({ submissionId: request.submissionId, day, amountUsd: request.amountUsd }, this.options.ceilings);
+      const refusal = this.book.refusal(
+        { submissionId: request.submissionId, day, amountUsd: request.amountUsd },
+        this.options.ceilings,
+      );
       if (refusal) return { ok: false, refusal };
       const event: ReserveEvent = {
-        kind: 'reserve', time: now.toISOString(), attemptId: request.attemptId, submissionId: request.submissionId, scenario: request.scenario, day,
-        amountUsd: request.amountUsd, owner: request.owner, ...(request.callLogFile ? { callLogFile: request.callLogFile } : {}),
+        kind: 'reserve',
+        time: now.toISOString(),
+        attemptId: request.attemptId,
+        submissionId: request.submissionId,
+        scenario: request.scenario,
+        day,
+        amountUsd: request.amountUsd,
+        owner: request.owner,
+        ...(request.callLogFile ? { callLogFile: request.callLogFile } : {}),
       };
       await this.append(event);
       return { ok: true, day };
@@ -100,8 +120,18 @@ export class SpendLedger implements SpendAccount {
   }
 
   /** Closes an open attempt with its real cost. A second close of the same attempt is ignored. */
-  settle(attemptId: string, costUsd: number, details: { source: SettleEvent['source']; calls?: number } = { source: 'gateway' }): Promise<void> {
-    return this.close(attemptId, (base) => ({ kind: 'settle', ...base, costUsd: Math.max(0, costUsd), source: details.source, ...(details.calls === undefined ? {} : { calls: details.calls }) }));
+  settle(
+    attemptId: string,
+    costUsd: number,
+    details: { source: SettleEvent['source']; calls?: number } = { source: 'gateway' },
+  ): Promise<void> {
+    return this.close(attemptId, (base) => ({
+      kind: 'settle',
+      ...base,
+      costUsd: Math.max(0, costUsd),
+      source: details.source,
+      ...(details.calls === undefined ? {} : { calls: details.calls }),
+    }));
   }
 
   /** Closes an open attempt that spent nothing (its paid work never started). */
@@ -130,22 +160,39 @@ export class SpendLedger implements SpendAccount {
     return this.exclusive(async () => ({ corruptLines: this.corruptLines, tornTails: this.tornTails.size }));
   }
 
-  private close(attemptId: string, build: (base: Pick<SpendEvent, 'time' | 'attemptId' | 'submissionId' | 'scenario' | 'day'>) => SettleEvent | ReleaseEvent): Promise<void> {
+  private close(
+    attemptId: string,
+    build: (
+      base: Pick<SpendEvent, 'time' | 'attemptId' | 'submissionId' | 'scenario' | 'day'>,
+    ) => SettleEvent | ReleaseEvent,
+  ): Promise<void> {
     return this.exclusive(async () => {
       const known = this.book.get(attemptId);
       if (!known) throw new Error(`spend ledger: attempt ${attemptId} was never reserved`);
       if (known.state !== 'open') return;
-      await this.append(build({ time: this.clock().toISOString(), attemptId, submissionId: known.submissionId, scenario: known.scenario, day: known.day }));
+      await this.append(
+        build({
+          time: this.clock().toISOString(),
+          attemptId,
+          submissionId: known.submissionId,
+          scenario: known.scenario,
+          day: known.day,
+        }),
+      );
     });
   }
 
   /** One operation at a time in this process, under the lock file, after reading what others appended. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(() =>
-      withFileLock(this.lockFile, async () => {
-        await this.refresh();
-        return fn();
-      }, { staleMs: this.options.lockStaleMs, timeoutMs: this.options.lockTimeoutMs }),
+      withFileLock(
+        this.lockFile,
+        async () => {
+          await this.refresh();
+          return fn();
+        },
+        { staleMs: this.options.lockStaleMs, timeoutMs: this.options.lockTimeoutMs },
+      ),
     );
     this.queue = run.catch(() => undefined);
     return run;

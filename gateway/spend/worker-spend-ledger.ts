@@ -30,14 +30,19 @@ export async function openWorkerSpendLedger(options: {
   } else {
     const files = await SpendLedger.open({ dir: options.dir ?? spendDir, ceilings });
     const stats = await files.readStats();
-    if (stats.corruptLines > 0 || stats.tornTails > 0) log.warn('spend_ledger_damaged_lines', { dir: files.dir, ...stats });
+    if (stats.corruptLines > 0 || stats.tornTails > 0)
+      log.warn('spend_ledger_damaged_lines', { dir: files.dir, ...stats });
     ledger = files;
   }
   log.info('spend_ledger_opened', { where: ledger.description, ceilings });
   if (options.sandboxHost !== false) {
     const orphans = await settleOrphanedAttempts(ledger);
     if (orphans.settled.length > 0) log.warn('spend_orphans_settled', { attempts: orphans.settled });
-    if (orphans.leftReserved.length > 0) log.warn('spend_orphans_left_reserved', { attempts: orphans.leftReserved, reason: 'no model-call log; counted at the cap' });
+    if (orphans.leftReserved.length > 0)
+      log.warn('spend_orphans_left_reserved', {
+        attempts: orphans.leftReserved,
+        reason: 'no model-call log; counted at the cap',
+      });
   }
   return ledger;
 }

@@ -4,8 +4,21 @@
 // no worker has to create it first). The ceilings are this worker's settings, sent with each
 // reservation.
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { emptySpendLedgerState, type AttemptRecord, type CloseSpendRequest, type Ceilings, type ReserveOutcome, type SpendTotals, type SpendTotalsFilter } from '../../contracts/spend-ledger-state.ts';
-import { closeSpendUpdate, openSpendQuery, reserveSpendUpdate, spendTotalsQuery } from '../../contracts/spend-ledger-signals.ts';
+import {
+  emptySpendLedgerState,
+  type AttemptRecord,
+  type CloseSpendRequest,
+  type Ceilings,
+  type ReserveOutcome,
+  type SpendTotals,
+  type SpendTotalsFilter,
+} from '../../contracts/spend-ledger-state.ts';
+import {
+  closeSpendUpdate,
+  openSpendQuery,
+  reserveSpendUpdate,
+  spendTotalsQuery,
+} from '../../contracts/spend-ledger-signals.ts';
 import { spendLedgerWorkflowId } from '../../contracts/temporal-names.ts';
 import type { ReserveRequest, SpendAccount } from './spend-account.ts';
 
@@ -14,7 +27,11 @@ const emptyTotals: SpendTotals = { settledUsd: 0, reservedUsd: 0, totalUsd: 0, a
 export class WorkflowSpendLedger implements SpendAccount {
   private readonly workflowId: string;
 
-  constructor(private readonly client: Client, private readonly taskQueue: string, readonly ceilings: Ceilings) {
+  constructor(
+    private readonly client: Client,
+    private readonly taskQueue: string,
+    readonly ceilings: Ceilings,
+  ) {
     this.workflowId = spendLedgerWorkflowId(taskQueue);
   }
 
@@ -35,8 +52,18 @@ export class WorkflowSpendLedger implements SpendAccount {
     });
   }
 
-  settle(attemptId: string, costUsd: number, details: { source: 'gateway' | 'call-log'; calls?: number } = { source: 'gateway' }): Promise<void> {
-    return this.close({ kind: 'settle', attemptId, costUsd: Math.max(0, costUsd), source: details.source, ...(details.calls === undefined ? {} : { calls: details.calls }) });
+  settle(
+    attemptId: string,
+    costUsd: number,
+    details: { source: 'gateway' | 'call-log'; calls?: number } = { source: 'gateway' },
+  ): Promise<void> {
+    return this.close({
+      kind: 'settle',
+      attemptId,
+      costUsd: Math.max(0, costUsd),
+      source: details.source,
+      ...(details.calls === undefined ? {} : { calls: details.calls }),
+    });
   }
 
   release(attemptId: string, reason: string): Promise<void> {
@@ -44,7 +71,9 @@ export class WorkflowSpendLedger implements SpendAccount {
   }
 
   private async close(request: CloseSpendRequest): Promise<void> {
-    const outcome = await this.client.workflow.getHandle(this.workflowId).executeUpdate(closeSpendUpdate, { args: [request] });
+    const outcome = await this.client.workflow
+      .getHandle(this.workflowId)
+      .executeUpdate(closeSpendUpdate, { args: [request] });
     if (outcome === 'unknown') throw new Error(`spend ledger: attempt ${request.attemptId} was never reserved`);
   }
 

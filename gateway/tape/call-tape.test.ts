@@ -6,11 +6,17 @@ import path from 'node:path';
 import { repoRoot } from '../../common/data-layout.ts';
 import { firstDifference, loadTape, requestFingerprint, TapeDivergence, TapePlayer } from './call-tape.ts';
 
-const recorded = readFileSync(path.join(repoRoot, 'test', 'fixtures', 'tapes', 'hermes-csv-sales-report.model-calls.jsonl'), 'utf8');
+const recorded = readFileSync(
+  path.join(repoRoot, 'test', 'fixtures', 'tapes', 'hermes-csv-sales-report.model-calls.jsonl'),
+  'utf8',
+);
 
 test('a recorded Hermes run loads as one entry per successful call, in order, with its answer', () => {
   const tape = loadTape(recorded);
-  assert.deepEqual(tape.map((e) => e.requestId), ['req-1', 'req-2']);
+  assert.deepEqual(
+    tape.map((e) => e.requestId),
+    ['req-1', 'req-2'],
+  );
   assert.equal(tape[0]!.model, 'deepseek-v4.1-flash');
   assert.ok((tape[0]!.response as { choices?: unknown[] }).choices?.length);
 });
@@ -39,11 +45,19 @@ test('a changed policy diverges with the turn and the first field that differs',
       assert.equal(error.turn, 2);
       assert.equal(error.requestId, 'req-2');
       assert.equal(error.field, `messages[${last}].content`);
-      assert.match(error.message, new RegExp(`tape diverged at call 2 \\(recorded as req-2\\): messages\\[${last}\\]\\.content was .+, now "a different tool output"`));
+      assert.match(
+        error.message,
+        new RegExp(
+          `tape diverged at call 2 \\(recorded as req-2\\): messages\\[${last}\\]\\.content was .+, now "a different tool output"`,
+        ),
+      );
       return true;
     },
   );
-  assert.throws(() => new TapePlayer(tape).next('glm-5', tape[0]!.request), /call 1 \(recorded as req-1\): model was "deepseek-v4.1-flash", now "glm-5"/);
+  assert.throws(
+    () => new TapePlayer(tape).next('glm-5', tape[0]!.request),
+    /call 1 \(recorded as req-1\): model was "deepseek-v4.1-flash", now "glm-5"/,
+  );
 });
 
 test('past the end of the recording is a divergence too', () => {
@@ -54,6 +68,13 @@ test('past the end of the recording is a divergence too', () => {
 });
 
 test('fingerprints ignore key order; firstDifference names array ends', () => {
-  assert.equal(requestFingerprint('m', { a: 1, b: { c: 2, d: 3 } }), requestFingerprint('m', { b: { d: 3, c: 2 }, a: 1 }));
-  assert.deepEqual(firstDifference({ messages: [1, 2] }, { messages: [1, 2, 3] }), { path: 'messages[2]', recorded: undefined, asked: 3 });
+  assert.equal(
+    requestFingerprint('m', { a: 1, b: { c: 2, d: 3 } }),
+    requestFingerprint('m', { b: { d: 3, c: 2 }, a: 1 }),
+  );
+  assert.deepEqual(firstDifference({ messages: [1, 2] }, { messages: [1, 2, 3] }), {
+    path: 'messages[2]',
+    recorded: undefined,
+    asked: 3,
+  });
 });

@@ -18,24 +18,40 @@ export interface TapeEntry {
 }
 
 /** Fields that do not decide the answer, or that the gateway rewrites (max_tokens follows the budget). */
-const ignoredFields = new Set(['stream', 'stream_options', 'max_tokens', 'max_completion_tokens', 'seed', 'user', 'metadata']);
+const ignoredFields = new Set([
+  'stream',
+  'stream_options',
+  'max_tokens',
+  'max_completion_tokens',
+  'seed',
+  'user',
+  'metadata',
+]);
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
 
 /** What a request is matched by: the model and every field that decides the answer, canonically ordered. */
 export function requestKey(model: string, request: Record<string, unknown>): Record<string, unknown> {
-  const kept = Object.fromEntries(Object.entries(request).filter(([key, value]) => !ignoredFields.has(key) && value !== undefined));
+  const kept = Object.fromEntries(
+    Object.entries(request).filter(([key, value]) => !ignoredFields.has(key) && value !== undefined),
+  );
   return canonical({ ...kept, model }) as Record<string, unknown>;
 }
 
 export function requestFingerprint(model: string, request: Record<string, unknown>): string {
-  return createHash('sha256').update(JSON.stringify(requestKey(model, request))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(requestKey(model, request)))
+    .digest('hex');
 }
 
 interface LogRow {
@@ -49,7 +65,8 @@ interface LogRow {
   response?: unknown;
 }
 
-/** The successful calls of a model-call log, in start order; refused, failed and unfinished calls are not on the tape. */
+/** The successful calls of a model-call log, in start order; refused, failed and unfinished calls are not on the tape.
+ * */
 export function loadTape(callLogText: string): TapeEntry[] {
   const starts = new Map<string, LogRow>();
   const order: string[] = [];
@@ -74,28 +91,60 @@ export function loadTape(callLogText: string): TapeEntry[] {
   for (const callId of order) {
     const start = starts.get(callId)!;
     const end = ends.get(callId);
-    if (!end || end.status !== 'ok' || end.response === undefined || !start.request || typeof start.request !== 'object') continue;
+    if (
+      !end ||
+      end.status !== 'ok' ||
+      end.response === undefined ||
+      !start.request ||
+      typeof start.request !== 'object'
+    )
+      continue;
     const request = start.request as Record<string, unknown>;
     const model = start.model ?? String(request.model ?? '');
-    entries.push({ index: entries.length, callId, requestId: start.requestId, model, request, response: end.response, streamed: Boolean(start.streamed), fingerprint: requestFingerprint(model, request) });
+    entries.push({
+      index: entries.length,
+      callId,
+      requestId: start.requestId,
+      model,
+      request,
+      response: end.response,
+      streamed: Boolean(start.streamed),
+      fingerprint: requestFingerprint(model, request),
+    });
   }
   return entries;
 }
 
 /** The first path at which two JSON values differ, e.g. `messages[3].content`, with both values. */
-export function firstDifference(recorded: unknown, asked: unknown, at = ''): { path: string; recorded: unknown; asked: unknown } | undefined {
+export function firstDifference(
+  recorded: unknown,
+  asked: unknown,
+  at = '',
+): { path: string; recorded: unknown; asked: unknown } | undefined {
   if (Array.isArray(recorded) && Array.isArray(asked)) {
     for (let i = 0; i < Math.max(recorded.length, asked.length); i++) {
-      if (i >= recorded.length || i >= asked.length) return { path: `${at}[${i}]`, recorded: recorded[i], asked: asked[i] };
+      if (i >= recorded.length || i >= asked.length)
+        return { path: `${at}[${i}]`, recorded: recorded[i], asked: asked[i] };
       const inner = firstDifference(recorded[i], asked[i], `${at}[${i}]`);
       if (inner) return inner;
     }
     return undefined;
   }
-  if (recorded && asked && typeof recorded === 'object' && typeof asked === 'object' && !Array.isArray(recorded) && !Array.isArray(asked)) {
+  if (
+    recorded &&
+    asked &&
+    typeof recorded === 'object' &&
+    typeof asked === 'object' &&
+    !Array.isArray(recorded) &&
+    !Array.isArray(asked)
+  ) {
     const keys = [...new Set([...Object.keys(recorded), ...Object.keys(asked)])].sort();
     for (const key of keys) {
-      const inner = firstDifference((recorded as Record<string, unknown>)[key], (asked as Record<string, unknown>)[key], at ? `${at}.${key}` : key);
+      const inner = firstDifference(
+        (recorded as Record<string, unknown>)[key],
+        (asked as Record<string, unknown>)[key],
+        at ? `${at}.${key}` : key,
+      );
       if (inner) return inner;
     }
     return undefined;
@@ -104,7 +153,12 @@ export function firstDifference(recorded: unknown, asked: unknown, at = ''): { p
 }
 
 export class TapeDivergence extends Error {
-  constructor(readonly turn: number, readonly requestId: string | undefined, readonly field: string, message: string) {
+  constructor(
+    readonly turn: number,
+    readonly requestId: string | undefined,
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'TapeDivergence';
   }
@@ -133,7 +187,13 @@ export class TapePlayer {
     // Compared with the recording this request most likely stands for: the next one not yet played.
     const expected = this.entries.find((entry) => !this.used.has(entry.index));
     const turn = this.asked;
-    if (!expected) throw new TapeDivergence(turn, undefined, '(none)', `tape diverged at call ${turn}: the recording has only ${this.entries.length} call(s), all played`);
+    if (!expected)
+      throw new TapeDivergence(
+        turn,
+        undefined,
+        '(none)',
+        `tape diverged at call ${turn}: the recording has only ${this.entries.length} call(s), all played`,
+      );
     const difference = firstDifference(requestKey(expected.model, expected.request), requestKey(model, request));
     const field = difference?.path ?? '(body)';
     throw new TapeDivergence(

@@ -12,8 +12,12 @@ import { listenOn } from '../http/listen.ts';
 import { startSimFleet } from '../../simfleet/sim-fleet-server.ts';
 import { fromUpstreamError, isRetriedByGateway, upstreamRequestIdOf, wasRefusedUnbilled } from '../gateway-error.ts';
 
-type Create = (body: Record<string, unknown>, options?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<unknown> & { withResponse(): Promise<{ data: unknown; request_id: string | null }> };
-const createOf = (client: ChatUpstream) => client.chat.completions.create.bind(client.chat.completions) as unknown as Create;
+type Create = (
+  body: Record<string, unknown>,
+  options?: { signal?: AbortSignal; headers?: Record<string, string> },
+) => Promise<unknown> & { withResponse(): Promise<{ data: unknown; request_id: string | null }> };
+const createOf = (client: ChatUpstream) =>
+  client.chat.completions.create.bind(client.chat.completions) as unknown as Create;
 const messages = [{ role: 'user', content: 'Say hello in one short sentence.' }];
 
 test('whole and streamed completions from the sim fleet: the same text, usage, and the extra headers reach the upstream', async (t) => {
@@ -24,10 +28,18 @@ test('whole and streamed completions from the sim fleet: the same text, usage, a
     await fleet.close();
   });
   const create = createOf(upstream);
-  const whole = (await create({ model: 'glm-5.3-flash', messages, max_tokens: 64, seed: 1 }).withResponse()).data as OpenAI.Chat.Completions.ChatCompletion;
+  const whole = (await create({ model: 'glm-5.3-flash', messages, max_tokens: 64, seed: 1 }).withResponse())
+    .data as OpenAI.Chat.Completions.ChatCompletion;
   assert.ok(whole.choices[0]?.message.content, 'a whole completion has text');
   assert.ok((whole.usage?.prompt_tokens ?? 0) > 0);
-  const stream = (await create({ model: 'glm-5.3-flash', messages, max_tokens: 64, seed: 1, stream: true, stream_options: { include_usage: true } })) as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+  const stream = (await create({
+    model: 'glm-5.3-flash',
+    messages,
+    max_tokens: 64,
+    seed: 1,
+    stream: true,
+    stream_options: { include_usage: true },
+  })) as AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
   let text = '';
   let usage: unknown;
   for await (const chunk of stream) {
@@ -40,24 +52,47 @@ test('whole and streamed completions from the sim fleet: the same text, usage, a
 
 // The scripted upstream: the test's `x-behave` header picks what it does.
 const behaviours: Record<string, (request: http.IncomingMessage, response: http.ServerResponse) => void> = {
-  'rate limited (429, JSON error, request id)': (_q, r) => void r.writeHead(429, { 'content-type': 'application/json', 'x-request-id': 'req-429' }).end(JSON.stringify({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } })),
-  'overloaded (503, text body)': (_q, r) => void r.writeHead(503, { 'content-type': 'text/plain' }).end('overloaded, try later'),
+  'rate limited (429, JSON error, request id)': (_q, r) =>
+    void r
+      .writeHead(429, { 'content-type': 'application/json', 'x-request-id': 'req-429' })
+      .end(JSON.stringify({ error: { message: 'slow down', type: 'rate_limit_error', code: 'rate_limit_exceeded' } })),
+  'overloaded (503, text body)': (_q, r) =>
+    void r.writeHead(503, { 'content-type': 'text/plain' }).end('overloaded, try later'),
   'failed (500, no body)': (_q, r) => void r.writeHead(500).end(),
-  'refused our key (401)': (_q, r) => void r.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'bad key', type: 'invalid_request_error', code: 'invalid_api_key' } })),
-  'out of credit (402)': (_q, r) => void r.writeHead(402, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'insufficient balance' } })),
-  'context too long (400, code)': (_q, r) => void r.writeHead(400, { 'content-type': 'application/json', 'x-request-id': 'req-400' }).end(JSON.stringify({ error: { message: 'too many tokens', type: 'invalid_request_error', code: 'context_length_exceeded' } })),
-  'bad request (422)': (_q, r) => void r.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'temperature out of range' } })),
-  'a 200 that is not JSON': (_q, r) => void r.writeHead(200, { 'content-type': 'application/json' }).end('<html>gateway error</html>'),
+  'refused our key (401)': (_q, r) =>
+    void r
+      .writeHead(401, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: 'bad key', type: 'invalid_request_error', code: 'invalid_api_key' } })),
+  'out of credit (402)': (_q, r) =>
+    void r
+      .writeHead(402, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: 'insufficient balance' } })),
+  'context too long (400, code)': (_q, r) =>
+    void r.writeHead(400, { 'content-type': 'application/json', 'x-request-id': 'req-400' }).end(
+      JSON.stringify({
+        error: { message: 'too many tokens', type: 'invalid_request_error', code: 'context_length_exceeded' },
+      }),
+    ),
+  'bad request (422)': (_q, r) =>
+    void r
+      .writeHead(422, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: 'temperature out of range' } })),
+  'a 200 that is not JSON': (_q, r) =>
+    void r.writeHead(200, { 'content-type': 'application/json' }).end('<html>gateway error</html>'),
   'hangs up before answering': (q) => q.socket.destroy(),
   'never answers (timeout)': () => undefined,
   'a stream with an error event': (_q, r) => {
     r.writeHead(200, { 'content-type': 'text/event-stream' });
-    r.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hel' } }] })}\n\n`);
+    r.write(
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hel' } }] })}\n\n`,
+    );
     r.end(`data: ${JSON.stringify({ error: { message: 'the model crashed', type: 'server_error' } })}\n\n`);
   },
   'a stream cut midway': (_q, r) => {
     r.writeHead(200, { 'content-type': 'text/event-stream' });
-    r.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hel' } }] })}\n\n`);
+    r.write(
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hel' } }] })}\n\n`,
+    );
     setTimeout(() => r.socket?.destroy(), 20);
   },
   'a stream event that is not JSON': (_q, r) => {
@@ -66,18 +101,37 @@ const behaviours: Record<string, (request: http.IncomingMessage, response: http.
   },
 };
 
-interface Seen { thrown: boolean; type?: string; status?: number; unbilled?: boolean; retried?: boolean; requestId?: string; chunks: number }
+interface Seen {
+  thrown: boolean;
+  type?: string;
+  status?: number;
+  unbilled?: boolean;
+  retried?: boolean;
+  requestId?: string;
+  chunks: number;
+}
 
 async function meet(client: ChatUpstream, behaviour: string, streamed: boolean): Promise<Seen> {
   const create = createOf(client);
   let chunks = 0;
   try {
-    const answer = await create({ model: 'glm-5.3-flash', messages, max_tokens: 16, ...(streamed ? { stream: true } : {}) }, { headers: { 'x-behave': behaviour } });
+    const answer = await create(
+      { model: 'glm-5.3-flash', messages, max_tokens: 16, ...(streamed ? { stream: true } : {}) },
+      { headers: { 'x-behave': behaviour } },
+    );
     if (streamed) for await (const _chunk of answer as AsyncIterable<unknown>) chunks += 1;
     return { thrown: false, chunks };
   } catch (error) {
     const mapped = fromUpstreamError(error, 'glm-5.3-flash');
-    return { thrown: true, type: mapped.type, status: mapped.status, unbilled: wasRefusedUnbilled(error), retried: isRetriedByGateway(error), requestId: upstreamRequestIdOf(error), chunks };
+    return {
+      thrown: true,
+      type: mapped.type,
+      status: mapped.status,
+      unbilled: wasRefusedUnbilled(error),
+      retried: isRetriedByGateway(error),
+      requestId: upstreamRequestIdOf(error),
+      chunks,
+    };
   }
 }
 
@@ -96,21 +150,39 @@ test('every upstream failure is blamed, billed, retried and identified alike by 
     ours.close();
     await listening.close();
   });
-  const streamedOnly = new Set(['a stream with an error event', 'a stream cut midway', 'a stream event that is not JSON']);
+  const streamedOnly = new Set([
+    'a stream with an error event',
+    'a stream cut midway',
+    'a stream event that is not JSON',
+  ]);
   for (const behaviour of Object.keys(behaviours)) {
     for (const streamed of streamedOnly.has(behaviour) ? [true] : [false, true]) {
-      const [mine, theirs] = [await meet(ours, behaviour, streamed), await meet(sdk as unknown as ChatUpstream, behaviour, streamed)];
+      const [mine, theirs] = [
+        await meet(ours, behaviour, streamed),
+        await meet(sdk as unknown as ChatUpstream, behaviour, streamed),
+      ];
       // A body with no events is an empty stream to both (the gateway settles it without usage, at its reservation).
       const fails = !(behaviour === 'a 200 that is not JSON' && streamed);
-      assert.deepEqual([mine.thrown, mine.chunks], fails ? [true, mine.chunks] : [false, 0], `${behaviour}${streamed ? ' (streamed)' : ''}: ${fails ? 'the call fails' : 'no chunks'}`);
+      assert.deepEqual(
+        [mine.thrown, mine.chunks],
+        fails ? [true, mine.chunks] : [false, 0],
+        `${behaviour}${streamed ? ' (streamed)' : ''}: ${fails ? 'the call fails' : 'no chunks'}`,
+      );
       assert.deepEqual(mine, theirs, `${behaviour}${streamed ? ' (streamed)' : ''}`);
     }
   }
   // The gateway's two judgements that matter most, spelled out.
   const limited = await meet(ours, 'rate limited (429, JSON error, request id)', false);
-  assert.deepEqual([limited.type, limited.retried, limited.unbilled, limited.requestId], ['rate_limited', true, true, 'req-429']);
+  assert.deepEqual(
+    [limited.type, limited.retried, limited.unbilled, limited.requestId],
+    ['rate_limited', true, true, 'req-429'],
+  );
   const cut = await meet(ours, 'a stream cut midway', true);
-  assert.deepEqual([cut.type, cut.unbilled, cut.chunks], ['upstream_error', false, 1], 'a broken stream is charged at its reservation');
+  assert.deepEqual(
+    [cut.type, cut.unbilled, cut.chunks],
+    ['upstream_error', false, 1],
+    'a broken stream is charged at its reservation',
+  );
 });
 
 test('a refused connection was never sent (unbilled); an abort, before or during the answer, ends as the SDK ends it', async (t) => {
@@ -128,7 +200,9 @@ test('a refused connection was never sent (unbilled); an abort, before or during
     held = response;
     if (request.headers['x-stream'] === '1') {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hel' } }] })}\n\n`);
+      response.write(
+        `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hel' } }] })}\n\n`,
+      );
     }
   });
   const listening = await listenOn(server, '127.0.0.1');
@@ -150,23 +224,40 @@ test('a refused connection was never sent (unbilled); an abort, before or during
   await assert.rejects(pending, OpenAI.APIUserAbortError);
 
   const midStream = new AbortController();
-  const stream = (await create({ model: 'm', messages, stream: true }, { signal: midStream.signal, headers: { 'x-stream': '1' } })) as AsyncIterable<unknown>;
+  const stream = (await create(
+    { model: 'm', messages, stream: true },
+    { signal: midStream.signal, headers: { 'x-stream': '1' } },
+  )) as AsyncIterable<unknown>;
   let chunks = 0;
   for await (const _chunk of stream) {
     chunks += 1;
     midStream.abort();
   }
-  assert.equal(chunks, 1, 'the stream ended quietly at the abort, as the SDK\'s does (the gateway then records it as aborted)');
+  assert.equal(
+    chunks,
+    1,
+    "the stream ended quietly at the abort, as the SDK's does (the gateway then records it as aborted)",
+  );
 });
 
-test('an answer over the bound fails the call as the upstream\'s, without reading it all', async (t) => {
+test("an answer over the bound fails the call as the upstream's, without reading it all", async (t) => {
   const server = http.createServer((request, response) => {
     request.resume();
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ id: 'big', choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(200_000) } }] }));
+    response.end(
+      JSON.stringify({
+        id: 'big',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(200_000) } }],
+      }),
+    );
   });
   const listening = await listenOn(server, '127.0.0.1');
-  const upstream = new HttpChatUpstream({ baseURL: listening.url, apiKey: 'k', timeoutMs: 5_000, maxAnswerBytes: 64 * 1024 });
+  const upstream = new HttpChatUpstream({
+    baseURL: listening.url,
+    apiKey: 'k',
+    timeoutMs: 5_000,
+    maxAnswerBytes: 64 * 1024,
+  });
   t.after(async () => {
     upstream.close();
     await listening.close();

@@ -26,7 +26,9 @@ export interface HttpChatUpstreamOptions {
 
 type ChatBody = Record<string, unknown>;
 type Answer = { data: unknown; requestId?: string };
-export type UpstreamPromise = Promise<unknown> & { withResponse(): Promise<{ data: unknown; request_id: string | null }> };
+export type UpstreamPromise = Promise<unknown> & {
+  withResponse(): Promise<{ data: unknown; request_id: string | null }>;
+};
 
 const defaultMaxAnswerBytes = 64 * 1024 * 1024;
 const maxErrorBodyBytes = 1024 * 1024;
@@ -67,7 +69,9 @@ function readBody(incoming: http.IncomingMessage, maxBytes: number): Promise<str
       }
       chunks.push(chunk);
     });
-    incoming.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    incoming.once('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
     incoming.once('error', reject);
     // Cut before its end (the socket closed or was destroyed): no 'end' comes.
     incoming.once('close', () => {
@@ -91,15 +95,27 @@ export class HttpChatUpstream implements ChatUpstream {
   private readonly agent: http.Agent;
   private readonly maxAnswerBytes: number;
 
-  readonly chat = { completions: { create: (body: ChatBody, options?: UpstreamRequestOptions): UpstreamPromise => this.create(body, options ?? {}) } };
+  readonly chat = {
+    completions: {
+      create: (body: ChatBody, options?: UpstreamRequestOptions): UpstreamPromise => this.create(body, options ?? {}),
+    },
+  };
 
   constructor(private readonly options: HttpChatUpstreamOptions) {
     const url = new URL(`${options.baseURL.replace(/\/+$/, '')}/chat/completions`);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`the upstream speaks http or https, not ${url.protocol}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`the upstream speaks http or https, not ${url.protocol}`);
     this.transport = url.protocol === 'https:' ? https : http;
     this.agent = new this.transport.Agent({ keepAlive: true });
     this.maxAnswerBytes = options.maxAnswerBytes ?? defaultMaxAnswerBytes;
-    this.target = { protocol: url.protocol, hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port || undefined, path: `${url.pathname}${url.search}`, method: 'POST', agent: this.agent };
+    this.target = {
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      agent: this.agent,
+    };
   }
 
   /** Ends the idle keep-alive sockets. */
@@ -112,7 +128,9 @@ export class HttpChatUpstream implements ChatUpstream {
     const data = answer.then((a) => a.data);
     // Callers use one of the two; the other must not report an unhandled rejection.
     data.catch(() => undefined);
-    return Object.assign(data, { withResponse: () => answer.then((a) => ({ data: a.data, request_id: a.requestId ?? null })) });
+    return Object.assign(data, {
+      withResponse: () => answer.then((a) => ({ data: a.data, request_id: a.requestId ?? null })),
+    });
   }
 
   private send(body: ChatBody, options: UpstreamRequestOptions): Promise<Answer> {
@@ -148,7 +166,13 @@ export class HttpChatUpstream implements ChatUpstream {
       });
       timer = setTimeout(() => fail(new APIConnectionTimeoutError()), options.timeout ?? this.options.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
-      request.on('error', (error) => fail(signal?.aborted ? new APIUserAbortError() : new APIConnectionError({ message: `Connection error: ${error.message}`, cause: error })));
+      request.on('error', (error) =>
+        fail(
+          signal?.aborted
+            ? new APIUserAbortError()
+            : new APIConnectionError({ message: `Connection error: ${error.message}`, cause: error }),
+        ),
+      );
       request.once('response', (incoming) => {
         const status = incoming.statusCode ?? 0;
         const requestId = requestIdOf(incoming);
@@ -156,9 +180,22 @@ export class HttpChatUpstream implements ChatUpstream {
           readBody(incoming, maxErrorBodyBytes).then(
             (errorText) => {
               const errorJson = parseOrUndefined(errorText);
-              fail(APIError.generate(status, errorJson as object | undefined, errorJson === undefined ? errorText : undefined, headersOf(incoming)), true);
+              fail(
+                APIError.generate(
+                  status,
+                  errorJson as object | undefined,
+                  errorJson === undefined ? errorText : undefined,
+                  headersOf(incoming),
+                ),
+                true,
+              );
             },
-            (error: Error) => fail(error instanceof UnreadableAnswerError ? APIError.generate(status, undefined, error.message, headersOf(incoming)) : new APIConnectionError({ message: `Connection error: ${error.message}`, cause: error })),
+            (error: Error) =>
+              fail(
+                error instanceof UnreadableAnswerError
+                  ? APIError.generate(status, undefined, error.message, headersOf(incoming))
+                  : new APIConnectionError({ message: `Connection error: ${error.message}`, cause: error }),
+              ),
           );
           return;
         }
@@ -175,12 +212,24 @@ export class HttpChatUpstream implements ChatUpstream {
               data = parseJsonBounded(answerText);
             } catch (error) {
               // Not JSON: the upstream's failure, as the SDK's own parse error was.
-              return fail(new UnreadableAnswerError(`the upstream's answer is not JSON (${(error as Error).message}): ${answerText.slice(0, 200)}`), true);
+              return fail(
+                new UnreadableAnswerError(
+                  `the upstream's answer is not JSON (${(error as Error).message}): ${answerText.slice(0, 200)}`,
+                ),
+                true,
+              );
             }
             done();
             resolve({ data, requestId });
           },
-          (error: Error) => fail(signal?.aborted ? new APIUserAbortError() : error instanceof UnreadableAnswerError ? error : new APIConnectionError({ message: `Connection error: ${error.message}`, cause: error })),
+          (error: Error) =>
+            fail(
+              signal?.aborted
+                ? new APIUserAbortError()
+                : error instanceof UnreadableAnswerError
+                  ? error
+                  : new APIConnectionError({ message: `Connection error: ${error.message}`, cause: error }),
+            ),
         );
       });
       request.end(text);
@@ -204,7 +253,9 @@ export class HttpChatUpstream implements ChatUpstream {
         try {
           chunk = parseJsonBounded(data) as typeof chunk;
         } catch (error) {
-          throw new UnreadableAnswerError(`the upstream's stream sent an event that is not JSON (${(error as Error).message}): ${data.slice(0, 200)}`);
+          throw new UnreadableAnswerError(
+            `the upstream's stream sent an event that is not JSON (${(error as Error).message}): ${data.slice(0, 200)}`,
+          );
         }
         if (chunk && chunk.error) throw new APIError(undefined, chunk.error as object, undefined, headersOf(incoming));
         yield chunk;
@@ -213,7 +264,10 @@ export class HttpChatUpstream implements ChatUpstream {
       if (signal?.aborted) return;
       if (error instanceof APIError || error instanceof UnreadableAnswerError) throw error;
       if (error instanceof SseEventTooLargeError) throw new UnreadableAnswerError(error.message);
-      throw new APIConnectionError({ message: `the upstream's stream broke: ${(error as Error).message}`, cause: error as Error });
+      throw new APIConnectionError({
+        message: `the upstream's stream broke: ${(error as Error).message}`,
+        cause: error as Error,
+      });
     } finally {
       signal?.removeEventListener('abort', onAbort);
       // The caller stopped early (or it failed): the rest of the answer is not read.

@@ -18,8 +18,13 @@ async function read(text: string, size: number, max?: number): Promise<SseEvent[
 
 test('events come whole however the bytes are cut, multi-byte characters included', async () => {
   const text = ': a comment\r\ndata: {"a":"héllo"}\r\n\r\nevent: thread.run\ndata: one\ndata: two\n\ndata:[DONE]\n\n';
-  const expected = [{ event: undefined, data: '{"a":"héllo"}' }, { event: 'thread.run', data: 'one\ntwo' }, { event: undefined, data: '[DONE]' }];
-  for (const size of [1, 2, 3, 7, 64, 4096]) assert.deepEqual(await read(text, size), expected, `pieces of ${size} bytes`);
+  const expected = [
+    { event: undefined, data: '{"a":"héllo"}' },
+    { event: 'thread.run', data: 'one\ntwo' },
+    { event: undefined, data: '[DONE]' },
+  ];
+  for (const size of [1, 2, 3, 7, 64, 4096])
+    assert.deepEqual(await read(text, size), expected, `pieces of ${size} bytes`);
 });
 
 test('an event the stream ended inside is dropped; blank lines alone make no event', async () => {
@@ -29,5 +34,7 @@ test('an event the stream ended inside is dropped; blank lines alone make no eve
 test('a line that never ends is refused at the bound; a long line in many pieces comes whole', async () => {
   const long = `data: ${'x'.repeat(2_000_000)}`;
   await assert.rejects(read(long, 1024, 1_000_000), SseEventTooLargeError);
-  assert.deepEqual(await read(`data: ${'y'.repeat(500_000)}\n\n`, 256), [{ event: undefined, data: 'y'.repeat(500_000) }]);
+  assert.deepEqual(await read(`data: ${'y'.repeat(500_000)}\n\n`, 256), [
+    { event: undefined, data: 'y'.repeat(500_000) },
+  ]);
 });

@@ -17,7 +17,10 @@ export class SseEventTooLargeError extends Error {
 
 export const defaultMaxEventChars = 16 * 1024 * 1024;
 
-export async function* readSseEvents(bytes: AsyncIterable<Uint8Array>, maxEventChars = defaultMaxEventChars): AsyncGenerator<SseEvent> {
+export async function* readSseEvents(
+  bytes: AsyncIterable<Uint8Array>,
+  maxEventChars = defaultMaxEventChars,
+): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
   let pending = '';
   let event: string | undefined;
@@ -30,7 +33,8 @@ export async function* readSseEvents(bytes: AsyncIterable<Uint8Array>, maxEventC
     pending += decoder.decode(chunk, { stream: true });
     let start = 0;
     for (let newline = pending.indexOf('\n', searched); newline >= 0; newline = pending.indexOf('\n', start)) {
-      const line = pending.charCodeAt(newline - 1) === 13 ? pending.slice(start, newline - 1) : pending.slice(start, newline);
+      const line =
+        pending.charCodeAt(newline - 1) === 13 ? pending.slice(start, newline - 1) : pending.slice(start, newline);
       start = newline + 1;
       if (line === '') {
         if (data.length > 0) yield { event, data: data.join('\n') };

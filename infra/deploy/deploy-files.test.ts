@@ -27,7 +27,7 @@ function parseEnvironmentFile(text: string): Record<string, string> {
   return entries;
 }
 
-test('the example environment is accepted by the workers\' parsers and documented', async () => {
+test("the example environment is accepted by the workers' parsers and documented", async () => {
   const environment = parseEnvironmentFile(await readFile(path.join(deployDir, 'validator.env.example'), 'utf8'));
   const config = readWorkerConfig(environment);
   assert.equal(config.TRL_SPEND_LEDGER, 'workflow');
@@ -39,10 +39,14 @@ test('the example environment is accepted by the workers\' parsers and documente
   }
   // Every setting the topology test gives its roles is in the example.
   const topology = await readFile(path.join(repoRoot, 'test', 'topology', 'production-topology.test.ts'), 'utf8');
-  const block = topology.slice(topology.indexOf('const deploymentEnv'), topology.indexOf('});', topology.indexOf('const deploymentEnv')));
+  const block = topology.slice(
+    topology.indexOf('const deploymentEnv'),
+    topology.indexOf('});', topology.indexOf('const deploymentEnv')),
+  );
   const tested = [...block.matchAll(/\b((?:TRL|AWS)_[A-Z0-9_]+):/g)].map((match) => match[1]!);
   assert.ok(tested.length >= 8, tested.join());
-  for (const name of tested) assert.ok(name in environment, `${name} (set by the topology test) is in validator.env.example`);
+  for (const name of tested)
+    assert.ok(name in environment, `${name} (set by the topology test) is in validator.env.example`);
 });
 
 test('the systemd units verify', async (t) => {
@@ -57,9 +61,18 @@ test('the systemd units verify', async (t) => {
     const text = await readFile(path.join(deployDir, 'systemd', unit), 'utf8');
     assert.match(text, /^ExecStart=\/opt\/trl\/trl worker --role (orchestration|sandbox)$/m);
     assert.match(text, /^EnvironmentFile=\/etc\/trl\/validator\.env$/m);
-    await writeFile(path.join(dir, unit), text.replaceAll('/opt/trl', repoRoot).replace(/^EnvironmentFile=.*$/m, `EnvironmentFile=${path.join(deployDir, 'validator.env.example')}`));
+    await writeFile(
+      path.join(dir, unit),
+      text
+        .replaceAll('/opt/trl', repoRoot)
+        .replace(/^EnvironmentFile=.*$/m, `EnvironmentFile=${path.join(deployDir, 'validator.env.example')}`),
+    );
   }
-  const result = await runCommand('systemd-analyze', ['verify', ...units.map((unit) => path.join(dir, unit))], { allowFailure: true });
-  const problems = (result.stdout + result.stderr).split('\n').filter((line) => line.trim() !== '' && !/docker\.service|network-online\.target/.test(line));
+  const result = await runCommand('systemd-analyze', ['verify', ...units.map((unit) => path.join(dir, unit))], {
+    allowFailure: true,
+  });
+  const problems = (result.stdout + result.stderr)
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/docker\.service|network-online\.target/.test(line));
   assert.deepEqual(problems, [], 'systemd-analyze verify');
 });

@@ -11,11 +11,19 @@ export const maxArrayItems = 20_000;
 const maxDepth = 20;
 
 export type Flags = { joined: boolean; charCodes: boolean; reversed: boolean; indexed: boolean };
-export type Value = { kind: 'string'; text: string } | { kind: 'number'; value: number } | { kind: 'array'; items: Value[] };
+export type Value =
+  | { kind: 'string'; text: string }
+  | { kind: 'number'; value: number }
+  | { kind: 'array'; items: Value[] };
 export type Evaluated = { value: Value; end: number; flags: Flags };
 
 export const noFlags = (): Flags => ({ joined: false, charCodes: false, reversed: false, indexed: false });
-export const merge = (a: Flags, b: Flags): Flags => ({ joined: a.joined || b.joined, charCodes: a.charCodes || b.charCodes, reversed: a.reversed || b.reversed, indexed: a.indexed || b.indexed });
+export const merge = (a: Flags, b: Flags): Flags => ({
+  joined: a.joined || b.joined,
+  charCodes: a.charCodes || b.charCodes,
+  reversed: a.reversed || b.reversed,
+  indexed: a.indexed || b.indexed,
+});
 
 /** parts.join(separator) cut at maxValueChars without ever building the whole string. */
 export function joinBounded(parts: readonly string[], separator: string): string {
@@ -29,7 +37,8 @@ export function joinBounded(parts: readonly string[], separator: string): string
   return kept.join(separator).slice(0, maxValueChars);
 }
 
-export const asText = (value: Value): string | undefined => (value.kind === 'string' ? value.text : value.kind === 'number' ? String(value.value) : undefined);
+export const asText = (value: Value): string | undefined =>
+  value.kind === 'string' ? value.text : value.kind === 'number' ? String(value.value) : undefined;
 const str = (text: string): Value => ({ kind: 'string', text: text.slice(0, maxValueChars) });
 const num = (value: number): Value | undefined => (Number.isFinite(value) ? { kind: 'number', value } : undefined);
 
@@ -44,7 +53,8 @@ export function codesToText(items: readonly Value[]): string | undefined {
   if (items.length > maxArrayItems) return undefined;
   const codes: number[] = [];
   for (const item of items) {
-    if (item.kind !== 'number' || !Number.isInteger(item.value) || item.value < 0 || item.value > 0x10ffff) return undefined;
+    if (item.kind !== 'number' || !Number.isInteger(item.value) || item.value < 0 || item.value > 0x10ffff)
+      return undefined;
     codes.push(item.value);
   }
   let text = '';
@@ -54,11 +64,28 @@ export function codesToText(items: readonly Value[]): string | undefined {
 
 const bytesText = (bytes: Buffer) => bytes.toString('utf8');
 const binaryOperators: Record<string, (a: number, b: number) => number> = {
-  '*': (a, b) => a * b, '/': (a, b) => a / b, '//': (a, b) => Math.floor(a / b), '%': (a, b) => a % b, '**': (a, b) => a ** b,
-  '-': (a, b) => a - b, '^': (a, b) => a ^ b, '&': (a, b) => a & b, '|': (a, b) => a | b, '<<': (a, b) => a << b, '>>': (a, b) => a >> b,
+  '*': (a, b) => a * b,
+  '/': (a, b) => a / b,
+  '//': (a, b) => Math.floor(a / b),
+  '%': (a, b) => a % b,
+  '**': (a, b) => a ** b,
+  '-': (a, b) => a - b,
+  '^': (a, b) => a ^ b,
+  '&': (a, b) => a & b,
+  '|': (a, b) => a | b,
+  '<<': (a, b) => a << b,
+  '>>': (a, b) => a >> b,
 };
 // Loosest first; `+` (strings or numbers) is handled with `-` on the additive level.
-const levels: readonly (readonly string[])[] = [['|'], ['^'], ['&'], ['<<', '>>'], ['+', '-'], ['*', '/', '//', '%'], ['**']];
+const levels: readonly (readonly string[])[] = [
+  ['|'],
+  ['^'],
+  ['&'],
+  ['<<', '>>'],
+  ['+', '-'],
+  ['*', '/', '//', '%'],
+  ['**'],
+];
 
 export class ConstantEvaluator {
   readonly constants = new Map<string, { value: Value; flags: Flags }>();
@@ -70,7 +97,11 @@ export class ConstantEvaluator {
   }
   is(index: number, raw: string): boolean {
     const token = this.tokens[index];
-    return token !== undefined && (token.type === 'punct' || token.type === 'identifier' || token.type === 'keyword') && token.raw === raw;
+    return (
+      token !== undefined &&
+      (token.type === 'punct' || token.type === 'identifier' || token.type === 'keyword') &&
+      token.raw === raw
+    );
   }
 
   /** The value of the expression starting at `index`; results at depth 0 are remembered. */
@@ -114,7 +145,8 @@ export class ConstantEvaluator {
       const next = this.binary(current.end + 1, depth + 1, level + 1);
       if (!next) return undefined;
       if (numeric !== undefined && next.value.kind === 'number') {
-        const result = operator === '+' ? numeric + next.value.value : binaryOperators[operator]!(numeric, next.value.value);
+        const result =
+          operator === '+' ? numeric + next.value.value : binaryOperators[operator]!(numeric, next.value.value);
         if (!Number.isFinite(result)) return undefined;
         numeric = result;
         flags = merge(flags, next.flags);
@@ -160,7 +192,8 @@ export class ConstantEvaluator {
       const spread = this.is(cursor, '...') || this.is(cursor, '*');
       const item = this.expression(spread ? cursor + 1 : cursor, depth + 1);
       if (!item) return undefined;
-      if (spread && item.value.kind === 'array') values.push(...item.value.items.map((value) => ({ value, flags: item.flags })));
+      if (spread && item.value.kind === 'array')
+        values.push(...item.value.items.map((value) => ({ value, flags: item.flags })));
       else values.push({ value: item.value, flags: item.flags });
       cursor = item.end;
       if (this.is(cursor, ',')) cursor += 1;
@@ -180,7 +213,16 @@ export class ConstantEvaluator {
     }
     const name = path.slice(-2).join('.');
     const last = path[path.length - 1]!;
-    const known = ['String.fromCharCode', 'String.fromCodePoint', 'bytes.fromhex', 'base64.b64decode', 'base64.b32decode', 'codecs.decode'].includes(name) || (path.length === 1 && ['chr', 'atob', 'bytes', 'bytearray', 'len', 'b64decode', 'b32decode'].includes(last));
+    const known =
+      [
+        'String.fromCharCode',
+        'String.fromCodePoint',
+        'bytes.fromhex',
+        'base64.b64decode',
+        'base64.b32decode',
+        'codecs.decode',
+      ].includes(name) ||
+      (path.length === 1 && ['chr', 'atob', 'bytes', 'bytearray', 'len', 'b64decode', 'b32decode'].includes(last));
     if (!known) return undefined;
     const args = this.arguments(cursor, depth);
     if (!args) return undefined;
@@ -199,11 +241,17 @@ export class ConstantEvaluator {
       const text = first?.kind === 'array' ? codesToText(first.items) : firstText;
       value = text === undefined ? undefined : str(text);
       charCodes = first?.kind === 'array';
-    } else if (last === 'fromhex' && firstText !== undefined) value = str(bytesText(Buffer.from(firstText.replace(/\s+/g, ''), 'hex')));
-    else if ((last === 'atob' || last === 'b64decode') && firstText !== undefined) value = str(bytesText(Buffer.from(firstText, 'base64')));
-    else if (last === 'b32decode' && firstText !== undefined) value = str(base32Bytes(firstText)?.toString('utf8') ?? '');
-    else if (last === 'decode' && firstText !== undefined && /^rot[_-]?13$/i.test(asText(values[1] ?? str('')) ?? '')) value = str(rotate(firstText, 13));
-    else if (last === 'len') value = first?.kind === 'array' ? num(first.items.length) : firstText !== undefined ? num(firstText.length) : undefined;
+    } else if (last === 'fromhex' && firstText !== undefined)
+      value = str(bytesText(Buffer.from(firstText.replace(/\s+/g, ''), 'hex')));
+    else if ((last === 'atob' || last === 'b64decode') && firstText !== undefined)
+      value = str(bytesText(Buffer.from(firstText, 'base64')));
+    else if (last === 'b32decode' && firstText !== undefined)
+      value = str(base32Bytes(firstText)?.toString('utf8') ?? '');
+    else if (last === 'decode' && firstText !== undefined && /^rot[_-]?13$/i.test(asText(values[1] ?? str('')) ?? ''))
+      value = str(rotate(firstText, 13));
+    else if (last === 'len')
+      value =
+        first?.kind === 'array' ? num(first.items.length) : firstText !== undefined ? num(firstText.length) : undefined;
     return value && { value, end: args.end, flags: { ...flags, charCodes: flags.charCodes || charCodes } };
   }
 
@@ -215,7 +263,11 @@ export class ConstantEvaluator {
       let text = token.value ?? '';
       let end = index + 1;
       let flags = noFlags();
-      while (this.at(end)?.type === 'string' && this.at(end)!.line === this.at(end - 1)!.line && text.length < maxValueChars) {
+      while (
+        this.at(end)?.type === 'string' &&
+        this.at(end)!.line === this.at(end - 1)!.line &&
+        text.length < maxValueChars
+      ) {
         text += this.at(end)!.value ?? '';
         end += 1;
         flags = { ...flags, joined: true };
@@ -274,8 +326,19 @@ export class ConstantEvaluator {
   /** `[index]` or a reversing slice `[::-1]` after a value at `open`. */
   private subscript(current: Evaluated, open: number, depth: number): Evaluated | undefined {
     const value = current.value;
-    if (this.is(open + 1, ':') && this.is(open + 2, ':') && this.is(open + 3, '-') && this.at(open + 4)?.raw === '1' && this.is(open + 5, ']')) {
-      const reversed: Value | undefined = value.kind === 'string' ? str([...value.text].reverse().join('')) : value.kind === 'array' ? { kind: 'array', items: [...value.items].reverse() } : undefined;
+    if (
+      this.is(open + 1, ':') &&
+      this.is(open + 2, ':') &&
+      this.is(open + 3, '-') &&
+      this.at(open + 4)?.raw === '1' &&
+      this.is(open + 5, ']')
+    ) {
+      const reversed: Value | undefined =
+        value.kind === 'string'
+          ? str([...value.text].reverse().join(''))
+          : value.kind === 'array'
+            ? { kind: 'array', items: [...value.items].reverse() }
+            : undefined;
       return reversed && { value: reversed, end: open + 6, flags: { ...current.flags, reversed: true } };
     }
     const position = this.expression(open + 1, depth + 1);
@@ -284,7 +347,9 @@ export class ConstantEvaluator {
     const at = position.value.value < 0 ? length + position.value.value : position.value.value;
     if (!Number.isInteger(at) || at < 0 || at >= length) return undefined;
     const item = value.kind === 'array' ? value.items[at]! : value.kind === 'string' ? str(value.text[at]!) : undefined;
-    return item && { value: item, end: position.end + 1, flags: { ...merge(current.flags, position.flags), indexed: true } };
+    return (
+      item && { value: item, end: position.end + 1, flags: { ...merge(current.flags, position.flags), indexed: true } }
+    );
   }
 
   /** term := primary (('.' method '(' args ')') | '[' index ']')* for what keeps a value constant. */
@@ -308,12 +373,23 @@ export class ConstantEvaluator {
       if (!args) return current;
       const next = this.method(current, method, args.values);
       if (!next) return current;
-      current = { value: next.value, end: args.end, flags: merge(next.flags, args.values.reduce((all, arg) => merge(all, arg.flags), noFlags())) };
+      current = {
+        value: next.value,
+        end: args.end,
+        flags: merge(
+          next.flags,
+          args.values.reduce((all, arg) => merge(all, arg.flags), noFlags()),
+        ),
+      };
     }
     return current;
   }
 
-  private method(current: Evaluated, method: string, args: { value: Value; flags: Flags }[]): { value: Value; flags: Flags } | undefined {
+  private method(
+    current: Evaluated,
+    method: string,
+    args: { value: Value; flags: Flags }[],
+  ): { value: Value; flags: Flags } | undefined {
     const value = current.value;
     const first = args[0]?.value;
     const firstText = first && asText(first);
@@ -324,20 +400,38 @@ export class ConstantEvaluator {
     };
     if (method === 'join' && value.kind === 'array') {
       const parts = texts(value.items);
-      return parts && { value: str(joinBounded(parts, args.length === 0 ? ',' : firstText ?? ',')), flags: { ...flags, joined: true } };
+      return (
+        parts && {
+          value: str(joinBounded(parts, args.length === 0 ? ',' : (firstText ?? ','))),
+          flags: { ...flags, joined: true },
+        }
+      );
     }
     if (method === 'join' && value.kind === 'string' && first?.kind === 'array') {
       const parts = texts(first.items);
       return parts && { value: str(joinBounded(parts, value.text)), flags: { ...flags, joined: true } };
     }
-    if (method === 'reverse' && value.kind === 'array') return { value: { kind: 'array', items: [...value.items].reverse() }, flags: { ...flags, reversed: true } };
-    if (method === 'split' && value.kind === 'string' && firstText === '') return { value: { kind: 'array', items: [...value.text.slice(0, maxArrayItems)].map((text) => str(text)) }, flags };
+    if (method === 'reverse' && value.kind === 'array')
+      return { value: { kind: 'array', items: [...value.items].reverse() }, flags: { ...flags, reversed: true } };
+    if (method === 'split' && value.kind === 'string' && firstText === '')
+      return {
+        value: { kind: 'array', items: [...value.text.slice(0, maxArrayItems)].map((text) => str(text)) },
+        flags,
+      };
     if (method === 'concat' && value.kind === 'string') {
       const rest = texts(args.map((arg) => arg.value));
       return rest && { value: str(joinBounded([value.text, ...rest], '')), flags: { ...flags, joined: true } };
     }
-    if (['toLowerCase', 'toUpperCase', 'trim', 'lower', 'upper', 'strip'].includes(method) && value.kind === 'string' && args.length === 0) {
-      const text = ['trim', 'strip'].includes(method) ? value.text.trim() : ['toLowerCase', 'lower'].includes(method) ? value.text.toLowerCase() : value.text.toUpperCase();
+    if (
+      ['toLowerCase', 'toUpperCase', 'trim', 'lower', 'upper', 'strip'].includes(method) &&
+      value.kind === 'string' &&
+      args.length === 0
+    ) {
+      const text = ['trim', 'strip'].includes(method)
+        ? value.text.trim()
+        : ['toLowerCase', 'lower'].includes(method)
+          ? value.text.toLowerCase()
+          : value.text.toUpperCase();
       return { value: str(text), flags };
     }
     if (['charAt', 'at'].includes(method) && value.kind === 'string' && first?.kind === 'number') {
@@ -346,7 +440,10 @@ export class ConstantEvaluator {
     }
     if (['slice', 'substring'].includes(method) && value.kind === 'string' && first?.kind === 'number') {
       const end = args[1]?.value;
-      return { value: str(value.text.slice(first.value, end?.kind === 'number' ? end.value : undefined)), flags: { ...flags, indexed: true } };
+      return {
+        value: str(value.text.slice(first.value, end?.kind === 'number' ? end.value : undefined)),
+        flags: { ...flags, indexed: true },
+      };
     }
     if (method === 'decode' && value.kind === 'string') return { value, flags };
     return undefined;

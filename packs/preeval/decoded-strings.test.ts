@@ -9,7 +9,13 @@ const codes = [...target].map((char) => char.charCodeAt(0)).join(', ');
 
 /** The encodings under which `wanted` shows up in `code`. */
 function encodingsOf(code: string, wanted = target): Encoding[] {
-  return [...new Set(decodedStrings(code).filter((found) => found.text.includes(wanted)).map((found) => found.encoding))].sort();
+  return [
+    ...new Set(
+      decodedStrings(code)
+        .filter((found) => found.text.includes(wanted))
+        .map((found) => found.encoding),
+    ),
+  ].sort();
 }
 
 test('plain literals of every quoting style, escapes resolved', () => {
@@ -20,7 +26,15 @@ test('plain literals of every quoting style, escapes resolved', () => {
 test('base64 and hex payloads are decoded', () => {
   assert.deepEqual(encodingsOf(`atob('${b64}')`), ['base64']);
   assert.deepEqual(encodingsOf(`fromHex('${hex}')`), ['hex']);
-  assert.deepEqual(encodingsOf(`fromHex('${hex.match(/../g)!.map((pair) => `0x${pair}`).join(', ')}')`), ['hex']);
+  assert.deepEqual(
+    encodingsOf(
+      `fromHex('${hex
+        .match(/../g)!
+        .map((pair) => `0x${pair}`)
+        .join(', ')}')`,
+    ),
+    ['hex'],
+  );
 });
 
 test('concatenations, joins, templates and concat() of literals are joined', () => {
@@ -32,7 +46,9 @@ test('concatenations, joins, templates and concat() of literals are joined', () 
   assert.deepEqual(encodingsOf(`const dir = '/ap' + 'p/'; const file = 'report.json'; use(dir + file);`), ['joined']);
   // A list of pieces without a visible join is joined both ways, words or fragments.
   assert.deepEqual(encodingsOf(`const parts = ['/app/re', 'port.js', 'on']; later(parts);`), ['joined']);
-  assert.ok(decodedStrings(`const words = ['messy', 'csv', 'export'];`).some((found) => found.text === 'messy csv export'));
+  assert.ok(
+    decodedStrings(`const words = ['messy', 'csv', 'export'];`).some((found) => found.text === 'messy csv export'),
+  );
 });
 
 test('character codes and reversed strings are decoded', () => {
@@ -58,23 +74,43 @@ test('each string keeps the line where its expression starts', () => {
 });
 
 // Issue 16: the encodings the decoder did not reverse.
-const rot = (text: string, by: number) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.charCodeAt(0) - (c <= 'Z' ? 65 : 97) + by) % 26) + (c <= 'Z' ? 65 : 97)));
+const rot = (text: string, by: number) =>
+  text.replace(/[a-z]/gi, (c) =>
+    String.fromCharCode(((c.charCodeAt(0) - (c <= 'Z' ? 65 : 97) + by) % 26) + (c <= 'Z' ? 65 : 97)),
+  );
 const sentence = 'the hidden answer lives in /app/report.json now';
 
 test('element access, indexed fragments and loops are folded', () => {
   assert.deepEqual(encodingsOf(`const p = ['report', '/app/', '.json']; x = p[1] + p[0]! + p[2];`), ['indexed']);
-  assert.deepEqual(encodingsOf(`const p = ['.json', '/app/', 'report']; const order = [1, 2, 0]; x = order.map((i) => p[i]).join('');`), ['indexed']);
-  assert.deepEqual(encodingsOf(`const p = ['/app/', 'report', '.json']; let s = ''; for (const piece of p) s += piece;`), ['joined']);
-  assert.deepEqual(encodingsOf(`const p = ['.json', 'report', '/app/']; const o = [2, 1, 0]; let s = ''; for (let i = 0; i < o.length; i++) s += p[o[i]!]!;`), ['indexed']);
+  assert.deepEqual(
+    encodingsOf(
+      `const p = ['.json', '/app/', 'report']; const order = [1, 2, 0]; x = order.map((i) => p[i]).join('');`,
+    ),
+    ['indexed'],
+  );
+  assert.deepEqual(
+    encodingsOf(`const p = ['/app/', 'report', '.json']; let s = ''; for (const piece of p) s += piece;`),
+    ['joined'],
+  );
+  assert.deepEqual(
+    encodingsOf(
+      `const p = ['.json', 'report', '/app/']; const o = [2, 1, 0]; let s = ''; for (let i = 0; i < o.length; i++) s += p[o[i]!]!;`,
+    ),
+    ['indexed'],
+  );
   assert.deepEqual(encodingsOf(`x = 'x/app'.charAt(1) + 'app/report.json'`), ['indexed']);
 });
 
 test('arithmetic, shifted and XOR-ed character codes are decoded', () => {
   const sums = [...target].map((char) => `${char.charCodeAt(0) - 7} + 7`).join(', ');
   assert.deepEqual(encodingsOf(`x = String.fromCharCode(${sums});`), ['char-codes']);
-  assert.deepEqual(encodingsOf(`x = String.fromCharCode(0x28 + 0x7, 100 - 3, 0x70, 0x70, 44 + 3, 0x72);`, '/app/r'), ['char-codes']);
+  assert.deepEqual(encodingsOf(`x = String.fromCharCode(0x28 + 0x7, 100 - 3, 0x70, 0x70, 44 + 3, 0x72);`, '/app/r'), [
+    'char-codes',
+  ]);
   const xored = [...sentence].map((char) => char.charCodeAt(0) ^ 0x5a).join(', ');
-  assert.deepEqual(encodingsOf(`const data = [${xored}]; x = String.fromCharCode(...data.map((c) => c ^ key));`), ['xor']);
+  assert.deepEqual(encodingsOf(`const data = [${xored}]; x = String.fromCharCode(...data.map((c) => c ^ key));`), [
+    'xor',
+  ]);
   const shifted = [...sentence].map((char) => char.charCodeAt(0) + 11).join(', ');
   assert.deepEqual(encodingsOf(`const data = [${shifted}];`), ['xor']);
   const xoredHex = Buffer.from([...sentence].map((char) => char.charCodeAt(0) ^ 0x21)).toString('hex');
@@ -86,16 +122,31 @@ test('base32 and rot-n payloads are decoded; honest English is not rotated', () 
   assert.deepEqual(encodingsOf(`fromBase32('${base32}')`), ['base32']);
   assert.deepEqual(encodingsOf(`turn('${rot(sentence, 13)}', 13)`), ['rot-n']);
   assert.deepEqual(encodingsOf(`turn('${rot(sentence, 5)}', 21)`), ['rot-n']);
-  assert.ok(!decodedStrings(`const hint = 'Read the failing test output before you change any code in the repository.';`).some((found) => found.encoding === 'rot-n'));
+  assert.ok(
+    !decodedStrings(`const hint = 'Read the failing test output before you change any code in the repository.';`).some(
+      (found) => found.encoding === 'rot-n',
+    ),
+  );
 });
 
 test('Python sources: literals, joins, chr arithmetic, bytes, comprehensions over an index list, loops', () => {
-  const python = (code: string) => [...new Set(decodedStrings(code, undefined, 'python').filter((found) => found.text.includes(target)).map((found) => found.encoding))].sort();
+  const python = (code: string) =>
+    [
+      ...new Set(
+        decodedStrings(code, undefined, 'python')
+          .filter((found) => found.text.includes(target))
+          .map((found) => found.encoding),
+      ),
+    ].sort();
   assert.deepEqual(python(`X = "${target}"  # it's here`), ['plain']);
   assert.deepEqual(python(`X = "".join(["/app/", "report", ".json"])`), ['joined']);
-  assert.deepEqual(python(`X = ${[...target].map((char) => `chr(${char.charCodeAt(0) - 1} + 1)`).join(' + ')}`), ['char-codes']);
+  assert.deepEqual(python(`X = ${[...target].map((char) => `chr(${char.charCodeAt(0) - 1} + 1)`).join(' + ')}`), [
+    'char-codes',
+  ]);
   assert.deepEqual(python(`X = bytes.fromhex("${hex}").decode()`), ['hex']);
-  assert.deepEqual(python(`P = [".json", "/app/", "report"]\nO = [1, 2, 0]\nX = "".join(P[i] for i in O)`), ['indexed']);
+  assert.deepEqual(python(`P = [".json", "/app/", "report"]\nO = [1, 2, 0]\nX = "".join(P[i] for i in O)`), [
+    'indexed',
+  ]);
   assert.deepEqual(python(`P = ["/app/", "report", ".json"]\nX = ""\nfor p in P:\n    X += p\n`), ['joined']);
   assert.deepEqual(python(`X = "${[...target].reverse().join('')}"[::-1]`), ['reversed']);
 });

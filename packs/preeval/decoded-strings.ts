@@ -4,12 +4,40 @@
 // reversals, fragments put together by an index array, and base64, hex, base32, rot-n or single-key
 // XOR payloads decoded (text-decoders.ts). JavaScript, TypeScript, JSON and Python sources alike. A
 // policy hiding scenario text behind such tricks is caught by what it decodes to.
-import { asText, codesToText, ConstantEvaluator, joinBounded, maxArrayItems, type Flags, type Value } from './constant-evaluator.ts';
+import {
+  asText,
+  codesToText,
+  ConstantEvaluator,
+  joinBounded,
+  maxArrayItems,
+  type Flags,
+  type Value,
+} from './constant-evaluator.ts';
 import { tokenize, type Token } from './js-tokens.ts';
 import { tokenizePython } from './python-tokens.ts';
-import { base32Decoded, base64Decoded, hexDecoded, keyedText, minDecodedChars, printable, resetKeySearchBudget, rotDecoded } from './text-decoders.ts';
+import {
+  base32Decoded,
+  base64Decoded,
+  hexDecoded,
+  keyedText,
+  minDecodedChars,
+  printable,
+  resetKeySearchBudget,
+  rotDecoded,
+} from './text-decoders.ts';
 
-export type Encoding = 'plain' | 'base64' | 'hex' | 'base32' | 'joined' | 'indexed' | 'char-codes' | 'xor' | 'reversed' | 'rot-n' | 'unicode';
+export type Encoding =
+  | 'plain'
+  | 'base64'
+  | 'hex'
+  | 'base32'
+  | 'joined'
+  | 'indexed'
+  | 'char-codes'
+  | 'xor'
+  | 'reversed'
+  | 'rot-n'
+  | 'unicode';
 export type DecodedString = { text: string; line: number; encoding: Encoding };
 export type SourceLanguage = 'javascript' | 'python';
 
@@ -46,7 +74,12 @@ const numberItems = (items: Value[]) => items.every((item) => item.kind === 'num
  * item in turn: `for (const p of parts) s += p`, `for (let i = 0; i < n; i++) s += parts[order[i]]`,
  * `for p in parts: s += p`, `for i in range(len(order)): s += parts[order[i]]`.
  */
-function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: number, budget: { tokens: number }): { name: string; text: string; flags: Flags } | undefined {
+function runLoop(
+  evaluator: ConstantEvaluator,
+  tokens: readonly Token[],
+  index: number,
+  budget: { tokens: number },
+): { name: string; text: string; flags: Flags } | undefined {
   const is = (at: number, raw: string) => tokens[at]?.raw === raw;
   let variable: string | undefined;
   let items: Value[] | undefined;
@@ -60,7 +93,13 @@ function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: 
       if (!source || source.value.kind !== 'array' || !is(source.end, ')')) return undefined;
       items = source.value.items;
       body = source.end + 1;
-    } else if (is(cursor + 1, '=') && tokens[cursor + 2]?.type === 'number' && is(cursor + 3, ';') && tokens[cursor + 4]?.raw === variable && is(cursor + 5, '<')) {
+    } else if (
+      is(cursor + 1, '=') &&
+      tokens[cursor + 2]?.type === 'number' &&
+      is(cursor + 3, ';') &&
+      tokens[cursor + 4]?.raw === variable &&
+      is(cursor + 5, '<')
+    ) {
       const start = Number(tokens[cursor + 2]!.raw);
       const limit = evaluator.expression(cursor + 6, 1);
       if (!limit || limit.value.kind !== 'number' || !is(limit.end, ';')) return undefined;
@@ -68,7 +107,8 @@ function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: 
       while (close < limit.end + 6 && !is(close, ')')) close += 1;
       if (!is(close, ')')) return undefined;
       items = [];
-      for (let i = start; i < Math.min(limit.value.value, start + maxLoopIterations); i++) items.push({ kind: 'number', value: i });
+      for (let i = start; i < Math.min(limit.value.value, start + maxLoopIterations); i++)
+        items.push({ kind: 'number', value: i });
       body = close + 1;
     } else return undefined;
     if (is(body, '{')) body += 1;
@@ -81,17 +121,30 @@ function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: 
       if (!is(index + 3, 'range') || !is(index + 4, '(')) return undefined;
       const limit = evaluator.expression(index + 5, 1);
       if (!limit || limit.value.kind !== 'number' || !is(limit.end, ')') || !is(limit.end + 1, ':')) return undefined;
-      items = Array.from({ length: Math.max(0, Math.min(limit.value.value, maxLoopIterations)) }, (_, i) => ({ kind: 'number', value: i }) as Value);
+      items = Array.from(
+        { length: Math.max(0, Math.min(limit.value.value, maxLoopIterations)) },
+        (_, i) => ({ kind: 'number', value: i }) as Value,
+      );
       body = limit.end + 2;
     } else {
       if (source.value.kind !== 'array' && source.value.kind !== 'string') return undefined;
       if (!is(source.end, ':')) return undefined;
-      items = source.value.kind === 'array' ? source.value.items : [...source.value.text.slice(0, maxArrayItems)].map((text) => ({ kind: 'string', text }) as Value);
+      items =
+        source.value.kind === 'array'
+          ? source.value.items
+          : [...source.value.text.slice(0, maxArrayItems)].map((text) => ({ kind: 'string', text }) as Value);
       body = source.end + 1;
     }
   }
   const target = tokens[body];
-  if (!variable || !target || target.type !== 'identifier' || !is(body + 1, '+=') || !evaluator.constants.has(target.raw)) return undefined;
+  if (
+    !variable ||
+    !target ||
+    target.type !== 'identifier' ||
+    !is(body + 1, '+=') ||
+    !evaluator.constants.has(target.raw)
+  )
+    return undefined;
   const initial = evaluator.constants.get(target.raw)!;
   const start = asText(initial.value);
   if (start === undefined || initial.value.kind !== 'string') return undefined;
@@ -102,13 +155,20 @@ function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: 
   try {
     for (const item of items.slice(0, maxLoopIterations)) {
       if (budget.tokens <= 0) return undefined;
-      evaluator.constants.set(variable, { value: item, flags: { joined: false, charCodes: false, reversed: false, indexed: false } });
+      evaluator.constants.set(variable, {
+        value: item,
+        flags: { joined: false, charCodes: false, reversed: false, indexed: false },
+      });
       evaluator.forget();
       const piece = evaluator.expression(body + 2, 1);
       const text = piece && asText(piece.value);
       if (text === undefined) return undefined;
       budget.tokens -= piece!.end - body;
-      flags = { ...flags, indexed: flags.indexed || piece!.flags.indexed, charCodes: flags.charCodes || piece!.flags.charCodes };
+      flags = {
+        ...flags,
+        indexed: flags.indexed || piece!.flags.indexed,
+        charCodes: flags.charCodes || piece!.flags.charCodes,
+      };
       parts.push(text);
       length += text.length;
       if (length > 200_000) break;
@@ -122,7 +182,11 @@ function runLoop(evaluator: ConstantEvaluator, tokens: readonly Token[], index: 
 }
 
 /** Every string `code` holds, plain and decoded, with the line where its expression starts. */
-export function decodedStrings(code: string, tokens?: Token[], language: SourceLanguage = 'javascript'): DecodedString[] {
+export function decodedStrings(
+  code: string,
+  tokens?: Token[],
+  language: SourceLanguage = 'javascript',
+): DecodedString[] {
   const all = tokens ?? (language === 'python' ? tokenizePython(code) : tokenize(code));
   const significant = all.filter((token) => token.type !== 'comment');
   const evaluator = new ConstantEvaluator(significant);
@@ -150,7 +214,8 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
     if (fromHex !== undefined) push(fromHex, line, 'hex');
     const fromBase32 = base32Decoded(text);
     if (fromBase32 !== undefined) push(fromBase32, line, 'base32');
-    if (encoding === 'plain' || encoding === 'joined' || encoding === 'indexed') push([...text].reverse().join(''), line, 'reversed');
+    if (encoding === 'plain' || encoding === 'joined' || encoding === 'indexed')
+      push([...text].reverse().join(''), line, 'reversed');
     if (text.length <= maxRotChars && rotChars < maxRotTotalChars) {
       rotChars += text.length;
       const rotated = rotDecoded(text);
@@ -161,8 +226,10 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
   const stringArrays: { items: string[]; line: number }[] = [];
   const orderArrays: number[][] = [];
   const noteArray = (items: Value[], line: number) => {
-    if (items.length >= 2 && items.every((item) => item.kind === 'string') && stringArrays.length < maxPairedArrays) stringArrays.push({ items: items.map((item) => asText(item)!), line });
-    if (items.length >= 3 && numberItems(items) && orderArrays.length < maxPairedArrays) orderArrays.push(items.map((item) => (item as { value: number }).value));
+    if (items.length >= 2 && items.every((item) => item.kind === 'string') && stringArrays.length < maxPairedArrays)
+      stringArrays.push({ items: items.map((item) => asText(item)!), line });
+    if (items.length >= 3 && numberItems(items) && orderArrays.length < maxPairedArrays)
+      orderArrays.push(items.map((item) => (item as { value: number }).value));
   };
 
   significant.forEach((token, index) => {
@@ -170,11 +237,17 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
     const next = significant[index + 1];
     // Declarations first, so later uses of the name evaluate to the value: `const x =` in JavaScript,
     // `x =` at the start of a line in Python.
-    const declares = token.type === 'identifier' && next?.raw === '=' && next.type === 'punct' &&
-      (language === 'python' ? !previous || previous.line < token.line : previous?.type === 'keyword' && ['const', 'let', 'var'].includes(previous.raw));
+    const declares =
+      token.type === 'identifier' &&
+      next?.raw === '=' &&
+      next.type === 'punct' &&
+      (language === 'python'
+        ? !previous || previous.line < token.line
+        : previous?.type === 'keyword' && ['const', 'let', 'var'].includes(previous.raw));
     if (declares) {
       const value = evaluator.expression(index + 2);
-      if (value && !evaluator.constants.has(token.raw)) evaluator.constants.set(token.raw, { value: value.value, flags: value.flags });
+      if (value && !evaluator.constants.has(token.raw))
+        evaluator.constants.set(token.raw, { value: value.value, flags: value.flags });
     }
     if (token.type === 'keyword' && token.raw === 'for') {
       const loop = loopBudget.tokens > 0 ? runLoop(evaluator, significant, index, loopBudget) : undefined;
@@ -189,8 +262,18 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
       emit(token.value ?? '', token.line, escaped ? 'hex' : 'plain');
     }
     // Composed values start where a chain starts, not in its middle.
-    if (previous && ['+', '.', '-', '*', '^', '|', '&', '%', '/'].includes(previous.raw) && previous.type === 'punct') return;
-    if (!(token.type === 'string' || token.type === 'template' || token.raw === '[' || token.raw === '(' || token.type === 'identifier')) return;
+    if (previous && ['+', '.', '-', '*', '^', '|', '&', '%', '/'].includes(previous.raw) && previous.type === 'punct')
+      return;
+    if (
+      !(
+        token.type === 'string' ||
+        token.type === 'template' ||
+        token.raw === '[' ||
+        token.raw === '(' ||
+        token.type === 'identifier'
+      )
+    )
+      return;
     const result = evaluator.expression(index);
     // A constant's name alone is its declaration again, already seen.
     if (!result || (token.type === 'identifier' && result.end === index + 1)) return;
@@ -222,7 +305,10 @@ export function decodedStrings(code: string, tokens?: Token[], language: SourceL
       pairingItems += order.length;
       if (pairingItems > maxPairingItems || emittedChars >= maxEmittedChars) return found;
       if (!order.every((at) => at >= 0 && at < fragments.items.length)) continue;
-      const text = joinBounded(order.map((at) => fragments.items[at]!), '');
+      const text = joinBounded(
+        order.map((at) => fragments.items[at]!),
+        '',
+      );
       emit(text, fragments.line, 'indexed');
     }
   }

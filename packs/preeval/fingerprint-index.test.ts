@@ -17,11 +17,14 @@ const set: ScenarioFingerprints = {
 
 test('whole-word sequences are found, nested ones too, with their positions', () => {
   const hits = findFingerprints(indexFingerprints(set), ['write', 'app', 'report', 'json', 'and', 'ord', '10186']);
-  assert.deepEqual(hits.map((hit) => [hit.fingerprint.display, hit.start, hit.length]), [
-    ['app report', 1, 2],
-    ['/app/report.json', 1, 3],
-    ['ORD-10186', 5, 2],
-  ]);
+  assert.deepEqual(
+    hits.map((hit) => [hit.fingerprint.display, hit.start, hit.length]),
+    [
+      ['app report', 1, 2],
+      ['/app/report.json', 1, 3],
+      ['ORD-10186', 5, 2],
+    ],
+  );
 });
 
 test('parts of words do not match, and the index is built once per set', () => {

@@ -41,7 +41,8 @@ export function findFingerprints(index: FingerprintIndex, words: readonly string
     for (let end = start; end < words.length; end++) {
       phrase = end === start ? words[start]! : `${phrase} ${words[end]}`;
       if (!index.prefixes.has(phrase)) break;
-      for (const fingerprint of index.byText.get(phrase) ?? []) hits.push({ fingerprint, start, length: end - start + 1 });
+      for (const fingerprint of index.byText.get(phrase) ?? [])
+        hits.push({ fingerprint, start, length: end - start + 1 });
     }
   }
   return hits;

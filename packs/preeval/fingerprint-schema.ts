@@ -4,8 +4,16 @@ import { z } from 'zod';
 
 /** In priority order: when one text qualifies as several kinds, the first one names it. */
 export const fingerprintKinds = [
-  'test-name', 'scenario-name', 'file-path', 'test-string', 'expected-value', 'solution-line',
-  'fixture-value', 'instruction-title', 'instruction-term', 'instruction-phrase',
+  'test-name',
+  'scenario-name',
+  'file-path',
+  'test-string',
+  'expected-value',
+  'solution-line',
+  'fixture-value',
+  'instruction-title',
+  'instruction-term',
+  'instruction-phrase',
 ] as const;
 export type FingerprintKind = (typeof fingerprintKinds)[number];
 

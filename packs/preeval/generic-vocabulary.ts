@@ -43,7 +43,9 @@ minimum attempt attempts fail failed failure failures busy sql git config config
 wrangling database query queries schema traceback exception stack crash bug fix tests unit pytest recent last most
 request reply step steps plan hint hints careful carefully verify check before after again retrying`;
 
-export const genericWords: ReadonlySet<string> = new Set(`${englishWords} ${taskWords} ${codeWords} ${policyWords}`.split(/\s+/).filter(Boolean));
+export const genericWords: ReadonlySet<string> = new Set(
+  `${englishWords} ${taskWords} ${codeWords} ${policyWords}`.split(/\s+/).filter(Boolean),
+);
 
 /** How many different words of `words` are not generic. */
 export function distinctiveWordCount(words: readonly string[]): number {

@@ -3,7 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type OpenAI from 'openai';
-import { amplifierPack, deepNestingPack, paddedBase64Pack, paddedMixedPack } from '../../test/fixtures/hostile/hostile-packs.ts';
+import {
+  amplifierPack,
+  deepNestingPack,
+  paddedBase64Pack,
+  paddedMixedPack,
+} from '../../test/fixtures/hostile/hostile-packs.ts';
 import { bundlePack } from '../bundle-pack.ts';
 import type { CanonicalPack } from '../canonical-pack.ts';
 import { packHash } from '../canonical-pack.ts';
@@ -21,7 +26,13 @@ function deps(earlier: CanonicalPack[] = [], scanTimeLimitMs?: number): PreEvalD
     config,
     owners: {} as PackOwners, // a local run claims nothing
     fingerprints: async () => fingerprints,
-    earlierPacks: async () => earlier.map((pack, i) => ({ packHash: packHash(pack), owner: `other-${i}`, claimedAt: '2000-01-01T00:00:00Z', pack })),
+    earlierPacks: async () =>
+      earlier.map((pack, i) => ({
+        packHash: packHash(pack),
+        owner: `other-${i}`,
+        claimedAt: '2000-01-01T00:00:00Z',
+        pack,
+      })),
     judge: { client: {} as OpenAI, cache: {} as JudgeCache },
     scanTimeLimitMs,
   };
@@ -29,11 +40,21 @@ function deps(earlier: CanonicalPack[] = [], scanTimeLimitMs?: number): PreEvalD
 
 async function preEval(pack: CanonicalPack, dependencies: PreEvalDependencies) {
   const bundleCode = (await bundlePack(pack)).code;
-  return runPreEval({ pack, packHash: packHash(pack), bundleCode, owner: localOwner, claimedAt: new Date().toISOString() }, dependencies);
+  return runPreEval(
+    { pack, packHash: packHash(pack), bundleCode, owner: localOwner, claimedAt: new Date().toISOString() },
+    dependencies,
+  );
 }
 
-for (const [name, build] of [['padded base64', paddedBase64Pack], ['amplifier', amplifierPack], ['deep nesting', deepNestingPack], ['every file kind padded', paddedMixedPack]] as const) {
-  test(`${name}: pre-evaluation finishes while the event loop keeps ticking (its time: bench/preeval-scan.ts)`, { timeout: 60_000 }, async () => {
+for (const [name, build] of [
+  ['padded base64', paddedBase64Pack],
+  ['amplifier', amplifierPack],
+  ['deep nesting', deepNestingPack],
+  ['every file kind padded', paddedMixedPack],
+] as const) {
+  test(`${name}: pre-evaluation finishes while the event loop keeps ticking (its time: bench/preeval-scan.ts)`, {
+    timeout: 60_000,
+  }, async () => {
     const pack = build();
     let ticks = 0;
     let longestGapMs = 0;
@@ -46,7 +67,14 @@ for (const [name, build] of [['padded base64', paddedBase64Pack], ['amplifier', 
     }, 20);
     try {
       // Similarity against a few earlier packs of the same shape runs too.
-      const report = await preEval(pack, deps([amplifierPack(), paddedBase64Pack(), deepNestingPack(), paddedMixedPack()].filter((other) => packHash(other) !== packHash(pack))));
+      const report = await preEval(
+        pack,
+        deps(
+          [amplifierPack(), paddedBase64Pack(), deepNestingPack(), paddedMixedPack()].filter(
+            (other) => packHash(other) !== packHash(pack),
+          ),
+        ),
+      );
       assert.ok(report.scan, 'the static scan ran');
       assert.ok(Array.isArray(report.nearCopies), 'the similarity check ran');
     } finally {
@@ -58,7 +86,9 @@ for (const [name, build] of [['padded base64', paddedBase64Pack], ['amplifier', 
   });
 }
 
-test('a scan past its time limit rejects the pack (the pack\'s failure), the worker goes on', { timeout: 60_000 }, async () => {
+test("a scan past its time limit rejects the pack (the pack's failure), the worker goes on", {
+  timeout: 60_000,
+}, async () => {
   const report = await preEval(paddedBase64Pack(), deps([], 1));
   assert.equal(report.verdict, 'reject');
   assert.equal(report.reasons[0]?.code, 'preeval_time_limit');

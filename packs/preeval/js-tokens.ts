@@ -20,17 +20,130 @@ export type Token = {
 };
 
 export const keywords = new Set([
-  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'export', 'extends',
-  'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'return', 'super', 'switch', 'this', 'throw', 'try',
-  'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'enum', 'await', 'async', 'of', 'null', 'true', 'false',
-  'undefined', 'get', 'set', 'from', 'as', 'type', 'interface', 'implements', 'private', 'protected', 'public', 'readonly',
-  'declare', 'namespace', 'abstract', 'keyof', 'infer', 'is', 'satisfies', 'unknown', 'any', 'never', 'string', 'number',
-  'boolean', 'object', 'symbol', 'bigint',
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'export',
+  'extends',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+  'yield',
+  'let',
+  'static',
+  'enum',
+  'await',
+  'async',
+  'of',
+  'null',
+  'true',
+  'false',
+  'undefined',
+  'get',
+  'set',
+  'from',
+  'as',
+  'type',
+  'interface',
+  'implements',
+  'private',
+  'protected',
+  'public',
+  'readonly',
+  'declare',
+  'namespace',
+  'abstract',
+  'keyof',
+  'infer',
+  'is',
+  'satisfies',
+  'unknown',
+  'any',
+  'never',
+  'string',
+  'number',
+  'boolean',
+  'object',
+  'symbol',
+  'bigint',
 ]);
 
 // After these keywords a `/` starts a regex, not a division.
-const regexAfterKeywords = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
-const punctuators = ['>>>=', '...', '===', '!==', '**=', '<<=', '>>=', '>>>', '&&=', '||=', '??=', '=>', '==', '!=', '<=', '>=', '&&', '||', '??', '?.', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '**', '<<', '>>'];
+const regexAfterKeywords = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
+const punctuators = [
+  '>>>=',
+  '...',
+  '===',
+  '!==',
+  '**=',
+  '<<=',
+  '>>=',
+  '>>>',
+  '&&=',
+  '||=',
+  '??=',
+  '=>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '??',
+  '?.',
+  '++',
+  '--',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '**',
+  '<<',
+  '>>',
+];
 const identifierStart = /[\p{L}\p{Nl}$_]/u;
 const identifierPart = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}$_\u200c\u200d]/u;
 
@@ -47,15 +160,34 @@ export function cookEscapes(body: string): string {
     i += 1;
     if (next === undefined) break;
     switch (next) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case 'r': out += '\r'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'v': out += '\v'; break;
-      case '0': out += '\0'; break;
-      case '\r': if (body[i + 1] === '\n') i += 1; break;
-      case '\n': case '\u2028': case '\u2029': break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'v':
+        out += '\v';
+        break;
+      case '0':
+        out += '\0';
+        break;
+      case '\r':
+        if (body[i + 1] === '\n') i += 1;
+        break;
+      case '\n':
+      case '\u2028':
+      case '\u2029':
+        break;
       case 'x': {
         const hex = body.slice(i + 1, i + 3);
         if (/^[0-9a-fA-F]{2}$/.test(hex)) {
@@ -74,7 +206,8 @@ export function cookEscapes(body: string): string {
         } else out += 'u';
         break;
       }
-      default: out += next;
+      default:
+        out += next;
     }
   }
   return out;
@@ -82,8 +215,18 @@ export function cookEscapes(body: string): string {
 
 function regexAllowed(previous: Token | undefined): boolean {
   if (!previous) return true;
-  if (previous.type === 'keyword') return regexAfterKeywords.has(previous.raw) || !['this', 'super', 'null', 'true', 'false', 'undefined'].includes(previous.raw);
-  if (previous.type === 'identifier' || previous.type === 'number' || previous.type === 'string' || previous.type === 'regex') return false;
+  if (previous.type === 'keyword')
+    return (
+      regexAfterKeywords.has(previous.raw) ||
+      !['this', 'super', 'null', 'true', 'false', 'undefined'].includes(previous.raw)
+    );
+  if (
+    previous.type === 'identifier' ||
+    previous.type === 'number' ||
+    previous.type === 'string' ||
+    previous.type === 'regex'
+  )
+    return false;
   if (previous.type === 'template') return previous.templatePart === 'head' || previous.templatePart === 'middle';
   return ![')', ']', '}', '++', '--'].includes(previous.raw);
 }
@@ -107,13 +250,22 @@ export function tokenize(code: string): Token[] {
   // Reads a template chunk starting just after ` or }, up to ` or ${.
   const readTemplateChunk = (from: number, opening: 'start' | 'resume') => {
     let j = from;
-    while (j < code.length && code[j] !== '`' && !(code[j] === '$' && code[j + 1] === '{')) j += code[j] === '\\' ? 2 : 1;
+    while (j < code.length && code[j] !== '`' && !(code[j] === '$' && code[j + 1] === '{'))
+      j += code[j] === '\\' ? 2 : 1;
     const body = code.slice(from, Math.min(j, code.length));
     const closed = j < code.length && code[j] === '`';
     const opensExpression = j < code.length && !closed;
-    const part: TemplatePart = opening === 'start' ? (opensExpression ? 'head' : 'full') : opensExpression ? 'middle' : 'tail';
+    const part: TemplatePart =
+      opening === 'start' ? (opensExpression ? 'head' : 'full') : opensExpression ? 'middle' : 'tail';
     const end = Math.min(code.length, j + (opensExpression ? 2 : 1));
-    const token: Token = { type: 'template', raw: code.slice(from - 1, end), value: cookEscapes(body), templatePart: part, line, start: from - 1 };
+    const token: Token = {
+      type: 'template',
+      raw: code.slice(from - 1, end),
+      value: cookEscapes(body),
+      templatePart: part,
+      line,
+      start: from - 1,
+    };
     countLines(code.slice(from, end));
     push(token);
     if (opensExpression) {
@@ -125,8 +277,15 @@ export function tokenize(code: string): Token[] {
 
   while (i < code.length) {
     const char = code[i]!;
-    if (char === '\n') { line += 1; i += 1; continue; }
-    if (/\s/.test(char)) { i += 1; continue; }
+    if (char === '\n') {
+      line += 1;
+      i += 1;
+      continue;
+    }
+    if (/\s/.test(char)) {
+      i += 1;
+      continue;
+    }
     const start = i;
     const startLine = line;
     if (char === '/' && code[i + 1] === '/') {
@@ -150,7 +309,13 @@ export function tokenize(code: string): Token[] {
       while (j < code.length && code[j] !== char && code[j] !== '\n') j += code[j] === '\\' ? 2 : 1;
       const end = Math.min(code.length, code[j] === char ? j + 1 : j);
       const raw = code.slice(i, end);
-      push({ type: 'string', raw, value: cookEscapes(code.slice(i + 1, Math.min(j, code.length))), line: startLine, start });
+      push({
+        type: 'string',
+        raw,
+        value: cookEscapes(code.slice(i + 1, Math.min(j, code.length))),
+        line: startLine,
+        start,
+      });
       countLines(raw);
       i = end;
       continue;
@@ -166,7 +331,10 @@ export function tokenize(code: string): Token[] {
       continue;
     }
     if (/[0-9]/.test(char) || (char === '.' && /[0-9]/.test(code[i + 1] ?? ''))) {
-      const match = /^(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)n?/.exec(code.slice(i, i + 400));
+      const match =
+        /^(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)n?/.exec(
+          code.slice(i, i + 400),
+        );
       const raw = match?.[0] || char;
       push({ type: 'number', raw, line: startLine, start });
       i += raw.length;
@@ -185,7 +353,10 @@ export function tokenize(code: string): Token[] {
       let inClass = false;
       while (j < code.length && code[j] !== '\n') {
         const c = code[j];
-        if (c === '\\') { j += 2; continue; }
+        if (c === '\\') {
+          j += 2;
+          continue;
+        }
         if (c === '[') inClass = true;
         else if (c === ']') inClass = false;
         else if (c === '/' && !inClass) break;

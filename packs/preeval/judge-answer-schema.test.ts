@@ -18,5 +18,8 @@ test('the JSON schema and the zod schema agree', () => {
 });
 
 test('every flag type is serious except tool_avoidance', () => {
-  assert.deepEqual(judgeFlagTypes.filter((type) => !seriousFlagTypes.has(type)), ['tool_avoidance']);
+  assert.deepEqual(
+    judgeFlagTypes.filter((type) => !seriousFlagTypes.has(type)),
+    ['tool_avoidance'],
+  );
 });

@@ -20,7 +20,9 @@ export type JudgeFlagType = (typeof judgeFlagTypes)[number];
  * hidden tests fail), so it is recorded for operators but is not benchmark gaming by itself. Canned
  * answers that replace tool use are hardcoded_response, which is serious.
  */
-export const seriousFlagTypes: ReadonlySet<JudgeFlagType> = new Set(judgeFlagTypes.filter((type) => type !== 'tool_avoidance'));
+export const seriousFlagTypes: ReadonlySet<JudgeFlagType> = new Set(
+  judgeFlagTypes.filter((type) => type !== 'tool_avoidance'),
+);
 
 /** The name sent in response_format.json_schema.name; the sim fleet recognises the judge by it. */
 export const judgeSchemaName = 'trl_pack_judgement';

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { FileJudgeCache, MemoryJudgeCache, judgeCacheFileName, type CachedVerdict, type JudgeCacheKey } from './judge-cache.ts';
+import {
+  FileJudgeCache,
+  MemoryJudgeCache,
+  judgeCacheFileName,
+  type CachedVerdict,
+  type JudgeCacheKey,
+} from './judge-cache.ts';
 
 const key: JudgeCacheKey = { packHash: 'a'.repeat(64), model: 'glm-5.2', promptVersion: '1-abc' };
 const verdict: CachedVerdict = {
@@ -32,7 +38,11 @@ test('the file cache stores one JSON file per key, atomically, readable by a new
     await cache.set(key, verdict);
     assert.deepEqual(await new FileJudgeCache(path.join(dir, 'nested')).get(key), verdict);
     assert.deepEqual(await readdir(path.join(dir, 'nested')), [judgeCacheFileName(key)], 'no temp files left behind');
-    for (const other of [{ ...key, model: 'kimi-k3' }, { ...key, promptVersion: '1-def' }, { ...key, packHash: 'b'.repeat(64) }]) {
+    for (const other of [
+      { ...key, model: 'kimi-k3' },
+      { ...key, promptVersion: '1-def' },
+      { ...key, packHash: 'b'.repeat(64) },
+    ]) {
       assert.equal(await cache.get(other), undefined);
     }
   }));

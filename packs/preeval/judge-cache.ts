@@ -66,7 +66,10 @@ export class FileJudgeCache implements JudgeCache {
   }
 
   async set(key: JudgeCacheKey, verdict: CachedVerdict): Promise<void> {
-    await writeFileAtomic(path.join(this.dir, judgeCacheFileName(key)), `${JSON.stringify({ key, verdict }, null, 2)}\n`);
+    await writeFileAtomic(
+      path.join(this.dir, judgeCacheFileName(key)),
+      `${JSON.stringify({ key, verdict }, null, 2)}\n`,
+    );
   }
 }
 

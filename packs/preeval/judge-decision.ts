@@ -68,7 +68,9 @@ export function decideVerdict(answer: JudgeAnswer, files: readonly PackFileText[
     const evidence = normaliseWhitespace(flag.evidence);
     const located = locate(evidence, flag.file, haystack);
     if (!located.ok) {
-      dropped.push(`${flag.type}${flag.file ? ` in ${clip(flag.file, 80)}` : ''} "${clip(evidence, 80)}" (${located.why})`);
+      dropped.push(
+        `${flag.type}${flag.file ? ` in ${clip(flag.file, 80)}` : ''} "${clip(evidence, 80)}" (${located.why})`,
+      );
       continue;
     }
     const key = JSON.stringify([flag.type, located.file, evidence]);
@@ -80,12 +82,27 @@ export function decideVerdict(answer: JudgeAnswer, files: readonly PackFileText[
   const serious = [...new Set(kept.filter((flag) => seriousFlagTypes.has(flag.type)).map((flag) => flag.type))];
   const verdict = answer.verdict === 'reject' || serious.length > 0 ? 'reject' : 'pass';
   const parts: string[] = [];
-  if (verdict === 'pass') parts.push(kept.length === 0 ? 'Pass: no verified flags.' : `Pass: only advisory flags (${[...new Set(kept.map((f) => f.type))].join(', ')}).`);
+  if (verdict === 'pass')
+    parts.push(
+      kept.length === 0
+        ? 'Pass: no verified flags.'
+        : `Pass: only advisory flags (${[...new Set(kept.map((f) => f.type))].join(', ')}).`,
+    );
   else if (serious.length > 0) parts.push(`Reject: verified serious flags (${serious.join(', ')}).`);
-  else parts.push(kept.length > 0 ? 'Reject: the judge model rejected the pack (advisory flags only).' : 'Reject: the judge model rejected the pack without verifiable evidence.');
-  if (answer.verdict === 'pass' && serious.length > 0) parts.push('The model answered "pass" but raised serious flags; the flags decide.');
-  if (answer.flags.length > maximumFlags) parts.push(`Only the first ${maximumFlags} of ${answer.flags.length} flags were considered.`);
-  if (dropped.length > 0) parts.push(`Dropped ${dropped.length} flag(s) as hallucinated (evidence not verbatim in the pack): ${dropped.slice(0, 10).join('; ')}${dropped.length > 10 ? '; …' : ''}.`);
+  else
+    parts.push(
+      kept.length > 0
+        ? 'Reject: the judge model rejected the pack (advisory flags only).'
+        : 'Reject: the judge model rejected the pack without verifiable evidence.',
+    );
+  if (answer.verdict === 'pass' && serious.length > 0)
+    parts.push('The model answered "pass" but raised serious flags; the flags decide.');
+  if (answer.flags.length > maximumFlags)
+    parts.push(`Only the first ${maximumFlags} of ${answer.flags.length} flags were considered.`);
+  if (dropped.length > 0)
+    parts.push(
+      `Dropped ${dropped.length} flag(s) as hallucinated (evidence not verbatim in the pack): ${dropped.slice(0, 10).join('; ')}${dropped.length > 10 ? '; …' : ''}.`,
+    );
   parts.push(`Model summary: ${clip(normaliseWhitespace(answer.summary), maximumModelSummaryChars) || '(none)'}`);
   return { verdict, flags: kept, summary: parts.join(' ') };
 }

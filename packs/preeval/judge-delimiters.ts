@@ -11,7 +11,10 @@ export const neutralisedDelimiter = '[neutralised-delimiter]';
 
 const boundaryPattern = new RegExp(`${boundaryPrefix}-[0-9a-f]{32}`);
 // Separators a lookalike might use between the words: spaces, underscores, dashes of every kind, zero-width characters.
-const lookalikePattern = new RegExp(boundaryPrefix.split('-').join('[\\s_\\-\\u2010-\\u2015\\u2212\\u200b-\\u200d\\u2060\\ufeff]*'), 'gi');
+const lookalikePattern = new RegExp(
+  boundaryPrefix.split('-').join('[\\s_\\-\\u2010-\\u2015\\u2212\\u200b-\\u200d\\u2060\\ufeff]*'),
+  'gi',
+);
 
 /** The per-pack boundary: deterministic, random-looking, and unknowable to the pack's author in advance. */
 export function boundaryFor(packHash: string): string {
@@ -52,7 +55,9 @@ export function packFileTexts(pack: CanonicalPack): PackFileText[] {
 
 /** Every file as a delimited block, labelled with its path. */
 export function renderDelimitedFiles(files: readonly PackFileText[], boundary: string): string {
-  return files.map((file) => `${beginMarker(boundary, file.path)}\n${file.rendered}\n${endMarker(boundary, file.path)}`).join('\n\n');
+  return files
+    .map((file) => `${beginMarker(boundary, file.path)}\n${file.rendered}\n${endMarker(boundary, file.path)}`)
+    .join('\n\n');
 }
 
 function escapeRegExp(text: string): string {
@@ -62,7 +67,10 @@ function escapeRegExp(text: string): string {
 /** The inverse of renderDelimitedFiles, for readers of the prompt (the sim fleet's judge): only real markers count. */
 export function parseDelimitedFiles(text: string, boundary: string): { path: string; text: string }[] {
   const b = escapeRegExp(boundary);
-  const block = new RegExp(`<<<${b} BEGIN file=("(?:[^"\\\\\\n]|\\\\.)*")>>>\\n([\\s\\S]*?)\\n<<<${b} END file=\\1>>>`, 'g');
+  const block = new RegExp(
+    `<<<${b} BEGIN file=("(?:[^"\\\\\\n]|\\\\.)*")>>>\\n([\\s\\S]*?)\\n<<<${b} END file=\\1>>>`,
+    'g',
+  );
   const files: { path: string; text: string }[] = [];
   for (const match of text.matchAll(block)) {
     let path: string;

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { packHash } from '../canonical-pack.ts';
 import { boundaryFor, parseDelimitedFiles } from './judge-delimiters.ts';
 import { cannedAnswerPack, injectedVerdictLine, injectionPack } from './testing/judge-fixtures.ts';
-import { announcedBoundary, buildJudgeMessages, judgeMarker, judgePromptVersion, judgeResponseFormat } from './judge-prompt.ts';
+import {
+  announcedBoundary,
+  buildJudgeMessages,
+  judgeMarker,
+  judgePromptVersion,
+  judgeResponseFormat,
+} from './judge-prompt.ts';
 
 test('the system message opens with the marker, announces the boundary and holds no pack text', () => {
   const hash = packHash(injectionPack);
@@ -16,8 +22,14 @@ test('the system message opens with the marker, announces the boundary and holds
   assert.ok(user.content.includes(injectedVerdictLine));
   // Every file of the pack, and the manifest, travel as delimited data.
   const files = parseDelimitedFiles(user.content, prompt.boundary);
-  assert.deepEqual(files.map((file) => file.path), ['SKILL.md', 'policy.ts']);
-  assert.equal(prompt.dataChars, prompt.files.reduce((sum, file) => sum + file.rendered.length, 0));
+  assert.deepEqual(
+    files.map((file) => file.path),
+    ['SKILL.md', 'policy.ts'],
+  );
+  assert.equal(
+    prompt.dataChars,
+    prompt.files.reduce((sum, file) => sum + file.rendered.length, 0),
+  );
 });
 
 test('the system message depends only on the boundary: pack content cannot shape it', () => {

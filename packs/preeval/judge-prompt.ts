@@ -78,7 +78,11 @@ export const judgeResponseFormat = {
 
 function computePromptVersion(): string {
   const sample: PackFileText[] = [{ path: 'policy.ts', text: 'x', rendered: 'x' }];
-  const material = [systemPrompt('BOUNDARY'), userMessage(sample, 'BOUNDARY'), JSON.stringify(judgeResponseFormat)].join('\n\u0000\n');
+  const material = [
+    systemPrompt('BOUNDARY'),
+    userMessage(sample, 'BOUNDARY'),
+    JSON.stringify(judgeResponseFormat),
+  ].join('\n\u0000\n');
   return `1-${createHash('sha256').update(material).digest('hex').slice(0, 12)}`;
 }
 

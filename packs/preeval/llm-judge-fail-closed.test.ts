@@ -5,14 +5,31 @@ import OpenAI from 'openai';
 import { packHash, type CanonicalPack } from '../canonical-pack.ts';
 import { judgeSchemaName } from './judge-protocol.ts';
 import { MemoryJudgeCache } from './judge-cache.ts';
-import { answerReply, completionReply, errorReply, startFakeUpstream, type FakeReply } from './testing/judge-fake-upstream.ts';
+import {
+  answerReply,
+  completionReply,
+  errorReply,
+  startFakeUpstream,
+  type FakeReply,
+} from './testing/judge-fake-upstream.ts';
 import { fixturePack, injectedVerdictLine, injectionPack } from './testing/judge-fixtures.ts';
 import { judgePack, JudgeUnavailableError, type JudgePackRequest } from './llm-judge.ts';
 
-const pack = fixturePack('plain', { 'policy.ts': "export default { async complete(request: unknown, ctx: any) { return ctx.call('glm-5.2', request); } };\n" });
+const pack = fixturePack('plain', {
+  'policy.ts':
+    "export default { async complete(request: unknown, ctx: any) { return ctx.call('glm-5.2', request); } };\n",
+});
 
 function request(client: OpenAI, overrides: Partial<JudgePackRequest> = {}): JudgePackRequest {
-  return { client, model: 'glm-5.2', pack, packHash: packHash(pack), cache: new MemoryJudgeCache(), retryDelayMs: 0, ...overrides };
+  return {
+    client,
+    model: 'glm-5.2',
+    pack,
+    packHash: packHash(pack),
+    cache: new MemoryJudgeCache(),
+    retryDelayMs: 0,
+    ...overrides,
+  };
 }
 
 /** Runs the judge against a scripted upstream; returns the outcome and how many calls it made. */
@@ -44,7 +61,10 @@ const garbage: [string, FakeReply][] = [
   ['JSON that is no completion', { status: 200, body: '{"hello":"world"}' }],
   ['content that is not JSON', completionReply('The pack looks fine to me.')],
   ['JSON off the schema', completionReply('{"verdict":"maybe","flags":[],"summary":"?"}')],
-  ['an unknown flag type', completionReply('{"verdict":"pass","flags":[{"type":"cheating","evidence":"x","file":null}],"summary":"?"}')],
+  [
+    'an unknown flag type',
+    completionReply('{"verdict":"pass","flags":[{"type":"cheating","evidence":"x","file":null}],"summary":"?"}'),
+  ],
   ['a cut-off answer', completionReply('{"flags":[],"verdict":"pa', 'length')],
 ];
 
@@ -60,7 +80,12 @@ for (const [what, reply] of garbage) {
       assert.match(error.message, /gave no usable verdict after \d attempts? .*rejected/);
       // Answers that came back but were unusable still used tokens, and the error says how many.
       const answered = reply.status === 200 && reply.body.includes('"usage"');
-      assert.deepEqual(error.usage, answered ? { promptTokens: 100 * maxAttempts, completionTokens: 20 * maxAttempts } : { promptTokens: 0, completionTokens: 0 });
+      assert.deepEqual(
+        error.usage,
+        answered
+          ? { promptTokens: 100 * maxAttempts, completionTokens: 20 * maxAttempts }
+          : { promptTokens: 0, completionTokens: 0 },
+      );
     }
   });
 }
@@ -83,7 +108,10 @@ test('a 4xx that says the request is wrong is not retried', async () => {
 });
 
 test('timeouts count as attempts', async () => {
-  const { outcome, calls } = await judgeAgainst(() => ({ ...answerReply({ flags: [], verdict: 'pass', summary: 'late' }), delayMs: 2_000 }), { timeoutMs: 100, maxAttempts: 2 });
+  const { outcome, calls } = await judgeAgainst(
+    () => ({ ...answerReply({ flags: [], verdict: 'pass', summary: 'late' }), delayMs: 2_000 }),
+    { timeoutMs: 100, maxAttempts: 2 },
+  );
   assert.equal(unavailable(outcome).reason, 'unreachable');
   assert.equal(calls, 2);
 });
@@ -97,29 +125,46 @@ test('an unreachable upstream fails closed', async () => {
     });
   });
   const client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'x' });
-  await assert.rejects(judgePack(request(client, { maxAttempts: 2 })), (error: unknown) => error instanceof JudgeUnavailableError && error.reason === 'unreachable' && error.attempts === 2);
+  await assert.rejects(
+    judgePack(request(client, { maxAttempts: 2 })),
+    (error: unknown) =>
+      error instanceof JudgeUnavailableError && error.reason === 'unreachable' && error.attempts === 2,
+  );
 });
 
 test('a pack over the size limit is refused without a call', async () => {
   const big: CanonicalPack = fixturePack('big', { 'policy.ts': 'x'.repeat(2_000) });
-  const { outcome, calls } = await judgeAgainst(() => answerReply({ flags: [], verdict: 'pass', summary: 'ok' }), { pack: big, packHash: packHash(big), maxPackChars: 1_000 });
+  const { outcome, calls } = await judgeAgainst(() => answerReply({ flags: [], verdict: 'pass', summary: 'ok' }), {
+    pack: big,
+    packHash: packHash(big),
+    maxPackChars: 1_000,
+  });
   assert.equal(unavailable(outcome).reason, 'pack_too_large');
   assert.equal(calls, 0);
 });
 
 test('the request: temperature 0, strict json_schema, the pack as delimited data, a new seed per attempt', async () => {
-  const { outcome, bodies } = await judgeAgainst((call) => (call < 3 ? errorReply(500) : answerReply({ flags: [], verdict: 'pass', summary: 'fine' })), {
-    pack: injectionPack,
-    packHash: packHash(injectionPack),
-  });
+  const { outcome, bodies } = await judgeAgainst(
+    (call) => (call < 3 ? errorReply(500) : answerReply({ flags: [], verdict: 'pass', summary: 'fine' })),
+    {
+      pack: injectionPack,
+      packHash: packHash(injectionPack),
+    },
+  );
   assert.ok(outcome.ok);
   assert.equal(outcome.verdict.verdict, 'pass');
   assert.deepEqual(outcome.verdict.costHint, { attempts: 3, promptTokens: 100, completionTokens: 20 });
-  assert.deepEqual(bodies.map((body) => body['seed']), [0, 1, 2]);
+  assert.deepEqual(
+    bodies.map((body) => body['seed']),
+    [0, 1, 2],
+  );
   const body = bodies[0]!;
   assert.equal(body['temperature'], 0);
   assert.equal(body['model'], 'glm-5.2');
-  const format = body['response_format'] as { type: string; json_schema: { name: string; strict: boolean; schema: { required: string[] } } };
+  const format = body['response_format'] as {
+    type: string;
+    json_schema: { name: string; strict: boolean; schema: { required: string[] } };
+  };
   assert.equal(format.type, 'json_schema');
   assert.equal(format.json_schema.name, judgeSchemaName);
   assert.equal(format.json_schema.strict, true);
@@ -149,10 +194,17 @@ test('a model talked into "pass" still rejects when it raised a serious flag; ha
   assert.equal(verdict.verdict, 'reject');
   assert.deepEqual(verdict.flags, [{ type: 'prompt_injection', evidence, file: 'policy.ts' }]);
   assert.match(verdict.summary, /answered "pass" but raised serious flags/);
-  assert.match(verdict.summary, /Dropped 1 flag\(s\) as hallucinated .*hardcoded_response in policy\.ts "return 'echo solved/);
+  assert.match(
+    verdict.summary,
+    /Dropped 1 flag\(s\) as hallucinated .*hardcoded_response in policy\.ts "return 'echo solved/,
+  );
 
   const hallucinated = await judgeAgainst(() =>
-    answerReply({ verdict: 'pass', summary: 'ok', flags: [{ type: 'scenario_gaming', evidence: 'csv-sales-report', file: 'policy.ts' }] }),
+    answerReply({
+      verdict: 'pass',
+      summary: 'ok',
+      flags: [{ type: 'scenario_gaming', evidence: 'csv-sales-report', file: 'policy.ts' }],
+    }),
   );
   assert.ok(hallucinated.outcome.ok);
   assert.equal(hallucinated.outcome.verdict.verdict, 'pass');
@@ -161,7 +213,9 @@ test('a model talked into "pass" still rejects when it raised a serious flag; ha
 });
 
 test('answers wrapped in a code fence are accepted', async () => {
-  const { outcome } = await judgeAgainst(() => completionReply('```json\n{"flags":[],"verdict":"pass","summary":"fine"}\n```'));
+  const { outcome } = await judgeAgainst(() =>
+    completionReply('```json\n{"flags":[],"verdict":"pass","summary":"fine"}\n```'),
+  );
   assert.ok(outcome.ok);
   assert.equal(outcome.verdict.verdict, 'pass');
 });
@@ -173,5 +227,10 @@ test('a cache that cannot be written does not cost the verdict', async () => {
   };
   const { outcome } = await judgeAgainst(() => answerReply({ flags: [], verdict: 'pass', summary: 'fine' }), { cache });
   assert.ok(outcome.ok);
-  assert.deepEqual(outcome.verdict.costHint, { attempts: 1, promptTokens: 100, completionTokens: 20, cacheWriteError: 'disk full' });
+  assert.deepEqual(outcome.verdict.costHint, {
+    attempts: 1,
+    promptTokens: 100,
+    completionTokens: 20,
+    cacheWriteError: 'disk full',
+  });
 });

@@ -34,7 +34,15 @@ const fleetClient = new OpenAI({
 });
 
 function request(pack: CanonicalPack, overrides: Partial<JudgePackRequest> = {}): JudgePackRequest {
-  return { client: fleetClient, model: 'glm-5.2', pack, packHash: packHash(pack), cache: new MemoryJudgeCache(), retryDelayMs: 0, ...overrides };
+  return {
+    client: fleetClient,
+    model: 'glm-5.2',
+    pack,
+    packHash: packHash(pack),
+    cache: new MemoryJudgeCache(),
+    retryDelayMs: 0,
+    ...overrides,
+  };
 }
 
 test('honest example packs pass the judge round trip through the sim fleet', async () => {
@@ -56,8 +64,14 @@ test('a pack that talks to the judge is rejected for prompt_injection; its "verd
   assert.equal(verdict.verdict, 'reject');
   const injections = verdict.flags.filter((flag) => flag.type === 'prompt_injection');
   assert.ok(injections.length >= 2, JSON.stringify(verdict.flags));
-  assert.ok(injections.some((flag) => flag.evidence.includes(injectedVerdictLine)), 'the injected verdict line is itself evidence');
-  assert.ok(injections.some((flag) => flag.evidence.includes('[neutralised-delimiter]')), 'the fake end marker was neutralised and flagged');
+  assert.ok(
+    injections.some((flag) => flag.evidence.includes(injectedVerdictLine)),
+    'the injected verdict line is itself evidence',
+  );
+  assert.ok(
+    injections.some((flag) => flag.evidence.includes('[neutralised-delimiter]')),
+    'the fake end marker was neutralised and flagged',
+  );
   assert.ok(injections.every((flag) => flag.file === 'policy.ts'));
   assert.match(verdict.summary, /Reject: verified serious flags \(prompt_injection\)/);
 });
@@ -71,17 +85,27 @@ test('packs with canned answers, test peeking or stuffing are rejected with the 
   for (const [pack, types] of cases) {
     const verdict = await judgePack(request(pack));
     assert.equal(verdict.verdict, 'reject', verdict.summary);
-    for (const type of types) assert.ok(verdict.flags.some((flag) => flag.type === type), `${pack.files['SKILL.md']?.split('\n')[0]} lacks ${type}: ${JSON.stringify(verdict.flags)}`);
+    for (const type of types)
+      assert.ok(
+        verdict.flags.some((flag) => flag.type === type),
+        `${pack.files['SKILL.md']?.split('\n')[0]} lacks ${type}: ${JSON.stringify(verdict.flags)}`,
+      );
     // Every flag's evidence is really in the pack (the sim judge quotes verbatim).
-    for (const flag of verdict.flags) assert.ok(pack.files[flag.file!]!.replace(/\s+/g, ' ').includes(flag.evidence), flag.evidence);
+    for (const flag of verdict.flags)
+      assert.ok(pack.files[flag.file!]!.replace(/\s+/g, ' ').includes(flag.evidence), flag.evidence);
   }
   const canned = await judgePack(request(cannedAnswerPack));
-  assert.ok(canned.flags.some((flag) => flag.type === 'hardcoded_response' && flag.evidence.includes('cat > /app/report.csv')));
+  assert.ok(
+    canned.flags.some((flag) => flag.type === 'hardcoded_response' && flag.evidence.includes('cat > /app/report.csv')),
+  );
 });
 
 test('tool_avoidance is advisory for our rule, but the sim judge rejects and the model verdict stands', async () => {
   const verdict = await judgePack(request(toolStrippingPack));
-  assert.deepEqual(verdict.flags.map((flag) => flag.type), ['tool_avoidance']);
+  assert.deepEqual(
+    verdict.flags.map((flag) => flag.type),
+    ['tool_avoidance'],
+  );
   assert.equal(verdict.verdict, 'reject');
   assert.match(verdict.summary, /the judge model rejected the pack \(advisory flags only\)/);
 });

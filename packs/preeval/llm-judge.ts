@@ -7,7 +7,14 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import type { ChatUpstream } from '../../gateway/upstream/chat-upstream.ts';
 import { packHash as computePackHash, type CanonicalPack } from '../canonical-pack.ts';
-import { buildJudgeMessages, judgeAnswerSchema, judgePromptVersion, judgeResponseFormat, type JudgeAnswer, type JudgeFlagType } from './judge-protocol.ts';
+import {
+  buildJudgeMessages,
+  judgeAnswerSchema,
+  judgePromptVersion,
+  judgeResponseFormat,
+  type JudgeAnswer,
+  type JudgeFlagType,
+} from './judge-protocol.ts';
 import type { CachedVerdict, JudgeCache } from './judge-cache.ts';
 import { decideVerdict } from './judge-decision.ts';
 
@@ -60,12 +67,20 @@ export class JudgeUnavailableError extends Error {
     readonly usage: { promptTokens: number; completionTokens: number } = { promptTokens: 0, completionTokens: 0 },
   ) {
     const last = causes[causes.length - 1] ?? reason;
-    super(`the LLM judge (${model}) gave no usable verdict after ${attempts} attempt${attempts === 1 ? '' : 's'} (${reason}: ${last}); the pack cannot be judged, so it is rejected`);
+    super(
+      `the LLM judge (${model}) gave no usable verdict after ${attempts} attempt${attempts === 1 ? '' : 's'} (${reason}: ${last}); the pack cannot be judged, so it is rejected`,
+    );
     this.name = 'JudgeUnavailableError';
   }
 }
 
-export const judgeDefaults = { maxAttempts: 3, timeoutMs: 120_000, retryDelayMs: 1_000, maxOutputTokens: 4_096, maxPackChars: 300_000 } as const;
+export const judgeDefaults = {
+  maxAttempts: 3,
+  timeoutMs: 120_000,
+  retryDelayMs: 1_000,
+  maxOutputTokens: 4_096,
+  maxPackChars: 300_000,
+} as const;
 
 // Only what the judge reads from a completion; anything else an upstream sends is ignored.
 const completionSchema = z.object({
@@ -87,34 +102,55 @@ type AttemptOutcome =
 /** Reads the verdict from a completion, or says why it is unusable (always worth another attempt). */
 function readAnswer(raw: unknown): AttemptOutcome {
   const completion = completionSchema.safeParse(raw);
-  if (!completion.success) return { ok: false, retryable: true, reason: 'invalid_answer', cause: 'the response is not a chat completion' };
+  if (!completion.success)
+    return { ok: false, retryable: true, reason: 'invalid_answer', cause: 'the response is not a chat completion' };
   const choice = completion.data.choices[0]!;
-  if (choice.message.refusal) return { ok: false, retryable: true, reason: 'invalid_answer', cause: `the model refused: ${choice.message.refusal.slice(0, 200)}` };
-  if (choice.finish_reason === 'length') return { ok: false, retryable: true, reason: 'invalid_answer', cause: 'the answer was cut off at the token limit' };
+  if (choice.message.refusal)
+    return {
+      ok: false,
+      retryable: true,
+      reason: 'invalid_answer',
+      cause: `the model refused: ${choice.message.refusal.slice(0, 200)}`,
+    };
+  if (choice.finish_reason === 'length')
+    return { ok: false, retryable: true, reason: 'invalid_answer', cause: 'the answer was cut off at the token limit' };
   // Some OpenAI-compatible upstreams wrap structured output in a code fence anyway.
   const content = (choice.message.content ?? '').trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/, '$1');
   let json: unknown;
   try {
     json = JSON.parse(content);
   } catch {
-    return { ok: false, retryable: true, reason: 'invalid_answer', cause: `the answer is not JSON: ${JSON.stringify(content.slice(0, 120))}` };
+    return {
+      ok: false,
+      retryable: true,
+      reason: 'invalid_answer',
+      cause: `the answer is not JSON: ${JSON.stringify(content.slice(0, 120))}`,
+    };
   }
   const answer = judgeAnswerSchema.safeParse(json);
   if (!answer.success) {
     const issue = answer.error.issues[0]!;
-    return { ok: false, retryable: true, reason: 'invalid_answer', cause: `the answer does not match the schema: field "${issue.path.join('.')}" ${issue.message}` };
+    return {
+      ok: false,
+      retryable: true,
+      reason: 'invalid_answer',
+      cause: `the answer does not match the schema: field "${issue.path.join('.')}" ${issue.message}`,
+    };
   }
   return { ok: true, answer: answer.data };
 }
 
 /** Transport errors, timeouts, 408/409/429/5xx are worth retrying; other 4xx say the request itself is wrong. */
 function classifyError(error: unknown): AttemptOutcome & { ok: false } {
-  if (error instanceof OpenAI.APIConnectionError) return { ok: false, retryable: true, reason: 'unreachable', cause: error.message };
+  if (error instanceof OpenAI.APIConnectionError)
+    return { ok: false, retryable: true, reason: 'unreachable', cause: error.message };
   if (error instanceof OpenAI.APIError) {
     const status = error.status;
     const text = `${status ?? 'no status'} ${error.message}`.slice(0, 300);
-    if (status === undefined || status === 408 || status === 409 || status === 429 || status >= 500) return { ok: false, retryable: true, reason: 'unreachable', cause: text };
-    if (error.code === 'context_length_exceeded') return { ok: false, retryable: false, reason: 'pack_too_large', cause: text };
+    if (status === undefined || status === 408 || status === 409 || status === 429 || status >= 500)
+      return { ok: false, retryable: true, reason: 'unreachable', cause: text };
+    if (error.code === 'context_length_exceeded')
+      return { ok: false, retryable: false, reason: 'pack_too_large', cause: text };
     return { ok: false, retryable: false, reason: 'refused', cause: text };
   }
   // A body that is not JSON at all, or anything else unexpected: treat as a bad answer and try again.
@@ -135,7 +171,8 @@ export async function judgePack(request: JudgePackRequest): Promise<JudgeVerdict
   const maxPackChars = request.maxPackChars ?? judgeDefaults.maxPackChars;
   // The boundary and the cache key rest on the hash: a wrong one would cache a verdict under another pack.
   const actualHash = computePackHash(pack);
-  if (request.packHash !== actualHash) throw new Error(`judgePack: packHash ${request.packHash} is not the hash of the pack (${actualHash})`);
+  if (request.packHash !== actualHash)
+    throw new Error(`judgePack: packHash ${request.packHash} is not the hash of the pack (${actualHash})`);
 
   const key = { packHash: actualHash, model, promptVersion: judgePromptVersion };
   const hit = await cache.get(key);
@@ -146,7 +183,12 @@ export async function judgePack(request: JudgePackRequest): Promise<JudgeVerdict
 
   const prompt = buildJudgeMessages(pack, actualHash);
   if (prompt.dataChars > maxPackChars) {
-    throw new JudgeUnavailableError('pack_too_large', 0, [`the pack holds ${prompt.dataChars} characters of text; the judge reads at most ${maxPackChars}`], model);
+    throw new JudgeUnavailableError(
+      'pack_too_large',
+      0,
+      [`the pack holds ${prompt.dataChars} characters of text; the judge reads at most ${maxPackChars}`],
+      model,
+    );
   }
 
   const causes: string[] = [];
@@ -161,7 +203,8 @@ export async function judgePack(request: JudgePackRequest): Promise<JudgeVerdict
         model,
         messages: prompt.messages,
         temperature: 0,
-        // A different seed per attempt: deterministic upstreams (the sim fleet) repeat a fault for an identical request.
+        // A different seed per attempt: deterministic upstreams (the sim fleet) repeat a fault for an identical
+        // request.
         seed: attempt - 1,
         max_tokens: maxOutputTokens,
         response_format: judgeResponseFormat,
@@ -179,7 +222,12 @@ export async function judgePack(request: JudgePackRequest): Promise<JudgeVerdict
     }
     if (outcome.ok) {
       const decision = decideVerdict(outcome.answer, prompt.files);
-      const verdict: CachedVerdict = { ...decision, model, promptVersion: judgePromptVersion, costHint: { attempts: attempt, ...usage } };
+      const verdict: CachedVerdict = {
+        ...decision,
+        model,
+        promptVersion: judgePromptVersion,
+        costHint: { attempts: attempt, ...usage },
+      };
       let cacheWriteError: string | undefined;
       try {
         await cache.set(key, verdict);
@@ -187,7 +235,11 @@ export async function judgePack(request: JudgePackRequest): Promise<JudgeVerdict
         // The verdict is paid for and valid; failing here would only make the caller pay again.
         cacheWriteError = (error as Error).message;
       }
-      return { ...verdict, cached: false, costHint: { attempts: attempt, ...usage, ...(cacheWriteError ? { cacheWriteError } : {}) } };
+      return {
+        ...verdict,
+        cached: false,
+        costHint: { attempts: attempt, ...usage, ...(cacheWriteError ? { cacheWriteError } : {}) },
+      };
     }
     causes.push(`attempt ${attempt}: ${outcome.cause}`);
     reason = outcome.reason;

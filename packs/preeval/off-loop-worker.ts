@@ -10,14 +10,21 @@ let held: ScenarioFingerprints | undefined;
 
 function fingerprintsOf(task: Extract<OffLoopMessage, { task: 'scan' }>): ScenarioFingerprints {
   if (task.fingerprints) held = task.fingerprints;
-  if (held?.digest !== task.fingerprintsDigest) throw new Error(`the thread holds no fingerprints with digest ${task.fingerprintsDigest}`);
+  if (held?.digest !== task.fingerprintsDigest)
+    throw new Error(`the thread holds no fingerprints with digest ${task.fingerprintsDigest}`);
   return held;
 }
 
 parentPort!.on('message', (task: OffLoopMessage) => {
   let reply: OffLoopReply;
   try {
-    reply = { ok: true, result: task.task === 'scan' ? scanPack(task.input, fingerprintsOf(task), task.thresholds) : findNearCopies(task.candidate, task.others, task.threshold) };
+    reply = {
+      ok: true,
+      result:
+        task.task === 'scan'
+          ? scanPack(task.input, fingerprintsOf(task), task.thresholds)
+          : findNearCopies(task.candidate, task.others, task.threshold),
+    };
   } catch (error) {
     reply = { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
   }

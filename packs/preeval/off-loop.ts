@@ -16,7 +16,12 @@ import type { NearCopy } from './similarity.ts';
 
 export type OffLoopTask =
   | { task: 'scan'; input: ScanInput; fingerprints: ScenarioFingerprints; thresholds: ScanThresholds }
-  | { task: 'similarity'; candidate: CanonicalPack; others: { packHash: string; pack: CanonicalPack }[]; threshold: number };
+  | {
+      task: 'similarity';
+      candidate: CanonicalPack;
+      others: { packHash: string; pack: CanonicalPack }[];
+      threshold: number;
+    };
 
 type OffLoopResult<T extends OffLoopTask> = T extends { task: 'scan' } ? ScanResult : NearCopy[];
 export type OffLoopReply = { ok: true; result: unknown } | { ok: false; error: string };
@@ -26,14 +31,23 @@ export type OffLoopReply = { ok: true; result: unknown } | { ok: false; error: s
  */
 export type OffLoopMessage =
   | Exclude<OffLoopTask, { task: 'scan' }>
-  | { task: 'scan'; input: ScanInput; thresholds: ScanThresholds; fingerprintsDigest: string; fingerprints?: ScenarioFingerprints };
+  | {
+      task: 'scan';
+      input: ScanInput;
+      thresholds: ScanThresholds;
+      fingerprintsDigest: string;
+      fingerprints?: ScenarioFingerprints;
+    };
 
 export const defaultScanTimeLimitMs = 30_000;
 /** Idle threads kept for the next tasks; more run at once when tasks overlap, and end after. */
 export const maxIdleOffLoopThreads = 2;
 
 export class ScanTimeLimitError extends Error {
-  constructor(readonly task: OffLoopTask['task'], readonly limitMs: number) {
+  constructor(
+    readonly task: OffLoopTask['task'],
+    readonly limitMs: number,
+  ) {
     super(`the ${task === 'scan' ? 'static scan' : 'similarity check'} did not finish within ${limitMs / 1000} s`);
     this.name = 'ScanTimeLimitError';
   }
@@ -83,10 +97,15 @@ function messageFor(worker: Worker, task: OffLoopTask): OffLoopMessage {
   if (task.task !== 'scan') return task;
   const { fingerprints, ...rest } = task;
   const held = heldDigest.get(worker) === fingerprints.digest;
-  return held ? { ...rest, fingerprintsDigest: fingerprints.digest } : { ...rest, fingerprintsDigest: fingerprints.digest, fingerprints };
+  return held
+    ? { ...rest, fingerprintsDigest: fingerprints.digest }
+    : { ...rest, fingerprintsDigest: fingerprints.digest, fingerprints };
 }
 
-export function runOffLoop<T extends OffLoopTask>(task: T, limitMs = defaultScanTimeLimitMs): Promise<OffLoopResult<T>> {
+export function runOffLoop<T extends OffLoopTask>(
+  task: T,
+  limitMs = defaultScanTimeLimitMs,
+): Promise<OffLoopResult<T>> {
   return new Promise((resolve, reject) => {
     const worker = idle.pop() ?? startThread();
     worker.ref();
@@ -108,7 +127,8 @@ export function runOffLoop<T extends OffLoopTask>(task: T, limitMs = defaultScan
       finish(reply.ok, () => (reply.ok ? resolve(reply.result as OffLoopResult<T>) : reject(new Error(reply.error))));
     };
     const onError = (error: Error) => finish(false, () => reject(error));
-    const onExit = (code: number) => finish(false, () => reject(new Error(`the pre-evaluation thread exited with ${code} before answering`)));
+    const onExit = (code: number) =>
+      finish(false, () => reject(new Error(`the pre-evaluation thread exited with ${code} before answering`)));
     const timer = setTimeout(() => finish(false, () => reject(new ScanTimeLimitError(task.task, limitMs))), limitMs);
     worker.on('message', onMessage);
     worker.on('error', onError);

@@ -24,7 +24,16 @@ test('a supersedable claim (a local run from before local runs stopped claiming)
   const owners = new PackOwners(await mkdtemp(path.join(os.tmpdir(), 'trl-owners-')));
   const hash = 'c'.repeat(64);
   await owners.claim(hash, 'local', '2026-01-01T00:00:00Z');
-  assert.equal((await owners.claim(hash, '5Miner', '2026-01-02T00:00:00Z', { supersedable: ['local'] })).hotkey, '5Miner');
-  assert.equal((await owners.claim(hash, '5Other', '2026-01-03T00:00:00Z', { supersedable: ['local'] })).hotkey, '5Miner');
-  assert.equal((await owners.claim(hash, 'local', '2026-01-04T00:00:00Z', { supersedable: ['local'] })).hotkey, '5Miner');
+  assert.equal(
+    (await owners.claim(hash, '5Miner', '2026-01-02T00:00:00Z', { supersedable: ['local'] })).hotkey,
+    '5Miner',
+  );
+  assert.equal(
+    (await owners.claim(hash, '5Other', '2026-01-03T00:00:00Z', { supersedable: ['local'] })).hotkey,
+    '5Miner',
+  );
+  assert.equal(
+    (await owners.claim(hash, 'local', '2026-01-04T00:00:00Z', { supersedable: ['local'] })).hotkey,
+    '5Miner',
+  );
 });

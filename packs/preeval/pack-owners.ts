@@ -26,7 +26,12 @@ export class PackOwners {
    * Claims the hash for hotkey unless someone already owns it; returns the owner either way.
    * A claim by one of `supersedable` (owners that never were chain commitments) gives way once.
    */
-  async claim(packHash: string, hotkey: string, claimedAt: string, options: { supersedable?: string[] } = {}): Promise<PackOwner> {
+  async claim(
+    packHash: string,
+    hotkey: string,
+    claimedAt: string,
+    options: { supersedable?: string[] } = {},
+  ): Promise<PackOwner> {
     await mkdir(this.dir, { recursive: true });
     const record: PackOwner = { packHash, hotkey, claimedAt };
     for (let attempt = 0; ; attempt++) {
@@ -37,7 +42,8 @@ export class PackOwners {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const existing = await this.ownerOf(packHash);
         if (!existing) throw new Error(`the owner record of ${packHash} is unreadable`);
-        if (attempt > 0 || existing.hotkey === hotkey || !options.supersedable?.includes(existing.hotkey)) return existing;
+        if (attempt > 0 || existing.hotkey === hotkey || !options.supersedable?.includes(existing.hotkey))
+          return existing;
         // Removed, then claimed exclusively again: of two racing hotkeys only one can win.
         await rm(this.file(packHash), { force: true });
       }

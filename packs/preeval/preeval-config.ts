@@ -6,17 +6,23 @@ import { preEvalConfigFile } from '../../common/data-layout.ts';
 import { defaultScanThresholds, parseScanThresholds, type ScanThresholds } from './scan-thresholds.ts';
 import { defaultNearCopyThreshold } from './similarity.ts';
 
-const configSchema = z.object({
-  version: z.literal(1),
-  staticScan: z.object({ enabled: z.boolean().default(true), thresholds: z.record(z.string(), z.unknown()).optional() }).default({ enabled: true }),
-  similarity: z.object({ enabled: z.boolean().default(true), maxDistance: z.number().min(0).max(1).nullable().default(null) }).default({ enabled: true, maxDistance: null }),
-  judge: z.object({
-    enabled: z.boolean().default(true),
-    model: z.string().min(1),
-    maxAttempts: z.number().int().min(1).max(10).default(3),
-    timeoutSec: z.number().positive().max(600).default(120),
-  }),
-}).passthrough();
+const configSchema = z
+  .object({
+    version: z.literal(1),
+    staticScan: z
+      .object({ enabled: z.boolean().default(true), thresholds: z.record(z.string(), z.unknown()).optional() })
+      .default({ enabled: true }),
+    similarity: z
+      .object({ enabled: z.boolean().default(true), maxDistance: z.number().min(0).max(1).nullable().default(null) })
+      .default({ enabled: true, maxDistance: null }),
+    judge: z.object({
+      enabled: z.boolean().default(true),
+      model: z.string().min(1),
+      maxAttempts: z.number().int().min(1).max(10).default(3),
+      timeoutSec: z.number().positive().max(600).default(120),
+    }),
+  })
+  .passthrough();
 
 export interface PreEvalConfig {
   staticScan: { enabled: boolean; thresholds: ScanThresholds };
@@ -34,12 +40,25 @@ export function parsePreEvalConfig(text: string, source = 'preeval config'): Pre
     throw new Error(`${source} is not JSON: ${(error as Error).message}`);
   }
   const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${source}: ${parsed.error.issues.map((i) => `field "${i.path.join('.')}": ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `${source}: ${parsed.error.issues.map((i) => `field "${i.path.join('.')}": ${i.message}`).join('; ')}`,
+    );
   const c = parsed.data;
   return {
-    staticScan: { enabled: c.staticScan.enabled, thresholds: c.staticScan.thresholds ? parseScanThresholds({ ...defaultScanThresholds, ...c.staticScan.thresholds }) : defaultScanThresholds },
+    staticScan: {
+      enabled: c.staticScan.enabled,
+      thresholds: c.staticScan.thresholds
+        ? parseScanThresholds({ ...defaultScanThresholds, ...c.staticScan.thresholds })
+        : defaultScanThresholds,
+    },
     similarity: { enabled: c.similarity.enabled, maxDistance: c.similarity.maxDistance ?? defaultNearCopyThreshold },
-    judge: { enabled: c.judge.enabled, model: c.judge.model, maxAttempts: c.judge.maxAttempts, timeoutMs: c.judge.timeoutSec * 1000 },
+    judge: {
+      enabled: c.judge.enabled,
+      model: c.judge.model,
+      maxAttempts: c.judge.maxAttempts,
+      timeoutMs: c.judge.timeoutSec * 1000,
+    },
   };
 }
 

@@ -19,14 +19,17 @@ class TestRefs:
 
 test('literals carry their value, line and whether they are f-strings; comments are not literals', () => {
   const literals = pythonStringLiterals(source);
-  assert.deepEqual(literals.map((literal) => [literal.value, literal.line, literal.formatted]), [
-    ['Module docstring\non two lines.', 1, false],
-    ['Office Chair', 5, false],
-    ['\\d+\\.json', 6, false],
-    ['top_product', 8, false],
-    ['got {data!r}', 8, true],
-    ['bytes', 9, false],
-  ]);
+  assert.deepEqual(
+    literals.map((literal) => [literal.value, literal.line, literal.formatted]),
+    [
+      ['Module docstring\non two lines.', 1, false],
+      ['Office Chair', 5, false],
+      ['\\d+\\.json', 6, false],
+      ['top_product', 8, false],
+      ['got {data!r}', 8, true],
+      ['bytes', 9, false],
+    ],
+  );
 });
 
 test('test functions and test classes are found with their lines', () => {
@@ -38,5 +41,6 @@ test('test functions and test classes are found with their lines', () => {
 });
 
 test('odd input never throws', () => {
-  for (const text of ['"unterminated', "'''open", 'x = "a\\', '']) assert.doesNotThrow(() => pythonStringLiterals(text));
+  for (const text of ['"unterminated', "'''open", 'x = "a\\', ''])
+    assert.doesNotThrow(() => pythonStringLiterals(text));
 });

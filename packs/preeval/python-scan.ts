@@ -35,8 +35,15 @@ export function scanPython(source: string, visitor: PythonScanVisitor): void {
   let i = 0;
   while (i < source.length) {
     const char = source[i]!;
-    if (char === '\n') { line += 1; i += 1; continue; }
-    if (char === ' ' || char === '\t' || char === '\r' || char === '\\' || char === '\f') { i += 1; continue; }
+    if (char === '\n') {
+      line += 1;
+      i += 1;
+      continue;
+    }
+    if (char === ' ' || char === '\t' || char === '\r' || char === '\\' || char === '\f') {
+      i += 1;
+      continue;
+    }
     const start = i;
     if (char === '#') {
       let j = i;

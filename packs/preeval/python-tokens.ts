@@ -6,18 +6,79 @@ import type { Token } from './js-tokens.ts';
 import { scanPython } from './python-scan.ts';
 
 export const pythonKeywords = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else',
-  'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise',
-  'return', 'try', 'while', 'with', 'yield', 'match', 'case',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
+  'match',
+  'case',
 ]);
-const operators = ['**=', '//=', '>>=', '<<=', '...', '->', ':=', '**', '//', '==', '!=', '<=', '>=', '<<', '>>', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@='];
-const numberPattern = /^(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[jJ]?/;
+const operators = [
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '...',
+  '->',
+  ':=',
+  '**',
+  '//',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '<<',
+  '>>',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '@=',
+];
+const numberPattern =
+  /^(?:0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[jJ]?/;
 
 export function tokenizePython(code: string): Token[] {
   const tokens: Token[] = [];
   scanPython(code, {
     comment: (raw, line, start) => tokens.push({ type: 'comment', raw, line, start }),
-    word: (word, line, start) => tokens.push({ type: pythonKeywords.has(word) ? 'keyword' : 'identifier', raw: word, line, start }),
+    word: (word, line, start) =>
+      tokens.push({ type: pythonKeywords.has(word) ? 'keyword' : 'identifier', raw: word, line, start }),
     string: ({ raw, value, line, start }) => tokens.push({ type: 'string', raw, value, line, start }),
     other(at, line) {
       const char = code[at]!;

@@ -25,13 +25,18 @@ function pythonImports(file: string, text: string, files: Set<string>): string[]
   const moduleFiles = (name: string) => {
     const base = name.replace(/^\.+/, '').replace(/\./g, '/');
     const dir = name.startsWith('.') ? path.posix.dirname(file) : '.';
-    return [`${base}.py`, `${base}/__init__.py`].map((candidate) => path.posix.normalize(path.posix.join(dir, candidate))).filter((candidate) => files.has(candidate));
+    return [`${base}.py`, `${base}/__init__.py`]
+      .map((candidate) => path.posix.normalize(path.posix.join(dir, candidate)))
+      .filter((candidate) => files.has(candidate));
   };
   for (const match of text.matchAll(pythonImportPattern)) {
     if (match[1] !== undefined) {
       found.push(...moduleFiles(match[1]));
       // `from . import helpers` / `from pkg import helpers`: the names may be modules too.
-      for (const name of match[2]!.split(',')) found.push(...moduleFiles(`${match[1].endsWith('.') ? match[1] : `${match[1]}.`}${name.trim().split(/\s+/)[0]}`));
+      for (const name of match[2]!.split(','))
+        found.push(
+          ...moduleFiles(`${match[1].endsWith('.') ? match[1] : `${match[1]}.`}${name.trim().split(/\s+/)[0]}`),
+        );
     } else for (const name of match[3]!.split(',')) found.push(...moduleFiles(name.trim().split(/\s+/)[0]!));
   }
   return found;
@@ -50,7 +55,15 @@ export function reachableFiles(pack: CanonicalPack): string[] {
     if (!/\.(?:[cm]?[jt]sx?|py)$/i.test(file)) continue;
     const next = file.endsWith('.py') ? pythonImports(file, text, files) : scriptImports(file, text, files);
     // A file named in a string of reachable code is read at run time (open('hints.txt')).
-    for (const other of files) if (!reached.has(other) && (text.includes(`'${other}'`) || text.includes(`"${other}"`) || text.includes(`/${other}'`) || text.includes(`/${other}"`))) next.push(other);
+    for (const other of files)
+      if (
+        !reached.has(other) &&
+        (text.includes(`'${other}'`) ||
+          text.includes(`"${other}"`) ||
+          text.includes(`/${other}'`) ||
+          text.includes(`/${other}"`))
+      )
+        next.push(other);
     queue.push(...next.filter((name) => !reached.has(name)));
   }
   return [...reached].sort();

@@ -61,9 +61,14 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
   // Ownership comes from chain commitments: a local run (no hotkey) claims nothing and is nobody's
   // earlier submission, so a miner can evaluate a pack at home and then commit it.
   const localRun = input.owner === localOwner;
-  const owner = localRun ? { hotkey: localOwner, claimedAt: input.claimedAt } : await deps.owners.claim(input.packHash, input.owner, input.claimedAt, { supersedable: [localOwner] });
+  const owner = localRun
+    ? { hotkey: localOwner, claimedAt: input.claimedAt }
+    : await deps.owners.claim(input.packHash, input.owner, input.claimedAt, { supersedable: [localOwner] });
   if (owner.hotkey !== input.owner) {
-    reasons.push({ code: 'pack_hash_owned', message: `pack ${input.packHash.slice(0, 12)}… was first committed by ${owner.hotkey} at ${owner.claimedAt}; a pack hash belongs to its first committer` });
+    reasons.push({
+      code: 'pack_hash_owned',
+      message: `pack ${input.packHash.slice(0, 12)}… was first committed by ${owner.hotkey} at ${owner.claimedAt}; a pack hash belongs to its first committer`,
+    });
     return done();
   }
 
@@ -78,14 +83,30 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
 
   if (deps.config.staticScan.enabled) {
     try {
-      report.scan = await runOffLoop({ task: 'scan', input: { pack: input.pack, bundleCode: input.bundleCode }, fingerprints: await deps.fingerprints(), thresholds: deps.config.staticScan.thresholds }, limitMs);
+      report.scan = await runOffLoop(
+        {
+          task: 'scan',
+          input: { pack: input.pack, bundleCode: input.bundleCode },
+          fingerprints: await deps.fingerprints(),
+          thresholds: deps.config.staticScan.thresholds,
+        },
+        limitMs,
+      );
     } catch (error) {
       if (timeLimited(error)) return done();
       throw error;
     }
     if (report.scan.verdict === 'reject') {
-      const lines = report.scan.evidence.slice(0, evidenceLines).map((e) => `${e.file}:${e.line} [${e.kind}${e.scenario ? ` ${e.scenario}` : ''}${e.encoding !== 'plain' ? `, ${e.encoding}` : ''}] ${e.excerpt}`);
-      reasons.push({ code: 'scenario_specific_content', message: `static scan score ${report.scan.score.toFixed(1)} (limit ${deps.config.staticScan.thresholds.rejectScore}): the pack contains scenario-specific content or forbidden behaviour:\n${lines.join('\n')}` });
+      const lines = report.scan.evidence
+        .slice(0, evidenceLines)
+        .map(
+          (e) =>
+            `${e.file}:${e.line} [${e.kind}${e.scenario ? ` ${e.scenario}` : ''}${e.encoding !== 'plain' ? `, ${e.encoding}` : ''}] ${e.excerpt}`,
+        );
+      reasons.push({
+        code: 'scenario_specific_content',
+        message: `static scan score ${report.scan.score.toFixed(1)} (limit ${deps.config.staticScan.thresholds.rejectScore}): the pack contains scenario-specific content or forbidden behaviour:\n${lines.join('\n')}`,
+      });
       return done();
     }
   }
@@ -95,20 +116,38 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
     // no owner and is not a submission; one's own packs are not copies; and only packs claimed
     // before this one's first claim count, so an original is never a "copy" of a later copy.
     const others = (await deps.earlierPacks()).filter(
-      (p) => p.packHash !== input.packHash && p.owner !== undefined && p.owner !== localOwner && p.owner !== input.owner && p.claimedAt !== undefined && p.claimedAt < owner.claimedAt,
+      (p) =>
+        p.packHash !== input.packHash &&
+        p.owner !== undefined &&
+        p.owner !== localOwner &&
+        p.owner !== input.owner &&
+        p.claimedAt !== undefined &&
+        p.claimedAt < owner.claimedAt,
     );
     try {
-      report.nearCopies = await runOffLoop({ task: 'similarity', candidate: input.pack, others: others.map(({ packHash, pack }) => ({ packHash, pack })), threshold: deps.config.similarity.maxDistance }, limitMs);
+      report.nearCopies = await runOffLoop(
+        {
+          task: 'similarity',
+          candidate: input.pack,
+          others: others.map(({ packHash, pack }) => ({ packHash, pack })),
+          threshold: deps.config.similarity.maxDistance,
+        },
+        limitMs,
+      );
     } catch (error) {
       if (timeLimited(error)) return done();
       throw error;
     }
     const closest = report.nearCopies[0];
     if (closest) {
-      const why = closest.distance <= deps.config.similarity.maxDistance
-        ? `normalized compression distance ${closest.distance.toFixed(3)} ≤ ${deps.config.similarity.maxDistance}`
-        : `${Math.round(closest.containment * 100)}% of that pack's code is inside this one`;
-      reasons.push({ code: 'near_copy', message: `the pack is a near copy of pack ${closest.packHash} (${why}; only files reachable from the entry are compared)` });
+      const why =
+        closest.distance <= deps.config.similarity.maxDistance
+          ? `normalized compression distance ${closest.distance.toFixed(3)} ≤ ${deps.config.similarity.maxDistance}`
+          : `${Math.round(closest.containment * 100)}% of that pack's code is inside this one`;
+      reasons.push({
+        code: 'near_copy',
+        message: `the pack is a near copy of pack ${closest.packHash} (${why}; only files reachable from the entry are compared)`,
+      });
       return done();
     }
   }
@@ -116,18 +155,31 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
   if (deps.config.judge.enabled) {
     try {
       report.judge = await judgePack({
-        client: deps.judge.client, model: deps.config.judge.model, pack: input.pack, packHash: input.packHash, cache: deps.judge.cache,
-        maxAttempts: deps.config.judge.maxAttempts, timeoutMs: deps.config.judge.timeoutMs,
+        client: deps.judge.client,
+        model: deps.config.judge.model,
+        pack: input.pack,
+        packHash: input.packHash,
+        cache: deps.judge.cache,
+        maxAttempts: deps.config.judge.maxAttempts,
+        timeoutMs: deps.config.judge.timeoutMs,
       });
       if (report.judge.verdict === 'reject') {
-        const flags = report.judge.flags.map((f) => `${f.type}${f.file ? ` in ${f.file}` : ''}: ${f.evidence.slice(0, 200)}`);
-        reasons.push({ code: 'judge_flagged', message: `the LLM judge (${report.judge.model}) rejected the pack:\n${flags.join('\n') || report.judge.summary}` });
+        const flags = report.judge.flags.map(
+          (f) => `${f.type}${f.file ? ` in ${f.file}` : ''}: ${f.evidence.slice(0, 200)}`,
+        );
+        reasons.push({
+          code: 'judge_flagged',
+          message: `the LLM judge (${report.judge.model}) rejected the pack:\n${flags.join('\n') || report.judge.summary}`,
+        });
       }
     } catch (error) {
       if (!(error instanceof JudgeUnavailableError)) throw error;
       // Fail closed: no verdict means no evaluation.
       report.judgeError = { reason: error.reason, attempts: error.attempts, causes: error.causes.slice(0, 5) };
-      reasons.push({ code: 'judge_unavailable', message: `the LLM judge gave no usable verdict after ${error.attempts} attempts (${error.reason}); the pack was not evaluated — resubmit later` });
+      reasons.push({
+        code: 'judge_unavailable',
+        message: `the LLM judge gave no usable verdict after ${error.attempts} attempts (${error.reason}); the pack was not evaluated — resubmit later`,
+      });
     }
   }
   return done();

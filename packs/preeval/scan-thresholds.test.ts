@@ -13,7 +13,7 @@ test('the defaults are valid and no single coincidental finding rejects', () => 
 });
 
 test('operator overrides merge onto the defaults kind by kind; bad values are refused', () => {
-  const merged = parseScanThresholds({ rejectScore: 50, kinds: { 'url': { weight: 0, cap: 0, hardReject: false } } });
+  const merged = parseScanThresholds({ rejectScore: 50, kinds: { url: { weight: 0, cap: 0, hardReject: false } } });
   assert.equal(merged.rejectScore, 50);
   assert.equal(ruleFor(merged, 'url').weight, 0);
   assert.deepEqual(ruleFor(merged, 'test-name'), defaultScanThresholds.kinds['test-name']);

@@ -43,7 +43,7 @@ export const defaultScanThresholds: ScanThresholds = {
     // Behaviour a policy has no business with: it reaches models through ctx.call only.
     'network-fetch': rule(30, 30, true),
     'network-api': rule(30, 30, true),
-    'url': rule(10, 20),
+    url: rule(10, 20),
     'dynamic-import': rule(30, 30, true),
     'builtin-import': rule(30, 30, true),
     'require-builtin': rule(30, 30, true),

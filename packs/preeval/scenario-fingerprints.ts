@@ -5,14 +5,36 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { modelCatalogFile, policySdkDir as sdkDir, scenariosDir as defaultScenariosDir } from '../../common/data-layout.ts';
+import {
+  modelCatalogFile,
+  policySdkDir as sdkDir,
+  scenariosDir as defaultScenariosDir,
+} from '../../common/data-layout.ts';
 import { findFingerprints, indexFingerprints } from './fingerprint-index.ts';
-import { fingerprintKinds, scenarioFingerprintsSchema, type Fingerprint, type FingerprintKind, type ScenarioFingerprints } from './fingerprint-schema.ts';
+import {
+  fingerprintKinds,
+  scenarioFingerprintsSchema,
+  type Fingerprint,
+  type FingerprintKind,
+  type ScenarioFingerprints,
+} from './fingerprint-schema.ts';
 
-export { fingerprintKinds, fingerprintSchema, scenarioFingerprintsSchema, type Fingerprint, type FingerprintKind, type ScenarioFingerprints } from './fingerprint-schema.ts';
+export {
+  fingerprintKinds,
+  fingerprintSchema,
+  scenarioFingerprintsSchema,
+  type Fingerprint,
+  type FingerprintKind,
+  type ScenarioFingerprints,
+} from './fingerprint-schema.ts';
 import { distinctiveWordCount, isCommonNumber } from './generic-vocabulary.ts';
 import { pythonStringLiterals, pythonTestNames } from './python-literals.ts';
-import { readAllScenarioSources, sourcesDigest, type ScenarioSources, type SkippedScenario } from './scenario-sources.ts';
+import {
+  readAllScenarioSources,
+  sourcesDigest,
+  type ScenarioSources,
+  type SkippedScenario,
+} from './scenario-sources.ts';
 import { normalizeWords, wordTokens } from './word-tokens.ts';
 
 export const fingerprintLimits = {
@@ -25,14 +47,36 @@ export const fingerprintLimits = {
   maxDisplayChars: 200,
 };
 
-const sharedKinds = new Set<FingerprintKind>(['test-name', 'scenario-name', 'file-path', 'expected-value', 'fixture-value']);
-const excludedPathRoots = new Set(['usr', 'bin', 'sbin', 'dev', 'proc', 'sys', 'lib', 'lib64', 'logs', 'tests', 'solution', 'tmp']);
-const technicalToken = /^(?:u?int\d+(?:_t)?|utf-?\d+|sha\d+|md5|x86_64|i[3-6]86|amd64|arm64|aarch64|base64|python\d(?:\.\d+)*|py3|ipv[46]|http2|iso\d+|latin-?1|win32|c\d\d|gnu\d+|x[0-9a-f]{2}|[0-9a-f]{1,4})$/i;
+const sharedKinds = new Set<FingerprintKind>([
+  'test-name',
+  'scenario-name',
+  'file-path',
+  'expected-value',
+  'fixture-value',
+]);
+const excludedPathRoots = new Set([
+  'usr',
+  'bin',
+  'sbin',
+  'dev',
+  'proc',
+  'sys',
+  'lib',
+  'lib64',
+  'logs',
+  'tests',
+  'solution',
+  'tmp',
+]);
+const technicalToken =
+  /^(?:u?int\d+(?:_t)?|utf-?\d+|sha\d+|md5|x86_64|i[3-6]86|amd64|arm64|aarch64|base64|python\d(?:\.\d+)*|py3|ipv[46]|http2|iso\d+|latin-?1|win32|c\d\d|gnu\d+|x[0-9a-f]{2}|[0-9a-f]{1,4})$/i;
 const pathPattern = /(?:^|[\s`'"(=:,[{>])((?:~?\/|\.\/)?[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.*-]+)+\/?)/g;
 
 const display = (text: string) => {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > fingerprintLimits.maxDisplayChars ? `${flat.slice(0, fingerprintLimits.maxDisplayChars - 1)}…` : flat;
+  return flat.length > fingerprintLimits.maxDisplayChars
+    ? `${flat.slice(0, fingerprintLimits.maxDisplayChars - 1)}…`
+    : flat;
 };
 const firstWords = (words: string[]) => words.slice(0, fingerprintLimits.maxWordsPerFingerprint).join(' ');
 
@@ -49,7 +93,11 @@ function specificEnough(original: string, words: string[]): boolean {
   if (words.length === 1) {
     const word = words[0]!;
     if (technicalToken.test(word)) return false;
-    return (/\d/.test(word) && /[a-z]/.test(word) && word.length >= 6) || (/\w[_.-]\w|[a-z][A-Z]/.test(original) && word.length >= 8) || word.length >= 12;
+    return (
+      (/\d/.test(word) && /[a-z]/.test(word) && word.length >= 6) ||
+      (/\w[_.-]\w|[a-z][A-Z]/.test(original) && word.length >= 8) ||
+      word.length >= 12
+    );
   }
   return words.join(' ').length >= 8 && distinctiveWordCount(words) >= 2;
 }
@@ -71,7 +119,8 @@ function paths(text: string): string[] {
 function addPaths(candidates: Candidates, text: string): void {
   for (const candidate of paths(text)) {
     const words = wordTokens(candidate);
-    if (words.join(' ').length >= 8 && distinctiveWordCount(words) >= 1) add(candidates, 'file-path', words.join(' '), candidate);
+    if (words.join(' ').length >= 8 && distinctiveWordCount(words) >= 1)
+      add(candidates, 'file-path', words.join(' '), candidate);
   }
 }
 
@@ -90,7 +139,11 @@ function addTestFile(candidates: Candidates, file: { path: string; text: string 
     try {
       const collect = (value: unknown): void => {
         if (typeof value === 'string') literals.push(value);
-        else if (value && typeof value === 'object') for (const [key, inner] of Object.entries(value)) { literals.push(key); collect(inner); }
+        else if (value && typeof value === 'object')
+          for (const [key, inner] of Object.entries(value)) {
+            literals.push(key);
+            collect(inner);
+          }
       };
       collect(JSON.parse(file.text));
     } catch {
@@ -120,7 +173,8 @@ function addSolutionFile(candidates: Candidates, file: { path: string; text: str
     if (/^(?:#!|set\s+-|(?:from\s+\S+\s+)?import\s)/.test(line)) continue;
     const words = wordTokens(line);
     const text = firstWords(words);
-    if (words.length >= 4 && text.length >= 20 && distinctiveWordCount(words) >= 2) add(candidates, 'solution-line', text, line);
+    if (words.length >= 4 && text.length >= 20 && distinctiveWordCount(words) >= 2)
+      add(candidates, 'solution-line', text, line);
   }
 }
 
@@ -132,11 +186,19 @@ function fixtureTokens(text: string): string[] {
       if (token.length >= 5 && !isCommonNumber(token)) found.push(token);
       continue;
     }
-    if (/^[\w.+-]+@[\w-]+\.[\w.]+$/.test(token)) { found.push(token); continue; }
+    if (/^[\w.+-]+@[\w-]+\.[\w.]+$/.test(token)) {
+      found.push(token);
+      continue;
+    }
     const digits = token.replace(/\D/g, '').length;
     const letters = token.replace(/[^A-Za-z]/g, '').length;
     if (token.length < 6 || digits < 2 || letters < 2 || technicalToken.test(token)) continue;
-    if (/^\d{4}-\d{2}-\d{2}/.test(token) || /^v?\d+(?:\.\d+)+[a-z]?$/i.test(token) || /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|px|%)$/i.test(token)) continue;
+    if (
+      /^\d{4}-\d{2}-\d{2}/.test(token) ||
+      /^v?\d+(?:\.\d+)+[a-z]?$/i.test(token) ||
+      /^\d+(?:\.\d+)?(?:ms|s|m|h|d|kb|mb|gb|px|%)$/i.test(token)
+    )
+      continue;
     found.push(token);
   }
   return found;
@@ -147,12 +209,14 @@ function addInstruction(candidates: Candidates, instruction: string): void {
   const title = /^#\s+(.+)$/m.exec(instruction)?.[1];
   if (title) {
     const words = wordTokens(title);
-    if (words.length >= 3 && distinctiveWordCount(words) >= 1) add(candidates, 'instruction-title', words.join(' '), title);
+    if (words.length >= 3 && distinctiveWordCount(words) >= 1)
+      add(candidates, 'instruction-title', words.join(' '), title);
   }
   for (const match of instruction.matchAll(/`([^`\n]{3,80})`|\*\*([^*\n]{3,80})\*\*/g)) {
     const term = (match[1] ?? match[2]!).trim();
     const words = wordTokens(term);
-    if (words.length === 1 ? words[0]!.length >= 6 && specificEnough(term, words) : specificEnough(term, words)) add(candidates, 'instruction-term', words.join(' '), term);
+    if (words.length === 1 ? words[0]!.length >= 6 && specificEnough(term, words) : specificEnough(term, words))
+      add(candidates, 'instruction-term', words.join(' '), term);
   }
   // Shingles carry their original wording for the miner: cut it from the instruction by word positions.
   const located = [...instruction.matchAll(/[\p{L}\p{N}]+/gu)];
@@ -163,7 +227,12 @@ function addInstruction(candidates: Candidates, instruction: string): void {
     if (distinctiveWordCount(window) < 2) continue;
     const first = located[start]!;
     const last = located[start + size - 1]!;
-    add(candidates, 'instruction-phrase', window.join(' '), instruction.slice(first.index, (last.index ?? 0) + last[0].length));
+    add(
+      candidates,
+      'instruction-phrase',
+      window.join(' '),
+      instruction.slice(first.index, (last.index ?? 0) + last[0].length),
+    );
   }
 }
 
@@ -171,7 +240,8 @@ function scenarioCandidates(source: ScenarioSources): { candidates: Candidates; 
   const candidates: Candidates = new Map();
   for (const file of source.tests) addTestFile(candidates, file);
   const nameWords = wordTokens(source.name);
-  if (nameWords.length >= 2 || source.name.length >= 8) add(candidates, 'scenario-name', nameWords.join(' '), source.name);
+  if (nameWords.length >= 2 || source.name.length >= 8)
+    add(candidates, 'scenario-name', nameWords.join(' '), source.name);
   for (const file of source.solutions) addSolutionFile(candidates, file);
   // Fixture values are sampled after the cross-scenario filter, so they are kept apart until then.
   const fixtures = new Map<string, string>();
@@ -187,7 +257,11 @@ function scenarioCandidates(source: ScenarioSources): { candidates: Candidates; 
 
 const kindOrder = new Map(fingerprintKinds.map((kind, index) => [kind, index]));
 const byPosition = (a: Fingerprint, b: Fingerprint) =>
-  a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : kindOrder.get(a.kind)! - kindOrder.get(b.kind)! || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
+  a.scenario < b.scenario
+    ? -1
+    : a.scenario > b.scenario
+      ? 1
+      : kindOrder.get(a.kind)! - kindOrder.get(b.kind)! || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0);
 const sampleKey = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -206,12 +280,16 @@ export async function readHonestReferenceTexts(): Promise<string[]> {
  * Pure: fingerprints from scenario texts already read, minus anything occurring in `honestTexts`
  * (the policy SDK, which every bundle contains). Deterministic for the same input.
  */
-export function fingerprintsFromSources(sources: readonly ScenarioSources[], options: { skipped?: SkippedScenario[]; honestTexts?: string[] } = {}): ScenarioFingerprints {
+export function fingerprintsFromSources(
+  sources: readonly ScenarioSources[],
+  options: { skipped?: SkippedScenario[]; honestTexts?: string[] } = {},
+): ScenarioFingerprints {
   const { skipped = [], honestTexts = [] } = options;
   const perScenario = sources.map((source) => ({ name: source.name, ...scenarioCandidates(source) }));
   const scenariosOf = new Map<string, number>();
   for (const { candidates, fixtures } of perScenario) {
-    for (const text of new Set([...candidates.keys(), ...fixtures.keys()])) scenariosOf.set(text, (scenariosOf.get(text) ?? 0) + 1);
+    for (const text of new Set([...candidates.keys(), ...fixtures.keys()]))
+      scenariosOf.set(text, (scenariosOf.get(text) ?? 0) + 1);
   }
   // Prose and code lines shared by two scenarios are boilerplate; names, paths and values shared by a
   // few are still the benchmark's own (two scenarios writing /app/report.json), so they stay.
@@ -221,13 +299,16 @@ export function fingerprintsFromSources(sources: readonly ScenarioSources[], opt
   };
   const fingerprints: Fingerprint[] = [];
   for (const { name, candidates, fixtures } of perScenario) {
-    for (const [text, candidate] of candidates) if (specific(text, candidate.kind)) fingerprints.push({ kind: candidate.kind, scenario: name, text, display: candidate.display });
+    for (const [text, candidate] of candidates)
+      if (specific(text, candidate.kind))
+        fingerprints.push({ kind: candidate.kind, scenario: name, text, display: candidate.display });
     const sampled = [...fixtures]
       .filter(([text]) => specific(text, 'fixture-value') && !candidates.has(text))
       .map(([text, original]) => ({ text, original, key: sampleKey(text) }))
       .sort((a, b) => (a.key < b.key ? -1 : 1))
       .slice(0, fingerprintLimits.maxFixtureValuesPerScenario);
-    for (const { text, original } of sampled) fingerprints.push({ kind: 'fixture-value', scenario: name, text, display: display(original) });
+    for (const { text, original } of sampled)
+      fingerprints.push({ kind: 'fixture-value', scenario: name, text, display: display(original) });
   }
   const result: ScenarioFingerprints = {
     version: 1,
@@ -238,11 +319,15 @@ export function fingerprintsFromSources(sources: readonly ScenarioSources[], opt
   };
   if (honestTexts.length === 0) return result;
   const honest = indexFingerprints(result);
-  const generic = new Set(honestTexts.flatMap((text) => findFingerprints(honest, wordTokens(text)).map((hit) => hit.fingerprint.text)));
+  const generic = new Set(
+    honestTexts.flatMap((text) => findFingerprints(honest, wordTokens(text)).map((hit) => hit.fingerprint.text)),
+  );
   return { ...result, fingerprints: result.fingerprints.filter((fingerprint) => !generic.has(fingerprint.text)) };
 }
 
-export async function buildScenarioFingerprints(scenariosDir: string = defaultScenariosDir): Promise<ScenarioFingerprints> {
+export async function buildScenarioFingerprints(
+  scenariosDir: string = defaultScenariosDir,
+): Promise<ScenarioFingerprints> {
   const { sources, skipped } = await readAllScenarioSources(scenariosDir);
   return fingerprintsFromSources(sources, { skipped, honestTexts: await readHonestReferenceTexts() });
 }
@@ -250,6 +335,9 @@ export async function buildScenarioFingerprints(scenariosDir: string = defaultSc
 /** Reads a cached fingerprint set (JSON) back, checked; throws a readable error when it is not one. */
 export function parseScenarioFingerprints(json: string): ScenarioFingerprints {
   const parsed = scenarioFingerprintsSchema.safeParse(JSON.parse(json));
-  if (!parsed.success) throw new Error(`not a scenario fingerprint set: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new Error(
+      `not a scenario fingerprint set: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`,
+    );
   return parsed.data;
 }

@@ -6,29 +6,51 @@ import { readAllScenarioSources, sourceLimits, sourcesDigest } from './scenario-
 import { writeScenariosDir } from './testing/scenario-folders.ts';
 
 test('folders are read with their tests, solutions and environment; Dockerfile and binaries left out', async (t) => {
-  const dir = await writeScenariosDir({
-    alpha: {
-      instruction: '# Alpha\n',
-      files: { 'tests/test_outputs.py': 'def test_a(): pass\n', 'solution/solve.sh': 'echo hi\n', 'environment/data/a.csv': 'x,y\n1,2\n' },
+  const dir = await writeScenariosDir(
+    {
+      alpha: {
+        instruction: '# Alpha\n',
+        files: {
+          'tests/test_outputs.py': 'def test_a(): pass\n',
+          'solution/solve.sh': 'echo hi\n',
+          'environment/data/a.csv': 'x,y\n1,2\n',
+        },
+      },
     },
-  }, t);
+    t,
+  );
   await writeFile(path.join(dir, 'alpha', 'environment', 'data', 'blob.bin'), Buffer.from([1, 0, 2, 0]));
   const { sources, skipped } = await readAllScenarioSources(dir);
   assert.deepEqual(skipped, []);
   assert.equal(sources.length, 1);
   const alpha = sources[0]!;
-  assert.deepEqual(alpha.tests.map((file) => file.path), ['test.sh', 'test_outputs.py']);
-  assert.deepEqual(alpha.solutions.map((file) => file.path), ['solve.sh']);
-  assert.deepEqual(alpha.environment.map((file) => file.path), ['data/a.csv']);
+  assert.deepEqual(
+    alpha.tests.map((file) => file.path),
+    ['test.sh', 'test_outputs.py'],
+  );
+  assert.deepEqual(
+    alpha.solutions.map((file) => file.path),
+    ['solve.sh'],
+  );
+  assert.deepEqual(
+    alpha.environment.map((file) => file.path),
+    ['data/a.csv'],
+  );
 });
 
 test('a folder that does not load is skipped with its reason; the others are read', async (t) => {
-  const dir = await writeScenariosDir({
-    good: { instruction: '# Good\n' },
-    broken: { instruction: '# Broken\n', taskToml: 'not = toml = at all' },
-  }, t);
+  const dir = await writeScenariosDir(
+    {
+      good: { instruction: '# Good\n' },
+      broken: { instruction: '# Broken\n', taskToml: 'not = toml = at all' },
+    },
+    t,
+  );
   const { sources, skipped } = await readAllScenarioSources(dir);
-  assert.deepEqual(sources.map((source) => source.name), ['good']);
+  assert.deepEqual(
+    sources.map((source) => source.name),
+    ['good'],
+  );
   assert.equal(skipped.length, 1);
   assert.equal(skipped[0]!.name, 'broken');
   assert.match(skipped[0]!.reason, /task\.toml/);
@@ -36,7 +58,10 @@ test('a folder that does not load is skipped with its reason; the others are rea
 
 test('large fixture files are read only up to the limit', async (t) => {
   const big = 'ORD-12345,'.repeat(sourceLimits.maxFileBytes / 5);
-  const dir = await writeScenariosDir({ big: { instruction: '# Big\n', files: { 'environment/data/big.csv': big } } }, t);
+  const dir = await writeScenariosDir(
+    { big: { instruction: '# Big\n', files: { 'environment/data/big.csv': big } } },
+    t,
+  );
   const { sources } = await readAllScenarioSources(dir);
   assert.equal(sources[0]!.environment[0]!.text.length, sourceLimits.maxFileBytes);
 });

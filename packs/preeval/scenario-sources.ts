@@ -49,7 +49,9 @@ async function readTextFiles(dir: string, skip: (relative: string) => boolean = 
   for (const name of found) {
     const stats = await lstat(path.join(dir, name)).catch(() => undefined);
     if (!stats?.isFile()) continue;
-    const bytes = await readHead(path.join(dir, name), Math.min(stats.size, sourceLimits.maxFileBytes)).catch(() => undefined);
+    const bytes = await readHead(path.join(dir, name), Math.min(stats.size, sourceLimits.maxFileBytes)).catch(
+      () => undefined,
+    );
     if (!bytes || bytes.subarray(0, 8192).includes(0)) continue;
     files.push({ path: name, text: bytes.toString('utf8') });
   }
@@ -67,7 +69,9 @@ export async function readScenarioSources(dir: string): Promise<ScenarioSources>
   };
 }
 
-export async function readAllScenarioSources(scenariosDir: string = defaultScenariosDir): Promise<{ sources: ScenarioSources[]; skipped: SkippedScenario[] }> {
+export async function readAllScenarioSources(
+  scenariosDir: string = defaultScenariosDir,
+): Promise<{ sources: ScenarioSources[]; skipped: SkippedScenario[] }> {
   const folders = await listAllScenarioFolders(scenariosDir);
   const sources: ScenarioSources[] = [];
   const skipped: SkippedScenario[] = [];
@@ -86,7 +90,11 @@ export function sourcesDigest(sources: readonly ScenarioSources[]): string {
   const hash = createHash('sha256');
   for (const source of [...sources].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     hash.update(`${source.name}\0instruction.md\0${source.instruction}\0`);
-    for (const [folder, files] of [['tests', source.tests], ['solution', source.solutions], ['environment', source.environment]] as const) {
+    for (const [folder, files] of [
+      ['tests', source.tests],
+      ['solution', source.solutions],
+      ['environment', source.environment],
+    ] as const) {
       for (const file of files) hash.update(`${folder}/${file.path}\0${file.text}\0`);
     }
   }

@@ -1,13 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packHash } from '../canonical-pack.ts';
-import { comparePacks, containment, defaultContainmentThreshold, defaultNearCopyThreshold, findNearCopies, ncd, normalizedPackSource, normalizePolicyCode, packProfile } from './similarity.ts';
+import {
+  comparePacks,
+  containment,
+  defaultContainmentThreshold,
+  defaultNearCopyThreshold,
+  findNearCopies,
+  ncd,
+  normalizedPackSource,
+  normalizePolicyCode,
+  packProfile,
+} from './similarity.ts';
 import { reachableFiles } from './reachable-files.ts';
 import { byName, readCorpus } from './testing/corpus.ts';
 
 const corpus = await readCorpus();
 const honest = corpus.filter((entry) => entry.group !== 'gaming');
-const withHash = (entries: typeof corpus) => entries.map((entry) => ({ packHash: packHash(entry.pack), pack: entry.pack, name: entry.name }));
+const withHash = (entries: typeof corpus) =>
+  entries.map((entry) => ({ packHash: packHash(entry.pack), pack: entry.pack, name: entry.name }));
 
 test('renaming, reformatting, re-quoting and new comments do not change the normal form', () => {
   const original = `import { definePolicy } from 'trl-policy-sdk';
@@ -51,12 +62,27 @@ test('only files reachable from the entry count: imports, Python modules, files 
   const pack = {
     schema_version: 1 as const,
     files: {
-      'SKILL.md': '# x', 'policy.ts': "import { a } from './lib/a';\nimport data from './data.json' with { type: 'json' };", 'lib/a.ts': "export * from '../b.ts';", 'b.ts': 'export const b = 1;',
-      'data.json': '{}', 'padding.ts': 'export const pad = 1;', 'notes.txt': 'never read',
+      'SKILL.md': '# x',
+      'policy.ts': "import { a } from './lib/a';\nimport data from './data.json' with { type: 'json' };",
+      'lib/a.ts': "export * from '../b.ts';",
+      'b.ts': 'export const b = 1;',
+      'data.json': '{}',
+      'padding.ts': 'export const pad = 1;',
+      'notes.txt': 'never read',
     },
   };
   assert.deepEqual(reachableFiles(pack), ['SKILL.md', 'b.ts', 'data.json', 'lib/a.ts', 'policy.ts']);
-  const python = { schema_version: 1 as const, files: { 'SKILL.md': '# x', 'policy.py': "from helpers import pick\nimport rules\nopen('hints.txt')", 'helpers.py': '', 'rules.py': '', 'hints.txt': '', 'unused.py': '' } };
+  const python = {
+    schema_version: 1 as const,
+    files: {
+      'SKILL.md': '# x',
+      'policy.py': "from helpers import pick\nimport rules\nopen('hints.txt')",
+      'helpers.py': '',
+      'rules.py': '',
+      'hints.txt': '',
+      'unused.py': '',
+    },
+  };
   assert.deepEqual(reachableFiles(python), ['SKILL.md', 'helpers.py', 'hints.txt', 'policy.py', 'rules.py']);
 });
 
@@ -65,20 +91,35 @@ test('reordered and padded copies are caught by NCD or containment; the margin t
   let closestHonest = Infinity;
   let mostContained = 0;
   for (const entry of others) {
-    for (const found of comparePacks(entry.pack, others.filter((other) => other.packHash !== entry.packHash))) {
+    for (const found of comparePacks(
+      entry.pack,
+      others.filter((other) => other.packHash !== entry.packHash),
+    )) {
       closestHonest = Math.min(closestHonest, found.distance);
       mostContained = Math.max(mostContained, found.containment);
     }
   }
-  t.diagnostic(`honest pairs: closest NCD ${closestHonest} (threshold ${defaultNearCopyThreshold}), highest containment ${mostContained} (threshold ${defaultContainmentThreshold})`);
+  t.diagnostic(
+    `honest pairs: closest NCD ${closestHonest} (threshold ${defaultNearCopyThreshold}), highest containment ${mostContained} (threshold ${defaultContainmentThreshold})`,
+  );
   assert.ok(closestHonest > defaultNearCopyThreshold + 0.15, String(closestHonest));
   assert.ok(mostContained < defaultContainmentThreshold - 0.15, String(mostContained));
-  for (const [copy, original] of [['renamed-copy', 'cost-cascade'], ['reordered-copy', 'category-router'], ['padded-copy', 'parallel-pick'], ['reordered-padded-copy', 'fallback-chain']] as const) {
+  for (const [copy, original] of [
+    ['renamed-copy', 'cost-cascade'],
+    ['reordered-copy', 'category-router'],
+    ['padded-copy', 'parallel-pick'],
+    ['reordered-padded-copy', 'fallback-chain'],
+  ] as const) {
     const found = findNearCopies(byName(corpus, copy).pack, others, defaultNearCopyThreshold);
     const names = found.map((entry) => others.find((other) => other.packHash === entry.packHash)!.name);
-    t.diagnostic(`${copy}: ${found.map((entry, index) => `${names[index]} NCD ${entry.distance} containment ${entry.containment}`).join(', ')}`);
+    t.diagnostic(
+      `${copy}: ${found.map((entry, index) => `${names[index]} NCD ${entry.distance} containment ${entry.containment}`).join(', ')}`,
+    );
     assert.deepEqual(names, [original], copy);
-    assert.ok(found[0]!.distance < defaultNearCopyThreshold - 0.1 || found[0]!.containment > defaultContainmentThreshold + 0.15, copy);
+    assert.ok(
+      found[0]!.distance < defaultNearCopyThreshold - 0.1 || found[0]!.containment > defaultContainmentThreshold + 0.15,
+      copy,
+    );
   }
   // The padding of reordered-padded-copy is imported: NCD alone would miss it, containment does not.
   const padded = packProfile(byName(corpus, 'reordered-padded-copy').pack);
@@ -126,8 +167,15 @@ test('honest packs are not near copies of each other or of the examples', (t) =>
 
 test('results are sorted by distance and include exact copies at 0', () => {
   const cascade = byName(corpus, 'cost-cascade').pack;
-  const found = findNearCopies(cascade, withHash([byName(corpus, 'renamed-copy'), byName(corpus, 'cost-cascade'), byName(corpus, 'round-robin')]), 1.5);
+  const found = findNearCopies(
+    cascade,
+    withHash([byName(corpus, 'renamed-copy'), byName(corpus, 'cost-cascade'), byName(corpus, 'round-robin')]),
+    1.5,
+  );
   assert.equal(found.length, 3);
-  assert.deepEqual([...found].sort((a, b) => a.distance - b.distance), found);
+  assert.deepEqual(
+    [...found].sort((a, b) => a.distance - b.distance),
+    found,
+  );
   assert.ok(found[0]!.distance < 0.05);
 });

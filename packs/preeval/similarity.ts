@@ -69,7 +69,9 @@ function normalizedTokens(all: readonly Token[]): string[] {
         out.push(JSON.stringify(token.value ?? ''));
         break;
       case 'template':
-        out.push(`${token.templatePart === 'full' || token.templatePart === 'head' ? '`' : '}'}${JSON.stringify(token.value ?? '').slice(1, -1)}${token.templatePart === 'full' || token.templatePart === 'tail' ? '`' : '${'}`);
+        out.push(
+          `${token.templatePart === 'full' || token.templatePart === 'head' ? '`' : '}'}${JSON.stringify(token.value ?? '').slice(1, -1)}${token.templatePart === 'full' || token.templatePart === 'tail' ? '`' : '${'}`,
+        );
         break;
       case 'number':
         out.push(numberText(token.raw));
@@ -112,7 +114,17 @@ export function ncd(a: string, b: string): number {
 
 function normalizedFile(name: string, text: string): string[] {
   if (sourceFile.test(name)) return normalizedTokens(tokenize(text));
-  if (name.endsWith('.py')) return normalizedTokens(tokenizePython(text).filter((token, index, all) => !(token.type === 'keyword' && (token.raw === 'import' || token.raw === 'from') && (index === 0 || all[index - 1]!.line < token.line))));
+  if (name.endsWith('.py'))
+    return normalizedTokens(
+      tokenizePython(text).filter(
+        (token, index, all) =>
+          !(
+            token.type === 'keyword' &&
+            (token.raw === 'import' || token.raw === 'from') &&
+            (index === 0 || all[index - 1]!.line < token.line)
+          ),
+      ),
+    );
   if (name.endsWith('.json')) {
     try {
       return [canonicalJson(JSON.parse(text))];
@@ -129,9 +141,16 @@ export type PackProfile = { source: string; grams: Set<string> };
 export function packProfile(pack: CanonicalPack): PackProfile {
   const files = reachableFiles(pack).map((name) => normalizedFile(name, pack.files[name]!));
   const grams = new Set<string>();
-  for (const tokens of files) for (let i = 0; i + gramTokens <= tokens.length; i++) grams.add(tokens.slice(i, i + gramTokens).join(' '));
+  for (const tokens of files)
+    for (let i = 0; i + gramTokens <= tokens.length; i++) grams.add(tokens.slice(i, i + gramTokens).join(' '));
   // Ordered by content, not by name: renaming files changes nothing.
-  return { source: files.map((tokens) => tokens.join(' ')).sort().join('\n'), grams };
+  return {
+    source: files
+      .map((tokens) => tokens.join(' '))
+      .sort()
+      .join('\n'),
+    grams,
+  };
 }
 
 /** Every reachable file of a pack, normalized and in a name-independent order. */
@@ -150,18 +169,38 @@ export function containment(candidate: PackProfile, earlier: PackProfile): numbe
 export type NearCopy = { packHash: string; distance: number; containment: number };
 
 /** Every comparison with the earlier packs, the closest first (NCD, then containment). */
-export function comparePacks(candidate: CanonicalPack, others: { packHash: string; pack: CanonicalPack }[]): NearCopy[] {
+export function comparePacks(
+  candidate: CanonicalPack,
+  others: { packHash: string; pack: CanonicalPack }[],
+): NearCopy[] {
   const profile = packProfile(candidate);
   const round = (value: number) => Math.round(value * 10_000) / 10_000;
   return others
     .map(({ packHash, pack }) => {
       const other = packProfile(pack);
-      return { packHash, distance: round(ncd(profile.source, other.source)), containment: round(containment(profile, other)) };
+      return {
+        packHash,
+        distance: round(ncd(profile.source, other.source)),
+        containment: round(containment(profile, other)),
+      };
     })
-    .sort((a, b) => a.distance - b.distance || b.containment - a.containment || (a.packHash < b.packHash ? -1 : a.packHash > b.packHash ? 1 : 0));
+    .sort(
+      (a, b) =>
+        a.distance - b.distance ||
+        b.containment - a.containment ||
+        (a.packHash < b.packHash ? -1 : a.packHash > b.packHash ? 1 : 0),
+    );
 }
 
-/** Packs the candidate is a near copy of (NCD within `threshold`, or containment at or above `minContainment`), nearest first. */
-export function findNearCopies(candidate: CanonicalPack, others: { packHash: string; pack: CanonicalPack }[], threshold: number, minContainment = defaultContainmentThreshold): NearCopy[] {
-  return comparePacks(candidate, others).filter(({ distance, containment: inside }) => distance <= threshold || inside >= minContainment);
+/** Packs the candidate is a near copy of (NCD within `threshold`, or containment at or above `minContainment`), nearest
+ * first. */
+export function findNearCopies(
+  candidate: CanonicalPack,
+  others: { packHash: string; pack: CanonicalPack }[],
+  threshold: number,
+  minContainment = defaultContainmentThreshold,
+): NearCopy[] {
+  return comparePacks(candidate, others).filter(
+    ({ distance, containment: inside }) => distance <= threshold || inside >= minContainment,
+  );
 }

@@ -13,7 +13,15 @@ import type { Fingerprint, ScenarioFingerprints } from './scenario-fingerprints.
 import { proseBlobs, resetKeySearchBudget, rotDecoded } from './text-decoders.ts';
 import { wordsWithLines, wordTokens } from './word-tokens.ts';
 
-export type ScanEvidence = { kind: string; scenario?: string; file: string; line: number; excerpt: string; matched: string; encoding: Encoding };
+export type ScanEvidence = {
+  kind: string;
+  scenario?: string;
+  file: string;
+  line: number;
+  excerpt: string;
+  matched: string;
+  encoding: Encoding;
+};
 export type ScanResult = { score: number; verdict: 'pass' | 'reject'; evidence: ScanEvidence[] };
 export type ScanInput = { pack: CanonicalPack; bundleCode?: string };
 
@@ -46,12 +54,26 @@ const cut = (text: string) => (text.length > maxExcerptChars ? `${text.slice(0, 
  * words of `rate_limit` or `/.git/config` also occur in honest prose ("rate limit", "git config").
  */
 function needsLiteral(fingerprint: Fingerprint): boolean {
-  return fingerprint.kind === 'file-path' || fingerprint.kind === 'fixture-value' || (!/\s/.test(fingerprint.display) && /[_./:-]/.test(fingerprint.display));
+  return (
+    fingerprint.kind === 'file-path' ||
+    fingerprint.kind === 'fixture-value' ||
+    (!/\s/.test(fingerprint.display) && /[_./:-]/.test(fingerprint.display))
+  );
 }
 
 /** Fingerprint hits in one word sequence; overlapping instruction shingles become one piece of evidence. */
-function fingerprintHits(index: FingerprintIndex, words: string[], lineOf: (word: number) => number, contextOf: (word: number) => string, file: string, encoding: Encoding): Hit[] {
-  const found = findFingerprints(index, words).filter(({ fingerprint, start }) => !needsLiteral(fingerprint) || contextOf(start).includes(fingerprint.display.toLowerCase()));
+function fingerprintHits(
+  index: FingerprintIndex,
+  words: string[],
+  lineOf: (word: number) => number,
+  contextOf: (word: number) => string,
+  file: string,
+  encoding: Encoding,
+): Hit[] {
+  const found = findFingerprints(index, words).filter(
+    ({ fingerprint, start }) =>
+      !needsLiteral(fingerprint) || contextOf(start).includes(fingerprint.display.toLowerCase()),
+  );
   const hits: Hit[] = [];
   let run: { scenario: string; start: number; end: number; keys: string[] } | undefined;
   const closeRun = () => {
@@ -59,7 +81,16 @@ function fingerprintHits(index: FingerprintIndex, words: string[], lineOf: (word
     const matched = cut(words.slice(run.start, run.end).join(' '));
     // Each shingle is its own finding for the score; the evidence shows the run once.
     run.keys.forEach((key, position) => {
-      hits.push({ kind: 'instruction-phrase', scenario: run!.scenario, file, line: lineOf(run!.start), matched, encoding, key: position === 0 ? key : `${key}\0hidden`, hint: matched });
+      hits.push({
+        kind: 'instruction-phrase',
+        scenario: run!.scenario,
+        file,
+        line: lineOf(run!.start),
+        matched,
+        encoding,
+        key: position === 0 ? key : `${key}\0hidden`,
+        hint: matched,
+      });
     });
     run = undefined;
   };
@@ -79,14 +110,31 @@ function fingerprintHits(index: FingerprintIndex, words: string[], lineOf: (word
     const seenKey = `${fingerprint.scenario}\0${fingerprint.text}`;
     if (shown.has(seenKey)) continue;
     shown.add(seenKey);
-    hits.push({ kind: fingerprint.kind, scenario: fingerprint.scenario, file, line: lineOf(start), matched: fingerprint.display, encoding, key: fingerprint.text, hint: fingerprint.text });
+    hits.push({
+      kind: fingerprint.kind,
+      scenario: fingerprint.scenario,
+      file,
+      line: lineOf(start),
+      matched: fingerprint.display,
+      encoding,
+      key: fingerprint.text,
+      hint: fingerprint.text,
+    });
   }
   closeRun();
   return hits;
 }
 
 function behaviourHits(found: BehaviourHit[], file: string): Hit[] {
-  return found.map((hit) => ({ kind: hit.kind, file, line: hit.line, matched: hit.matched, encoding: hit.encoding, key: hit.matched, hint: hit.matched }));
+  return found.map((hit) => ({
+    kind: hit.kind,
+    file,
+    line: hit.line,
+    matched: hit.matched,
+    encoding: hit.encoding,
+    key: hit.matched,
+    hint: hit.matched,
+  }));
 }
 
 /** Lower-cased once, on first use: the texts literal spellings are looked for in. */
@@ -132,7 +180,11 @@ function scanFile(index: FingerprintIndex, file: string, original: string, lines
     const lowerLines = new Map<number, () => string>();
     const lineContext = (word: number) => {
       const line = lineOf(word);
-      if (!lowerLines.has(line)) lowerLines.set(line, lowerOnce(() => sourceLines[line - 1] ?? ''));
+      if (!lowerLines.has(line))
+        lowerLines.set(
+          line,
+          lowerOnce(() => sourceLines[line - 1] ?? ''),
+        );
       return lowerLines.get(line)!();
     };
     return fingerprintHits(index, raw.words, lineOf, lineContext, file, 'plain');
@@ -153,7 +205,8 @@ function scanFile(index: FingerprintIndex, file: string, original: string, lines
   // A finding the file also shows in plain is not hidden: its decoded copies add nothing.
   const plain = new Set(hits.filter((hit) => hit.encoding === 'plain').map((hit) => `${hit.kind}\0${hit.key}`));
   for (const decoded of strings) {
-    if (decoded.encoding !== 'plain') hits.push(...scanString(decoded).filter((hit) => !plain.has(`${hit.kind}\0${hit.key}`)));
+    if (decoded.encoding !== 'plain')
+      hits.push(...scanString(decoded).filter((hit) => !plain.has(`${hit.kind}\0${hit.key}`)));
   }
   hits.push(...behaviourHits([...(tokens ? codeBehaviour(tokens) : []), ...stringBehaviour(strings)], file));
   return hits;
@@ -168,9 +221,14 @@ function filesOf(input: ScanInput): [string, string][] {
   return files;
 }
 
-export function scanPack(input: ScanInput, fingerprints: ScenarioFingerprints, thresholds: ScanThresholds = defaultScanThresholds): ScanResult {
+export function scanPack(
+  input: ScanInput,
+  fingerprints: ScenarioFingerprints,
+  thresholds: ScanThresholds = defaultScanThresholds,
+): ScanResult {
   const index = indexFingerprints(fingerprints);
-  const weightOf = (hit: Hit) => ruleFor(thresholds, hit.kind).weight * (hit.encoding === 'plain' ? 1 : thresholds.encodedWeightFactor);
+  const weightOf = (hit: Hit) =>
+    ruleFor(thresholds, hit.kind).weight * (hit.encoding === 'plain' ? 1 : thresholds.encodedWeightFactor);
   const findingOf = (hit: Hit) => `${hit.kind}\0${hit.scenario ?? ''}\0${hit.key.replace(/\0hidden$/, '')}`;
 
   // One finding per scenario, one entry: its heaviest sighting (decoded beats plain), the first of equals. The
@@ -189,7 +247,10 @@ export function scanPack(input: ScanInput, fingerprints: ScenarioFingerprints, t
       const weight = weightOf(hit);
       const current = best.get(finding);
       // Hidden shingles (inside a run of instruction text) count, but a visible sighting is preferred.
-      const better = !current || weight > current.weight || (current.hit.key.endsWith('\0hidden') && !hit.key.endsWith('\0hidden') && weight === current.weight);
+      const better =
+        !current ||
+        weight > current.weight ||
+        (current.hit.key.endsWith('\0hidden') && !hit.key.endsWith('\0hidden') && weight === current.weight);
       if (better) best.set(finding, { hit, weight, order: current?.order ?? order++ });
     }
   }
@@ -213,7 +274,9 @@ export function scanPack(input: ScanInput, fingerprints: ScenarioFingerprints, t
   score = Math.round(score * 100) / 100;
 
   // Evidence, the worst first; within the limit every (kind, scenario) shows once before any repeats.
-  const visible = [...best.values()].filter(({ hit }) => !hit.key.endsWith('\0hidden')).sort((a, b) => a.order - b.order);
+  const visible = [...best.values()]
+    .filter(({ hit }) => !hit.key.endsWith('\0hidden'))
+    .sort((a, b) => a.order - b.order);
   const seenGroups = new Map<string, number>();
   const ranked = visible.map((entry) => {
     const group = `${entry.hit.kind}\0${entry.hit.scenario ?? ''}`;
@@ -224,6 +287,11 @@ export function scanPack(input: ScanInput, fingerprints: ScenarioFingerprints, t
   const evidence = ranked
     .sort((a, b) => Number(b.hard) - Number(a.hard) || a.rank - b.rank || b.weight - a.weight || a.order - b.order)
     .slice(0, thresholds.maxEvidence)
-    .map(({ hit: { key: _key, hint, ...item } }): ScanEvidence => ({ ...item, excerpt: excerpt(linesOf.get(item.file) ?? [], item.line, hint) }));
+    .map(
+      ({ hit: { key: _key, hint, ...item } }): ScanEvidence => ({
+        ...item,
+        excerpt: excerpt(linesOf.get(item.file) ?? [], item.line, hint),
+      }),
+    );
   return { score, verdict: hard || score >= thresholds.rejectScore ? 'reject' : 'pass', evidence };
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { base32Decoded, keyedText, proseBlobs, resetKeySearchBudget, rotDecoded } from './text-decoders.ts';
 
 const secret = 'the answer file is /app/report.json';
-const rot = (text: string, by: number) => text.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + by) % 26) + 97));
+const rot = (text: string, by: number) =>
+  text.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + by) % 26) + 97));
 
 test('base32 decodes in either case; words in capitals are not base32', () => {
   const encoded = 'ORUGKIDBNZZXOZLSEBTGS3DFEBUXGIBPMFYHAL3SMVYG64TUFZVHG33O';
@@ -32,9 +33,14 @@ test('encoded runs in prose and data are found with their line', () => {
   const hex = Buffer.from(secret).toString('hex');
   const xored = [...secret].map((char) => char.charCodeAt(0) ^ 0x13).join(', ');
   const text = `# Notes\n\nchecksum ${Buffer.from(secret).toString('base64')}\n${hex}\n\ncodes: ${xored}\n`;
-  assert.deepEqual(proseBlobs(text).filter((blob) => blob.text === secret).map((blob) => [blob.encoding, blob.line, blob.text]), [
-    ['base64', 3, secret],
-    ['hex', 4, secret],
-    ['xor', 6, secret],
-  ]);
+  assert.deepEqual(
+    proseBlobs(text)
+      .filter((blob) => blob.text === secret)
+      .map((blob) => [blob.encoding, blob.line, blob.text]),
+    [
+      ['base64', 3, secret],
+      ['hex', 4, secret],
+      ['xor', 6, secret],
+    ],
+  );
 });

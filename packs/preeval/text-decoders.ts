@@ -30,7 +30,10 @@ export function base64Decoded(text: string): string | undefined {
 }
 
 export function hexDecoded(text: string): string | undefined {
-  const compact = text.trim().replace(/\\x|0x/gi, '').replace(/[\s,:]+/g, '');
+  const compact = text
+    .trim()
+    .replace(/\\x|0x/gi, '')
+    .replace(/[\s,:]+/g, '');
   if (compact.length < 12 || compact.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(compact)) return undefined;
   return textOrKeyed(Buffer.from(compact, 'hex'));
 }
@@ -60,7 +63,19 @@ function textShare(codes: readonly number[], transform: (code: number) => number
   let good = 0;
   for (const code of codes) {
     const c = transform(code);
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 32 || c === 95 || c === 45 || c === 46 || c === 47 || c === 44 || c === 10) good += 1;
+    if (
+      (c >= 97 && c <= 122) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 48 && c <= 57) ||
+      c === 32 ||
+      c === 95 ||
+      c === 45 ||
+      c === 46 ||
+      c === 47 ||
+      c === 44 ||
+      c === 10
+    )
+      good += 1;
   }
   return good / codes.length;
 }
@@ -112,7 +127,8 @@ export function rotDecoded(text: string): string | undefined {
     }
   }
   if (letters < 10) return undefined;
-  const score = (shift: number) => counts.reduce((sum, count, letter) => sum + count * logEnglish[(letter + shift) % 26]!, 0) / letters;
+  const score = (shift: number) =>
+    counts.reduce((sum, count, letter) => sum + count * logEnglish[(letter + shift) % 26]!, 0) / letters;
   let bestShift = 0;
   let bestScore = score(0);
   const asWritten = bestScore;

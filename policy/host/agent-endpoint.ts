@@ -22,16 +22,25 @@ export interface AgentEndpoint {
   close(): Promise<void>;
 }
 
-export async function serveAgentEndpoint(backend: PolicyBackend, options: { host: string; port?: number; maxBodyBytes?: number }): Promise<AgentEndpoint> {
+export async function serveAgentEndpoint(
+  backend: PolicyBackend,
+  options: { host: string; port?: number; maxBodyBytes?: number },
+): Promise<AgentEndpoint> {
   const state = { requests: 0 };
   const server = http.createServer(async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', 'http://policy');
       if (request.method === 'GET' && url.pathname === '/v1/models') {
-        return sendJson(response, 200, { object: 'list', data: [{ id: 'auto', object: 'model', created: 0, owned_by: 'trl-policy' }] });
+        return sendJson(response, 200, {
+          object: 'list',
+          data: [{ id: 'auto', object: 'model', created: 0, owned_by: 'trl-policy' }],
+        });
       }
-      if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new HttpError(404, 'not_found', `${request.method} ${url.pathname} is not served`);
-      const parsed = agentRequestSchema.safeParse(await readJsonBody(request, options.maxBodyBytes ?? 16 * 1024 * 1024));
+      if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions')
+        throw new HttpError(404, 'not_found', `${request.method} ${url.pathname} is not served`);
+      const parsed = agentRequestSchema.safeParse(
+        await readJsonBody(request, options.maxBodyBytes ?? 16 * 1024 * 1024),
+      );
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new HttpError(400, 'invalid_request_error', `field "${issue?.path.join('.')}": ${issue?.message}`);
@@ -42,10 +51,12 @@ export async function serveAgentEndpoint(backend: PolicyBackend, options: { host
       if (answer.kind === 'relay') return await relay(response, answer);
       if (!body.stream) return sendJson(response, 200, answer.completion);
       startSse(response);
-      for (const chunk of completionToChunks(answer.completion, body.stream_options?.include_usage === true)) writeSse(response, chunk);
+      for (const chunk of completionToChunks(answer.completion, body.stream_options?.include_usage === true))
+        writeSse(response, chunk);
       endSse(response);
     } catch (error) {
-      if (error instanceof PolicyRequestError) return sendError(response, error.status, 'policy_error', error.message, error.fault.kind);
+      if (error instanceof PolicyRequestError)
+        return sendError(response, error.status, 'policy_error', error.message, error.fault.kind);
       if (error instanceof TurnLimitError) return sendError(response, 400, 'turn_limit_reached', error.message);
       if (error instanceof HttpError) return sendError(response, error.status, error.type, error.message);
       if (response.headersSent) return void response.destroy();
@@ -62,11 +73,18 @@ export async function serveAgentEndpoint(backend: PolicyBackend, options: { host
 }
 
 /** Passes a relayed answer through unchanged; a stream that breaks mid-way breaks the agent's too. */
-async function relay(response: http.ServerResponse, answer: Extract<Awaited<ReturnType<PolicyBackend['answer']>>, { kind: 'relay' }>): Promise<void> {
+async function relay(
+  response: http.ServerResponse,
+  answer: Extract<Awaited<ReturnType<PolicyBackend['answer']>>, { kind: 'relay' }>,
+): Promise<void> {
   response.writeHead(answer.status, { 'content-type': answer.contentType, 'cache-control': 'no-cache' });
   for await (const bytes of answer.body) {
     if (response.destroyed) break;
-    if (!response.write(bytes)) await new Promise<void>((resolve) => { response.once('drain', resolve); response.once('close', resolve); });
+    if (!response.write(bytes))
+      await new Promise<void>((resolve) => {
+        response.once('drain', resolve);
+        response.once('close', resolve);
+      });
   }
   response.end();
 }

@@ -31,11 +31,16 @@ export const policyCompletionSchema = z.looseObject({
 export type PolicyCompletion = z.infer<typeof policyCompletionSchema>;
 
 /** Validates and normalises a policy's answer; returns a reason when it is not a completion. */
-export function checkPolicyCompletion(body: unknown): { ok: true; completion: PolicyCompletion } | { ok: false; reason: string } {
+export function checkPolicyCompletion(
+  body: unknown,
+): { ok: true; completion: PolicyCompletion } | { ok: false; reason: string } {
   const parsed = policyCompletionSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, reason: `the policy returned a malformed completion: field "${issue?.path.join('.')}" ${issue?.message}` };
+    return {
+      ok: false,
+      reason: `the policy returned a malformed completion: field "${issue?.path.join('.')}" ${issue?.message}`,
+    };
   }
   const completion = parsed.data;
   completion.choices = completion.choices.slice(0, 1).map((choice) => ({
@@ -43,5 +48,14 @@ export function checkPolicyCompletion(body: unknown): { ok: true; completion: Po
     index: 0,
     finish_reason: choice.finish_reason ?? (choice.message.tool_calls?.length ? 'tool_calls' : 'stop'),
   }));
-  return { ok: true, completion: { ...completion, object: 'chat.completion', id: completion.id ?? 'chatcmpl-policy', created: completion.created ?? 0, model: completion.model ?? 'auto' } };
+  return {
+    ok: true,
+    completion: {
+      ...completion,
+      object: 'chat.completion',
+      id: completion.id ?? 'chatcmpl-policy',
+      created: completion.created ?? 0,
+      model: completion.model ?? 'auto',
+    },
+  };
 }

@@ -10,7 +10,11 @@ export class LineSplitter extends Writable {
   private pendingBytes = 0;
   private skipping = false;
 
-  constructor(private readonly maxLineBytes: number, private readonly onLine: (line: string) => void, private readonly onOverflow: () => void) {
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly onLine: (line: string) => void,
+    private readonly onOverflow: () => void,
+  ) {
     super();
   }
 

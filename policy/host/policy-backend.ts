@@ -4,7 +4,14 @@
 // agent and every policy fault becomes a recorded fault and an OpenAI-style error.
 import type { PolicyCompletion } from './completion-schema.ts';
 
-export type PolicyFaultKind = 'start_failed' | 'crash' | 'timeout' | 'malformed_response' | 'policy_exception' | 'protocol_violation' | 'watchdog';
+export type PolicyFaultKind =
+  | 'start_failed'
+  | 'crash'
+  | 'timeout'
+  | 'malformed_response'
+  | 'policy_exception'
+  | 'protocol_violation'
+  | 'watchdog';
 
 export interface PolicyFault {
   kind: PolicyFaultKind;
@@ -21,14 +28,21 @@ export class TurnLimitError extends Error {
 }
 
 export class PolicyRequestError extends Error {
-  constructor(readonly status: number, readonly fault: PolicyFault) {
+  constructor(
+    readonly status: number,
+    readonly fault: PolicyFault,
+  ) {
     super(fault.message);
     this.name = 'PolicyRequestError';
   }
 }
 
 /** One agent request as the endpoint parsed it: the whole body, `stream` and `stream_options` included. */
-export type AgentRequestBody = { messages: unknown[]; stream?: boolean; stream_options?: { include_usage?: boolean } } & Record<string, unknown>;
+export type AgentRequestBody = {
+  messages: unknown[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+} & Record<string, unknown>;
 
 export type PolicyAnswer =
   /** A whole completion; the endpoint streams it as chunks when the agent asked for a stream. */

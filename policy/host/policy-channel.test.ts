@@ -12,7 +12,20 @@ function recorder() {
   const lines: string[] = [];
   const broken: string[] = [];
   let overflows = 0;
-  return { lines, broken, get overflows() { return overflows; }, events: { onLine: (line: string) => lines.push(line), onOverflow: () => { overflows += 1; }, onBroken: (reason: string) => broken.push(reason) } };
+  return {
+    lines,
+    broken,
+    get overflows() {
+      return overflows;
+    },
+    events: {
+      onLine: (line: string) => lines.push(line),
+      onOverflow: () => {
+        overflows += 1;
+      },
+      onBroken: (reason: string) => broken.push(reason),
+    },
+  };
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -92,23 +105,40 @@ test('the directory can be entered, not listed; the socket is reachable by the s
   channel.send('{"t":"after"}'); // ignored, no throw
 });
 
-test('at start, channel directories of dead processes go; this process\'s and other live ones\' stay', async () => {
+test("at start, channel directories of dead processes go; this process's and other live ones' stay", async () => {
   const parent = await mkdtemp(path.join(os.tmpdir(), 'trl-channel-sweep-'));
   try {
     const deadPid = spawnSync(process.execPath, ['-e', '']).pid!; // exited by now
     const livePid = process.ppid;
-    for (const name of [`trl-policy-${deadPid}-abc`, `trl-policy-${process.pid}-def`, `trl-policy-${livePid}-ghi`, 'trl-policy-notapid-jkl', 'someone-else']) {
+    for (const name of [
+      `trl-policy-${deadPid}-abc`,
+      `trl-policy-${process.pid}-def`,
+      `trl-policy-${livePid}-ghi`,
+      'trl-policy-notapid-jkl',
+      'someone-else',
+    ]) {
       await mkdir(path.join(parent, name, 'inner'), { recursive: true });
     }
     assert.equal(await removeOrphanChannelDirs(parent), 1);
-    assert.deepEqual((await readdir(parent)).sort(), [`trl-policy-${livePid}-ghi`, `trl-policy-${process.pid}-def`, 'someone-else', 'trl-policy-notapid-jkl'].sort());
-    assert.equal(await removeOrphanChannelDirs(path.join(parent, 'missing')), 0, 'a missing parent is nothing to sweep');
+    assert.deepEqual(
+      (await readdir(parent)).sort(),
+      [`trl-policy-${livePid}-ghi`, `trl-policy-${process.pid}-def`, 'someone-else', 'trl-policy-notapid-jkl'].sort(),
+    );
+    assert.equal(
+      await removeOrphanChannelDirs(path.join(parent, 'missing')),
+      0,
+      'a missing parent is nothing to sweep',
+    );
   } finally {
     await rm(parent, { recursive: true, force: true });
   }
   const channel = await PolicyChannel.open(64, recorder().events);
   try {
-    assert.match(path.basename(channel.hostDir), new RegExp(`^trl-policy-${process.pid}-`), 'a channel names the process that listens in it');
+    assert.match(
+      path.basename(channel.hostDir),
+      new RegExp(`^trl-policy-${process.pid}-`),
+      'a channel names the process that listens in it',
+    );
   } finally {
     await channel.close();
   }

@@ -71,11 +71,21 @@ export class PolicyChannel {
     const name = `${randomBytes(12).toString('hex')}.sock`;
     const socketPath = path.join(hostDir, name);
     const server = net.createServer();
-    const channel = new PolicyChannel(server, hostDir, socketPath, `${policyChannelDirInSandbox}/${name}`, maxLineBytes, events);
+    const channel = new PolicyChannel(
+      server,
+      hostDir,
+      socketPath,
+      `${policyChannelDirInSandbox}/${name}`,
+      maxLineBytes,
+      events,
+    );
     try {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(socketPath, () => { server.off('error', reject); resolve(); });
+        server.listen(socketPath, () => {
+          server.off('error', reject);
+          resolve();
+        });
       });
       // The runner is an unprivileged user: it must enter the directory and write to the socket.
       await chmod(hostDir, 0o711);
@@ -96,7 +106,13 @@ export class PolicyChannel {
     this.socket = socket;
     socket.on('error', (error) => this.broken(`the policy channel failed (${error.message})`));
     socket.on('close', () => this.broken('the policy closed its channel'));
-    socket.pipe(new LineSplitter(this.maxLineBytes, (line) => this.events.onLine(line), () => this.events.onOverflow()));
+    socket.pipe(
+      new LineSplitter(
+        this.maxLineBytes,
+        (line) => this.events.onLine(line),
+        () => this.events.onOverflow(),
+      ),
+    );
     for (const line of this.queued) socket.write(line);
     this.queued = [];
   }

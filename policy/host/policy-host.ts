@@ -10,7 +10,13 @@ import { checkPolicyCompletion, type PolicyCompletion } from './completion-schem
 import type Docker from 'dockerode';
 import type { TurnLog } from './turn-log.ts';
 
-import { PolicyRequestError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from './policy-backend.ts';
+import {
+  PolicyRequestError,
+  type AgentRequestBody,
+  type PolicyAnswer,
+  type PolicyBackend,
+  type PolicyFault,
+} from './policy-backend.ts';
 import { JsonTooDeepError, parseJsonBounded } from '../../common/bounded-json.ts';
 import { AgentTurns } from './agent-turns.ts';
 
@@ -46,20 +52,49 @@ export class PolicyHost implements PolicyBackend {
   private readyWaiter: { resolve: () => void; reject: (error: Error) => void } | undefined;
   private stopping = false;
 
-  private constructor(private readonly gateway: ModelGateway, private readonly options: PolicyHostOptions) {
+  private constructor(
+    private readonly gateway: ModelGateway,
+    private readonly options: PolicyHostOptions,
+  ) {
     this.turns = new AgentTurns(options);
   }
 
-  static async start(docker: Docker, spec: PolicySandboxSpec, gateway: ModelGateway, options: PolicyHostOptions): Promise<PolicyHost> {
+  static async start(
+    docker: Docker,
+    spec: PolicySandboxSpec,
+    gateway: ModelGateway,
+    options: PolicyHostOptions,
+  ): Promise<PolicyHost> {
     const host = new PolicyHost(gateway, options);
-    host.sandbox = await PolicySandbox.start(docker, spec, (line) => host.onLine(line), () => host.fault({ kind: 'protocol_violation', message: 'the policy wrote a line longer than the protocol allows' }));
+    host.sandbox = await PolicySandbox.start(
+      docker,
+      spec,
+      (line) => host.onLine(line),
+      () =>
+        host.fault({ kind: 'protocol_violation', message: 'the policy wrote a line longer than the protocol allows' }),
+    );
     host.sandbox.onExit((exit) => host.onSandboxExit(exit));
-    const ready = new Promise<void>((resolve, reject) => { host.readyWaiter = { resolve, reject }; });
-    host.sandbox.send({ t: 'init', bundlePath: bundlePathInSandbox, models: host.modelInfo(), budget: gateway.ledger.view() });
+    const ready = new Promise<void>((resolve, reject) => {
+      host.readyWaiter = { resolve, reject };
+    });
+    host.sandbox.send({
+      t: 'init',
+      bundlePath: bundlePathInSandbox,
+      models: host.modelInfo(),
+      budget: gateway.ledger.view(),
+    });
     const startTimeoutMs = options.startTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([ready, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`the policy did not start within ${startTimeoutMs / 1000}s`)), startTimeoutMs); })]);
+      await Promise.race([
+        ready,
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`the policy did not start within ${startTimeoutMs / 1000}s`)),
+            startTimeoutMs,
+          );
+        }),
+      ]);
     } catch (error) {
       // Killed from outside while it started: lost to the infrastructure, not a start failure.
       if (!host.sandboxLost) host.fault({ kind: 'start_failed', message: (error as Error).message });
@@ -82,7 +117,9 @@ export class PolicyHost implements PolicyBackend {
   }
 
   get healthy(): boolean {
-    return !this.faults.some((f) => f.kind === 'start_failed' || f.kind === 'crash') && this.sandbox?.exitInfo === undefined;
+    return (
+      !this.faults.some((f) => f.kind === 'start_failed' || f.kind === 'crash') && this.sandbox?.exitInfo === undefined
+    );
   }
 
   private fault(fault: PolicyFault): void {
@@ -121,10 +158,14 @@ export class PolicyHost implements PolicyBackend {
     try {
       raw = parseJsonBounded(line);
     } catch (error) {
-      return this.fault({ kind: 'protocol_violation', message: `${error instanceof JsonTooDeepError ? error.message : 'not JSON'}: ${line.slice(0, 200)}` });
+      return this.fault({
+        kind: 'protocol_violation',
+        message: `${error instanceof JsonTooDeepError ? error.message : 'not JSON'}: ${line.slice(0, 200)}`,
+      });
     }
     const parsed = runnerMessageSchema.safeParse(raw);
-    if (!parsed.success) return this.fault({ kind: 'protocol_violation', message: `unknown message: ${line.slice(0, 200)}` });
+    if (!parsed.success)
+      return this.fault({ kind: 'protocol_violation', message: `unknown message: ${line.slice(0, 200)}` });
     const message = parsed.data;
     switch (message.t) {
       case 'ready':
@@ -140,7 +181,12 @@ export class PolicyHost implements PolicyBackend {
       case 'response':
       case 'error': {
         const pending = this.pending.get(message.id);
-        if (!pending) return this.fault({ kind: 'protocol_violation', requestId: message.id, message: 'answer for a request that is not open' });
+        if (!pending)
+          return this.fault({
+            kind: 'protocol_violation',
+            requestId: message.id,
+            message: 'answer for a request that is not open',
+          });
         this.pending.delete(message.id);
         clearTimeout(pending.timer);
         if (message.t === 'error') {
@@ -160,21 +206,51 @@ export class PolicyHost implements PolicyBackend {
     }
   }
 
-  private async serveCall(message: { callId: string; requestId: string; model: string; body: Record<string, unknown>; options: { maxTokens?: number; branch?: string } }): Promise<void> {
+  private async serveCall(message: {
+    callId: string;
+    requestId: string;
+    model: string;
+    body: Record<string, unknown>;
+    options: { maxTokens?: number; branch?: string };
+  }): Promise<void> {
     const sandbox = this.sandbox;
     if (!sandbox) return;
     if (!this.pending.has(message.requestId)) {
       // Calls must belong to an open request: no spending between requests.
-      sandbox.send({ t: 'call_result', callId: message.callId, ok: false, error: { status: 409, type: 'invalid_request', message: 'no open request with this id', retryable: false }, budget: this.gateway.ledger.view() });
+      sandbox.send({
+        t: 'call_result',
+        callId: message.callId,
+        ok: false,
+        error: { status: 409, type: 'invalid_request', message: 'no open request with this id', retryable: false },
+        budget: this.gateway.ledger.view(),
+      });
       return;
     }
     const { stream: _stream, stream_options: _streamOptions, ...body } = message.body;
     try {
-      const completion = await this.gateway.complete(body, { model: message.model, maxTokens: message.options.maxTokens, branch: message.options.branch, requestId: message.requestId });
-      sandbox.send({ t: 'call_result', callId: message.callId, ok: true, body: completion, budget: this.gateway.ledger.view() });
+      const completion = await this.gateway.complete(body, {
+        model: message.model,
+        maxTokens: message.options.maxTokens,
+        branch: message.options.branch,
+        requestId: message.requestId,
+      });
+      sandbox.send({
+        t: 'call_result',
+        callId: message.callId,
+        ok: true,
+        body: completion,
+        budget: this.gateway.ledger.view(),
+      });
     } catch (error) {
-      const mapped = error instanceof GatewayError ? error : new GatewayError(502, 'upstream_error', (error as Error).message, true);
-      sandbox.send({ t: 'call_result', callId: message.callId, ok: false, error: mapped.toJSON(), budget: this.gateway.ledger.view() });
+      const mapped =
+        error instanceof GatewayError ? error : new GatewayError(502, 'upstream_error', (error as Error).message, true);
+      sandbox.send({
+        t: 'call_result',
+        callId: message.callId,
+        ok: false,
+        error: mapped.toJSON(),
+        budget: this.gateway.ledger.view(),
+      });
     }
   }
 
@@ -192,7 +268,8 @@ export class PolicyHost implements PolicyBackend {
   async complete(body: { messages: unknown[] } & Record<string, unknown>): Promise<PolicyCompletion> {
     const turn = this.turns.begin(body);
     const id = turn.id;
-    const record = (outcome: { response?: PolicyCompletion; error?: PolicyFault }) => turn.record({ response: outcome.response?.choices[0]?.message, error: outcome.error });
+    const record = (outcome: { response?: PolicyCompletion; error?: PolicyFault }) =>
+      turn.record({ response: outcome.response?.choices[0]?.message, error: outcome.error });
     try {
       const completion = await this.forward(id, body);
       record({ response: completion });
@@ -206,15 +283,22 @@ export class PolicyHost implements PolicyBackend {
   private forward(id: string, body: unknown): Promise<PolicyCompletion> {
     const sandbox = this.sandbox;
     if (!sandbox || !this.healthy) {
-      return Promise.reject(new PolicyRequestError(503, { kind: 'crash', requestId: id, message: 'the policy is not running' }));
+      return Promise.reject(
+        new PolicyRequestError(503, { kind: 'crash', requestId: id, message: 'the policy is not running' }),
+      );
     }
     // A request never waits past the agent's own deadline: a silent policy ends the run on time.
-    const untilDeadline = this.options.deadlineMs === undefined ? Infinity : this.options.deadlineMs - performance.now();
+    const untilDeadline =
+      this.options.deadlineMs === undefined ? Infinity : this.options.deadlineMs - performance.now();
     const timeoutMs = Math.max(1, Math.floor(Math.min(this.options.requestTimeoutMs, untilDeadline)));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const fault: PolicyFault = { kind: 'timeout', requestId: id, message: `the policy did not answer within ${(timeoutMs / 1000).toFixed(1)}s` };
+        const fault: PolicyFault = {
+          kind: 'timeout',
+          requestId: id,
+          message: `the policy did not answer within ${(timeoutMs / 1000).toFixed(1)}s`,
+        };
         this.fault(fault);
         reject(new PolicyRequestError(504, fault));
       }, timeoutMs);

@@ -79,7 +79,8 @@ export interface PolicyRunSummary {
 
 function costByModel(entries: readonly { model: string; costUsd: number }[]): Record<string, number> {
   const byModel: Record<string, number> = {};
-  for (const entry of entries) if (entry.costUsd > 0) byModel[entry.model] = (byModel[entry.model] ?? 0) + entry.costUsd;
+  for (const entry of entries)
+    if (entry.costUsd > 0) byModel[entry.model] = (byModel[entry.model] ?? 0) + entry.costUsd;
   for (const model of Object.keys(byModel)) byModel[model] = Math.round(byModel[model]! * 1e9) / 1e9;
   return byModel;
 }
@@ -96,7 +97,12 @@ export interface PolicyRun {
 }
 
 /** The policy's records inside a scenario attempt's folder (names owned by common/data-layout.ts). */
-export const policyRecordNames = { callLog: artifactNames.callLog, policyLog: artifactNames.policyLog, turnLog: artifactNames.turnLog, bundleDir: artifactNames.policyBundleDir } as const;
+export const policyRecordNames = {
+  callLog: artifactNames.callLog,
+  policyLog: artifactNames.policyLog,
+  turnLog: artifactNames.turnLog,
+  bundleDir: artifactNames.policyBundleDir,
+} as const;
 
 async function startTypeScriptBackend(options: PolicyRunOptions, context: BackendContext): Promise<PolicyBackend> {
   if (options.bundleCode === undefined) throw new Error('a TypeScript policy run needs the pack bundle');
@@ -106,9 +112,20 @@ async function startTypeScriptBackend(options: PolicyRunOptions, context: Backen
   await writeFile(bundleFile, options.bundleCode, { mode: 0o644 });
   return PolicyHost.start(
     options.docker,
-    { image: options.policyImage, bundleFile, owner: options.owner, workflowId: options.workflowId, scenario: options.scenario },
+    {
+      image: options.policyImage,
+      bundleFile,
+      owner: options.owner,
+      workflowId: options.workflowId,
+      scenario: options.scenario,
+    },
     context.gateway,
-    { requestTimeoutMs: context.requestTimeoutMs, deadlineMs: context.deadlineMs, maxAgentRequests: context.maxAgentRequests, turnLog: context.turnLog },
+    {
+      requestTimeoutMs: context.requestTimeoutMs,
+      deadlineMs: context.deadlineMs,
+      maxAgentRequests: context.maxAgentRequests,
+      turnLog: context.turnLog,
+    },
   );
 }
 
@@ -120,8 +137,22 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
   const callLog = new WatchedCallLog(callLogFile, watchdog, (response) => provenance.addModelResponse(response));
   const turnLogFile = path.join(options.dir, policyRecordNames.turnLog);
   const turnLog = new TurnLog(turnLogFile, (response) => provenance.checkReceived(response));
-  const gateway = new ModelGateway({ allowlist: options.allowlist, upstream: options.upstream, capUsd: options.capUsd, callLog, seed: options.seed, tryKey: options.tryKey });
-  const context: BackendContext = { gateway, turnLog, dir: options.dir, requestTimeoutMs: options.requestTimeoutMs, deadlineMs: options.deadlineMs, maxAgentRequests: options.maxAgentRequests };
+  const gateway = new ModelGateway({
+    allowlist: options.allowlist,
+    upstream: options.upstream,
+    capUsd: options.capUsd,
+    callLog,
+    seed: options.seed,
+    tryKey: options.tryKey,
+  });
+  const context: BackendContext = {
+    gateway,
+    turnLog,
+    dir: options.dir,
+    requestTimeoutMs: options.requestTimeoutMs,
+    deadlineMs: options.deadlineMs,
+    maxAgentRequests: options.maxAgentRequests,
+  };
   // Both are closed whatever happens; a write either lost (a full disk) fails the attempt.
   const closeRecords = async () => {
     const closed = await Promise.allSettled([callLog.close(), turnLog.close()]);

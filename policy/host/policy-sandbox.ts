@@ -14,7 +14,12 @@ import { maxProtocolLineBytes, type HostMessage } from '../runtime/protocol.ts';
 import { PolicyChannel, policyChannelDirInSandbox } from './policy-channel.ts';
 import { containerLogConfig, limitsHostConfig, type SandboxLimits } from '../../sandbox/container-limits.ts';
 import { removeNowOrLater } from '../../sandbox/deferred-removal.ts';
-import { exitWatchSince, killedFromOutside, watchContainerExit, type ContainerExit } from '../../sandbox/container-exit.ts';
+import {
+  exitWatchSince,
+  killedFromOutside,
+  watchContainerExit,
+  type ContainerExit,
+} from '../../sandbox/container-exit.ts';
 
 export interface PolicySandboxSpec {
   image: string;
@@ -30,7 +35,8 @@ export interface SandboxExit extends ContainerExit {
   reason: string;
 }
 
-/** How long a broken channel or attach socket waits for the container's exit to say whether it was killed from outside. */
+/** How long a broken channel or attach socket waits for the container's exit to say whether it was killed from outside.
+ * */
 const brokenExitGraceMs = 5_000;
 
 function sandboxExitOf(exit: ContainerExit): SandboxExit {
@@ -38,7 +44,9 @@ function sandboxExitOf(exit: ContainerExit): SandboxExit {
     ? 'the policy ran out of memory'
     : killedFromOutside(exit)
       ? 'the policy sandbox was killed from outside the sandbox (docker kill)'
-      : exit.exitCode === null ? 'the policy sandbox disappeared' : `the policy process exited with ${exit.exitCode}`;
+      : exit.exitCode === null
+        ? 'the policy sandbox disappeared'
+        : `the policy process exited with ${exit.exitCode}`;
   return { ...exit, reason };
 }
 
@@ -54,9 +62,17 @@ export class PolicySandbox {
   /** The container's stdout and stderr (a crash's trace; nothing the protocol needs), bounded. */
   readonly output = new BoundedBuffer(64 * 1024);
 
-  private constructor(readonly container: Docker.Container, private readonly channel: PolicyChannel) {}
+  private constructor(
+    readonly container: Docker.Container,
+    private readonly channel: PolicyChannel,
+  ) {}
 
-  static async start(docker: Docker, spec: PolicySandboxSpec, onLine: (line: string) => void, onOverflow: () => void): Promise<PolicySandbox> {
+  static async start(
+    docker: Docker,
+    spec: PolicySandboxSpec,
+    onLine: (line: string) => void,
+    onOverflow: () => void,
+  ): Promise<PolicySandbox> {
     const memoryMb = spec.limits?.memoryMb ?? defaultPolicySandboxLimits.memoryMb;
     const sinceSec = exitWatchSince();
     let exited: Promise<ContainerExit> | undefined;
@@ -66,7 +82,9 @@ export class PolicySandbox {
     // apart), else as a crash.
     const broke = (reason: string) => {
       const broken: SandboxExit = { exitCode: null, oomKilled: false, killed: false, reason };
-      void Promise.race([exited, sleep(brokenExitGraceMs, undefined, { ref: false })]).then((exit) => sandbox?.markExited(exit ? sandboxExitOf(exit) : broken));
+      void Promise.race([exited, sleep(brokenExitGraceMs, undefined, { ref: false })]).then((exit) =>
+        sandbox?.markExited(exit ? sandboxExitOf(exit) : broken),
+      );
     };
     const channel = await PolicyChannel.open(maxProtocolLineBytes, { onLine, onOverflow, onBroken: broke });
     let container: Docker.Container;
@@ -116,13 +134,20 @@ export class PolicySandbox {
   async stop(): Promise<void> {
     this.markExited({ exitCode: null, oomKilled: false, killed: false, reason: 'stopped by the host' });
     await this.channel.close();
-    await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () => this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
-      if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
-    }));
+    await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () =>
+      this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
+        if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
+      }),
+    );
   }
 }
 
-function createPolicyContainer(docker: Docker, spec: PolicySandboxSpec, memoryMb: number, channel: PolicyChannel): Promise<Docker.Container> {
+function createPolicyContainer(
+  docker: Docker,
+  spec: PolicySandboxSpec,
+  memoryMb: number,
+  channel: PolicyChannel,
+): Promise<Docker.Container> {
   return docker.createContainer({
     Image: spec.image,
     Cmd: ['node', `--max-old-space-size=${Math.floor(memoryMb * 0.6)}`, policyRunnerPathInImage],

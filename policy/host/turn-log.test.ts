@@ -7,7 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { TurnLog } from './turn-log.ts';
 
-const turn = (requestId: string, response: unknown, newMessages: unknown[] = []) => ({ requestId, startedAtMs: 1, latencyMs: 2, messageCount: newMessages.length, newMessages, toolCount: 0, response });
+const turn = (requestId: string, response: unknown, newMessages: unknown[] = []) => ({
+  requestId,
+  startedAtMs: 1,
+  latencyMs: 2,
+  messageCount: newMessages.length,
+  newMessages,
+  toolCount: 0,
+  response,
+});
 
 test('turns are numbered and written in order; provenance sees each answer as it is recorded', async () => {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'trl-turn-log-')), 'turns.jsonl');
@@ -21,9 +29,22 @@ test('turns are numbered and written in order; provenance sees each answer as it
   await new Promise((resolve) => setImmediate(resolve));
   log.append({ ...turn('req-3', undefined), error: { kind: 'timeout', message: 'no answer' } });
   await log.close();
-  const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { turn: number; requestId: string; newMessages: unknown[]; error?: unknown });
-  assert.deepEqual(lines.map((l) => [l.turn, l.requestId]), [[1, 'req-1'], [2, 'req-2'], [3, 'req-3']]);
-  assert.deepEqual(lines[1]!.newMessages, [{ role: 'assistant', content: 'a' }, { role: 'user', content: 'two' }]);
+  const lines = (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { turn: number; requestId: string; newMessages: unknown[]; error?: unknown });
+  assert.deepEqual(
+    lines.map((l) => [l.turn, l.requestId]),
+    [
+      [1, 'req-1'],
+      [2, 'req-2'],
+      [3, 'req-3'],
+    ],
+  );
+  assert.deepEqual(lines[1]!.newMessages, [
+    { role: 'assistant', content: 'a' },
+    { role: 'user', content: 'two' },
+  ]);
   assert.deepEqual(lines[2]!.error, { kind: 'timeout', message: 'no answer' });
   assert.equal(seen.length, 2, 'a failed turn has no answer to measure');
 });
@@ -35,8 +56,14 @@ test('a turn too large to log keeps its counts, and the turns after it are writt
   log.append(turn('req-2', { content: 'after' }));
   await new Promise((resolve) => setImmediate(resolve));
   await log.close();
-  const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { requestId: string; messageCount: number; newMessages?: unknown });
-  assert.deepEqual(lines.map((l) => l.requestId), ['req-1', 'req-2']);
+  const lines = (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { requestId: string; messageCount: number; newMessages?: unknown });
+  assert.deepEqual(
+    lines.map((l) => l.requestId),
+    ['req-1', 'req-2'],
+  );
   assert.match(String(lines[0]!.newMessages), /^\[1 messages, \d+ chars: too large to log\]$/);
   assert.equal(lines[0]!.messageCount, 1);
 });

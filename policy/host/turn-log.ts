@@ -41,7 +41,12 @@ export class TurnLog {
     this.turns += 1;
     if (entry.response !== undefined) this.onResponse?.(entry.response);
     let line = JSON.stringify({ turn: this.turns, ...entry });
-    if (line.length > maxEntryChars) line = JSON.stringify({ turn: this.turns, ...entry, newMessages: `[${entry.newMessages.length} messages, ${line.length} chars: too large to log]` });
+    if (line.length > maxEntryChars)
+      line = JSON.stringify({
+        turn: this.turns,
+        ...entry,
+        newMessages: `[${entry.newMessages.length} messages, ${line.length} chars: too large to log]`,
+      });
     this.stream?.write(line + '\n');
   }
 

@@ -21,7 +21,23 @@ test('after a completed call only idleness counts; refused and failed calls do n
   const watchdog = new Watchdog({ firstCallMs: 120_000, idleMs: 600_000 }, () => now);
   const log = new WatchedCallLog(undefined, watchdog);
   watchdog.start();
-  const end = { callId: 'c', model: 'm', streamed: false, attempts: 1, basis: 'usage' as const, promptTokens: 0, cachedPromptTokens: 0, completionTokens: 0, maxTokens: 64, clamped: false, reservedUsd: 0, costUsd: 0, overshootUsd: 0, spentAfterUsd: 0, latencyMs: 0 };
+  const end = {
+    callId: 'c',
+    model: 'm',
+    streamed: false,
+    attempts: 1,
+    basis: 'usage' as const,
+    promptTokens: 0,
+    cachedPromptTokens: 0,
+    completionTokens: 0,
+    maxTokens: 64,
+    clamped: false,
+    reservedUsd: 0,
+    costUsd: 0,
+    overshootUsd: 0,
+    spentAfterUsd: 0,
+    latencyMs: 0,
+  };
   now = 100_000;
   log.ended({ ...end, status: 'ok' });
   now = 650_000;
@@ -37,6 +53,12 @@ test('after a completed call only idleness counts; refused and failed calls do n
 
 test('limits from the environment, refused when not positive', () => {
   assert.deepEqual(watchdogLimitsFromEnv({}), { firstCallMs: 120_000, idleMs: 600_000 });
-  assert.deepEqual(watchdogLimitsFromEnv({ TRL_WATCHDOG_FIRST_CALL_SEC: '5', TRL_WATCHDOG_IDLE_SEC: '0.5' }), { firstCallMs: 5000, idleMs: 500 });
-  assert.throws(() => watchdogLimitsFromEnv({ TRL_WATCHDOG_IDLE_SEC: '-1' }), /TRL_WATCHDOG_IDLE_SEC must be a positive number/);
+  assert.deepEqual(watchdogLimitsFromEnv({ TRL_WATCHDOG_FIRST_CALL_SEC: '5', TRL_WATCHDOG_IDLE_SEC: '0.5' }), {
+    firstCallMs: 5000,
+    idleMs: 500,
+  });
+  assert.throws(
+    () => watchdogLimitsFromEnv({ TRL_WATCHDOG_IDLE_SEC: '-1' }),
+    /TRL_WATCHDOG_IDLE_SEC must be a positive number/,
+  );
 });

@@ -17,10 +17,14 @@ export function watchdogLimitsFromEnv(env: Record<string, string | undefined> = 
     const text = env[name];
     if (text === undefined || text === '') return fallbackMs;
     const seconds = Number(text);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`${name} must be a positive number of seconds (got "${text}")`);
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      throw new Error(`${name} must be a positive number of seconds (got "${text}")`);
     return seconds * 1000;
   };
-  return { firstCallMs: read('TRL_WATCHDOG_FIRST_CALL_SEC', defaultWatchdogLimits.firstCallMs), idleMs: read('TRL_WATCHDOG_IDLE_SEC', defaultWatchdogLimits.idleMs) };
+  return {
+    firstCallMs: read('TRL_WATCHDOG_FIRST_CALL_SEC', defaultWatchdogLimits.firstCallMs),
+    idleMs: read('TRL_WATCHDOG_IDLE_SEC', defaultWatchdogLimits.idleMs),
+  };
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
@@ -32,7 +36,10 @@ export class Watchdog {
   private lastCompletedMs: number | undefined;
   fault: PolicyFault | undefined;
 
-  constructor(private readonly limits: WatchdogLimits, private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly limits: WatchdogLimits,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** Aborted (with the fault's message as reason) when the watchdog fires. */
   get signal(): AbortSignal {
@@ -57,7 +64,8 @@ export class Watchdog {
     if (this.startedMs === undefined || this.fault) return;
     const now = this.now();
     if (this.lastCompletedMs === undefined) {
-      if (now - this.startedMs >= this.limits.firstCallMs) this.fire(`watchdog: no completed model call within ${seconds(this.limits.firstCallMs)} of the start`);
+      if (now - this.startedMs >= this.limits.firstCallMs)
+        this.fire(`watchdog: no completed model call within ${seconds(this.limits.firstCallMs)} of the start`);
     } else if (now - this.lastCompletedMs >= this.limits.idleMs) {
       this.fire(`watchdog: no completed model call in ${seconds(this.limits.idleMs)}`);
     }

@@ -14,16 +14,19 @@ const maxKeptChars = 2 * 1024 * 1024;
 const freeUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
 const blandText = 'I will start by looking at what is in the working directory, then decide on the next step.';
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function messagesText(body: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const message of Array.isArray(body.messages) ? body.messages : []) {
     if (!isRecord(message)) continue;
     if (typeof message.content === 'string') parts.push(message.content);
-    else if (Array.isArray(message.content)) for (const part of message.content) if (isRecord(part) && typeof part.text === 'string') parts.push(part.text);
+    else if (Array.isArray(message.content))
+      for (const part of message.content) if (isRecord(part) && typeof part.text === 'string') parts.push(part.text);
     for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
-      if (isRecord(call) && isRecord(call.function) && typeof call.function.arguments === 'string') parts.push(call.function.arguments);
+      if (isRecord(call) && isRecord(call.function) && typeof call.function.arguments === 'string')
+        parts.push(call.function.arguments);
     }
   }
   return parts.join('\n');
@@ -31,10 +34,17 @@ function messagesText(body: Record<string, unknown>): string {
 
 /** The bland tool call: a directory listing with the terminal tool, else the first tool with no arguments. */
 function blandToolCall(body: Record<string, unknown>, id: string) {
-  const tools = (Array.isArray(body.tools) ? body.tools : []).filter(isRecord).map((tool) => (isRecord(tool.function) ? String(tool.function.name ?? '') : '')).filter(Boolean);
+  const tools = (Array.isArray(body.tools) ? body.tools : [])
+    .filter(isRecord)
+    .map((tool) => (isRecord(tool.function) ? String(tool.function.name ?? '') : ''))
+    .filter(Boolean);
   if (tools.length === 0) return undefined;
   const name = tools.includes('terminal') ? 'terminal' : tools[0]!;
-  return { id, type: 'function' as const, function: { name, arguments: name === 'terminal' ? JSON.stringify({ command: 'ls -la' }) : '{}' } };
+  return {
+    id,
+    type: 'function' as const,
+    function: { name, arguments: name === 'terminal' ? JSON.stringify({ command: 'ls -la' }) : '{}' },
+  };
 }
 
 export function createBlandUpstream(): { client: OpenAI; sent(): SentRequests } {
@@ -47,7 +57,10 @@ export function createBlandUpstream(): { client: OpenAI; sent(): SentRequests } 
       const parsed: unknown = JSON.parse(String(init?.body ?? '{}'));
       body = isRecord(parsed) ? parsed : {};
     } catch {
-      return Response.json({ error: { type: 'invalid_request_error', message: 'the body is not JSON' } }, { status: 400 });
+      return Response.json(
+        { error: { type: 'invalid_request_error', message: 'the body is not JSON' } },
+        { status: 400 },
+      );
     }
     count += 1;
     const text = messagesText(body);
@@ -63,17 +76,48 @@ export function createBlandUpstream(): { client: OpenAI; sent(): SentRequests } 
     if (body.stream === true) {
       const chunks: unknown[] = [];
       for (let index = 0; index < answers; index++) {
-        chunks.push({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index, delta: { role: 'assistant', content: blandText }, finish_reason: null }] });
-        if (toolCall) chunks.push({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index, delta: { tool_calls: [{ index: 0, ...toolCall }] }, finish_reason: null }] });
-        chunks.push({ id, object: 'chat.completion.chunk', created: 0, model, choices: [{ index, delta: {}, finish_reason: toolCall ? 'tool_calls' : 'stop' }] });
+        chunks.push({
+          id,
+          object: 'chat.completion.chunk',
+          created: 0,
+          model,
+          choices: [{ index, delta: { role: 'assistant', content: blandText }, finish_reason: null }],
+        });
+        if (toolCall)
+          chunks.push({
+            id,
+            object: 'chat.completion.chunk',
+            created: 0,
+            model,
+            choices: [{ index, delta: { tool_calls: [{ index: 0, ...toolCall }] }, finish_reason: null }],
+          });
+        chunks.push({
+          id,
+          object: 'chat.completion.chunk',
+          created: 0,
+          model,
+          choices: [{ index, delta: {}, finish_reason: toolCall ? 'tool_calls' : 'stop' }],
+        });
       }
       chunks.push({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: freeUsage });
       const sse = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('') + 'data: [DONE]\n\n';
       return new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream', 'x-request-id': id } });
     }
-    const choices = Array.from({ length: answers }, (_, index) => ({ index, message, finish_reason: toolCall ? 'tool_calls' : 'stop' }));
-    return Response.json({ id, object: 'chat.completion', created: 0, model, choices, usage: freeUsage }, { status: 200, headers: { 'x-request-id': id } });
+    const choices = Array.from({ length: answers }, (_, index) => ({
+      index,
+      message,
+      finish_reason: toolCall ? 'tool_calls' : 'stop',
+    }));
+    return Response.json(
+      { id, object: 'chat.completion', created: 0, model, choices, usage: freeUsage },
+      { status: 200, headers: { 'x-request-id': id } },
+    );
   };
-  const client = new OpenAI({ baseURL: 'http://probe.invalid/v1', apiKey: 'the-probe-needs-no-key', maxRetries: 0, fetch: fetch as never });
+  const client = new OpenAI({
+    baseURL: 'http://probe.invalid/v1',
+    apiKey: 'the-probe-needs-no-key',
+    maxRetries: 0,
+    fetch: fetch as never,
+  });
   return { client, sent: () => ({ count, text: kept.join('\n') }) };
 }

@@ -19,7 +19,10 @@ export async function environmentHeads(scenarioDir: string): Promise<{ name: str
       if (entry.isDirectory() && depth < maxDepth) await walk(full, depth + 1);
       else if (entry.isFile() && name !== 'Dockerfile') {
         const bytes = await readFile(full).catch(() => Buffer.alloc(0));
-        const head = bytes.subarray(0, headChars * 4).toString('utf8').slice(0, headChars);
+        const head = bytes
+          .subarray(0, headChars * 4)
+          .toString('utf8')
+          .slice(0, headChars);
         found.push({ name, head: head.includes('\u0000') ? '(binary file)' : head });
       }
     }

@@ -20,7 +20,10 @@ const key: ProbeCacheKey = {
   packHash: 'a'.repeat(64),
   policyHash: 'b'.repeat(64),
   sandboxImage: 'trl-policy-sandbox:0123456789ab',
-  scenarios: [{ name: 'csv-sales-report', contentHash: 'c'.repeat(64) }, { name: 'log-summary', contentHash: 'd'.repeat(64) }],
+  scenarios: [
+    { name: 'csv-sales-report', contentHash: 'c'.repeat(64) },
+    { name: 'log-summary', contentHash: 'd'.repeat(64) },
+  ],
   fingerprintsDigest: 'e'.repeat(64),
   openingHash: 'f'.repeat(64),
 };
@@ -29,7 +32,12 @@ const report: ProbeReport = {
   verdict: 'reject',
   reasons: [{ code: 'injected_scenario_content', message: 'the policy sent the models 2 pieces of scenario content' }],
   scenarios: [
-    { scenario: 'csv-sales-report', turns: 3, provenance, injected: [{ scenario: 'csv-sales-report', kind: 'solution-line', display: 'top = sorted(...)' }] },
+    {
+      scenario: 'csv-sales-report',
+      turns: 3,
+      provenance,
+      injected: [{ scenario: 'csv-sales-report', kind: 'solution-line', display: 'top = sorted(...)' }],
+    },
     { scenario: 'log-summary', turns: 2, provenance, injected: [] },
   ],
 };
@@ -76,11 +84,21 @@ test('the second probe of the same key is served from the cache; another key pro
   const probe = countingProbe();
   const first = await probeOnce(cache, key, origin, probe);
   assert.equal(first.cached, undefined);
-  const second = await probeOnce(cache, key, { probedAt: '2026-12-03T00:00:00.000Z', probedBy: 'evaluate-local-2' }, probe);
+  const second = await probeOnce(
+    cache,
+    key,
+    { probedAt: '2026-12-03T00:00:00.000Z', probedBy: 'evaluate-local-2' },
+    probe,
+  );
   assert.equal(probe.calls, 1);
   assert.equal(second.cached?.probedBy, 'evaluate-local-1', 'the verdict names the run that played the conversations');
   assert.deepEqual({ ...second, cached: undefined }, { ...report, cached: undefined });
-  await probeOnce(cache, { ...key, scenarios: [key.scenarios[0]!, { ...key.scenarios[1]!, contentHash: '0'.repeat(64) }] }, origin, probe);
+  await probeOnce(
+    cache,
+    { ...key, scenarios: [key.scenarios[0]!, { ...key.scenarios[1]!, contentHash: '0'.repeat(64) }] },
+    origin,
+    probe,
+  );
   assert.equal(probe.calls, 2, 'a changed scenario content hash misses');
   await probeOnce(cache, { ...key, packHash: '0'.repeat(64) }, origin, probe);
   assert.equal(probe.calls, 3, 'another pack misses');
@@ -97,10 +115,22 @@ test('an entry that is corrupt, of the wrong shape, or written for another key i
   tampered.keyHash = probeCacheKeyHash(key);
   const corrupt: [string, string][] = [
     ['not JSON', '{"probeVersion": 1, "keyHa'],
-    ['the wrong shape', JSON.stringify({ probeVersion: 1, keyHash: probeCacheKeyHash(key), key, ...origin, report: { verdict: 'maybe', reasons: [], scenarios: [] } })],
+    [
+      'the wrong shape',
+      JSON.stringify({
+        probeVersion: 1,
+        keyHash: probeCacheKeyHash(key),
+        key,
+        ...origin,
+        report: { verdict: 'maybe', reasons: [], scenarios: [] },
+      }),
+    ],
     ['another key copied in', otherEntry],
     ["another key's entry claiming this key's hash", JSON.stringify(tampered)],
-    ['an older probe version', JSON.stringify({ probeVersion: 0, keyHash: probeCacheKeyHash(key), key, ...origin, report })],
+    [
+      'an older probe version',
+      JSON.stringify({ probeVersion: 0, keyHash: probeCacheKeyHash(key), key, ...origin, report }),
+    ],
   ];
   for (const [what, text] of corrupt) {
     await writeFile(file, text);
@@ -115,7 +145,10 @@ test('an entry that is corrupt, of the wrong shape, or written for another key i
 
 test('a probe cut short (an error, fewer conversations than scenarios) is not kept', async () => {
   const { cache } = freshCache();
-  const errored: ProbeReport = { ...report, scenarios: [report.scenarios[0]!, { ...report.scenarios[1]!, error: 'the policy did not start: timed out' }] };
+  const errored: ProbeReport = {
+    ...report,
+    scenarios: [report.scenarios[0]!, { ...report.scenarios[1]!, error: 'the policy did not start: timed out' }],
+  };
   const short: ProbeReport = { ...report, scenarios: report.scenarios.slice(0, 1) };
   assert.equal(isReusableReport(key, report), true);
   for (const cut of [errored, short]) {

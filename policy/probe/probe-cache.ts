@@ -14,7 +14,8 @@ import { provenanceCoverageThreshold, provenanceMinimumUnits } from '../../contr
 import { rejectionSchema } from '../../contracts/results.ts';
 import { minInjectedFingerprints, type ProbeReport } from './probe-verdict.ts';
 
-/** Bump when what the probe sends, answers or concludes changes (conversation, bland upstream, injected-content search, verdict). */
+/** Bump when what the probe sends, answers or concludes changes (conversation, bland upstream, injected-content search,
+ * verdict). */
 export const probeVersion = 1;
 
 export const probeCacheKeySchema = z.object({
@@ -34,21 +35,44 @@ export type ProbeCacheKey = z.infer<typeof probeCacheKeySchema>;
 
 /** The key's hash, with the probe's version and parameters folded in; fields in a fixed order. */
 export function probeCacheKeyHash(key: ProbeCacheKey): string {
-  const parameters = [probeLimits.turns, probeLimits.conversationSec, provenanceCoverageThreshold, provenanceMinimumUnits, minInjectedFingerprints];
-  const material = [probeVersion, parameters, key.packHash, key.policyHash, key.sandboxImage, key.scenarios.map((s) => [s.name, s.contentHash]), key.fingerprintsDigest, key.openingHash];
+  const parameters = [
+    probeLimits.turns,
+    probeLimits.conversationSec,
+    provenanceCoverageThreshold,
+    provenanceMinimumUnits,
+    minInjectedFingerprints,
+  ];
+  const material = [
+    probeVersion,
+    parameters,
+    key.packHash,
+    key.policyHash,
+    key.sandboxImage,
+    key.scenarios.map((s) => [s.name, s.contentHash]),
+    key.fingerprintsDigest,
+    key.openingHash,
+  ];
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
 
 const reportSchema = z.object({
   verdict: z.enum(['pass', 'reject']),
   reasons: z.array(rejectionSchema),
-  scenarios: z.array(z.object({
-    scenario: z.string(),
-    turns: z.number().int().nonnegative(),
-    provenance: z.object({ coverage: z.number(), units: z.number(), coveredUnits: z.number(), turns: z.number(), uncovered: z.array(z.string()) }),
-    injected: z.array(z.object({ scenario: z.string(), kind: z.string(), display: z.string() })),
-    error: z.string().optional(),
-  })),
+  scenarios: z.array(
+    z.object({
+      scenario: z.string(),
+      turns: z.number().int().nonnegative(),
+      provenance: z.object({
+        coverage: z.number(),
+        units: z.number(),
+        coveredUnits: z.number(),
+        turns: z.number(),
+        uncovered: z.array(z.string()),
+      }),
+      injected: z.array(z.object({ scenario: z.string(), kind: z.string(), display: z.string() })),
+      error: z.string().optional(),
+    }),
+  ),
 });
 
 const entrySchema = z.object({
@@ -81,7 +105,8 @@ export class FileProbeCache {
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn('probe_cache_unreadable', { file, error: (error as Error).message });
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        log.warn('probe_cache_unreadable', { file, error: (error as Error).message });
       return undefined;
     }
     let parsed: z.infer<typeof entrySchema> | undefined;
@@ -92,7 +117,10 @@ export class FileProbeCache {
       parsed = undefined;
     }
     if (!parsed || parsed.keyHash !== keyHash || probeCacheKeyHash(parsed.key) !== keyHash) {
-      log.warn('probe_cache_entry_ignored', { file, reason: 'the entry does not parse or was written for another key; the pack is probed again' });
+      log.warn('probe_cache_entry_ignored', {
+        file,
+        reason: 'the entry does not parse or was written for another key; the pack is probed again',
+      });
       return undefined;
     }
     return { ...parsed.report, cached: { probedAt: parsed.probedAt, probedBy: parsed.probedBy, keyHash } };
@@ -111,16 +139,26 @@ export class FileProbeCache {
  * error, a timeout, the activity cancelled) may be the machine's doing, so it is probed again next time.
  */
 export function isReusableReport(key: ProbeCacheKey, report: ProbeReport): boolean {
-  return report.scenarios.length === key.scenarios.length && report.scenarios.every((probe) => probe.error === undefined);
+  return (
+    report.scenarios.length === key.scenarios.length && report.scenarios.every((probe) => probe.error === undefined)
+  );
 }
 
-/** The cached verdict for `key`, else the probe's (stored when reusable; a failed write only costs the next run a probe). */
-export async function probeOnce(cache: FileProbeCache, key: ProbeCacheKey, origin: ProbeOrigin, probe: () => Promise<ProbeReport>): Promise<ProbeReport> {
+/** The cached verdict for `key`, else the probe's (stored when reusable; a failed write only costs the next run a
+ * probe). */
+export async function probeOnce(
+  cache: FileProbeCache,
+  key: ProbeCacheKey,
+  origin: ProbeOrigin,
+  probe: () => Promise<ProbeReport>,
+): Promise<ProbeReport> {
   const hit = await cache.get(key);
   if (hit) return hit;
   const report = await probe();
   if (isReusableReport(key, report)) {
-    await cache.set(key, report, origin).catch((error: Error) => log.warn('probe_cache_write_failed', { packHash: key.packHash, error: error.message }));
+    await cache
+      .set(key, report, origin)
+      .catch((error: Error) => log.warn('probe_cache_write_failed', { packHash: key.packHash, error: error.message }));
   }
   return report;
 }

@@ -23,13 +23,27 @@ export interface ConversationRecord {
 
 /** Plausible results for the tool calls of one turn: a listing first, then heads of files. */
 function toolResult(scenario: ProbeScenario, index: number): string {
-  if (index === 0) return ['total ' + scenario.environmentFiles.length, ...scenario.environmentFiles.map((file) => `-rw-r--r-- 1 agent agent ${file.head.length} ${file.name}`)].join('\n');
+  if (index === 0)
+    return [
+      'total ' + scenario.environmentFiles.length,
+      ...scenario.environmentFiles.map((file) => `-rw-r--r-- 1 agent agent ${file.head.length} ${file.name}`),
+    ].join('\n');
   const file = scenario.environmentFiles[(index - 1) % Math.max(1, scenario.environmentFiles.length)];
   return file ? file.head : '(no output)';
 }
 
-export async function playConversation(endpointUrl: string, scenario: ProbeScenario, opening: HermesOpening, options: { maxTurns: number; requestTimeoutMs: number; signal?: AbortSignal }): Promise<ConversationRecord> {
-  const client = new OpenAI({ baseURL: endpointUrl, apiKey: 'not-a-secret', maxRetries: 0, timeout: options.requestTimeoutMs });
+export async function playConversation(
+  endpointUrl: string,
+  scenario: ProbeScenario,
+  opening: HermesOpening,
+  options: { maxTurns: number; requestTimeoutMs: number; signal?: AbortSignal },
+): Promise<ConversationRecord> {
+  const client = new OpenAI({
+    baseURL: endpointUrl,
+    apiKey: 'not-a-secret',
+    maxRetries: 0,
+    timeout: options.requestTimeoutMs,
+  });
   const messages: Record<string, unknown>[] = [
     { role: 'system', content: opening.system },
     { role: 'user', content: scenario.instruction },
@@ -40,14 +54,28 @@ export async function playConversation(endpointUrl: string, scenario: ProbeScena
     while (turns < options.maxTurns) {
       turns += 1;
       const stream = await client.chat.completions.create(
-        { model: 'auto', messages: messages as never, tools: opening.tools as never, stream: true, stream_options: { include_usage: true } },
+        {
+          model: 'auto',
+          messages: messages as never,
+          tools: opening.tools as never,
+          stream: true,
+          stream_options: { include_usage: true },
+        },
         { signal: options.signal },
       );
       const chunks: unknown[] = [];
       for await (const chunk of stream) chunks.push(chunk);
       const answer = answerParts(chunks)[0] ?? { text: '', toolCalls: [] };
-      const toolCalls = answer.toolCalls.map((call, i) => ({ id: `call_${turns}_${i}`, type: 'function', function: call }));
-      messages.push({ role: 'assistant', content: answer.text || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+      const toolCalls = answer.toolCalls.map((call, i) => ({
+        id: `call_${turns}_${i}`,
+        type: 'function',
+        function: call,
+      }));
+      messages.push({
+        role: 'assistant',
+        content: answer.text || null,
+        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      });
       if (toolCalls.length === 0) break;
       toolCalls.forEach((call, i) => {
         const result = toolResult(scenario, i);

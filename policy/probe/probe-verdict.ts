@@ -7,10 +7,19 @@
 import { isProvenanceViolation, type ProvenanceSummary } from '../../contracts/provenance.ts';
 import type { Rejection } from '../../contracts/results.ts';
 
-export const probeRejectionCodes = { authoredOutput: 'authored_output', injectedScenarioContent: 'injected_scenario_content' } as const;
+export const probeRejectionCodes = {
+  authoredOutput: 'authored_output',
+  injectedScenarioContent: 'injected_scenario_content',
+} as const;
 
 /** Scenario content a policy cannot have seen in the conversation; instruction phrases are given to it. */
-export const injectedKinds: readonly string[] = ['test-name', 'test-string', 'expected-value', 'solution-line', 'fixture-value'];
+export const injectedKinds: readonly string[] = [
+  'test-name',
+  'test-string',
+  'expected-value',
+  'solution-line',
+  'fixture-value',
+];
 
 /** Distinct injected fingerprints needed to reject: one could be a coincidence of wording. */
 export const minInjectedFingerprints = 2;
@@ -28,7 +37,8 @@ export interface ProbeReport {
   verdict: 'pass' | 'reject';
   reasons: Rejection[];
   scenarios: ScenarioProbe[];
-  /** Present when the verdict is an earlier run's, reused (policy/probe/probe-cache.ts): no conversation was played now. */
+  /** Present when the verdict is an earlier run's, reused (policy/probe/probe-cache.ts): no conversation was played
+   * now. */
   cached?: { probedAt: string; probedBy: string; keyHash: string };
 }
 
@@ -43,9 +53,13 @@ export function probeVerdict(scenarios: ScenarioProbe[]): ProbeReport {
     });
   }
   const injected = new Map<string, ScenarioProbe['injected'][number] & { during: string }>();
-  for (const probe of scenarios) for (const hit of probe.injected) if (!injected.has(hit.display)) injected.set(hit.display, { ...hit, during: probe.scenario });
+  for (const probe of scenarios)
+    for (const hit of probe.injected)
+      if (!injected.has(hit.display)) injected.set(hit.display, { ...hit, during: probe.scenario });
   if (injected.size >= minInjectedFingerprints) {
-    const examples = [...injected.values()].slice(0, 3).map((hit) => `"${hit.display}" (${hit.kind} of ${hit.scenario}, sent during ${hit.during})`);
+    const examples = [...injected.values()]
+      .slice(0, 3)
+      .map((hit) => `"${hit.display}" (${hit.kind} of ${hit.scenario}, sent during ${hit.during})`);
     reasons.push({
       code: probeRejectionCodes.injectedScenarioContent,
       message: `the policy sent the models ${injected.size} pieces of scenario content it was never given, e.g. ${examples.join('; ')}`,

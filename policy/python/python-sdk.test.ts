@@ -42,7 +42,9 @@ const example = (name: string) => path.join(examplesRoot, name);
 const models = () => gateway.completions().map((body) => body.model);
 
 describe('Python policy SDK', { skip }, () => {
-  before(async () => { await gateway.start(); });
+  before(async () => {
+    await gateway.start();
+  });
   after(async () => {
     await Promise.all(started.map((p) => p.stop()));
     await gateway.stop();
@@ -53,27 +55,43 @@ describe('Python policy SDK', { skip }, () => {
     gateway.reset();
     const policy = await startPolicy(example('pin-glm-flash'), 'json');
     const listed = await (await fetch(`${policy.baseUrl}/models`)).json();
-    assert.deepEqual(listed.data.map((m: any) => m.id), ['auto']);
+    assert.deepEqual(
+      listed.data.map((m: any) => m.id),
+      ['auto'],
+    );
 
     const plain = await chat(policy.baseUrl, { messages: [{ role: 'user', content: 'hello' }] });
     assert.equal(plain.status, 200);
     assert.equal(plain.message.content, 'answer from glm-5.3-flash');
 
     const tools = [{ type: 'function', function: { name: 'terminal', parameters: { type: 'object' } } }];
-    const streamed = await chat(policy.baseUrl, { stream: true, tools, messages: [{ role: 'user', content: 'list files [tool]' }] });
+    const streamed = await chat(policy.baseUrl, {
+      stream: true,
+      tools,
+      messages: [{ role: 'user', content: 'list files [tool]' }],
+    });
     assert.equal(streamed.status, 200);
     assert.ok(streamed.sawDone, 'stream ends with [DONE]');
-    assert.deepEqual(streamed.message.toolCalls, [{ id: 'call_fake_1', name: 'terminal', arguments: toolCallArguments }]);
+    assert.deepEqual(streamed.message.toolCalls, [
+      { id: 'call_fake_1', name: 'terminal', arguments: toolCallArguments },
+    ]);
     assert.ok(streamed.chunks.length >= 4, 'chunks arrive as the gateway sent them');
 
     const sent = gateway.completions();
-    assert.deepEqual(sent.map((b) => b.model), ['glm-5.3-flash', 'glm-5.3-flash']);
+    assert.deepEqual(
+      sent.map((b) => b.model),
+      ['glm-5.3-flash', 'glm-5.3-flash'],
+    );
     assert.deepEqual(sent[1].tools, tools, 'tools reach the gateway unchanged');
     assert.equal(sent[1].stream_options?.include_usage, true);
     assert.ok(gateway.requests.every((r) => r.authorization === `Bearer ${gateway.token}`));
     // The budget is read after the stream has ended, so the agent may see the answer first.
-    for (let i = 0; i < 40 && !gateway.requests.some((r) => r.path === '/v1/budget'); i++) await new Promise((r) => setTimeout(r, 25));
-    assert.ok(gateway.requests.some((r) => r.path === '/v1/budget'), 'budget read after a streamed call');
+    for (let i = 0; i < 40 && !gateway.requests.some((r) => r.path === '/v1/budget'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    assert.ok(
+      gateway.requests.some((r) => r.path === '/v1/budget'),
+      'budget read after a streamed call',
+    );
     // ctx.remaining_usd follows the gateway: the turn log line carries it.
     const expected = `"remaining_usd": ${Number(gateway.remainingUsd.toFixed(6))}`;
     for (let i = 0; i < 40 && !policy.stderr.includes(expected); i++) await new Promise((r) => setTimeout(r, 25));
@@ -99,7 +117,12 @@ describe('Python policy SDK', { skip }, () => {
     await chat(policy.baseUrl, { messages: [...head, ...toolTurn('ls', false)] });
     const failing = [...head, ...toolTurn('make', true), ...toolTurn('make', true), ...toolTurn('make all', true)];
     await chat(policy.baseUrl, { stream: true, messages: failing });
-    const recovered = [...failing, ...toolTurn('apt list', false), ...toolTurn('cat > /app/out.txt', false), ...toolTurn('ls', false)];
+    const recovered = [
+      ...failing,
+      ...toolTurn('apt list', false),
+      ...toolTurn('cat > /app/out.txt', false),
+      ...toolTurn('ls', false),
+    ];
     await chat(policy.baseUrl, { messages: recovered });
     await chat(policy.baseUrl, { messages: [...sessionHead('escalate-b'), ...toolTurn('ls', false)] });
     assert.deepEqual(models(), ['qwen3.6-35b-a3b', 'glm-5.3', 'glm-5.3', 'qwen3.6-35b-a3b']);
@@ -108,7 +131,12 @@ describe('Python policy SDK', { skip }, () => {
   test('advisers: notes from each adviser reach the writer once tool results exist, every 2nd turn', async () => {
     gateway.reset();
     const policy = await startPolicy(example('flash-advisers'), 'json');
-    await chat(policy.baseUrl, { messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'go' }] });
+    await chat(policy.baseUrl, {
+      messages: [
+        { role: 'system', content: 's' },
+        { role: 'user', content: 'go' },
+      ],
+    });
     assert.deepEqual(models(), ['glm-5.3-flash'], 'no tool results yet: the writer alone');
     gateway.reset();
     const head = sessionHead('advisers');
@@ -136,19 +164,33 @@ describe('Python policy SDK', { skip }, () => {
     gateway.reset();
     const policy = await startPolicy(example('sdk-cascade'));
     const head = sessionHead('cascade-a');
-    for (let turn = 1; turn <= 12; turn++) await chat(policy.baseUrl, { messages: [...head, ...toolTurn(`step ${turn}`, false)] });
-    assert.ok(models().every((m) => m === 'glm-5.3-flash'), 'twelve cheap turns');
+    for (let turn = 1; turn <= 12; turn++)
+      await chat(policy.baseUrl, { messages: [...head, ...toolTurn(`step ${turn}`, false)] });
+    assert.ok(
+      models().every((m) => m === 'glm-5.3-flash'),
+      'twelve cheap turns',
+    );
     gateway.reset();
     await chat(policy.baseUrl, { messages: [...head, ...toolTurn('step 13', false)] });
     assert.deepEqual(models(), ['deepseek-v4.1-flash', 'glm-5.3'], 'turn 13: adviser, then the strong writer');
     const writer = gateway.completions()[1];
-    assert.match(writer.messages[writer.messages.length - 1].content, /Adviser note .*answer from deepseek-v4\.1-flash/);
+    assert.match(
+      writer.messages[writer.messages.length - 1].content,
+      /Adviser note .*answer from deepseek-v4\.1-flash/,
+    );
 
     gateway.reset();
     const other = sessionHead('cascade-b');
     await chat(policy.baseUrl, { messages: [...other, ...toolTurn('ls', false)] });
-    await chat(policy.baseUrl, { stream: true, messages: [...other, ...toolTurn('a', true), ...toolTurn('b', true), ...toolTurn('c', true)] });
-    assert.deepEqual(models(), ['glm-5.3-flash', 'deepseek-v4.1-flash', 'glm-5.3'], 'a new session starts cheap; tool errors escalate it');
+    await chat(policy.baseUrl, {
+      stream: true,
+      messages: [...other, ...toolTurn('a', true), ...toolTurn('b', true), ...toolTurn('c', true)],
+    });
+    assert.deepEqual(
+      models(),
+      ['glm-5.3-flash', 'deepseek-v4.1-flash', 'glm-5.3'],
+      'a new session starts cheap; tool errors escalate it',
+    );
   });
 
   test('raw-proxy (no SDK): pins DEFAULT_MODEL and streams through', async () => {
@@ -177,14 +219,25 @@ describe('Python policy SDK', { skip }, () => {
       ].join('\n'),
     });
     const policy = await startPolicy(dir);
-    const streamed = await chat(policy.baseUrl, { stream: true, messages: [{ role: 'user', content: 'do it [tool]' }] });
+    const streamed = await chat(policy.baseUrl, {
+      stream: true,
+      messages: [{ role: 'user', content: 'do it [tool]' }],
+    });
     assert.ok(streamed.sawDone);
-    assert.deepEqual(streamed.message.toolCalls, [{ id: 'call_fake_1', name: 'terminal', arguments: toolCallArguments }]);
+    assert.deepEqual(streamed.message.toolCalls, [
+      { id: 'call_fake_1', name: 'terminal', arguments: toolCallArguments },
+    ]);
     assert.equal(streamed.chunks.at(-1).choices[0].finish_reason, 'tool_calls');
     const plain = await chat(policy.baseUrl, { messages: [{ role: 'user', content: 'say hi' }] });
     assert.equal(plain.body.object, 'chat.completion');
     assert.equal(plain.message.content, 'answer from qwen3.8-27b');
-    assert.deepEqual(gateway.completions().map((b) => [b.model, b.max_tokens, b.stream]), [['qwen3.8-27b', 50, false], ['qwen3.8-27b', 50, false]]);
+    assert.deepEqual(
+      gateway.completions().map((b) => [b.model, b.max_tokens, b.stream]),
+      [
+        ['qwen3.8-27b', 50, false],
+        ['qwen3.8-27b', 50, false],
+      ],
+    );
   });
 
   test('a policy that raises: the agent gets a 500 OpenAI error with the message, stderr the traceback', async () => {
@@ -207,9 +260,15 @@ describe('Python policy SDK', { skip }, () => {
   });
 
   test('a malformed policy.json stops the runner at start with one line naming the field', async () => {
-    const dir = await scratchPolicy({ 'policy.json': JSON.stringify({ kind: 'escalate', cheap: 'glm-5.3-flash', strong: 'gpt-4o' }) });
+    const dir = await scratchPolicy({
+      'policy.json': JSON.stringify({ kind: 'escalate', cheap: 'glm-5.3-flash', strong: 'gpt-4o' }),
+    });
     const policy = await PolicyProcess.start({
-      python: python!, script: runnerScript, policyDir: dir, upstreamUrl: gateway.baseUrl, episodeToken: gateway.token,
+      python: python!,
+      script: runnerScript,
+      policyDir: dir,
+      upstreamUrl: gateway.baseUrl,
+      episodeToken: gateway.token,
     });
     started.push(policy);
     assert.equal(await policy.exited, 2);

@@ -23,7 +23,8 @@ export type BudgetView = z.infer<typeof budgetSchema>;
 
 export const callErrorSchema = z.object({
   status: z.number().int(),
-  /** OpenAI-style error type: cap (402), model_not_allowed, rate_limited, upstream_error, upstream_timeout, upstream_unavailable, context_length_exceeded, invalid_request. */
+  /** OpenAI-style error type: cap (402), model_not_allowed, rate_limited, upstream_error, upstream_timeout,
+   * upstream_unavailable, context_length_exceeded, invalid_request. */
   type: z.string(),
   message: z.string(),
   retryable: z.boolean(),
@@ -47,9 +48,16 @@ export const runnerMessageSchema = z.discriminatedUnion('t', [
     requestId: z.string().max(200),
     model: z.string().max(200),
     body: z.record(z.string(), z.unknown()),
-    options: z.object({ maxTokens: z.number().int().positive().optional(), branch: z.string().max(100).optional() }).default({}),
+    options: z
+      .object({ maxTokens: z.number().int().positive().optional(), branch: z.string().max(100).optional() })
+      .default({}),
   }),
-  z.object({ t: z.literal('log'), requestId: z.string().max(200).optional(), level: z.enum(['debug', 'info', 'warn', 'error']).default('info'), message: z.string().max(10_000) }),
+  z.object({
+    t: z.literal('log'),
+    requestId: z.string().max(200).optional(),
+    level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    message: z.string().max(10_000),
+  }),
   z.object({ t: z.literal('response'), id: z.string().max(200), body: z.unknown() }),
   z.object({ t: z.literal('error'), id: z.string().max(200), message: z.string().max(10_000) }),
 ]);

@@ -69,7 +69,10 @@ function truncate(text, limit) {
 
 function formatValues(values) {
   try {
-    return formatWithOptions({ depth: 4, breakLength: Infinity, maxArrayLength: 50, maxStringLength: maxLogChars }, ...values);
+    return formatWithOptions(
+      { depth: 4, breakLength: Infinity, maxArrayLength: 50, maxStringLength: maxLogChars },
+      ...values,
+    );
   } catch (error) {
     return '(unprintable log values)';
   }
@@ -82,7 +85,10 @@ function emitLog(scope, level, values) {
   if (scope) scope.logs += 1;
   else logsOutsideRequests += 1;
   // The last allowed line says that lines are being dropped, so the trace shows the cut.
-  const message = used === limit - 1 ? `log limit of ${limit} lines reached; later lines are dropped` : truncate(formatValues(values), maxLogChars);
+  const message =
+    used === limit - 1
+      ? `log limit of ${limit} lines reached; later lines are dropped`
+      : truncate(formatValues(values), maxLogChars);
   writeLine(scope ? { t: 'log', requestId: scope.id, level, message } : { t: 'log', level, message });
 }
 
@@ -90,11 +96,24 @@ function logFromPolicy(level, values) {
   emitLog(requestScope.getStore(), level, values);
 }
 
-const consoleLevels = { debug: 'debug', trace: 'debug', log: 'info', info: 'info', dir: 'info', table: 'info', warn: 'warn', error: 'error', assert: 'error' };
+const consoleLevels = {
+  debug: 'debug',
+  trace: 'debug',
+  log: 'info',
+  info: 'info',
+  dir: 'info',
+  table: 'info',
+  warn: 'warn',
+  error: 'error',
+  assert: 'error',
+};
 for (const [method, level] of Object.entries(consoleLevels)) {
-  console[method] = method === 'assert'
-    ? (condition, ...values) => { if (!condition) logFromPolicy(level, ['Assertion failed', ...values]); }
-    : (...values) => logFromPolicy(level, values);
+  console[method] =
+    method === 'assert'
+      ? (condition, ...values) => {
+          if (!condition) logFromPolicy(level, ['Assertion failed', ...values]);
+        }
+      : (...values) => logFromPolicy(level, values);
 }
 process.stdout.write = (chunk, encoding, callback) => {
   const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
@@ -104,8 +123,12 @@ process.stdout.write = (chunk, encoding, callback) => {
   return true;
 };
 
-process.on('unhandledRejection', (reason) => logFromPolicy('error', ['unhandled rejection:', reason instanceof Error ? reason.stack ?? reason.message : reason]));
-process.on('uncaughtException', (error) => logFromPolicy('error', ['uncaught exception:', error instanceof Error ? error.stack ?? error.message : error]));
+process.on('unhandledRejection', (reason) =>
+  logFromPolicy('error', ['unhandled rejection:', reason instanceof Error ? (reason.stack ?? reason.message) : reason]),
+);
+process.on('uncaughtException', (error) =>
+  logFromPolicy('error', ['uncaught exception:', error instanceof Error ? (error.stack ?? error.message) : error]),
+);
 
 // ── Calls: ctx.call → `call`, `call_result` → the awaiting promise ──────────────────────────────
 
@@ -134,14 +157,19 @@ function isPlainObject(value) {
 }
 
 function startCall(scope, model, body, options) {
-  if (scope.answered) return invalidCall(`request ${scope.id} has already been answered; calls after the response are refused`);
-  if (typeof model !== 'string' || model === '' || model.length > maxModelChars) return invalidCall('ctx.call needs a model id string as its first argument');
-  if (!isPlainObject(body)) return invalidCall('ctx.call needs a chat-completions request object as its second argument');
-  if (options !== undefined && !isPlainObject(options)) return invalidCall('ctx.call options must be an object such as { maxTokens: 1024 }');
+  if (scope.answered)
+    return invalidCall(`request ${scope.id} has already been answered; calls after the response are refused`);
+  if (typeof model !== 'string' || model === '' || model.length > maxModelChars)
+    return invalidCall('ctx.call needs a model id string as its first argument');
+  if (!isPlainObject(body))
+    return invalidCall('ctx.call needs a chat-completions request object as its second argument');
+  if (options !== undefined && !isPlainObject(options))
+    return invalidCall('ctx.call options must be an object such as { maxTokens: 1024 }');
   const sent = {};
   if (options?.maxTokens !== undefined) {
     const maxTokens = Math.floor(Number(options.maxTokens));
-    if (!Number.isFinite(maxTokens) || maxTokens < 1) return invalidCall(`ctx.call options.maxTokens must be a positive integer, got ${String(options.maxTokens)}`);
+    if (!Number.isFinite(maxTokens) || maxTokens < 1)
+      return invalidCall(`ctx.call options.maxTokens must be a positive integer, got ${String(options.maxTokens)}`);
     sent.maxTokens = maxTokens;
   }
   if (options?.branch !== undefined) sent.branch = truncate(String(options.branch), maxBranchChars);
@@ -151,7 +179,14 @@ function startCall(scope, model, body, options) {
     pendingCalls.set(callId, { resolve, reject });
     if (!writeLine({ t: 'call', callId, requestId: scope.id, model, body, options: sent })) {
       pendingCalls.delete(callId);
-      reject(callError(413, 'invalid_request', 'the call body cannot be sent: it is not JSON-serialisable or larger than 4 MiB', false));
+      reject(
+        callError(
+          413,
+          'invalid_request',
+          'the call body cannot be sent: it is not JSON-serialisable or larger than 4 MiB',
+          false,
+        ),
+      );
     }
   });
 }
@@ -165,12 +200,14 @@ function settleCall(message) {
     return;
   }
   const error = isPlainObject(message.error) ? message.error : {};
-  pending.reject(callError(
-    typeof error.status === 'number' ? error.status : 500,
-    typeof error.type === 'string' ? error.type : 'upstream_error',
-    typeof error.message === 'string' ? error.message : 'the model call failed',
-    error.retryable === true,
-  ));
+  pending.reject(
+    callError(
+      typeof error.status === 'number' ? error.status : 500,
+      typeof error.type === 'string' ? error.type : 'upstream_error',
+      typeof error.message === 'string' ? error.message : 'the model call failed',
+      error.retryable === true,
+    ),
+  );
 }
 
 // ── Requests ────────────────────────────────────────────────────────────────────────────────────
@@ -204,12 +241,21 @@ async function handleRequest(message) {
     const body = await requestScope.run(scope, () => policy.complete(message.body, createContext(scope)));
     reply = isPlainObject(body)
       ? { t: 'response', id: scope.id, body }
-      : { t: 'error', id: scope.id, message: `the policy returned ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body} instead of a chat completion object` };
+      : {
+          t: 'error',
+          id: scope.id,
+          message: `the policy returned ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body} instead of a chat completion object`,
+        };
   } catch (error) {
     reply = { t: 'error', id: scope.id, message: truncate(`the policy failed: ${errorText(error)}`, maxMessageChars) };
   }
   scope.answered = true;
-  if (!writeLine(reply)) writeLine({ t: 'error', id: scope.id, message: 'the policy returned a completion that is not JSON-serialisable or larger than 4 MiB' });
+  if (!writeLine(reply))
+    writeLine({
+      t: 'error',
+      id: scope.id,
+      message: 'the policy returned a completion that is not JSON-serialisable or larger than 4 MiB',
+    });
 }
 
 async function loadPolicy(bundlePath) {
@@ -217,13 +263,23 @@ async function loadPolicy(bundlePath) {
     const module = await import(pathToFileURL(bundlePath).href);
     const candidate = module.default;
     if (!candidate || typeof candidate.complete !== 'function') {
-      writeLine({ t: 'fatal', message: 'the bundle\'s default export is not a policy: export default definePolicy({ async complete(request, ctx) { … } })' });
+      writeLine({
+        t: 'fatal',
+        message:
+          "the bundle's default export is not a policy: export default definePolicy({ async complete(request, ctx) { … } })",
+      });
       return;
     }
     policy = candidate;
     writeLine({ t: 'ready' });
   } catch (error) {
-    writeLine({ t: 'fatal', message: truncate(`the policy bundle failed to load: ${error instanceof Error ? error.stack ?? error.message : String(error)}`, maxMessageChars) });
+    writeLine({
+      t: 'fatal',
+      message: truncate(
+        `the policy bundle failed to load: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        maxMessageChars,
+      ),
+    });
   }
 }
 

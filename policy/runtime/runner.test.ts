@@ -6,7 +6,11 @@ import { errorReply, textReply } from '../testing/completions.ts';
 
 const request = { messages: [{ role: 'user', content: 'hello' }] };
 
-async function withRunner(source: string, script: Parameters<typeof startHost>[0], run: (host: FakeHost) => Promise<void>): Promise<void> {
+async function withRunner(
+  source: string,
+  script: Parameters<typeof startHost>[0],
+  run: (host: FakeHost) => Promise<void>,
+): Promise<void> {
   const host = startHost(script);
   try {
     const ready = await host.init(await bundleSource(source));
@@ -21,17 +25,24 @@ async function withRunner(source: string, script: Parameters<typeof startHost>[0
 test('a request round trip: the call carries ids, model, body and options; the response comes back', async () => {
   const source = `import { definePolicy } from 'trl-policy-sdk';
 export default definePolicy({ async complete(request, ctx) { return ctx.call('glm-5.2', request, { maxTokens: 512, branch: 'main' }); } });`;
-  await withRunner(source, (call) => textReply(call.model, 'hi there'), async (host) => {
-    const outcome = await host.request(request, 'req-1');
-    assert.equal(outcome.t, 'response');
-    assert.equal((outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message.content, 'hi there');
-    assert.equal(host.calls.length, 1);
-    const call = host.calls[0]!;
-    assert.equal(call.requestId, 'req-1');
-    assert.equal(call.model, 'glm-5.2');
-    assert.deepEqual(call.body, request);
-    assert.deepEqual(call.options, { maxTokens: 512, branch: 'main' });
-  });
+  await withRunner(
+    source,
+    (call) => textReply(call.model, 'hi there'),
+    async (host) => {
+      const outcome = await host.request(request, 'req-1');
+      assert.equal(outcome.t, 'response');
+      assert.equal(
+        (outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message.content,
+        'hi there',
+      );
+      assert.equal(host.calls.length, 1);
+      const call = host.calls[0]!;
+      assert.equal(call.requestId, 'req-1');
+      assert.equal(call.model, 'glm-5.2');
+      assert.deepEqual(call.body, request);
+      assert.deepEqual(call.options, { maxTokens: 512, branch: 'main' });
+    },
+  );
 });
 
 test('calls run in parallel and requests overlap; each call_result reaches its own call', async () => {
@@ -57,7 +68,10 @@ export default definePolicy({ async complete(request, ctx) {
     const [one, two] = await Promise.all([host.request(request, 'a'), host.request(request, 'b')]);
     for (const outcome of [one, two]) {
       assert.equal(outcome?.t, 'response');
-      assert.equal((outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message.content, 'glm-5.2,glm-5.3-flash,kimi-k3');
+      assert.equal(
+        (outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message.content,
+        'glm-5.2,glm-5.3-flash,kimi-k3',
+      );
     }
     assert.equal(host.calls.length, 6);
     assert.equal(new Set(host.calls.map((call) => call.callId)).size, 6, 'call ids are unique');
@@ -77,13 +91,19 @@ export default definePolicy({ async complete(request, ctx) {
 } });`;
   const script = (call: { model: string }, host: FakeHost) => {
     host.budget = { capUsd: 1, spentUsd: 0.75, remainingUsd: 0.25 };
-    return call.model === 'glm-5.2' ? errorReply(429, 'rate_limited', true, 'slow down') : errorReply(400, 'invalid_request', false, 'bad body');
+    return call.model === 'glm-5.2'
+      ? errorReply(429, 'rate_limited', true, 'slow down')
+      : errorReply(400, 'invalid_request', false, 'bad body');
   };
   await withRunner(source, script, async (host) => {
     const outcome = await host.request(request);
     assert.equal(outcome.t, 'response');
-    const text = (outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message.content;
-    assert.equal(text, 'true|429|rate_limited|true|slow down ; true|400|invalid_request|false|bad body ; remaining=0.25');
+    const text = (outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message
+      .content;
+    assert.equal(
+      text,
+      'true|429|rate_limited|true|slow down ; true|400|invalid_request|false|bad body ; remaining=0.25',
+    );
   });
 });
 
@@ -99,20 +119,27 @@ export default definePolicy({ async complete(request, ctx) {
   for (let i = 0; i < 500; i++) console.log('spam', i);
   return textCompletion('done');
 } });`;
-  await withRunner(source, (call) => textReply(call.model, 'unused'), async (host) => {
-    const outcome = await host.request(request, 'noisy');
-    assert.equal(outcome.t, 'response');
-    assert.equal(outcome.id, 'noisy');
-    const mine = host.logs.filter((log) => log.requestId === 'noisy');
-    assert.equal(mine.length, 200, 'at most 200 log lines per request');
-    assert.equal(mine[0]?.message, '{"t":"response","id":"fake"}');
-    assert.deepEqual([mine[1]?.level, mine[1]?.message], ['error', 'bad { nested: true }']);
-    assert.equal(mine[2]?.message, 'raw write');
-    assert.ok((mine[3]?.message.length ?? 0) <= 2000, 'long lines are truncated to 2,000 characters');
-    assert.match(mine.at(-1)?.message ?? '', /log limit of 200 lines reached/);
-    assert.ok(host.logs.some((log) => log.requestId === undefined && log.message === 'loading'), 'module-level output is a log without request');
-    assert.equal(host.messages.filter((message) => message.t === 'response').length, 1);
-  });
+  await withRunner(
+    source,
+    (call) => textReply(call.model, 'unused'),
+    async (host) => {
+      const outcome = await host.request(request, 'noisy');
+      assert.equal(outcome.t, 'response');
+      assert.equal(outcome.id, 'noisy');
+      const mine = host.logs.filter((log) => log.requestId === 'noisy');
+      assert.equal(mine.length, 200, 'at most 200 log lines per request');
+      assert.equal(mine[0]?.message, '{"t":"response","id":"fake"}');
+      assert.deepEqual([mine[1]?.level, mine[1]?.message], ['error', 'bad { nested: true }']);
+      assert.equal(mine[2]?.message, 'raw write');
+      assert.ok((mine[3]?.message.length ?? 0) <= 2000, 'long lines are truncated to 2,000 characters');
+      assert.match(mine.at(-1)?.message ?? '', /log limit of 200 lines reached/);
+      assert.ok(
+        host.logs.some((log) => log.requestId === undefined && log.message === 'loading'),
+        'module-level output is a log without request',
+      );
+      assert.equal(host.messages.filter((message) => message.t === 'response').length, 1);
+    },
+  );
 });
 
 test('a throwing policy, a non-object result and an unhandled rejection give error and log, and the runner lives on', async () => {
@@ -123,19 +150,29 @@ export default definePolicy({ async complete(request, ctx) {
   if (request.mode === 'reject') { Promise.reject(new Error('floating')); setTimeout(() => { throw new Error('late'); }, 1); }
   return textCompletion('still alive');
 } });`;
-  await withRunner(source, (call) => textReply(call.model, 'unused'), async (host) => {
-    const thrown = await host.request({ ...request, mode: 'throw' });
-    assert.equal(thrown.t, 'error');
-    assert.match((thrown as { message: string }).message, /kaboom/);
-    const wrongType = await host.request({ ...request, mode: 'string' });
-    assert.equal(wrongType.t, 'error');
-    assert.match((wrongType as { message: string }).message, /returned string/);
-    assert.equal((await host.request({ ...request, mode: 'reject' })).t, 'response');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.ok(host.logs.some((log) => log.level === 'error' && /floating/.test(log.message)), 'unhandled rejection reported');
-    assert.ok(host.logs.some((log) => log.level === 'error' && /late/.test(log.message)), 'uncaught exception reported');
-    assert.equal((await host.request(request)).t, 'response', 'the runner still answers');
-  });
+  await withRunner(
+    source,
+    (call) => textReply(call.model, 'unused'),
+    async (host) => {
+      const thrown = await host.request({ ...request, mode: 'throw' });
+      assert.equal(thrown.t, 'error');
+      assert.match((thrown as { message: string }).message, /kaboom/);
+      const wrongType = await host.request({ ...request, mode: 'string' });
+      assert.equal(wrongType.t, 'error');
+      assert.match((wrongType as { message: string }).message, /returned string/);
+      assert.equal((await host.request({ ...request, mode: 'reject' })).t, 'response');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(
+        host.logs.some((log) => log.level === 'error' && /floating/.test(log.message)),
+        'unhandled rejection reported',
+      );
+      assert.ok(
+        host.logs.some((log) => log.level === 'error' && /late/.test(log.message)),
+        'uncaught exception reported',
+      );
+      assert.equal((await host.request(request)).t, 'response', 'the runner still answers');
+    },
+  );
 });
 
 test('invalid call arguments are refused locally as invalid_request, not sent to the host', async () => {
@@ -144,16 +181,24 @@ export default definePolicy({ async complete(request, ctx) {
   const results = await Promise.allSettled([ctx.call('glm-5.2', request, { maxTokens: 0 }), ctx.call(42, request), ctx.call('glm-5.2', 'text')]);
   return textCompletion(results.map((r) => r.status + ':' + r.reason?.type).join(','));
 } });`;
-  await withRunner(source, (call) => textReply(call.model, 'unused'), async (host) => {
-    const outcome = await host.request(request);
-    const text = (outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message.content;
-    assert.equal(text, 'rejected:invalid_request,rejected:invalid_request,rejected:invalid_request');
-    assert.equal(host.calls.length, 0);
-  });
+  await withRunner(
+    source,
+    (call) => textReply(call.model, 'unused'),
+    async (host) => {
+      const outcome = await host.request(request);
+      const text = (outcome as { body: { choices: { message: { content: string } }[] } }).body.choices[0]?.message
+        .content;
+      assert.equal(text, 'rejected:invalid_request,rejected:invalid_request,rejected:invalid_request');
+      assert.equal(host.calls.length, 0);
+    },
+  );
 });
 
 test('a bundle without a policy or that throws while loading is fatal', async () => {
-  for (const source of ['export default { notAPolicy: true };', "throw new Error('broken at load'); export default {};"]) {
+  for (const source of [
+    'export default { notAPolicy: true };',
+    "throw new Error('broken at load'); export default {};",
+  ]) {
     const host = startHost((call) => textReply(call.model, 'unused'));
     const ready = await host.init(await bundleSource(source));
     assert.equal(ready.t, 'fatal');

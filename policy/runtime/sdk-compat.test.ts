@@ -15,5 +15,8 @@ const budgetsMatch: Same<BudgetView, ProtocolBudget> = true;
 test('the SDK and the protocol agree on ModelInfo, BudgetView and the call-error brand', async () => {
   assert.ok(modelsMatch && budgetsMatch);
   const runner = await readFile(runnerPath, 'utf8');
-  assert.ok(runner.includes(`Symbol.for('${policyCallErrorBrand.description}')`), 'the runner brands call errors as the SDK expects');
+  assert.ok(
+    runner.includes(`Symbol.for('${policyCallErrorBrand.description}')`),
+    'the runner brands call errors as the SDK expects',
+  );
 });

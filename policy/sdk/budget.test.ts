@@ -4,8 +4,24 @@ import { affordableMaxTokens, estimateCallCostUsd, estimateTokens, findModel, fi
 import type { ChatCompletionRequest, ModelInfo } from './types.ts';
 
 const models: ModelInfo[] = [
-  { id: 'cheap', inputUsdPerMillion: 0.1, cachedInputUsdPerMillion: 0.05, outputUsdPerMillion: 0.5, contextWindow: 1000, maxOutputTokens: 8192, supportsTools: true },
-  { id: 'dear', inputUsdPerMillion: 1, cachedInputUsdPerMillion: 0.5, outputUsdPerMillion: 10, contextWindow: 100_000, maxOutputTokens: 4096, supportsTools: true },
+  {
+    id: 'cheap',
+    inputUsdPerMillion: 0.1,
+    cachedInputUsdPerMillion: 0.05,
+    outputUsdPerMillion: 0.5,
+    contextWindow: 1000,
+    maxOutputTokens: 8192,
+    supportsTools: true,
+  },
+  {
+    id: 'dear',
+    inputUsdPerMillion: 1,
+    cachedInputUsdPerMillion: 0.5,
+    outputUsdPerMillion: 10,
+    contextWindow: 100_000,
+    maxOutputTokens: 4096,
+    supportsTools: true,
+  },
 ];
 const request: ChatCompletionRequest = { messages: [{ role: 'user', content: 'x'.repeat(3500) }] };
 const ctx = (remainingUsd: number) => ({ models, budget: { capUsd: 1, spentUsd: 1 - remainingUsd, remainingUsd } });
@@ -13,8 +29,15 @@ const ctx = (remainingUsd: number) => ({ models, budget: { capUsd: 1, spentUsd: 
 test('token and cost estimates grow with the conversation', () => {
   const tokens = estimateTokens(request);
   assert.ok(tokens >= 1000 && tokens < 1100, String(tokens));
-  assert.ok(estimateTokens({ ...request, tools: [{ type: 'function', function: { name: 'terminal', description: 'x'.repeat(350) } }] }) > tokens);
-  assert.ok(Math.abs(estimateCallCostUsd(findModel(models, 'dear')!, request, 1000) - (tokens * 1 + 1000 * 10) / 1e6) < 1e-12);
+  assert.ok(
+    estimateTokens({
+      ...request,
+      tools: [{ type: 'function', function: { name: 'terminal', description: 'x'.repeat(350) } }],
+    }) > tokens,
+  );
+  assert.ok(
+    Math.abs(estimateCallCostUsd(findModel(models, 'dear')!, request, 1000) - (tokens * 1 + 1000 * 10) / 1e6) < 1e-12,
+  );
 });
 
 test('affordableMaxTokens clamps to the wish, the model limit and the budget', () => {

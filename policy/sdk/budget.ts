@@ -49,7 +49,12 @@ export function affordableMaxTokens(
 }
 
 /** Whether the context window of `modelId` can hold the request plus `outputTokens`. */
-export function fitsContext(models: readonly ModelInfo[], modelId: string, request: ChatCompletionRequest, outputTokens = 0): boolean {
+export function fitsContext(
+  models: readonly ModelInfo[],
+  modelId: string,
+  request: ChatCompletionRequest,
+  outputTokens = 0,
+): boolean {
   const model = findModel(models, modelId);
   return model !== undefined && estimateTokens(request) + outputTokens <= model.contextWindow;
 }

@@ -6,13 +6,21 @@ test('PolicyCallError carries status, type and retryable', () => {
   const error = new PolicyCallError(429, 'rate_limited', 'slow down', true);
   assert.ok(error instanceof Error);
   assert.ok(error instanceof PolicyCallError);
-  assert.deepEqual([error.name, error.status, error.type, error.retryable, error.message], ['PolicyCallError', 429, 'rate_limited', true, 'slow down']);
+  assert.deepEqual(
+    [error.name, error.status, error.type, error.retryable, error.message],
+    ['PolicyCallError', 429, 'rate_limited', true, 'slow down'],
+  );
   assert.ok(isRetryableError(error));
   assert.ok(!isRetryableError(new PolicyCallError(400, 'invalid_request', 'bad', false)));
 });
 
 test('errors built elsewhere (the runner) count as PolicyCallError by their brand, plain errors do not', () => {
-  const foreign = Object.assign(new Error('busy'), { name: 'PolicyCallError', status: 503, type: 'upstream_error', retryable: true });
+  const foreign = Object.assign(new Error('busy'), {
+    name: 'PolicyCallError',
+    status: 503,
+    type: 'upstream_error',
+    retryable: true,
+  });
   assert.ok(!(foreign instanceof PolicyCallError), 'no brand, no match');
   Object.defineProperty(foreign, policyCallErrorBrand, { value: true });
   assert.ok(foreign instanceof PolicyCallError);
@@ -21,5 +29,8 @@ test('errors built elsewhere (the runner) count as PolicyCallError by their bran
   assert.ok(!isPolicyCallError('rate_limited'));
   assert.ok(!isRetryableError(undefined));
   class Special extends PolicyCallError {}
-  assert.ok(!(new PolicyCallError(500, 'upstream_error', 'x', true) instanceof Special), 'subclasses keep prototype semantics');
+  assert.ok(
+    !(new PolicyCallError(500, 'upstream_error', 'x', true) instanceof Special),
+    'subclasses keep prototype semantics',
+  );
 });

@@ -31,7 +31,12 @@ export class PolicyCallError extends Error {
 export function isPolicyCallError(value: unknown): value is PolicyCallError {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Record<PropertyKey, unknown>;
-  return candidate[policyCallErrorBrand] === true && typeof candidate.status === 'number' && typeof candidate.type === 'string' && typeof candidate.retryable === 'boolean';
+  return (
+    candidate[policyCallErrorBrand] === true &&
+    typeof candidate.status === 'number' &&
+    typeof candidate.type === 'string' &&
+    typeof candidate.retryable === 'boolean'
+  );
 }
 
 /** Whether another attempt (same or other model) is worth it. Unknown errors count as not retryable. */

@@ -42,7 +42,10 @@ export function isEmptyCompletion(completion: ChatCompletion | undefined): boole
 let syntheticCounter = 0;
 
 /** A well-formed completion carrying only text, e.g. to tell the agent the budget is spent. */
-export function textCompletion(content: string, options: { model?: string; finishReason?: 'stop' | 'length' } = {}): ChatCompletion {
+export function textCompletion(
+  content: string,
+  options: { model?: string; finishReason?: 'stop' | 'length' } = {},
+): ChatCompletion {
   syntheticCounter += 1;
   return {
     id: `policy-${syntheticCounter}`,

@@ -7,7 +7,9 @@ export function definePolicy<P extends Policy>(policy: P): P {
     throw new TypeError('definePolicy expects an object such as { async complete(request, ctx) { … } }');
   }
   if (typeof policy.complete !== 'function') {
-    throw new TypeError('definePolicy: the policy has no complete(request, ctx) function; add one that returns a chat completion');
+    throw new TypeError(
+      'definePolicy: the policy has no complete(request, ctx) function; add one that returns a chat completion',
+    );
   }
   return policy;
 }

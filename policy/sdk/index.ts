@@ -32,8 +32,23 @@ export type {
 } from './types.ts';
 export { definePolicy } from './define-policy.ts';
 export { PolicyCallError, isPolicyCallError, isRetryableError, policyCallErrorBrand } from './call-error.ts';
-export { contentText, messageText, lastMessageOf, lastUserText, firstUserText, systemText, assistantTurnCount, withSystemPrompt } from './messages.ts';
-export { toolCallsOf, hasToolCalls, parseToolArguments, hasMalformedToolCalls, completionSignature } from './tool-calls.ts';
+export {
+  contentText,
+  messageText,
+  lastMessageOf,
+  lastUserText,
+  firstUserText,
+  systemText,
+  assistantTurnCount,
+  withSystemPrompt,
+} from './messages.ts';
+export {
+  toolCallsOf,
+  hasToolCalls,
+  parseToolArguments,
+  hasMalformedToolCalls,
+  completionSignature,
+} from './tool-calls.ts';
 export { looksLikeToolError, countToolErrors, countToolResults } from './transcript.ts';
 export { completionText, looksLikeGivingUp, isEmptyCompletion, textCompletion } from './completions.ts';
 export { estimateTokens, findModel, estimateCallCostUsd, affordableMaxTokens, fitsContext } from './budget.ts';

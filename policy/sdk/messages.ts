@@ -51,7 +51,11 @@ export function assistantTurnCount(request: ChatCompletionRequest): number {
 }
 
 /** A copy of the request with `text` added to the system prompt (a new system message when there is none). */
-export function withSystemPrompt(request: ChatCompletionRequest, text: string, where: 'append' | 'prepend' = 'append'): ChatCompletionRequest {
+export function withSystemPrompt(
+  request: ChatCompletionRequest,
+  text: string,
+  where: 'append' | 'prepend' = 'append',
+): ChatCompletionRequest {
   const messages = [...messagesOf(request)];
   const index = messages.findIndex((message) => message.role === 'system');
   const existing = index >= 0 ? messages[index] : undefined;

@@ -4,8 +4,24 @@ import { completionSignature, hasMalformedToolCalls, hasToolCalls, parseToolArgu
 import type { ChatCompletion, ChatCompletionRequest, ToolCall } from './types.ts';
 
 function completion(calls: Array<[string, string]> | undefined, content: string | null = null): ChatCompletion {
-  const tool_calls: ToolCall[] | undefined = calls?.map(([name, args], index) => ({ id: `c${index}`, type: 'function', function: { name, arguments: args } }));
-  return { id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content, tool_calls }, finish_reason: tool_calls ? 'tool_calls' : 'stop' }] };
+  const tool_calls: ToolCall[] | undefined = calls?.map(([name, args], index) => ({
+    id: `c${index}`,
+    type: 'function',
+    function: { name, arguments: args },
+  }));
+  return {
+    id: 'x',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, tool_calls },
+        finish_reason: tool_calls ? 'tool_calls' : 'stop',
+      },
+    ],
+  };
 }
 const request: ChatCompletionRequest = { messages: [], tools: [{ type: 'function', function: { name: 'terminal' } }] };
 
@@ -23,7 +39,11 @@ test('hasMalformedToolCalls: bad JSON, missing names and undeclared tools', () =
   assert.equal(hasMalformedToolCalls(completion([['terminal', '{"command": "ls']])), true);
   assert.equal(hasMalformedToolCalls(completion([['', '{}']])), true);
   assert.equal(hasMalformedToolCalls(completion([['rm_rf', '{}']]), request), true);
-  assert.equal(hasMalformedToolCalls(completion([['rm_rf', '{}']])), false, 'without the request, names are not checked');
+  assert.equal(
+    hasMalformedToolCalls(completion([['rm_rf', '{}']])),
+    false,
+    'without the request, names are not checked',
+  );
   assert.equal(hasMalformedToolCalls(completion(undefined, 'text')), false);
   assert.equal(hasToolCalls(completion(undefined, 'text')), false);
   assert.equal(hasToolCalls(completion([['terminal', '{}']])), true);
@@ -33,5 +53,8 @@ test('completionSignature: same calls with reordered keys agree, different calls
   const one = completionSignature(completion([['terminal', '{"a":1,"b":2}']]));
   assert.equal(one, completionSignature(completion([['terminal', '{ "b": 2, "a": 1 }']])));
   assert.notEqual(one, completionSignature(completion([['terminal', '{"a":2,"b":2}']])));
-  assert.equal(completionSignature(completion(undefined, 'Done.  ')), completionSignature(completion(undefined, 'done.')));
+  assert.equal(
+    completionSignature(completion(undefined, 'Done.  ')),
+    completionSignature(completion(undefined, 'done.')),
+  );
 });

@@ -17,7 +17,9 @@ export function parseToolArguments(call: ToolCall): Record<string, unknown> | un
   if (typeof raw !== 'string') return undefined;
   try {
     const parsed: unknown = JSON.parse(raw.trim() === '' ? '{}' : raw);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -27,7 +29,10 @@ export function parseToolArguments(call: ToolCall): Record<string, unknown> | un
  * True when any tool call is unusable: no function name, arguments that are not a JSON object, or
  * (when the request is given) a tool name the request did not declare.
  */
-export function hasMalformedToolCalls(completion: ChatCompletion | undefined, request?: ChatCompletionRequest): boolean {
+export function hasMalformedToolCalls(
+  completion: ChatCompletion | undefined,
+  request?: ChatCompletionRequest,
+): boolean {
   const declared = request?.tools ? new Set(request.tools.map((tool) => tool?.function?.name)) : undefined;
   return toolCallsOf(completion).some((call) => {
     const name = call?.function?.name;
@@ -51,9 +56,16 @@ function canonical(value: unknown): string {
 export function completionSignature(completion: ChatCompletion | undefined): string {
   const calls = toolCallsOf(completion);
   if (calls.length > 0) {
-    return calls.map((call) => `${call?.function?.name}(${canonical(parseToolArguments(call) ?? call?.function?.arguments)})`).join(';');
+    return calls
+      .map((call) => `${call?.function?.name}(${canonical(parseToolArguments(call) ?? call?.function?.arguments)})`)
+      .join(';');
   }
   const content = completion?.choices?.[0]?.message?.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((part) => (part.type === 'text' ? String(part.text) : '')).join('') : '';
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((part) => (part.type === 'text' ? String(part.text) : '')).join('')
+        : '';
   return `text:${text.toLowerCase().replace(/\s+/g, ' ').trim()}`;
 }

@@ -34,12 +34,16 @@ export async function readApiKeys(file: string): Promise<ApiKey[]> {
     throw error;
   }
   const parsed = keysFileSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new ConfigError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new ConfigError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data.keys;
 }
 
 /** Makes a key, stores its hash and returns the key itself (shown to the operator once). */
-export async function addApiKey(file: string, request: { label: string; spendLimitUsd?: number; requestsPerMinute?: number }): Promise<{ key: ApiKey; secret: string }> {
+export async function addApiKey(
+  file: string,
+  request: { label: string; spendLimitUsd?: number; requestsPerMinute?: number },
+): Promise<{ key: ApiKey; secret: string }> {
   const keys = await readApiKeys(file);
   const secret = `trl-sk-${randomBytes(24).toString('base64url')}`;
   const key: ApiKey = apiKeySchema.parse({

@@ -11,7 +11,11 @@ export interface ForwardedAnswer {
   cost: RequestCost;
 }
 
-export async function forwardChat(instance: ServedInstance, body: Record<string, unknown>, timeoutMs: number): Promise<ForwardedAnswer> {
+export async function forwardChat(
+  instance: ServedInstance,
+  body: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<ForwardedAnswer> {
   const before = instance.calls().length;
   const forwarded = await fetch(`${instance.url}/chat/completions`, {
     method: 'POST',
@@ -20,5 +24,10 @@ export async function forwardChat(instance: ServedInstance, body: Record<string,
     signal: AbortSignal.timeout(timeoutMs),
   });
   const text = await forwarded.text();
-  return { status: forwarded.status, contentType: forwarded.headers.get('content-type') ?? 'application/json', text, cost: requestCost(instance.calls().slice(before)) };
+  return {
+    status: forwarded.status,
+    contentType: forwarded.headers.get('content-type') ?? 'application/json',
+    text,
+    cost: requestCost(instance.calls().slice(before)),
+  };
 }

@@ -33,13 +33,19 @@ test('open conversations finish on the old generation; new ones go to the new', 
   const closed: string[] = [];
   const a = fakePool('a');
   const b = fakePool('b');
-  const router = new GenerationRouter({ packHash: 'A', pool: a }, { now: () => now, onClosed: (g, reason) => closed.push(`${g.packHash}:${reason}`) });
+  const router = new GenerationRouter(
+    { packHash: 'A', pool: a },
+    { now: () => now, onClosed: (g, reason) => closed.push(`${g.packHash}:${reason}`) },
+  );
   const packOf = (key: string) => router.run(key, async (_instance, packHash) => packHash);
   assert.equal(await packOf('x'), 'A');
   router.switchTo({ packHash: 'B', pool: b }, 1000);
   assert.equal(await packOf('x'), 'A');
   assert.equal(await packOf('y'), 'B');
-  assert.deepEqual(router.draining.map((d) => [d.packHash, d.conversations]), [['A', 1]]);
+  assert.deepEqual(
+    router.draining.map((d) => [d.packHash, d.conversations]),
+    [['A', 1]],
+  );
   now = 999;
   assert.equal(await packOf('x'), 'A');
   now = 1000;
@@ -52,7 +58,10 @@ test('open conversations finish on the old generation; new ones go to the new', 
 test('a draining generation closes as soon as its last conversation is idle', async () => {
   const closed: string[] = [];
   const a = fakePool('a');
-  const router = new GenerationRouter({ packHash: 'A', pool: a }, { now: () => 0, onClosed: (g, reason) => closed.push(`${g.packHash}:${reason}`) });
+  const router = new GenerationRouter(
+    { packHash: 'A', pool: a },
+    { now: () => 0, onClosed: (g, reason) => closed.push(`${g.packHash}:${reason}`) },
+  );
   await router.run('x', async () => undefined);
   router.switchTo({ packHash: 'B', pool: fakePool('b') }, 60_000);
   assert.equal(a.closed, false);

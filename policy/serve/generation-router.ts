@@ -45,7 +45,10 @@ export class GenerationRouter<P extends ConversationPool = ConversationPool> imp
   private readonly closing = new Set<Promise<void>>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(first: Generation<P>, private readonly options: GenerationRouterOptions<P> = {}) {
+  constructor(
+    first: Generation<P>,
+    private readonly options: GenerationRouterOptions<P> = {},
+  ) {
     this.live = first;
     this.sweeper = setInterval(() => this.sweep(), options.sweepEveryMs ?? 1000);
     this.sweeper.unref();
@@ -57,7 +60,11 @@ export class GenerationRouter<P extends ConversationPool = ConversationPool> imp
 
   /** Older generations still finishing their conversations, oldest first. */
   get draining(): readonly { packHash: string; conversations: number; untilMs: number }[] {
-    return this.old.map(({ generation, untilMs }) => ({ packHash: generation.packHash, conversations: generation.pool.size, untilMs }));
+    return this.old.map(({ generation, untilMs }) => ({
+      packHash: generation.packHash,
+      conversations: generation.pool.size,
+      untilMs,
+    }));
   }
 
   async run<T>(key: string, work: (instance: ServedInstance, packHash: string) => Promise<T>): Promise<T> {

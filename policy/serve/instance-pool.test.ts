@@ -7,10 +7,18 @@ function fakes() {
   const startInstance = async (id: string) => {
     let failure: string | undefined;
     const instance = {
-      id, url: `http://127.0.0.1/${id}/v1`, stopped: false,
-      failure: () => failure, worn: () => false, calls: () => [],
-      crash(reason: string) { failure = reason; },
-      async stop() { instance.stopped = true; },
+      id,
+      url: `http://127.0.0.1/${id}/v1`,
+      stopped: false,
+      failure: () => failure,
+      worn: () => false,
+      calls: () => [],
+      crash(reason: string) {
+        failure = reason;
+      },
+      async stop() {
+        instance.stopped = true;
+      },
     };
     made.push(instance);
     return instance;
@@ -36,8 +44,14 @@ test("a conversation's requests run one at a time", async () => {
   const pool = new InstancePool({ maxInstances: 1, idleMs: 60_000, startInstance });
   const order: string[] = [];
   let release!: () => void;
-  const first = pool.run('a', async () => { order.push('first starts'); await new Promise<void>((r) => (release = r)); order.push('first ends'); });
-  const second = pool.run('a', async () => { order.push('second starts'); });
+  const first = pool.run('a', async () => {
+    order.push('first starts');
+    await new Promise<void>((r) => (release = r));
+    order.push('first ends');
+  });
+  const second = pool.run('a', async () => {
+    order.push('second starts');
+  });
   await new Promise((r) => setImmediate(r));
   release();
   await Promise.all([first, second]);
@@ -60,7 +74,10 @@ test('a full pool evicts the least recently used idle instance, and refuses when
   let release!: () => void;
   const holdB = pool.run('b', () => new Promise<void>((r) => (release = r)));
   const holdC = pool.run('c', () => new Promise<void>((r) => setTimeout(r, 10)));
-  await assert.rejects(pool.run('d', async () => undefined), PoolFullError);
+  await assert.rejects(
+    pool.run('d', async () => undefined),
+    PoolFullError,
+  );
   release();
   await Promise.all([holdB, holdC]);
   await pool.close();
@@ -86,17 +103,35 @@ test('a crashed instance fails its request clearly and is replaced on the next o
   const { made, startInstance } = fakes();
   const pool = new InstancePool({ maxInstances: 2, idleMs: 60_000, startInstance });
   await pool.run('a', async () => undefined);
-  await assert.rejects(pool.run('a', async (i) => { made[0]!.crash('the sandbox exited (137)'); throw new Error(`fetch to ${i.url} failed`); }), (error: unknown) => error instanceof InstanceFailedError && /exited \(137\).*replaced/.test(error.message));
+  await assert.rejects(
+    pool.run('a', async (i) => {
+      made[0]!.crash('the sandbox exited (137)');
+      throw new Error(`fetch to ${i.url} failed`);
+    }),
+    (error: unknown) => error instanceof InstanceFailedError && /exited \(137\).*replaced/.test(error.message),
+  );
   assert.equal(await pool.run('a', async (i) => i.id), 'i2');
   made[1]!.crash('killed between requests');
-  await assert.rejects(pool.run('a', async () => 'never'), /killed between requests/);
+  await assert.rejects(
+    pool.run('a', async () => 'never'),
+    /killed between requests/,
+  );
   assert.equal(await pool.run('a', async (i) => i.id), 'i3');
   await pool.close();
 });
 
 test('an instance that fails to start is an error for its request, not a hang', async () => {
-  const pool = new InstancePool({ maxInstances: 1, idleMs: 60_000, startInstance: async () => { throw new Error('no image'); } });
-  await assert.rejects(pool.run('a', async () => undefined), /did not start: no image/);
+  const pool = new InstancePool({
+    maxInstances: 1,
+    idleMs: 60_000,
+    startInstance: async () => {
+      throw new Error('no image');
+    },
+  });
+  await assert.rejects(
+    pool.run('a', async () => undefined),
+    /did not start: no image/,
+  );
   assert.equal(pool.size, 0);
   await pool.close();
 });

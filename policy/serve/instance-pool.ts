@@ -45,8 +45,13 @@ export class PoolFullError extends Error {
 
 /** The instance serving the request crashed (or never started); it has been retired. */
 export class InstanceFailedError extends Error {
-  constructor(readonly instanceId: string, readonly reason: string) {
-    super(`the policy instance ${instanceId} serving this conversation failed: ${reason}. It was replaced; the next request of this conversation starts on a fresh instance (the policy's memory of the conversation is lost)`);
+  constructor(
+    readonly instanceId: string,
+    readonly reason: string,
+  ) {
+    super(
+      `the policy instance ${instanceId} serving this conversation failed: ${reason}. It was replaced; the next request of this conversation starts on a fresh instance (the policy's memory of the conversation is lost)`,
+    );
     this.name = 'InstanceFailedError';
   }
 }
@@ -153,7 +158,8 @@ export class InstancePool {
   /** Stops idle instances older than idleMs. */
   reap(): void {
     const now = this.now();
-    for (const slot of [...this.slots.values()]) if (slot.busy === 0 && now - slot.lastUsedMs >= this.options.idleMs) this.retireSlot(slot, 'idle');
+    for (const slot of [...this.slots.values()])
+      if (slot.busy === 0 && now - slot.lastUsedMs >= this.options.idleMs) this.retireSlot(slot, 'idle');
   }
 
   private forget(slot: Slot): void {
@@ -162,7 +168,12 @@ export class InstancePool {
 
   private retireSlot(slot: Slot, reason: string): void {
     this.forget(slot);
-    this.track(slot.instance.then((instance) => this.stopInstance(instance, reason), () => undefined));
+    this.track(
+      slot.instance.then(
+        (instance) => this.stopInstance(instance, reason),
+        () => undefined,
+      ),
+    );
   }
 
   private retire(slot: Slot, instance: ServedInstance, reason: string): void {

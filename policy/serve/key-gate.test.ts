@@ -7,7 +7,18 @@ import { addApiKey, readApiKeys, revokeApiKey } from './api-keys.ts';
 import { createKeyGate } from './key-gate.ts';
 import type { ServedCall } from './serve-server.ts';
 
-const call = (costUsd: number): ServedCall => ({ at: 'now', requestId: 'r', session: 'c-1', status: 200, streamed: false, latencyMs: 1, costUsd, models: ['glm-5.3-flash'], promptTokens: 1, completionTokens: 1 });
+const call = (costUsd: number): ServedCall => ({
+  at: 'now',
+  requestId: 'r',
+  session: 'c-1',
+  status: 200,
+  streamed: false,
+  latencyMs: 1,
+  costUsd,
+  models: ['glm-5.3-flash'],
+  promptTokens: 1,
+  completionTokens: 1,
+});
 
 test('keys are stored hashed; a key admits, a wrong or revoked one does not', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-keys-'));
@@ -35,7 +46,10 @@ test('a spend limit refuses once the call log reaches it, also after a restart; 
   await gate.record(key.id, call(0.006));
   await gate.admit(`Bearer ${secret}`);
   await gate.record(key.id, call(0.006));
-  await assert.rejects(gate.admit(`Bearer ${secret}`), (error: Error & { status?: number }) => error.status === 402 && /0.0120 of its \$0.01 limit/.test(error.message));
+  await assert.rejects(
+    gate.admit(`Bearer ${secret}`),
+    (error: Error & { status?: number }) => error.status === 402 && /0.0120 of its \$0.01 limit/.test(error.message),
+  );
   const restarted = await createKeyGate(await readApiKeys(file), logOf, () => clock);
   assert.equal(restarted.spentUsd(key.id), 0.012);
   assert.equal((await readFile(logOf(key.id), 'utf8')).trim().split('\n').length, 2, 'one call-log line per request');
@@ -44,7 +58,10 @@ test('a spend limit refuses once the call log reaches it, also after a restart; 
   const gate2 = await createKeyGate(await readApiKeys(file), logOf, () => clock);
   await gate2.admit(`Bearer ${rated.secret}`);
   await gate2.admit(`Bearer ${rated.secret}`);
-  await assert.rejects(gate2.admit(`Bearer ${rated.secret}`), (error: Error & { status?: number }) => error.status === 429);
+  await assert.rejects(
+    gate2.admit(`Bearer ${rated.secret}`),
+    (error: Error & { status?: number }) => error.status === 429,
+  );
   clock = 60_000;
   await gate2.admit(`Bearer ${rated.secret}`);
 });

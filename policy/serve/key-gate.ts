@@ -17,7 +17,11 @@ interface KeyState {
   recentMs: number[];
 }
 
-export async function createKeyGate(keys: readonly ApiKey[], callLogFile: (keyId: string) => string, now: () => number = () => performance.now()): Promise<ClientGate & { spentUsd(keyId: string): number }> {
+export async function createKeyGate(
+  keys: readonly ApiKey[],
+  callLogFile: (keyId: string) => string,
+  now: () => number = () => performance.now(),
+): Promise<ClientGate & { spentUsd(keyId: string): number }> {
   const byHash = new Map<string, KeyState>();
   for (const key of keys) {
     if (key.revoked) continue;
@@ -27,17 +31,30 @@ export async function createKeyGate(keys: readonly ApiKey[], callLogFile: (keyId
   return {
     async admit(authorization) {
       const secret = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-      if (!secret) throw new HttpError(401, 'invalid_api_key', 'this server needs an API key: Authorization: Bearer <key> (make one with `trl serve keys add`)');
+      if (!secret)
+        throw new HttpError(
+          401,
+          'invalid_api_key',
+          'this server needs an API key: Authorization: Bearer <key> (make one with `trl serve keys add`)',
+        );
       const state = byHash.get(hashKey(secret));
       if (!state) throw new HttpError(401, 'invalid_api_key', 'unknown or revoked API key');
       const { key } = state;
       if (key.spendLimitUsd !== undefined && state.spentUsd >= key.spendLimitUsd) {
-        throw new HttpError(402, 'spend_limit_reached', `key ${key.id} has spent $${state.spentUsd.toFixed(4)} of its $${key.spendLimitUsd} limit`);
+        throw new HttpError(
+          402,
+          'spend_limit_reached',
+          `key ${key.id} has spent $${state.spentUsd.toFixed(4)} of its $${key.spendLimitUsd} limit`,
+        );
       }
       const at = now();
       state.recentMs = state.recentMs.filter((t) => at - t < windowMs);
       if (key.requestsPerMinute !== undefined && state.recentMs.length >= key.requestsPerMinute) {
-        throw new HttpError(429, 'rate_limit_exceeded', `key ${key.id} is limited to ${key.requestsPerMinute} requests per minute`);
+        throw new HttpError(
+          429,
+          'rate_limit_exceeded',
+          `key ${key.id} is limited to ${key.requestsPerMinute} requests per minute`,
+        );
       }
       state.recentMs.push(at);
       return { clientId: key.id };

@@ -15,7 +15,11 @@ export function requestCost(calls: readonly MeteredCall[]): RequestCost {
   const costUsd = calls.reduce((sum, call) => sum + call.costUsd, 0);
   return {
     costUsd: Math.round(costUsd * 1e9) / 1e9,
-    models: [...new Set(calls.filter((call) => call.costUsd > 0 || (call.completionTokens ?? 0) > 0).map((call) => call.model))],
+    models: [
+      ...new Set(
+        calls.filter((call) => call.costUsd > 0 || (call.completionTokens ?? 0) > 0).map((call) => call.model),
+      ),
+    ],
     calls: calls.length,
     promptTokens: calls.reduce((sum, call) => sum + (call.promptTokens ?? 0), 0),
     completionTokens: calls.reduce((sum, call) => sum + (call.completionTokens ?? 0), 0),

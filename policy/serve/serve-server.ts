@@ -78,36 +78,73 @@ export interface ServeServer extends Listening {
 export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
   const state = { requests: 0 };
   const server = http.createServer((request, response) => {
-    void handle(options, request, response).finally(() => { state.requests += 1; });
+    void handle(options, request, response).finally(() => {
+      state.requests += 1;
+    });
   });
   const listening = await listenOn(server, options.host, options.port);
-  return { ...listening, get requests() { return state.requests; } };
+  return {
+    ...listening,
+    get requests() {
+      return state.requests;
+    },
+  };
 }
 
-async function handle(options: ServeServerOptions, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+async function handle(
+  options: ServeServerOptions,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+): Promise<void> {
   const startedMs = performance.now();
   const requestId = randomUUID();
   response.setHeader('x-request-id', requestId);
   let client: { clientId: string } | undefined;
   // The reply is written after the call log line, so a client that has its answer finds it logged.
   let reply: Reply = { status: 500, headers: {}, text: '' };
-  const call: ServedCall = { at: new Date().toISOString(), requestId, session: '', status: 0, streamed: false, latencyMs: 0, costUsd: 0, models: [], promptTokens: 0, completionTokens: 0 };
+  const call: ServedCall = {
+    at: new Date().toISOString(),
+    requestId,
+    session: '',
+    status: 0,
+    streamed: false,
+    latencyMs: 0,
+    costUsd: 0,
+    models: [],
+    promptTokens: 0,
+    completionTokens: 0,
+  };
   try {
     const url = new URL(request.url ?? '/', 'http://serve');
     if (options.gate) client = await options.gate.admit(request.headers.authorization);
     if (request.method === 'GET' && url.pathname === '/v1/models') {
-      reply = reply200({ 'content-type': 'application/json' }, JSON.stringify({ object: 'list', data: [{ id: servedModel, object: 'model', created: 0, owned_by: 'trl-serve' }] }));
+      reply = reply200(
+        { 'content-type': 'application/json' },
+        JSON.stringify({
+          object: 'list',
+          data: [{ id: servedModel, object: 'model', created: 0, owned_by: 'trl-serve' }],
+        }),
+      );
       return;
     }
-    if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions') throw new HttpError(404, 'not_found', `${request.method} ${url.pathname} is not served`);
+    if (request.method !== 'POST' || url.pathname !== '/v1/chat/completions')
+      throw new HttpError(404, 'not_found', `${request.method} ${url.pathname} is not served`);
     const parsed = chatRequestSchema.safeParse(await readJsonBody(request, options.maxBodyBytes ?? 16 * 1024 * 1024));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new HttpError(400, 'invalid_request_error', `field "${issue?.path.join('.')}": ${issue?.message}`);
     }
     const body = parsed.data;
-    if (body.model !== undefined && body.model !== servedModel) throw new HttpError(404, 'model_not_found', `model "${body.model}" is not served; the only model is "${servedModel}"`);
-    const session = typeof request.headers['x-trl-session'] === 'string' && request.headers['x-trl-session'] ? `h-${request.headers['x-trl-session'].slice(0, 128)}` : sessionKey(body.messages);
+    if (body.model !== undefined && body.model !== servedModel)
+      throw new HttpError(
+        404,
+        'model_not_found',
+        `model "${body.model}" is not served; the only model is "${servedModel}"`,
+      );
+    const session =
+      typeof request.headers['x-trl-session'] === 'string' && request.headers['x-trl-session']
+        ? `h-${request.headers['x-trl-session'].slice(0, 128)}`
+        : sessionKey(body.messages);
     call.session = session;
     call.streamed = body.stream === true;
     const answer = await options.conversations.run(session, async (instance, packHash) => {
@@ -115,9 +152,27 @@ async function handle(options: ServeServerOptions, request: http.IncomingMessage
       call.pack = packHash;
       return { ...(await forwardChat(instance, body, options.requestTimeoutMs)), instance: instance.id, packHash };
     });
-    options.onAnswered?.({ session, body, status: answer.status, latencyMs: performance.now() - startedMs, cost: answer.cost });
-    Object.assign(call, { status: answer.status, costUsd: answer.cost.costUsd, models: answer.cost.models, promptTokens: answer.cost.promptTokens, completionTokens: answer.cost.completionTokens });
-    const headers = { 'content-type': answer.contentType, ...costHeaders(answer.cost), 'x-trl-instance': answer.instance, 'x-trl-pack': answer.packHash, 'x-trl-session': session };
+    options.onAnswered?.({
+      session,
+      body,
+      status: answer.status,
+      latencyMs: performance.now() - startedMs,
+      cost: answer.cost,
+    });
+    Object.assign(call, {
+      status: answer.status,
+      costUsd: answer.cost.costUsd,
+      models: answer.cost.models,
+      promptTokens: answer.cost.promptTokens,
+      completionTokens: answer.cost.completionTokens,
+    });
+    const headers = {
+      'content-type': answer.contentType,
+      ...costHeaders(answer.cost),
+      'x-trl-instance': answer.instance,
+      'x-trl-pack': answer.packHash,
+      'x-trl-session': session,
+    };
     if (answer.status !== 200) {
       call.error = answer.text.slice(0, 500);
       reply = { status: answer.status, headers, text: answer.text };
@@ -125,7 +180,10 @@ async function handle(options: ServeServerOptions, request: http.IncomingMessage
     }
     if (answer.contentType.startsWith('text/event-stream')) {
       const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-      reply = reply200({ ...headers, 'cache-control': 'no-cache' }, wantsUsage ? withStreamUsage(answer.text, usageOf(answer.cost)) : answer.text);
+      reply = reply200(
+        { ...headers, 'cache-control': 'no-cache' },
+        wantsUsage ? withStreamUsage(answer.text, usageOf(answer.cost)) : answer.text,
+      );
       return;
     }
     let completion: Record<string, unknown>;
@@ -139,7 +197,11 @@ async function handle(options: ServeServerOptions, request: http.IncomingMessage
     const [status, type, message] = errorReply(error, options.requestTimeoutMs);
     call.status = status;
     call.error = message;
-    reply = { status, headers: { 'content-type': 'application/json' }, text: JSON.stringify({ error: { message, type, code: type, param: null } }) };
+    reply = {
+      status,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify({ error: { message, type, code: type, param: null } }),
+    };
   } finally {
     call.latencyMs = Math.round(performance.now() - startedMs);
     if (client && options.gate && call.session) await options.gate.record(client.clientId, call).catch(() => undefined);
@@ -158,7 +220,11 @@ function reply200(headers: Record<string, string>, text: string): Reply {
 }
 
 function costHeaders(cost: RequestCost): Record<string, string> {
-  return { 'x-trl-cost-usd': cost.costUsd.toFixed(9), 'x-trl-models': cost.models.join(','), 'x-trl-model-calls': String(cost.calls) };
+  return {
+    'x-trl-cost-usd': cost.costUsd.toFixed(9),
+    'x-trl-models': cost.models.join(','),
+    'x-trl-model-calls': String(cost.calls),
+  };
 }
 
 function send(response: http.ServerResponse, reply: Reply): void {
@@ -172,6 +238,7 @@ function errorReply(error: unknown, requestTimeoutMs: number): [number, string, 
   if (error instanceof HttpError) return [error.status, error.type, error.message];
   if (error instanceof InstanceFailedError) return [502, 'policy_instance_failed', error.message];
   if (error instanceof PoolFullError) return [503, 'pool_full', error.message];
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return [504, 'policy_timeout', `the policy did not answer within ${requestTimeoutMs / 1000}s`];
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return [504, 'policy_timeout', `the policy did not answer within ${requestTimeoutMs / 1000}s`];
   return [502, 'policy_unreachable', `the policy instance could not be reached: ${(error as Error).message}`];
 }

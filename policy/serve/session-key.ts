@@ -9,14 +9,29 @@ const keyTextChars = 6000;
 
 function messageText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
+  if (Array.isArray(content))
+    return content
+      .map((part) =>
+        part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string'
+          ? (part as { text: string }).text
+          : '',
+      )
+      .join('');
   return '';
 }
 
 export function sessionKey(messages: readonly unknown[]): string {
   const first = (role: string) => {
-    const found = messages.find((m) => m !== null && typeof m === 'object' && (m as { role?: unknown }).role === role) as { content?: unknown } | undefined;
+    const found = messages.find(
+      (m) => m !== null && typeof m === 'object' && (m as { role?: unknown }).role === role,
+    ) as { content?: unknown } | undefined;
     return found ? messageText(found.content).slice(0, keyTextChars) : null;
   };
-  return 'c-' + createHash('sha256').update(JSON.stringify([first('system'), first('user')])).digest('hex').slice(0, 16);
+  return (
+    'c-' +
+    createHash('sha256')
+      .update(JSON.stringify([first('system'), first('user')]))
+      .digest('hex')
+      .slice(0, 16)
+  );
 }

@@ -104,10 +104,17 @@ export class ShadowMirror {
       latencyMs: 0,
       costUsd: 0,
       models: [],
-      live: { status: live.status, latencyMs: Math.round(live.latencyMs), costUsd: live.cost.costUsd, models: live.cost.models },
+      live: {
+        status: live.status,
+        latencyMs: Math.round(live.latencyMs),
+        costUsd: live.cost.costUsd,
+        models: live.cost.models,
+      },
     };
     try {
-      const answer = await this.options.conversations.run(live.session, (instance) => forwardChat(instance, { ...live.body, stream: false }, this.options.timeoutMs));
+      const answer = await this.options.conversations.run(live.session, (instance) =>
+        forwardChat(instance, { ...live.body, stream: false }, this.options.timeoutMs),
+      );
       Object.assign(entry, { status: answer.status, costUsd: answer.cost.costUsd, models: answer.cost.models });
       if (answer.status !== 200) entry.error = answer.text.slice(0, 300);
     } catch (error) {
@@ -138,9 +145,12 @@ export class ShadowMirror {
   }
 }
 
-function side(entries: readonly { status: number; latencyMs: number; costUsd: number; models: string[] }[]): ShadowSide {
+function side(
+  entries: readonly { status: number; latencyMs: number; costUsd: number; models: string[] }[],
+): ShadowSide {
   const latencies = entries.map((entry) => entry.latencyMs).sort((a, b) => a - b);
-  const at = (share: number) => latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]! : 0;
+  const at = (share: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]! : 0;
   const costUsd = entries.reduce((sum, entry) => sum + entry.costUsd, 0);
   const models: Record<string, number> = {};
   for (const entry of entries) for (const model of entry.models) models[model] = (models[model] ?? 0) + 1;

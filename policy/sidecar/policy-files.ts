@@ -10,9 +10,11 @@ const maxFiles = 256;
 
 export function checkPolicyFileName(name: string): string | undefined {
   if (name.length === 0 || name.length > 255) return 'empty or longer than 255 characters';
-  if (name.startsWith('/') || name.includes('\\') || name.includes('\0')) return 'must be a relative path with forward slashes';
+  if (name.startsWith('/') || name.includes('\\') || name.includes('\0'))
+    return 'must be a relative path with forward slashes';
   const parts = name.split('/');
-  if (parts.some((part) => part === '' || part === '.' || part === '..')) return 'must not contain empty, "." or ".." segments';
+  if (parts.some((part) => part === '' || part === '.' || part === '..'))
+    return 'must not contain empty, "." or ".." segments';
   return undefined;
 }
 

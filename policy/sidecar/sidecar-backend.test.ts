@@ -13,14 +13,20 @@ const serving = () => {
 test('a sidecar that exits on its own while serving is a policy crash', () => {
   const backend = serving();
   backend.exited('the policy exited with code 137 while serving', { killed: false, oomKilled: false });
-  assert.deepEqual(backend.faults.map((f) => f.kind), ['crash']);
+  assert.deepEqual(
+    backend.faults.map((f) => f.kind),
+    ['crash'],
+  );
   assert.equal(backend.sandboxLost, undefined);
 });
 
-test('an OOM kill is the policy\'s, even with a kill event', () => {
+test("an OOM kill is the policy's, even with a kill event", () => {
   const backend = serving();
   backend.exited('the policy ran out of memory while serving', { killed: true, oomKilled: true });
-  assert.deepEqual(backend.faults.map((f) => f.kind), ['crash']);
+  assert.deepEqual(
+    backend.faults.map((f) => f.kind),
+    ['crash'],
+  );
   assert.equal(backend.sandboxLost, undefined);
 });
 

@@ -5,7 +5,13 @@
 import http from 'node:http';
 import { checkPolicyCompletion } from '../host/completion-schema.ts';
 import { AgentTurns } from '../host/agent-turns.ts';
-import { PolicyRequestError, type AgentRequestBody, type PolicyAnswer, type PolicyBackend, type PolicyFault } from '../host/policy-backend.ts';
+import {
+  PolicyRequestError,
+  type AgentRequestBody,
+  type PolicyAnswer,
+  type PolicyBackend,
+  type PolicyFault,
+} from '../host/policy-backend.ts';
 import type { TurnLog } from '../host/turn-log.ts';
 import { SseAssembler } from './sse-assembler.ts';
 import { parseJsonBounded } from '../../common/bounded-json.ts';
@@ -41,7 +47,16 @@ async function readBounded(response: http.IncomingMessage, limit: number): Promi
 
 function post(url: string, body: string, signal: AbortSignal): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', agent: false, signal, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, resolve);
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        signal,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      resolve,
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -125,7 +140,12 @@ export class SidecarBackend implements PolicyBackend {
   }
 
   logText(): string {
-    return [...this.logLines, this.sidecarOutput ? `--- policy sidecar output (stdout and stderr) ---\n${this.sidecarOutput}` : ''].join('\n') + '\n';
+    return (
+      [
+        ...this.logLines,
+        this.sidecarOutput ? `--- policy sidecar output (stdout and stderr) ---\n${this.sidecarOutput}` : '',
+      ].join('\n') + '\n'
+    );
   }
 
   async answer(body: AgentRequestBody): Promise<PolicyAnswer> {
@@ -138,15 +158,31 @@ export class SidecarBackend implements PolicyBackend {
       throw new PolicyRequestError(status, fault);
     };
     if (!this.baseUrl || this.gone || this.stopping) {
-      return fail(503, { kind: 'crash', requestId: id, message: this.gone ?? this.startFailure?.message ?? 'the policy is not running' }, false);
+      return fail(
+        503,
+        {
+          kind: 'crash',
+          requestId: id,
+          message: this.gone ?? this.startFailure?.message ?? 'the policy is not running',
+        },
+        false,
+      );
     }
     // A request never waits past the agent's own deadline: a silent sidecar ends the run on time.
-    const untilDeadline = this.options.deadlineMs === undefined ? Infinity : this.options.deadlineMs - performance.now();
+    const untilDeadline =
+      this.options.deadlineMs === undefined ? Infinity : this.options.deadlineMs - performance.now();
     const timeoutMs = Math.max(1, Math.floor(Math.min(this.options.requestTimeoutMs, untilDeadline)));
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
-    const timeoutFault = (): PolicyFault => ({ kind: 'timeout', requestId: id, message: `the policy did not answer within ${(timeoutMs / 1000).toFixed(1)}s` });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const timeoutFault = (): PolicyFault => ({
+      kind: 'timeout',
+      requestId: id,
+      message: `the policy did not answer within ${(timeoutMs / 1000).toFixed(1)}s`,
+    });
     this.open.add(id);
     const finish = () => {
       clearTimeout(timer);
@@ -157,7 +193,16 @@ export class SidecarBackend implements PolicyBackend {
       response = await post(`${this.baseUrl}/v1/chat/completions`, JSON.stringify(body), controller.signal);
     } catch (error) {
       finish();
-      return fail(timedOut ? 504 : 502, timedOut ? timeoutFault() : { kind: 'crash', requestId: id, message: `the policy could not be reached: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+      return fail(
+        timedOut ? 504 : 502,
+        timedOut
+          ? timeoutFault()
+          : {
+              kind: 'crash',
+              requestId: id,
+              message: `the policy could not be reached: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+            },
+      );
     }
     const status = response.statusCode ?? 502;
     const contentType = String(response.headers['content-type'] ?? 'application/json');
@@ -174,7 +219,9 @@ export class SidecarBackend implements PolicyBackend {
           this.requestsServed += 1;
           record({ response: assembler.message() });
         } catch (error) {
-          const fault: PolicyFault = timedOut ? timeoutFault() : { kind: 'crash', requestId: id, message: `the policy's stream broke: ${(error as Error).message}` };
+          const fault: PolicyFault = timedOut
+            ? timeoutFault()
+            : { kind: 'crash', requestId: id, message: `the policy's stream broke: ${(error as Error).message}` };
           this.fault(fault);
           record({ response: assembler.message(), error: fault });
           throw new PolicyRequestError(timedOut ? 504 : 502, fault);
@@ -190,16 +237,34 @@ export class SidecarBackend implements PolicyBackend {
     try {
       bytes = await readBounded(response, status === 200 ? maxCompletionBytes : maxErrorBytes);
     } catch (error) {
-      return fail(timedOut ? 504 : 502, timedOut ? timeoutFault() : { kind: 'malformed_response', requestId: id, message: `the policy's answer broke or was too large: ${(error as Error).message}` });
+      return fail(
+        timedOut ? 504 : 502,
+        timedOut
+          ? timeoutFault()
+          : {
+              kind: 'malformed_response',
+              requestId: id,
+              message: `the policy's answer broke or was too large: ${(error as Error).message}`,
+            },
+      );
     } finally {
       finish();
     }
     if (status !== 200) {
       const message = errorMessageOf(bytes);
-      if (message === undefined) return fail(502, { kind: 'malformed_response', requestId: id, message: `the policy answered HTTP ${status} without an OpenAI-style error: ${bytes.toString('utf8').slice(0, 300)}` });
+      if (message === undefined)
+        return fail(502, {
+          kind: 'malformed_response',
+          requestId: id,
+          message: `the policy answered HTTP ${status} without an OpenAI-style error: ${bytes.toString('utf8').slice(0, 300)}`,
+        });
       // The policy's own error (a traceback in handle → 500) is its fault; a 4xx (the gateway's
       // 402 cap, a bad request) is relayed as it is and blamed on nobody here.
-      const fault: PolicyFault = { kind: 'policy_exception', requestId: id, message: `HTTP ${status}: ${message.slice(0, 2000)}` };
+      const fault: PolicyFault = {
+        kind: 'policy_exception',
+        requestId: id,
+        message: `HTTP ${status}: ${message.slice(0, 2000)}`,
+      };
       if (status >= 500) this.fault(fault);
       record({ error: fault });
       return { kind: 'relay', status, contentType: 'application/json', body: [bytes] };
@@ -208,7 +273,11 @@ export class SidecarBackend implements PolicyBackend {
     try {
       parsed = parseJsonBounded(bytes);
     } catch {
-      return fail(502, { kind: 'malformed_response', requestId: id, message: `the policy answered with ${contentType}, not JSON or SSE: ${bytes.toString('utf8').slice(0, 300)}` });
+      return fail(502, {
+        kind: 'malformed_response',
+        requestId: id,
+        message: `the policy answered with ${contentType}, not JSON or SSE: ${bytes.toString('utf8').slice(0, 300)}`,
+      });
     }
     const checked = checkPolicyCompletion(parsed);
     if (!checked.ok) return fail(502, { kind: 'malformed_response', requestId: id, message: checked.reason });

@@ -44,9 +44,16 @@ export class SidecarContainer {
   readonly exited: Promise<ContainerExit>;
   exitInfo: ContainerExit | undefined;
 
-  private constructor(docker: Docker, readonly container: Docker.Container, readonly address: string, startedSec: number) {
+  private constructor(
+    docker: Docker,
+    readonly container: Docker.Container,
+    readonly address: string,
+    startedSec: number,
+  ) {
     this.exited = watchContainerExit(docker, container, startedSec);
-    void this.exited.then((exit) => { this.exitInfo = exit; });
+    void this.exited.then((exit) => {
+      this.exitInfo = exit;
+    });
   }
 
   get baseUrl(): string {
@@ -109,15 +116,21 @@ export class SidecarContainer {
 
   /** The tail of the container's output (stdout and stderr interleaved), at most 256 KB. */
   async logs(): Promise<string> {
-    const raw = (await this.container.logs({ stdout: true, stderr: true, follow: false, tail: 4000 }).catch(() => Buffer.alloc(0))) as unknown as Buffer;
+    const raw = (await this.container
+      .logs({ stdout: true, stderr: true, follow: false, tail: 4000 })
+      .catch(() => Buffer.alloc(0))) as unknown as Buffer;
     const text = demuxDockerLog(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw)));
-    return text.length > maxLogBytes ? `[… ${text.length - maxLogBytes} earlier characters dropped]\n${text.slice(-maxLogBytes)}` : text;
+    return text.length > maxLogBytes
+      ? `[… ${text.length - maxLogBytes} earlier characters dropped]\n${text.slice(-maxLogBytes)}`
+      : text;
   }
 
   async remove(): Promise<void> {
-    await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () => this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
-      if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
-    }));
+    await removeNowOrLater(`container ${this.container.id.slice(0, 12)}`, () =>
+      this.container.remove({ force: true }).catch((error: { statusCode?: number }) => {
+        if (error.statusCode !== 404 && error.statusCode !== 409) throw error;
+      }),
+    );
   }
 }
 

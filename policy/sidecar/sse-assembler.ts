@@ -6,7 +6,11 @@ import { parseJsonBounded } from '../../common/bounded-json.ts';
 const maxLineBytes = 4 * 1024 * 1024;
 const maxTextChars = 2 * 1024 * 1024;
 
-interface ToolCallDraft { id?: string; type: string; function: { name: string; arguments: string } }
+interface ToolCallDraft {
+  id?: string;
+  type: string;
+  function: { name: string; arguments: string };
+}
 
 export interface AssembledMessage {
   role: 'assistant';
@@ -42,7 +46,10 @@ export class SseAssembler {
       this.sawDone = true;
       return;
     }
-    let chunk: { choices?: { delta?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }[]; usage?: unknown };
+    let chunk: {
+      choices?: { delta?: { content?: unknown; tool_calls?: unknown }; finish_reason?: unknown }[];
+      usage?: unknown;
+    };
     try {
       chunk = parseJsonBounded(data) as typeof chunk;
     } catch {
@@ -55,13 +62,19 @@ export class SseAssembler {
     const delta = choice.delta ?? {};
     if (typeof delta.content === 'string' && this.content.length < maxTextChars) this.content += delta.content;
     if (Array.isArray(delta.tool_calls)) {
-      for (const raw of delta.tool_calls as { index?: unknown; id?: unknown; type?: unknown; function?: { name?: unknown; arguments?: unknown } }[]) {
+      for (const raw of delta.tool_calls as {
+        index?: unknown;
+        id?: unknown;
+        type?: unknown;
+        function?: { name?: unknown; arguments?: unknown };
+      }[]) {
         const index = typeof raw.index === 'number' ? raw.index : this.toolCalls.length;
         if (!Number.isInteger(index) || index < 0 || index >= 64) continue;
         const call = (this.toolCalls[index] ??= { type: 'function', function: { name: '', arguments: '' } });
         if (typeof raw.id === 'string') call.id = raw.id;
         if (typeof raw.function?.name === 'string') call.function.name += raw.function.name;
-        if (typeof raw.function?.arguments === 'string' && call.function.arguments.length < maxTextChars) call.function.arguments += raw.function.arguments;
+        if (typeof raw.function?.arguments === 'string' && call.function.arguments.length < maxTextChars)
+          call.function.arguments += raw.function.arguments;
       }
     }
     if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
@@ -69,6 +82,10 @@ export class SseAssembler {
 
   message(): AssembledMessage {
     const calls = this.toolCalls.filter(Boolean);
-    return { role: 'assistant', content: this.content || (calls.length ? null : ''), ...(calls.length ? { tool_calls: calls } : {}) };
+    return {
+      role: 'assistant',
+      content: this.content || (calls.length ? null : ''),
+      ...(calls.length ? { tool_calls: calls } : {}),
+    };
   }
 }

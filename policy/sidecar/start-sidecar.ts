@@ -59,7 +59,9 @@ function healthy(baseUrl: string): Promise<boolean> {
 
 function describeExit(exit: ContainerExit): string {
   if (exit.oomKilled) return 'the policy ran out of memory';
-  return killedFromOutside(exit) ? 'the policy sidecar was killed from outside the sandbox (docker kill)' : `the policy exited with code ${exit.exitCode ?? 'unknown'}`;
+  return killedFromOutside(exit)
+    ? 'the policy sidecar was killed from outside the sandbox (docker kill)'
+    : `the policy exited with code ${exit.exitCode ?? 'unknown'}`;
 }
 
 /** Starts the sidecar and returns its backend (a start failure is recorded on it, not thrown). */
@@ -67,7 +69,12 @@ export async function startSidecar(options: SidecarOptions, context: BackendCont
   const { kind, files } = options;
   const entry = kind === 'python' ? 'policy.py' : 'policy.json';
   if (typeof files[entry] !== 'string') throw new Error(`a ${kind} pack needs ${entry}`);
-  const backend = new SidecarBackend({ requestTimeoutMs: context.requestTimeoutMs, deadlineMs: context.deadlineMs, maxAgentRequests: context.maxAgentRequests, turnLog: context.turnLog });
+  const backend = new SidecarBackend({
+    requestTimeoutMs: context.requestTimeoutMs,
+    deadlineMs: context.deadlineMs,
+    maxAgentRequests: context.maxAgentRequests,
+    turnLog: context.turnLog,
+  });
   const cleanups: (() => Promise<unknown>)[] = [];
   const teardown = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
@@ -76,7 +83,11 @@ export async function startSidecar(options: SidecarOptions, context: BackendCont
     const network = await createRunNetwork(options.docker, options.owner, options.workflowId, 'policy');
     cleanups.push(() => network.remove());
     const token = randomBytes(32).toString('hex');
-    const server = await serveGateway(context.gateway, { host: network.hostAddress, token, requestIdOf: () => backend.currentRequestId() });
+    const server = await serveGateway(context.gateway, {
+      host: network.hostAddress,
+      token,
+      requestIdOf: () => backend.currentRequestId(),
+    });
     cleanups.push(() => server.close());
     await network.allowOnlyPort(Number(new URL(server.url).port));
     const filesDir = await writePolicyFiles(path.join(context.dir, artifactNames.policySidecarFilesDir), files);
@@ -114,14 +125,21 @@ export async function startSidecar(options: SidecarOptions, context: BackendCont
   }
 }
 
-async function waitHealthy(container: SidecarContainer, backend: SidecarBackend, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+async function waitHealthy(
+  container: SidecarContainer,
+  backend: SidecarBackend,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   const started = performance.now();
   while (performance.now() - started < timeoutMs) {
     signal?.throwIfAborted();
     if (container.exitInfo) {
       const output = await container.logs();
       const tail = output.trim().split('\n').slice(-12).join('\n');
-      return backend.failedToStart(`${describeExit(container.exitInfo)} before it answered GET /v1/models${tail ? `:\n${tail}` : ''}`);
+      return backend.failedToStart(
+        `${describeExit(container.exitInfo)} before it answered GET /v1/models${tail ? `:\n${tail}` : ''}`,
+      );
     }
     if (container.address && (await healthy(container.baseUrl))) return backend.ready(container.baseUrl);
     // Poll again soon, or as soon as the container exits.

@@ -24,17 +24,34 @@ export function toolReply(model: string, name: string, args: Record<string, unkn
       object: 'chat.completion',
       created: 0,
       model,
-      choices: [{
-        index: 0,
-        message: { role: 'assistant', content: null, tool_calls: [{ id: `call-${model}`, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } }] },
-        finish_reason: 'tool_calls',
-      }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: `call-${model}`,
+                type: 'function',
+                function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+              },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
     },
   };
 }
 
-export function errorReply(status: number, type: string, retryable: boolean, message = `${type} (${status})`): CallAnswer {
+export function errorReply(
+  status: number,
+  type: string,
+  retryable: boolean,
+  message = `${type} (${status})`,
+): CallAnswer {
   return { ok: false, error: { status, type, message, retryable } };
 }
 

@@ -4,7 +4,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runnerMessageSchema, type BudgetView, type CallError, type ModelInfo, type RunnerMessage } from '../runtime/protocol.ts';
+import {
+  runnerMessageSchema,
+  type BudgetView,
+  type CallError,
+  type ModelInfo,
+  type RunnerMessage,
+} from '../runtime/protocol.ts';
 import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
 import { maxProtocolLineBytes } from '../runtime/protocol.ts';
 import { PolicyChannel } from '../host/policy-channel.ts';
@@ -42,14 +48,20 @@ export class FakeHost {
   private startup?: (message: RunnerMessage) => void;
   private requestCounter = 0;
 
-  constructor(private readonly script: CallScript, budget: BudgetView) {
+  constructor(
+    private readonly script: CallScript,
+    budget: BudgetView,
+  ) {
     this.budget = { ...budget };
     this.started = PolicyChannel.open(maxProtocolLineBytes, {
       onLine: (line) => this.receive(line),
       onOverflow: () => this.invalidLines.push('(a line over the protocol bound)'),
       onBroken: () => undefined,
     }).then((channel) => {
-      const child = spawn(process.execPath, [runnerPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { TRL_POLICY_CHANNEL: channel.hostPath } });
+      const child = spawn(process.execPath, [runnerPath], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { TRL_POLICY_CHANNEL: channel.hostPath },
+      });
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.invalidLines.push(`stdout: ${chunk}`));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -134,7 +146,11 @@ export class FakeHost {
     }
     if (answer.ok) {
       const costUsd = answer.costUsd ?? 0.001;
-      this.budget = { ...this.budget, spentUsd: this.budget.spentUsd + costUsd, remainingUsd: Math.max(0, this.budget.remainingUsd - costUsd) };
+      this.budget = {
+        ...this.budget,
+        spentUsd: this.budget.spentUsd + costUsd,
+        remainingUsd: Math.max(0, this.budget.remainingUsd - costUsd),
+      };
       this.send({ t: 'call_result', callId: call.callId, ok: true, body: answer.body, budget: this.budget });
     } else {
       this.send({ t: 'call_result', callId: call.callId, ok: false, error: answer.error, budget: this.budget });
@@ -142,6 +158,9 @@ export class FakeHost {
   }
 }
 
-export function startHost(script: CallScript, budget: BudgetView = { capUsd: 1, spentUsd: 0, remainingUsd: 1 }): FakeHost {
+export function startHost(
+  script: CallScript,
+  budget: BudgetView = { capUsd: 1, spentUsd: 0, remainingUsd: 1 },
+): FakeHost {
   return new FakeHost(script, budget);
 }

@@ -7,7 +7,12 @@ import type { BudgetView } from '../runtime/protocol.ts';
 
 const bundles = new Map<string, Promise<string>>();
 
-export async function withExample(name: string, script: CallScript, run: (host: FakeHost) => Promise<void>, budget?: BudgetView): Promise<void> {
+export async function withExample(
+  name: string,
+  script: CallScript,
+  run: (host: FakeHost) => Promise<void>,
+  budget?: BudgetView,
+): Promise<void> {
   if (!bundles.has(name)) bundles.set(name, bundleExample(name));
   const bundlePath = await bundles.get(name)!;
   const host = startHost(script, budget);
@@ -21,7 +26,10 @@ export async function withExample(name: string, script: CallScript, run: (host: 
 }
 
 /** The body of a `response` outcome; fails the test on `error`. */
-export function responseBody(outcome: { t: string }): { model: string; choices: { message: { content?: string | null; tool_calls?: { function: { name: string; arguments: string } }[] } }[] } {
+export function responseBody(outcome: { t: string }): {
+  model: string;
+  choices: { message: { content?: string | null; tool_calls?: { function: { name: string; arguments: string } }[] } }[];
+} {
   assert.equal(outcome.t, 'response', JSON.stringify(outcome));
   return (outcome as unknown as { body: ReturnType<typeof responseBody> }).body;
 }

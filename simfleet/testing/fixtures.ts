@@ -8,7 +8,10 @@ export const scenarios = await loadSimScenarios();
 
 /** The allowlist with fault injection off, for tests about everything else. */
 export function withoutFaults(list: Allowlist = allowlist): Allowlist {
-  return { ...list, models: list.models.map((m) => ({ ...m, sim: { ...m.sim, rateLimitRate: 0, serverErrorRate: 0 } })) };
+  return {
+    ...list,
+    models: list.models.map((m) => ({ ...m, sim: { ...m.sim, rateLimitRate: 0, serverErrorRate: 0 } })),
+  };
 }
 
 export function model(id: string): ModelEntry {
@@ -39,7 +42,10 @@ export const hermesTools: ToolDefinition[] = [
   },
   {
     type: 'function',
-    function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    function: {
+      name: 'read_file',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
   },
 ];
 
@@ -52,7 +58,11 @@ export function agentStart(target: SimScenario): ChatMessage[] {
 }
 
 /** The conversation after the assistant's tool call and the tool's (pretend) result. */
-export function afterToolCall(messages: ChatMessage[], call: { id: string; function: { name: string; arguments: string } }, output = 'exit 0'): ChatMessage[] {
+export function afterToolCall(
+  messages: ChatMessage[],
+  call: { id: string; function: { name: string; arguments: string } },
+  output = 'exit 0',
+): ChatMessage[] {
   return [
     ...messages,
     { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: call.function }] },

@@ -36,7 +36,13 @@ async function openOffline(page: Page, file: string): Promise<string[]> {
 }
 
 async function svgBoxes(page: Page): Promise<{ label: string; width: number; height: number }[]> {
-  return page.$$eval('svg', (nodes) => nodes.map((n) => ({ label: n.getAttribute('aria-label') ?? '', width: n.getBoundingClientRect().width, height: n.getBoundingClientRect().height })));
+  return page.$$eval('svg', (nodes) =>
+    nodes.map((n) => ({
+      label: n.getAttribute('aria-label') ?? '',
+      width: n.getBoundingClientRect().width,
+      height: n.getBoundingClientRect().height,
+    })),
+  );
 }
 
 describe('report pages in a browser, offline', () => {
@@ -50,10 +56,19 @@ describe('report pages in a browser, offline', () => {
   before(async () => {
     const executablePath = await ensureChromium();
     harness = await startHarness();
-    result = await harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios: ['csv-sales-report'] });
+    result = await harness.evaluate({
+      pack: { kind: 'directory', path: examplePackDir },
+      agent: 'oracle',
+      scenarios: ['csv-sales-report'],
+    });
     dir = await mkdtemp(path.join(os.tmpdir(), 'trl-report-pages-'));
     await mkdir(browserScreenshotsDir, { recursive: true });
-    browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu'], defaultViewport: { width: 1200, height: 1000 } });
+    browser = await puppeteer.launch({
+      executablePath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+      defaultViewport: { width: 1200, height: 1000 },
+    });
     page = await browser.newPage();
   });
   after(async () => {
@@ -67,25 +82,71 @@ describe('report pages in a browser, offline', () => {
     assert.deepEqual(await openOffline(page, file), []);
     const text = await page.evaluate(() => document.body.innerText);
     assert.ok(text.includes(`${result.testsPassed}/${result.testsTotal}`));
-    assert.ok(text.includes('Routing timeline') && text.includes('no conversation recorded'), 'the oracle went through no policy');
+    assert.ok(
+      text.includes('Routing timeline') && text.includes('no conversation recorded'),
+      'the oracle went through no policy',
+    );
     const boxes = await svgBoxes(page);
-    assert.ok(boxes.some((b) => b.label === 'tests passed per scenario' && b.width > 100 && b.height > 10), JSON.stringify(boxes));
+    assert.ok(
+      boxes.some((b) => b.label === 'tests passed per scenario' && b.width > 100 && b.height > 10),
+      JSON.stringify(boxes),
+    );
     assert.ok(boxes.some((b) => b.label === 'tests passed against cost' && b.width > 100));
     await page.screenshot({ path: path.join(browserScreenshotsDir, `${id}-evaluation.png`), fullPage: true });
   });
 
   test('a seat evidence page renders its bootstrap histogram and asks for nothing', async () => {
     const names = ['csv-sales-report', 'fix-inventory-bug', 'sqlite-orders-analytics'];
-    const side = (packHash: string, passed: number[]) => ({ packHash, workflowId: `evaluate-seat-11-1-${packHash[0]}`, status: 'completed' as const, testsPassed: passed.reduce((t, p) => t + p, 0), testsTotal: 30, perScenario: passed.map((testsPassed, i) => ({ scenario: names[i]!, testsPassed, testsTotal: 10 })) });
+    const side = (packHash: string, passed: number[]) => ({
+      packHash,
+      workflowId: `evaluate-seat-11-1-${packHash[0]}`,
+      status: 'completed' as const,
+      testsPassed: passed.reduce((t, p) => t + p, 0),
+      testsTotal: 30,
+      perScenario: passed.map((testsPassed, i) => ({ scenario: names[i]!, testsPassed, testsTotal: 10 })),
+    });
     const incumbent = side('a'.repeat(64), [5, 6, 4]);
     const challenger = side('b'.repeat(64), [9, 8, 9]);
-    const decision = decideChallenge({ incumbentPackHash: incumbent.packHash, challengerPackHash: challenger.packHash, incumbent: [incumbent], challenger: [challenger], bootstrapResamples: 10_000, confidence: 0.998 });
+    const decision = decideChallenge({
+      incumbentPackHash: incumbent.packHash,
+      challengerPackHash: challenger.packHash,
+      incumbent: [incumbent],
+      challenger: [challenger],
+      bootstrapResamples: 10_000,
+      confidence: 0.998,
+    });
     const file = path.join(dir, 'seat.html');
-    await writeFile(file, renderSeatReport({ netuid: 11, record: { number: 1, packHash: challenger.packHash, hotkey: 'hotkey', outcome: decision.outcome, reason: decision.reason, decidedAt: new Date().toISOString(), evaluations: [] }, challenge: { packHash: challenger.packHash, hotkey: 'hotkey' }, decision, evaluations: [challenger, incumbent] }, 'now'));
+    await writeFile(
+      file,
+      renderSeatReport(
+        {
+          netuid: 11,
+          record: {
+            number: 1,
+            packHash: challenger.packHash,
+            hotkey: 'hotkey',
+            outcome: decision.outcome,
+            reason: decision.reason,
+            decidedAt: new Date().toISOString(),
+            evaluations: [],
+          },
+          challenge: { packHash: challenger.packHash, hotkey: 'hotkey' },
+          decision,
+          evaluations: [challenger, incumbent],
+        },
+        'now',
+      ),
+    );
     assert.deepEqual(await openOffline(page, file), []);
     const boxes = await svgBoxes(page);
-    assert.ok(boxes.some((b) => b.label === 'bootstrap distribution of C − I' && b.width > 300 && b.height > 100), JSON.stringify(boxes));
-    const bars = await page.$$eval('svg[aria-label="bootstrap distribution of C − I"] rect', (rects) => rects.filter((r) => r.getBoundingClientRect().height > 0).length);
+    assert.ok(
+      boxes.some((b) => b.label === 'bootstrap distribution of C − I' && b.width > 300 && b.height > 100),
+      JSON.stringify(boxes),
+    );
+    const bars = await page.$$eval(
+      'svg[aria-label="bootstrap distribution of C − I"] rect',
+      (rects) => rects.filter((r) => r.getBoundingClientRect().height > 0).length,
+    );
     assert.ok(bars >= 2, `${bars} visible histogram bars`);
     await page.screenshot({ path: path.join(browserScreenshotsDir, `${id}-seat.png`), fullPage: true });
   });

@@ -52,10 +52,20 @@ describe('the Temporal Web UI explains an evaluation', () => {
     const executablePath = await ensureChromium();
     // The worker stays up while the browser looks: the current details are answered by a query.
     harness = await startHarness();
-    result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios });
+    result = await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: examplePackDir },
+      agent: 'oracle',
+      scenarios,
+    });
     runId = (await harness.client.workflow.getHandle(workflowId).describe()).runId;
     await mkdir(browserScreenshotsDir, { recursive: true });
-    browser = await puppeteer.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--window-size=1600,1100'], defaultViewport: { width: 1600, height: 1100 } });
+    browser = await puppeteer.launch({
+      executablePath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--window-size=1600,1100'],
+      defaultViewport: { width: 1600, height: 1100 },
+    });
     page = await browser.newPage();
   });
   after(async () => {
@@ -74,7 +84,11 @@ describe('the Temporal Web UI explains an evaluation', () => {
 
   test('the timeline names the scenario of every sandbox activity', async () => {
     await page.goto(`${ui}/namespaces/${harness.namespace}/workflows/${workflowId}/${runId}/timeline`);
-    const labels = scenarios.flatMap((name) => [`prepareScenario • ${name}`, `runScenario • ${name}`, `verifyScenario • ${name}`]);
+    const labels = scenarios.flatMap((name) => [
+      `prepareScenario • ${name}`,
+      `runScenario • ${name}`,
+      `verifyScenario • ${name}`,
+    ]);
     const text = await waitForText(page, labels);
     assert.ok(text.includes('fetchPack • single-model'), 'the pack fetch is named by the pack');
     await page.screenshot({ path: shot('timeline'), fullPage: true });
@@ -85,7 +99,8 @@ describe('the Temporal Web UI explains an evaluation', () => {
     await waitForText(page, ['local · pack single-model · local · oracle']);
     const details = await waitForText(page, [`${result.testsPassed} of ${result.testsTotal} tests passed`]);
     // The markdown renderer sets "/" as a fraction slash (U+2044).
-    for (const s of result.perScenario) assert.match(details, new RegExp(`${s.name}\\s+completed\\s+${s.testsPassed}[/\u2044]${s.testsTotal}`), details);
+    for (const s of result.perScenario)
+      assert.match(details, new RegExp(`${s.name}\\s+completed\\s+${s.testsPassed}[/\u2044]${s.testsTotal}`), details);
     await page.screenshot({ path: shot('user-metadata'), fullPage: true });
   });
 });

@@ -14,7 +14,16 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs, assertWorkerAlive } from './fault-harness.ts';
+import {
+  assertNothingLeft,
+  calmModelsFile,
+  startFaultEvaluation,
+  startFaultWorker,
+  verdictOf,
+  type FaultWorker,
+  removeFaultTempDirs,
+  assertWorkerAlive,
+} from './fault-harness.ts';
 
 /** Writes zeros into the filesystem until it is full. */
 function fill(file: string): void {
@@ -25,7 +34,7 @@ function fill(file: string): void {
   }
 }
 
-describe('fault: the data directory\'s disk filled', () => {
+describe("fault: the data directory's disk filled", () => {
   let harness: Harness;
   let worker: FaultWorker;
   let baseline: EvaluationResult;
@@ -50,10 +59,17 @@ describe('fault: the data directory\'s disk filled', () => {
 
   const fillMidRun = async (prefix: string) => {
     const handle = await startFaultEvaluation(harness.client, harness.taskQueue, prefix);
-    await waitFor(async () => {
-      const containers = await listManagedContainers(harness.docker, [`${containerLabels.workflowId}=${handle.workflowId}`, `${containerLabels.role}=agent`]);
-      return containers.find((c) => c.State === 'running');
-    }, 180_000, 'the agent container');
+    await waitFor(
+      async () => {
+        const containers = await listManagedContainers(harness.docker, [
+          `${containerLabels.workflowId}=${handle.workflowId}`,
+          `${containerLabels.role}=agent`,
+        ]);
+        return containers.find((c) => c.State === 'running');
+      },
+      180_000,
+      'the agent container',
+    );
     fill(filler);
     return handle;
   };

@@ -14,7 +14,16 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs, assertWorkerAlive } from './fault-harness.ts';
+import {
+  assertNothingLeft,
+  calmModelsFile,
+  startFaultEvaluation,
+  startFaultWorker,
+  verdictOf,
+  type FaultWorker,
+  removeFaultTempDirs,
+  assertWorkerAlive,
+} from './fault-harness.ts';
 
 const quietWaitMs = 10 * 60_000;
 
@@ -44,26 +53,40 @@ describe('fault: dockerd restarted mid-scenario', () => {
   test('restarted while the agent runs: identical or incomplete, nothing left behind', async (t) => {
     const deadline = performance.now() + quietWaitMs;
     while ((await others()).length > 0) {
-      if (performance.now() > deadline) return t.skip(`other tests kept containers running for ${quietWaitMs / 60_000} minutes; dockerd was not restarted`);
+      if (performance.now() > deadline)
+        return t.skip(
+          `other tests kept containers running for ${quietWaitMs / 60_000} minutes; dockerd was not restarted`,
+        );
       await sleep(5000);
     }
     const handle = await startFaultEvaluation(harness.client, harness.taskQueue, 'faults-engine');
-    await waitFor(async () => {
-      const containers = await listManagedContainers(harness.docker, [`${containerLabels.workflowId}=${handle.workflowId}`, `${containerLabels.role}=agent`]);
-      return containers.find((c) => c.State === 'running');
-    }, 180_000, 'the agent container');
+    await waitFor(
+      async () => {
+        const containers = await listManagedContainers(harness.docker, [
+          `${containerLabels.workflowId}=${handle.workflowId}`,
+          `${containerLabels.role}=agent`,
+        ]);
+        return containers.find((c) => c.State === 'running');
+      },
+      180_000,
+      'the agent container',
+    );
     const pid = Number(readFileSync('/var/run/docker.pid', 'utf8').trim());
-    assert.ok(pid > 1, 'dockerd\'s pid file');
+    assert.ok(pid > 1, "dockerd's pid file");
     t.diagnostic(`other containers running at the restart: ${(await others(handle.workflowId)).length}`);
     process.kill(pid, 'SIGTERM');
-    await waitFor(async () => {
-      try {
-        process.kill(pid, 0);
-        return undefined;
-      } catch {
-        return true;
-      }
-    }, 60_000, 'dockerd to stop');
+    await waitFor(
+      async () => {
+        try {
+          process.kill(pid, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      },
+      60_000,
+      'dockerd to stop',
+    );
     await ensureDockerEngine(harness.docker);
     const result = (await handle.result()) as EvaluationResult;
     const { verdict, why } = verdictOf(baseline, result);

@@ -62,11 +62,16 @@ export interface FaultWorker {
 }
 
 /** An all-in-one worker in its own process, on the calm fleet, with its own temp folder. */
-export async function startFaultWorker(taskQueue: string, env: Record<string, string | undefined> = {}): Promise<FaultWorker> {
+export async function startFaultWorker(
+  taskQueue: string,
+  env: Record<string, string | undefined> = {},
+): Promise<FaultWorker> {
   const tempDir = ownTempDir('trl-faults-tmp-');
   const child = await startWorkerProcess(taskQueue, { TRL_SIM_TIME_SCALE: '0', TMPDIR: tempDir, ...env });
   let tail = '';
-  child.stderr?.on('data', (chunk: Buffer) => { tail = (tail + chunk.toString()).slice(-4000); });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4000);
+  });
   return {
     child,
     tempDir,
@@ -90,7 +95,12 @@ export function outcomeOf(result: EvaluationResult) {
     status: result.status,
     testsPassed: result.testsPassed,
     testsTotal: result.testsTotal,
-    perScenario: result.perScenario.map((s) => ({ name: s.name, status: s.status, testsPassed: s.testsPassed, testsTotal: s.testsTotal })),
+    perScenario: result.perScenario.map((s) => ({
+      name: s.name,
+      status: s.status,
+      testsPassed: s.testsPassed,
+      testsTotal: s.testsTotal,
+    })),
   };
 }
 
@@ -104,22 +114,37 @@ export type Verdict = 'identical' | 'incomplete' | 'wrong';
 export function verdictOf(baseline: EvaluationResult, result: EvaluationResult): { verdict: Verdict; why: string } {
   const expected = outcomeOf(baseline);
   const got = outcomeOf(result);
-  if (JSON.stringify(got) === JSON.stringify(expected)) return { verdict: 'identical', why: 'same per-scenario results' };
-  if (result.status !== 'incomplete') return { verdict: 'wrong', why: `status ${result.status}: ${JSON.stringify(got.perScenario)} vs ${JSON.stringify(expected.perScenario)}` };
-  if (result.perScenario.length !== baseline.perScenario.length) return { verdict: 'wrong', why: 'scenarios missing from the result' };
+  if (JSON.stringify(got) === JSON.stringify(expected))
+    return { verdict: 'identical', why: 'same per-scenario results' };
+  if (result.status !== 'incomplete')
+    return {
+      verdict: 'wrong',
+      why: `status ${result.status}: ${JSON.stringify(got.perScenario)} vs ${JSON.stringify(expected.perScenario)}`,
+    };
+  if (result.perScenario.length !== baseline.perScenario.length)
+    return { verdict: 'wrong', why: 'scenarios missing from the result' };
   for (const scenario of result.perScenario) {
     const undisturbed = expected.perScenario.find((s) => s.name === scenario.name);
-    const same = undisturbed && undisturbed.status === scenario.status && undisturbed.testsPassed === scenario.testsPassed;
-    if (!same && scenario.status !== 'infra_error') return { verdict: 'wrong', why: `${scenario.name}: ${scenario.status} ${scenario.testsPassed}/${scenario.testsTotal} (${scenario.error ?? ''})` };
+    const same =
+      undisturbed && undisturbed.status === scenario.status && undisturbed.testsPassed === scenario.testsPassed;
+    if (!same && scenario.status !== 'infra_error')
+      return {
+        verdict: 'wrong',
+        why: `${scenario.name}: ${scenario.status} ${scenario.testsPassed}/${scenario.testsTotal} (${scenario.error ?? ''})`,
+      };
   }
   const lost = recordedFiles(result).filter((file) => !existsSync(file));
   if (lost.length > 0) return { verdict: 'wrong', why: `recorded files lost: ${lost.join(', ')}` };
-  return { verdict: 'incomplete', why: result.perScenario.map((s) => `${s.name}: ${s.status} ${s.error ?? ''}`).join('; ') };
+  return {
+    verdict: 'incomplete',
+    why: result.perScenario.map((s) => `${s.name}: ${s.status} ${s.error ?? ''}`).join('; '),
+  };
 }
 
 function recordedFiles(result: EvaluationResult): string[] {
   const files = result.resultFile ? [result.resultFile.path] : [];
-  for (const scenario of result.perScenario) for (const ref of Object.values(scenario.artifacts)) if (ref?.path) files.push(ref.path);
+  for (const scenario of result.perScenario)
+    for (const ref of Object.values(scenario.artifacts)) if (ref?.path) files.push(ref.path);
   return files;
 }
 
@@ -133,7 +158,10 @@ export async function leftoversOf(docker: Docker, workflowId: string): Promise<s
 
 /** The worker survives the fault (a fault is never a reason for the worker process to die). */
 export function assertWorkerAlive(worker: FaultWorker): void {
-  assert.ok(worker.child.exitCode === null && worker.child.signalCode === null, `the worker died: ${worker.stderrTail()}`);
+  assert.ok(
+    worker.child.exitCode === null && worker.child.signalCode === null,
+    `the worker died: ${worker.stderrTail()}`,
+  );
 }
 
 /**
@@ -148,7 +176,12 @@ export async function assertNothingLeft(docker: Docker, workflowId: string, work
   }
   assert.deepEqual(left, [], `left behind by ${workflowId}`);
   // tsx keeps its compile cache in the temp folder; that is the only thing allowed to stay.
-  for (const worker of workers) assert.deepEqual(readdirSync(worker.tempDir).filter((name) => !name.startsWith('tsx-')), [], `temp files left in ${worker.tempDir}`);
+  for (const worker of workers)
+    assert.deepEqual(
+      readdirSync(worker.tempDir).filter((name) => !name.startsWith('tsx-')),
+      [],
+      `temp files left in ${worker.tempDir}`,
+    );
 }
 
 export { evaluationWorkflowId };

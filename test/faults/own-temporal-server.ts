@@ -28,8 +28,30 @@ export async function ownTemporalServer(): Promise<OwnTemporalServer> {
     address,
     async start() {
       const log = openSync(path.join(dir, 'server.log'), 'a');
-      child = spawn(binary, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--namespace', 'default', '--log-level', 'warn'], { stdio: ['ignore', log, log] });
-      await waitFor(async () => ((await probeFrontend(address)) ? true : undefined), 60_000, `the Temporal server on ${address}`);
+      child = spawn(
+        binary,
+        [
+          'server',
+          'start-dev',
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(port),
+          '--headless',
+          '--db-filename',
+          path.join(dir, 'temporal.db'),
+          '--namespace',
+          'default',
+          '--log-level',
+          'warn',
+        ],
+        { stdio: ['ignore', log, log] },
+      );
+      await waitFor(
+        async () => ((await probeFrontend(address)) ? true : undefined),
+        60_000,
+        `the Temporal server on ${address}`,
+      );
     },
     async stop() {
       const running = child;

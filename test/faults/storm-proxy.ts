@@ -43,15 +43,31 @@ export async function startStormProxy(upstreamUrl: string): Promise<StormProxy> 
         }
         const status = Number(storm!.kind);
         req.resume();
-        res.writeHead(status, { 'content-type': 'application/json', ...(status === 429 ? { 'retry-after': '0' } : {}) });
-        res.end(JSON.stringify({ error: { message: `storm: ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error' } }));
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          ...(status === 429 ? { 'retry-after': '0' } : {}),
+        });
+        res.end(
+          JSON.stringify({
+            error: { message: `storm: ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error' },
+          }),
+        );
         return;
       }
     }
-    const forwarded = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: `${upstream.pathname.replace(/\/v1$/, '')}${req.url}`, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forwarded = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: `${upstream.pathname.replace(/\/v1$/, '')}${req.url}`,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forwarded.on('error', () => res.destroy());
     req.pipe(forwarded);
   });
@@ -65,9 +81,10 @@ export async function startStormProxy(upstreamUrl: string): Promise<StormProxy> 
       startedAt = undefined;
     },
     failed: () => failed,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -10,7 +10,16 @@ import { containerLabels } from '../../sandbox/container-labels.ts';
 import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { waitFor } from '../support/worker-process.ts';
-import { assertNothingLeft, calmModelsFile, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, removeFaultTempDirs, assertWorkerAlive } from './fault-harness.ts';
+import {
+  assertNothingLeft,
+  calmModelsFile,
+  startFaultEvaluation,
+  startFaultWorker,
+  verdictOf,
+  type FaultWorker,
+  removeFaultTempDirs,
+  assertWorkerAlive,
+} from './fault-harness.ts';
 import { ownTemporalServer, type OwnTemporalServer } from './own-temporal-server.ts';
 
 /** The result, asked again while the server is away. */
@@ -53,10 +62,17 @@ describe('fault: the Temporal server restarted mid-evaluation', () => {
 
   test('stopped while the agent runs and started again: identical or incomplete, and the worker lives on', async (t) => {
     const handle = await startFaultEvaluation(harness.client, harness.taskQueue, 'faults-temporal');
-    await waitFor(async () => {
-      const containers = await listManagedContainers(harness.docker, [`${containerLabels.workflowId}=${handle.workflowId}`, `${containerLabels.role}=agent`]);
-      return containers.find((c) => c.State === 'running');
-    }, 180_000, 'the agent container');
+    await waitFor(
+      async () => {
+        const containers = await listManagedContainers(harness.docker, [
+          `${containerLabels.workflowId}=${handle.workflowId}`,
+          `${containerLabels.role}=agent`,
+        ]);
+        return containers.find((c) => c.State === 'running');
+      },
+      180_000,
+      'the agent container',
+    );
     await server.stop();
     await sleep(10_000);
     await server.start();

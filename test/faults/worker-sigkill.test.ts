@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
-import { assertNothingLeft, calmModelsFile, seededRandom, startFaultEvaluation, startFaultWorker, verdictOf, type FaultWorker, type Verdict, removeFaultTempDirs } from './fault-harness.ts';
+import {
+  assertNothingLeft,
+  calmModelsFile,
+  seededRandom,
+  startFaultEvaluation,
+  startFaultWorker,
+  verdictOf,
+  type FaultWorker,
+  type Verdict,
+  removeFaultTempDirs,
+} from './fault-harness.ts';
 
 const kills = Number(process.env.TRL_FAULT_KILLS ?? 10);
 
@@ -52,6 +62,8 @@ describe('fault: the worker SIGKILLed at random points', () => {
       assert.notEqual(verdict, 'wrong', why);
       await assertNothingLeft(harness.docker, handle.workflowId, workers.slice(0, -1));
     }
-    t.diagnostic(`fault worker-sigkill: runs ${kills}, identical ${tally.identical}, incomplete ${tally.incomplete}, wrong ${tally.wrong}`);
+    t.diagnostic(
+      `fault worker-sigkill: runs ${kills}, identical ${tally.identical}, incomplete ${tally.incomplete}, wrong ${tally.wrong}`,
+    );
   });
 });

@@ -21,7 +21,11 @@ describe('chain commands on the local chain', () => {
 
   const trl = async (...args: string[]) => {
     try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), ...args], { env, cwd: repoRoot });
+      const { stdout, stderr } = await run(
+        process.execPath,
+        ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), ...args],
+        { env, cwd: repoRoot },
+      );
       return { code: 0, stdout, stderr };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };
@@ -31,7 +35,12 @@ describe('chain commands on the local chain', () => {
 
   before(async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'trl-chain-cli-'));
-    env = { ...process.env, TRL_LOCAL_CHAIN_FILE: path.join(dir, 'chain.json'), TRL_NETUID: String(netuid), TRL_LOCAL_CHAIN_BLOCK_MS: '100' };
+    env = {
+      ...process.env,
+      TRL_LOCAL_CHAIN_FILE: path.join(dir, 'chain.json'),
+      TRL_NETUID: String(netuid),
+      TRL_LOCAL_CHAIN_BLOCK_MS: '100',
+    };
   });
 
   test('trl submit stores the pack and commits "<hash>|<url>" for the miner, registering it', async () => {
@@ -42,11 +51,17 @@ describe('chain commands on the local chain', () => {
     assert.equal(receipt.pack, hash);
     assert.equal(receipt.hotkey, await addressFromUri('//CliMiner'));
     assert.equal(receipt.commitment, `${hash}|https://packs.trl.invalid/local`);
-    const stored = await readFile(path.join(process.env.TRL_DATA_DIR ?? path.join(repoRoot, '.data'), 'packs', `${hash}.json`), 'utf8');
+    const stored = await readFile(
+      path.join(process.env.TRL_DATA_DIR ?? path.join(repoRoot, '.data'), 'packs', `${hash}.json`),
+      'utf8',
+    );
     assert.ok(stored.length > 0);
     const chain = await openLocalChain(readChainConfig(env));
     const read = await chain.commitments(netuid);
-    assert.deepEqual(read.commitments.map((c) => [c.hotkey, c.packHash]), [[receipt.hotkey, hash]]);
+    assert.deepEqual(
+      read.commitments.map((c) => [c.hotkey, c.packHash]),
+      [[receipt.hotkey, hash]],
+    );
   });
 
   test('trl consensus shows whom the chain would pay', async () => {
@@ -57,7 +72,10 @@ describe('chain commands on the local chain', () => {
     // Two more validators: 60% of the stake backs one miner, 40% another; the majority's miner is paid.
     const miner = (await chain.metagraph(netuid)).neurons.find((n) => !n.validatorPermit)!;
     const other = await chain.register(netuid, { hotkey: await addressFromUri('//CliOtherMiner') });
-    const validators = [['//CliValidatorA', 1500, miner.uid], ['//CliValidatorB', 1000, other]] as const;
+    const validators = [
+      ['//CliValidatorA', 1500, miner.uid],
+      ['//CliValidatorB', 1000, other],
+    ] as const;
     // The default validator (1000 τ) backs the first miner too: 2500 of 3500 τ on it.
     await chain.setWeights(netuid, [miner.uid], [65535]);
     for (const [uri, stakeTao, uid] of validators) {

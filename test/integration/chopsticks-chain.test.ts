@@ -25,7 +25,10 @@ const netuid = 1;
 const tao = 1_000_000_000n;
 
 async function refusal(promise: Promise<unknown>): Promise<ChainError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   assert.ok(error instanceof ChainError, `expected a ChainError, got ${String(error)}`);
   return error;
 }
@@ -42,9 +45,17 @@ describe('Subtensor client on a chopsticks node (spec 103)', { timeout: 120_000 
   /** Sends `sudo(call)` as //Alice and checks the inner call succeeded (Sudid(Ok)). */
   async function sudo(call: SubmittableExtrinsic<'promise'>): Promise<void> {
     const inclusion = await submitAndWaitForInclusion(api, alice, api.tx.sudo!.sudo!(call), 30_000);
-    const events = (await (await api.at(inclusion.blockHash)).query.system!.events!()) as unknown as Array<{ event: { section: string; method: string; data: { toJSON(): unknown } } }>;
+    const events = (await (
+      await api.at(inclusion.blockHash)
+    ).query.system!.events!()) as unknown as Array<{
+      event: { section: string; method: string; data: { toJSON(): unknown } };
+    }>;
     const sudid = events.find(({ event }) => event.section === 'sudo' && event.method === 'Sudid');
-    assert.deepEqual(sudid?.event.data.toJSON(), [{ ok: null }], `sudo ${call.method.section}.${call.method.method} succeeded`);
+    assert.deepEqual(
+      sudid?.event.data.toJSON(),
+      [{ ok: null }],
+      `sudo ${call.method.section}.${call.method.method} succeeded`,
+    );
   }
 
   before(async () => {
@@ -59,11 +70,22 @@ describe('Subtensor client on a chopsticks node (spec 103)', { timeout: 120_000 
       workDirectory,
       importStorage: {
         Sudo: { Key: alice.address },
-        System: { Account: [[[alice.address], funded], [[bob.address], funded]] },
+        System: {
+          Account: [
+            [[alice.address], funded],
+            [[bob.address], funded],
+          ],
+        },
       },
     });
     api = await openApi(node.endpoint, 30_000);
-    client = await openSubtensor({ endpoint: node.endpoint, signer: alice, pendingRevealsFile: path.join(workDirectory, 'pending-reveals.json'), timeoutMs: 30_000, inclusionTimeoutMs: 30_000 });
+    client = await openSubtensor({
+      endpoint: node.endpoint,
+      signer: alice,
+      pendingRevealsFile: path.join(workDirectory, 'pending-reveals.json'),
+      timeoutMs: 30_000,
+      inclusionTimeoutMs: 30_000,
+    });
   });
 
   after(async () => {
@@ -75,7 +97,12 @@ describe('Subtensor client on a chopsticks node (spec 103)', { timeout: 120_000 
 
   test('the client reports what spec 103 lacks', async () => {
     assert.deepEqual(client.features, {
-      specVersion: 103, commitments: false, neuronRuntimeApi: false, mechanismWeights: false, commitReveal: false, epochCounter: false,
+      specVersion: 103,
+      commitments: false,
+      neuronRuntimeApi: false,
+      mechanismWeights: false,
+      commitReveal: false,
+      epochCounter: false,
     });
     const settings = await client.weightSettings(3);
     assert.equal(settings.commitRevealEnabled, false, 'no commit-reveal storage: off');
@@ -97,15 +124,19 @@ describe('Subtensor client on a chopsticks node (spec 103)', { timeout: 120_000 
     await sudo(subtensor.sudoAddNetwork!(netuid, 1, 0));
     await sudo(subtensor.sudoRegister!(netuid, alice.address, alice.address, 1000n * tao, 0));
     await sudo(subtensor.sudoRegister!(netuid, bob.address, bob.address, 0, 0));
-    // New subnets on spec 103 start with MinAllowedWeights 1024 and MaxWeightsLimit 1000: winner-take-all needs both relaxed.
+    // New subnets on spec 103 start with MinAllowedWeights 1024 and MaxWeightsLimit 1000: winner-take-all needs both
+    // relaxed.
     await sudo(subtensor.sudoSetMinAllowedWeights!(netuid, 1));
     await sudo(subtensor.sudoSetMaxWeightLimit!(netuid, 65535));
 
     const metagraph = await client.metagraph(netuid);
-    assert.deepEqual(metagraph.neurons.map((neuron) => [neuron.uid, neuron.hotkey, neuron.coldkey, neuron.stakeTao]), [
-      [0, alice.address, alice.address, 1000],
-      [1, bob.address, bob.address, 0],
-    ]);
+    assert.deepEqual(
+      metagraph.neurons.map((neuron) => [neuron.uid, neuron.hotkey, neuron.coldkey, neuron.stakeTao]),
+      [
+        [0, alice.address, alice.address, 1000],
+        [1, bob.address, bob.address, 0],
+      ],
+    );
     assert.ok(metagraph.neurons[0]!.validatorPermit, 'the epoch (tempo 1) gave //Alice a permit');
 
     const submission = await client.setWeights(netuid, [1], [65535]);
@@ -113,15 +144,22 @@ describe('Subtensor client on a chopsticks node (spec 103)', { timeout: 120_000 
     assert.ok(submission.block > metagraph.block, `included in block ${submission.block}`);
     assert.match(submission.transaction, /^0x[0-9a-f]{64}$/);
 
-    assert.deepEqual(await client.weights(netuid), [{ validatorUid: 0, validatorHotkey: alice.address, weights: [{ uid: 1, value: 65535 }] }]);
+    assert.deepEqual(await client.weights(netuid), [
+      { validatorUid: 0, validatorHotkey: alice.address, weights: [{ uid: 1, value: 65535 }] },
+    ]);
     const after = await client.metagraph(netuid);
     assert.equal(after.neurons[0]!.lastUpdate, submission.block, 'LastUpdate is the inclusion block');
     assert.ok((await client.currentBlock()) >= submission.block);
   });
 
   test('a dispatch error comes back decoded by name', async () => {
-    const noSubnet = await refusal(submitAndWaitForInclusion(api, alice, api.tx.subtensorModule!.setWeights!(99, [0], [65535], 0), 30_000));
-    assert.deepEqual([noSubnet.kind, noSubnet.code, noSubnet.retryable], ['dispatch', 'SubtensorModule.NetworkDoesNotExist', false]);
+    const noSubnet = await refusal(
+      submitAndWaitForInclusion(api, alice, api.tx.subtensorModule!.setWeights!(99, [0], [65535], 0), 30_000),
+    );
+    assert.deepEqual(
+      [noSubnet.kind, noSubnet.code, noSubnet.retryable],
+      ['dispatch', 'SubtensorModule.NetworkDoesNotExist', false],
+    );
     // The client itself refuses before sending: the signer is not registered there.
     const preflight = await refusal(client.setWeights(99, [0], [65535]));
     assert.deepEqual([preflight.kind, preflight.code], ['preflight', 'not_registered']);
@@ -134,12 +172,22 @@ describe('Subtensor client on a chopsticks node (spec 103)', { timeout: 120_000 
     const lastUpdate = (await client.metagraph(netuid)).neurons[0]!.lastUpdate;
     assert.equal(preflight.retryAtBlock, lastUpdate + 1000);
 
-    const runtime = await refusal(submitAndWaitForInclusion(api, alice, api.tx.subtensorModule!.setWeights!(netuid, [1], [65535], 0), 30_000));
-    assert.deepEqual([runtime.kind, runtime.code, runtime.retryable], ['dispatch', 'SubtensorModule.SettingWeightsTooFast', true]);
+    const runtime = await refusal(
+      submitAndWaitForInclusion(api, alice, api.tx.subtensorModule!.setWeights!(netuid, [1], [65535], 0), 30_000),
+    );
+    assert.deepEqual(
+      [runtime.kind, runtime.code, runtime.retryable],
+      ['dispatch', 'SubtensorModule.SettingWeightsTooFast', true],
+    );
   });
 
   test('a pool refusal (stale nonce) is an invalid_transaction, retryable', async () => {
-    const error = await api.tx.system!.remark!('0x00').signAndSend(alice, { nonce: 0 }).then(() => undefined, (caught: unknown) => caught);
+    const error = await api.tx.system!.remark!('0x00')
+      .signAndSend(alice, { nonce: 0 })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
     const classified = classifySubmissionError(error);
     assert.deepEqual([classified.kind, classified.code, classified.retryable], ['invalid_transaction', 'Stale', true]);
   });

@@ -23,8 +23,14 @@ describe('container disk and output bounds', () => {
     docker = createDockerClient();
     const image = await ensureBaseImage(docker);
     session = await ContainerSession.start(docker, {
-      image, role: 'agent', scenario: 'container-disk', workflowId: `container-disk-${process.pid}`,
-      cpus: 1, memoryMb: 512, owner: currentWorkerIdentity(), storageBytes: 256 * 1024 * 1024,
+      image,
+      role: 'agent',
+      scenario: 'container-disk',
+      workflowId: `container-disk-${process.pid}`,
+      cpus: 1,
+      memoryMb: 512,
+      owner: currentWorkerIdentity(),
+      storageBytes: 256 * 1024 * 1024,
     });
   });
   after(async () => {
@@ -32,7 +38,8 @@ describe('container disk and output bounds', () => {
     process.off('uncaughtException', onUncaught);
   });
 
-  const run = (script: string) => session.exec({ command: ['sh', '-c', script], deadlineMs: performance.now() + 120_000 });
+  const run = (script: string) =>
+    session.exec({ command: ['sh', '-c', script], deadlineMs: performance.now() + 120_000 });
 
   test('the container log is bounded; the storage cap is applied or its absence is said', async (t) => {
     const info = await session.container.inspect();
@@ -44,7 +51,9 @@ describe('container disk and output bounds', () => {
     assert.equal(Boolean((info.HostConfig as { StorageOpt?: Record<string, string> }).StorageOpt?.size), supported);
   });
 
-  test('hostile outputs end as a few notes: oversized, 30 k empty files, a name with a newline', { timeout: 300_000 }, async () => {
+  test('hostile outputs end as a few notes: oversized, 30 k empty files, a name with a newline', {
+    timeout: 300_000,
+  }, async () => {
     const made = await run(
       'mkdir -p /app/big /app/many /app/odd && head -c 3000000 /dev/zero > /app/big/blob && cd /app/many && seq 1 30000 | xargs touch && printf x > "/app/odd/evil\nname" && printf ok > /app/odd/fine',
     );

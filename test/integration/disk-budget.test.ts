@@ -39,6 +39,9 @@ describe('the agent disk budget', () => {
     assert.ok(scenario.agentWallMs < 60_000, `the agent ran ${scenario.agentWallMs} ms; it waits 100 s unless stopped`);
     assert.equal(result.status, 'completed');
     const agentLog = await readFile(scenario.artifacts.agentLog!.path, 'utf8');
-    assert.match(agentLog, new RegExp(`outputs not collected: the agent wrote \\d+ bytes, over the ${budgetBytes}-byte disk budget`));
+    assert.match(
+      agentLog,
+      new RegExp(`outputs not collected: the agent wrote \\d+ bytes, over the ${budgetBytes}-byte disk budget`),
+    );
   });
 });

@@ -11,7 +11,10 @@ import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 const examplesDir = path.join(repoRoot, 'policy', 'examples');
 
 describe('example policies on the sim fleet', async () => {
-  const examples = (await readdir(examplesDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const examples = (await readdir(examplesDir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   let harness: Harness;
   const results = new Map<string, EvaluationResult>();
 
@@ -19,7 +22,16 @@ describe('example policies on the sim fleet', async () => {
     harness = await startHarness();
     for (let i = 0; i < examples.length; i += 2) {
       const batch = examples.slice(i, i + 2);
-      const done = await Promise.all(batch.map((name) => harness.evaluate({ pack: { kind: 'directory', path: path.join(examplesDir, name) }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 1 })));
+      const done = await Promise.all(
+        batch.map((name) =>
+          harness.evaluate({
+            pack: { kind: 'directory', path: path.join(examplesDir, name) },
+            agent: 'loop',
+            scenarios: ['csv-sales-report'],
+            seed: 1,
+          }),
+        ),
+      );
       batch.forEach((name, j) => results.set(name, done[j]!));
     }
   });
@@ -29,20 +41,32 @@ describe('example policies on the sim fleet', async () => {
     assert.ok(examples.length >= 6, examples.join(', '));
   });
 
-  for (const name of ['single-model', 'cheapest-model', 'cost-cascade', 'parallel-pick', 'fallback-chain', 'category-router']) {
+  for (const name of [
+    'single-model',
+    'cheapest-model',
+    'cost-cascade',
+    'parallel-pick',
+    'fallback-chain',
+    'category-router',
+  ]) {
     test(`${name} runs a scenario end to end (faults only from injected upstream errors), and its spend is logged`, () => {
       const result = results.get(name);
       assert.ok(result, `${name} did not run`);
       assert.equal(result.status, 'completed', JSON.stringify(result.rejection ?? result.perScenario[0]?.error));
       const scenario = result.perScenario[0]!;
       // Policies without a fallback may meet an injected 429/5xx of the sim fleet; nothing else is allowed.
-      const upstreamOnly = (scenario.policyFaults ?? []).every((f) => /rate limited|failed upstream|did not answer in time/.test(f.message));
+      const upstreamOnly = (scenario.policyFaults ?? []).every((f) =>
+        /rate limited|failed upstream|did not answer in time/.test(f.message),
+      );
       assert.ok(scenario.status !== 'policy_error' || upstreamOnly, JSON.stringify(scenario.policyFaults));
       assert.ok(scenario.costUsd > 0 && scenario.costUsd <= 1, `cost ${scenario.costUsd}`);
       assert.ok(scenario.artifacts.modelCallLog && scenario.artifacts.modelCallLog.sizeBytes > 0);
       assert.ok(scenario.artifacts.turnLog);
       // An honest policy passes model output on: what the agent received came from model answers.
-      assert.ok(scenario.provenance && scenario.provenance.units > 0 && scenario.provenance.coverage >= 0.95, JSON.stringify(scenario.provenance));
+      assert.ok(
+        scenario.provenance && scenario.provenance.units > 0 && scenario.provenance.coverage >= 0.95,
+        JSON.stringify(scenario.provenance),
+      );
     });
   }
 

@@ -40,16 +40,34 @@ describe('failure modes', () => {
     assert.equal(sleepy.status, 'agent_timeout');
     assert.equal(sleepy.testsPassed, 1);
     assert.equal(sleepy.testsTotal, 2);
-    assert.ok(sleepy.agentWallMs >= 3000 && sleepy.agentWallMs < 15_000, `agent ran ${sleepy.agentWallMs} ms against a 3 s limit`);
+    assert.ok(
+      sleepy.agentWallMs >= 3000 && sleepy.agentWallMs < 15_000,
+      `agent ran ${sleepy.agentWallMs} ms against a 3 s limit`,
+    );
   });
 
   test('a crashing verifier is an infrastructure error after retries, not a zero', async () => {
     const crashed = scenario('crashing-verifier');
     assert.equal(crashed.status, 'infra_error');
     assert.match(crashed.error ?? '', /without writing ctrf.json, reward.txt or reward.json/);
-    const attempts = await readdir(path.join(runDir(evaluationWorkflowId(submissionId)), 'scenarios', 'crashing-verifier'));
-    assert.deepEqual(attempts.filter((a) => a.startsWith('verifier')).sort(), ['verifier-attempt-1', 'verifier-attempt-2', 'verifier-attempt-3']);
-    const log = await readFile(path.join(runDir(evaluationWorkflowId(submissionId)), 'scenarios', 'crashing-verifier', 'verifier-attempt-1', 'verifier.log'), 'utf8');
+    const attempts = await readdir(
+      path.join(runDir(evaluationWorkflowId(submissionId)), 'scenarios', 'crashing-verifier'),
+    );
+    assert.deepEqual(attempts.filter((a) => a.startsWith('verifier')).sort(), [
+      'verifier-attempt-1',
+      'verifier-attempt-2',
+      'verifier-attempt-3',
+    ]);
+    const log = await readFile(
+      path.join(
+        runDir(evaluationWorkflowId(submissionId)),
+        'scenarios',
+        'crashing-verifier',
+        'verifier-attempt-1',
+        'verifier.log',
+      ),
+      'utf8',
+    );
     assert.match(log, /verifier exploded/);
   });
 

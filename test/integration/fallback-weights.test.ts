@@ -46,7 +46,12 @@ describe('fallback weights on the local chain', () => {
     workers.push({ worker, running: worker.run(), taskQueue });
     return taskQueue;
   }
-  const runCycle = (taskQueue: string) => client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue, workflowId: uniqueId(`cycle-${netuid}`), args: [{ seat }] });
+  const runCycle = (taskQueue: string) =>
+    client.workflow.execute<typeof seatCycle>('seatCycle', {
+      taskQueue,
+      workflowId: uniqueId(`cycle-${netuid}`),
+      args: [{ seat }],
+    });
   async function passRateLimit() {
     const settings = await chain.weightSettings(netuid);
     const lastUpdate = Math.max(...(await chain.metagraph(netuid)).neurons.map((n) => n.lastUpdate));
@@ -74,7 +79,10 @@ describe('fallback weights on the local chain', () => {
   });
 
   after(async () => {
-    await client?.workflow.getHandle(seatWorkflowId(netuid)).terminate('test finished').catch(() => undefined);
+    await client?.workflow
+      .getHandle(seatWorkflowId(netuid))
+      .terminate('test finished')
+      .catch(() => undefined);
     for (const { worker } of workers) worker.shutdown();
     await Promise.all(workers.map((w) => w.running));
     await connection?.close();
@@ -86,7 +94,11 @@ describe('fallback weights on the local chain', () => {
     assert.equal(report.seatedHotkey, null);
     assert.equal(report.weights.status, 'set', JSON.stringify(report.weights));
     assert.equal(report.weights.status === 'set' && report.weights.uid, 0);
-    assert.deepEqual(report.weights.status === 'set' && report.weights.fallback, { code: 'seat_empty', reason: 'the seat is empty', uidSource: 'uid_0' });
+    assert.deepEqual(report.weights.status === 'set' && report.weights.fallback, {
+      code: 'seat_empty',
+      reason: 'the seat is empty',
+      uidSource: 'uid_0',
+    });
     assert.match(describeWeights(report.weights), /^fallback uid 0 at block \d+ \(uid 0\): the seat is empty$/);
     assert.deepEqual(await ourWeights(), [{ uid: 0, value: 65535 }]);
   });
@@ -95,7 +107,11 @@ describe('fallback weights on the local chain', () => {
     await chain.setSubnetOwner(netuid, miners.owner.address);
     await passRateLimit();
     const report = await runCycle(workers[0]!.taskQueue);
-    assert.equal(report.weights.status === 'set' && report.weights.uid, miners.owner.uid, JSON.stringify(report.weights));
+    assert.equal(
+      report.weights.status === 'set' && report.weights.uid,
+      miners.owner.uid,
+      JSON.stringify(report.weights),
+    );
     assert.equal(report.weights.status === 'set' && report.weights.fallback?.uidSource, 'subnet_owner');
     assert.deepEqual(await ourWeights(), [{ uid: miners.owner.uid, value: 65535 }]);
   });
@@ -103,9 +119,22 @@ describe('fallback weights on the local chain', () => {
   test('a seated winner that cannot be weighted (deregistered) falls back to the configured TRL_FALLBACK_UID', async () => {
     // The seat holds a hotkey the chain does not know (deregistered since it won).
     const gone = await addressFromUri('//Fallback-deregistered');
-    await client.workflow.getHandle(seatWorkflowId(netuid)).terminate('replaced by the test').catch(() => undefined);
+    await client.workflow
+      .getHandle(seatWorkflowId(netuid))
+      .terminate('replaced by the test')
+      .catch(() => undefined);
     const taskQueue = await startWorker(miners.other.uid);
-    const state = { ...newSeatState(seat), incumbent: { packHash: 'a'.repeat(64), url: 'https://example.com/p.json', hotkey: gone, seatedTestsPassed: 3, seatedTestsTotal: 3, seatedAt: new Date().toISOString() } };
+    const state = {
+      ...newSeatState(seat),
+      incumbent: {
+        packHash: 'a'.repeat(64),
+        url: 'https://example.com/p.json',
+        hotkey: gone,
+        seatedTestsPassed: 3,
+        seatedTestsTotal: 3,
+        seatedAt: new Date().toISOString(),
+      },
+    };
     await client.workflow.start('seat', { workflowId: seatWorkflowId(netuid), taskQueue, args: [state] });
     await passRateLimit();
     const report = await runCycle(taskQueue);
@@ -120,16 +149,31 @@ describe('fallback weights on the local chain', () => {
   test('a registered winner gets the weights, no fallback; a rate-limited write is not a fallback', async () => {
     const taskQueue = workers.at(-1)!.taskQueue;
     await client.workflow.getHandle(seatWorkflowId(netuid)).terminate('replaced by the test');
-    const state = { ...newSeatState(seat), incumbent: { packHash: 'b'.repeat(64), url: 'https://example.com/p.json', hotkey: miners.winner.address, seatedTestsPassed: 3, seatedTestsTotal: 3, seatedAt: new Date().toISOString() } };
+    const state = {
+      ...newSeatState(seat),
+      incumbent: {
+        packHash: 'b'.repeat(64),
+        url: 'https://example.com/p.json',
+        hotkey: miners.winner.address,
+        seatedTestsPassed: 3,
+        seatedTestsTotal: 3,
+        seatedAt: new Date().toISOString(),
+      },
+    };
     await client.workflow.start('seat', { workflowId: seatWorkflowId(netuid), taskQueue, args: [state] });
     await passRateLimit();
     const report = await runCycle(taskQueue);
-    assert.equal(report.weights.status === 'set' && report.weights.uid, miners.winner.uid, JSON.stringify(report.weights));
+    assert.equal(
+      report.weights.status === 'set' && report.weights.uid,
+      miners.winner.uid,
+      JSON.stringify(report.weights),
+    );
     assert.equal(report.weights.status === 'set' && report.weights.fallback, undefined);
     // Right away again: rate limited (weights are fresh), which is no reason to fall back. With
     // 50 ms blocks the limit may have passed already; then the winner is weighted again.
     const again = await runCycle(taskQueue);
-    if (again.weights.status === 'skipped') assert.equal(again.weights.code, 'rate_limited', JSON.stringify(again.weights));
+    if (again.weights.status === 'skipped')
+      assert.equal(again.weights.code, 'rate_limited', JSON.stringify(again.weights));
     else assert.deepEqual([again.weights.uid, again.weights.fallback], [miners.winner.uid, undefined]);
     assert.deepEqual(await ourWeights(), [{ uid: miners.winner.uid, value: 65535 }]);
   });

@@ -29,14 +29,21 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'trl-harbor-tasks-'));
     // Harbor-layout tasks one folder deeper (a dataset grouped in a sub-folder), TB1 tasks imported beside them.
-    for (const name of harborShaped) await cp(path.join(fixtures, name), path.join(dir, 'harbor', name), { recursive: true });
+    for (const name of harborShaped)
+      await cp(path.join(fixtures, name), path.join(dir, 'harbor', name), { recursive: true });
     imported = await importTerminalBenchTasks(path.join(fixtures, 'tb1'), path.join(dir, 'imported'));
     harness = await startHarness();
     const pack = { kind: 'directory' as const, path: examplePackDir };
     const [oracle, nullRun, partial] = await Promise.all([
       harness.evaluate({ submissionId: ids.oracle, pack, agent: 'oracle', scenariosDir: dir }),
       harness.evaluate({ submissionId: ids.null, pack, agent: 'null', scenariosDir: dir }),
-      harness.evaluate({ submissionId: ids.partial, pack, agent: 'partial', scenariosDir: dir, scenarios: ['fractional-reward'] }),
+      harness.evaluate({
+        submissionId: ids.partial,
+        pack,
+        agent: 'partial',
+        scenariosDir: dir,
+        scenarios: ['fractional-reward'],
+      }),
     ]);
     Object.assign(results, { oracle, null: nullRun, partial });
   });
@@ -48,7 +55,10 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
   test('import-tasks converts the Debian-only TB1 task and refuses the one that needs PyPI, saying why', () => {
     const byName = Object.fromEntries(imported.map((task) => [task.name, task]));
     assert.equal(byName['hello-world']?.status, 'imported');
-    assert.match(byName['hello-world']!.notes.join('\n'), /FROM ghcr\.io\/laude-institute\/t-bench\/python-3-13:20250620 rewritten to the sandbox base image/);
+    assert.match(
+      byName['hello-world']!.notes.join('\n'),
+      /FROM ghcr\.io\/laude-institute\/t-bench\/python-3-13:20250620 rewritten to the sandbox base image/,
+    );
     assert.equal(byName['needs-pip']?.status, 'refused');
     assert.match(byName['needs-pip']!.notes.join('\n'), /needs more than Debian packages: pip install/);
   });
@@ -59,7 +69,11 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
     for (const scenario of results.oracle!.perScenario) {
       assert.equal(scenario.status, 'completed', `${scenario.name}: ${scenario.error ?? ''}`);
       assert.ok(scenario.testsTotal >= 2, `${scenario.name}: ${scenario.testsTotal} tests`);
-      assert.equal(scenario.testsPassed, scenario.testsTotal, `${scenario.name}: ${scenario.testsPassed}/${scenario.testsTotal}`);
+      assert.equal(
+        scenario.testsPassed,
+        scenario.testsTotal,
+        `${scenario.name}: ${scenario.testsPassed}/${scenario.testsTotal}`,
+      );
     }
     for (const scenario of results.null!.perScenario) {
       assert.equal(scenario.status, 'completed', `${scenario.name}: ${scenario.error ?? ''}`);
@@ -82,10 +96,19 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
   test('no container and no snapshot image outlives the runs', async () => {
     for (const id of Object.values(ids)) {
       const left = await listManagedContainers(harness.docker, [`${containerLabels.workflowId}=evaluate-${id}`]);
-      assert.deepEqual(left.map((c) => c.Names), [], `containers left by ${id}`);
+      assert.deepEqual(
+        left.map((c) => c.Names),
+        [],
+        `containers left by ${id}`,
+      );
     }
     const snapshots = await harness.docker.listImages({ filters: { label: [`${snapshotLabel}=1`] } });
-    const ours = snapshots.filter((image) => Object.values(ids).some((id) => (image.RepoTags ?? []).some((tag) => tag.includes(id))));
-    assert.deepEqual(ours.map((image) => image.RepoTags), []);
+    const ours = snapshots.filter((image) =>
+      Object.values(ids).some((id) => (image.RepoTags ?? []).some((tag) => tag.includes(id))),
+    );
+    assert.deepEqual(
+      ours.map((image) => image.RepoTags),
+      [],
+    );
   });
 });

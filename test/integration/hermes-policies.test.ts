@@ -17,7 +17,10 @@ describe('policies through Hermes on the sim fleet', () => {
 
   before(async () => {
     harness = await startHarness();
-    const pack = (name: string) => ({ kind: 'directory' as const, path: path.join(repoRoot, 'policy', 'examples', name) });
+    const pack = (name: string) => ({
+      kind: 'directory' as const,
+      path: path.join(repoRoot, 'policy', 'examples', name),
+    });
     [strongest, cheapest] = await Promise.all([
       harness.evaluate({ pack: pack('single-model'), agent: 'hermes', scenarios, seed: 1 }),
       harness.evaluate({ pack: pack('cheapest-model'), agent: 'hermes', scenarios, seed: 1 }),
@@ -31,16 +34,27 @@ describe('policies through Hermes on the sim fleet', () => {
       assert.equal(result.agent, 'hermes');
       for (const scenario of result.perScenario) {
         // Single-model policies have no fallback: an injected 429/5xx of the sim fleet is theirs to bear.
-        const upstreamOnly = (scenario.policyFaults ?? []).every((f) => /rate limited|failed upstream|did not answer in time/.test(f.message));
-        assert.ok(scenario.status === 'completed' || (scenario.status === 'policy_error' && upstreamOnly), `${scenario.name}: ${scenario.error ?? JSON.stringify(scenario.policyFaults)}`);
+        const upstreamOnly = (scenario.policyFaults ?? []).every((f) =>
+          /rate limited|failed upstream|did not answer in time/.test(f.message),
+        );
+        assert.ok(
+          scenario.status === 'completed' || (scenario.status === 'policy_error' && upstreamOnly),
+          `${scenario.name}: ${scenario.error ?? JSON.stringify(scenario.policyFaults)}`,
+        );
         assert.ok(scenario.artifacts.turnLog && scenario.artifacts.modelCallLog && scenario.artifacts.agentRecords);
-        assert.ok(scenario.provenance && scenario.provenance.coverage >= 0.95, `${scenario.name}: provenance ${JSON.stringify(scenario.provenance)}`);
+        assert.ok(
+          scenario.provenance && scenario.provenance.coverage >= 0.95,
+          `${scenario.name}: provenance ${JSON.stringify(scenario.provenance)}`,
+        );
       }
     }
   });
 
   test('the strongest model passes more tests than the cheapest, which costs less', () => {
-    assert.ok(strongest.testsPassed > cheapest.testsPassed, `single-model ${strongest.testsPassed} vs cheapest-model ${cheapest.testsPassed}`);
+    assert.ok(
+      strongest.testsPassed > cheapest.testsPassed,
+      `single-model ${strongest.testsPassed} vs cheapest-model ${cheapest.testsPassed}`,
+    );
     assert.ok(cheapest.costUsd < strongest.costUsd, `cheapest $${cheapest.costUsd} vs single $${strongest.costUsd}`);
     assert.ok(strongest.costUsd <= scenarios.length * 1, 'no scenario can spend past its $1 cap');
   });

@@ -27,7 +27,10 @@ async function importTinyImage(dir: string, name: string, content: string): Prom
 }
 
 async function removeImage(name: string): Promise<void> {
-  await docker.getImage(name).remove({ force: true }).catch(() => undefined);
+  await docker
+    .getImage(name)
+    .remove({ force: true })
+    .catch(() => undefined);
 }
 
 describe('image archives', () => {
@@ -57,7 +60,11 @@ describe('image archives', () => {
     assert.equal(await imageExists(docker, tag), false);
     assert.deepEqual(await loadImageArchive(docker, archive, tag), { loaded: true });
     assert.equal((await docker.getImage(tag).inspect()).Id, imageId);
-    assert.equal((await docker.getImage(companionTag).inspect()).Id, companionId, 'every image of the archive is loaded');
+    assert.equal(
+      (await docker.getImage(companionTag).inspect()).Id,
+      companionId,
+      'every image of the archive is loaded',
+    );
   });
 
   test('a missing, truncated or foreign archive is a reason, not an exception', async () => {
@@ -101,9 +108,15 @@ describe('image archives', () => {
     const truncated = path.join(dir, 'truncated.tar.gz');
     assert.equal(await ensureImageFromArchive(docker, tag, truncated, build, (line) => said.push(line)), 'built');
     assert.equal(builds, 1);
-    assert.ok(said.some((line) => line.includes(truncated) && line.includes('building')), said.join('\n'));
+    assert.ok(
+      said.some((line) => line.includes(truncated) && line.includes('building')),
+      said.join('\n'),
+    );
     await removeImage(tag);
-    assert.equal(await ensureImageFromArchive(docker, tag, path.join(dir, 'none.tar.gz'), build, (line) => said.push(line)), 'built');
+    assert.equal(
+      await ensureImageFromArchive(docker, tag, path.join(dir, 'none.tar.gz'), build, (line) => said.push(line)),
+      'built',
+    );
     assert.equal(builds, 2);
     assert.ok(!said.some((line) => line.includes('none.tar.gz')), 'no archive to try is nothing to say');
   });

@@ -37,7 +37,11 @@ describe('pack rejection', () => {
     const { 'SKILL.md': _skill, ...withoutSkill } = validPackFiles();
     const dir = await writePack({ ...withoutSkill, 'policy.json': JSON.stringify({ kind: 'pin', model: 'gpt-4o' }) });
     const submissionId = uniqueId('bad-manifest');
-    const result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: dir }, scenarios: ['csv-sales-report'] });
+    const result = await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: dir },
+      scenarios: ['csv-sales-report'],
+    });
     assert.equal(result.status, 'rejected');
     assert.deepEqual(result.perScenario, []);
     const messages = (result.rejection ?? []).map((r) => `${r.code}: ${r.message}`).join('\n');
@@ -50,12 +54,35 @@ describe('pack rejection', () => {
   test('a malformed pack of each kind is rejected naming the file and the rule', async () => {
     const skill = validPackFiles()['SKILL.md']!;
     const cases: [Record<string, string>, RegExp][] = [
-      [{ 'SKILL.md': skill, 'policy.json': JSON.stringify({ kind: 'escalate', cheap: 'glm-5.3-flash', strong: 'gpt-4o', signals: ['stall'] }) }, /policy_json_invalid: policy\.json: field "strong" must be one of/],
-      [{ 'SKILL.md': skill, 'policy.py': 'from trajrl_policy import Policy, serve\nclass P(Policy)\n    pass\n' }, /python_syntax_invalid: policy\.py:2: /],
-      [{ 'SKILL.md': skill, 'policy.ts': "import { definePolicy } from 'trl-policy-sdk';\nexport default definePolicy({ complete( });\n" }, /pack_invalid: .*policy\.ts:2/],
+      [
+        {
+          'SKILL.md': skill,
+          'policy.json': JSON.stringify({
+            kind: 'escalate',
+            cheap: 'glm-5.3-flash',
+            strong: 'gpt-4o',
+            signals: ['stall'],
+          }),
+        },
+        /policy_json_invalid: policy\.json: field "strong" must be one of/,
+      ],
+      [
+        { 'SKILL.md': skill, 'policy.py': 'from trajrl_policy import Policy, serve\nclass P(Policy)\n    pass\n' },
+        /python_syntax_invalid: policy\.py:2: /,
+      ],
+      [
+        {
+          'SKILL.md': skill,
+          'policy.ts': "import { definePolicy } from 'trl-policy-sdk';\nexport default definePolicy({ complete( });\n",
+        },
+        /pack_invalid: .*policy\.ts:2/,
+      ],
     ];
     for (const [files, expected] of cases) {
-      const result = await harness.evaluate({ pack: { kind: 'directory', path: await writePack(files) }, scenarios: ['csv-sales-report'] });
+      const result = await harness.evaluate({
+        pack: { kind: 'directory', path: await writePack(files) },
+        scenarios: ['csv-sales-report'],
+      });
       assert.equal(result.status, 'rejected');
       assert.match((result.rejection ?? []).map((r) => `${r.code}: ${r.message}`).join('\n'), expected);
     }
@@ -65,7 +92,9 @@ describe('pack rejection', () => {
     const allowed = process.env.TRL_PACK_FETCH_ALLOW;
     delete process.env.TRL_PACK_FETCH_ALLOW;
     try {
-      const result = await harness.evaluate({ pack: { kind: 'url', url: `${baseUrl}/nothing.json`, sha256: 'a'.repeat(64) } });
+      const result = await harness.evaluate({
+        pack: { kind: 'url', url: `${baseUrl}/nothing.json`, sha256: 'a'.repeat(64) },
+      });
       assert.equal(result.rejection?.[0]?.code, 'pack_url_refused');
     } finally {
       process.env.TRL_PACK_FETCH_ALLOW = allowed;
@@ -86,8 +115,13 @@ describe('pack rejection', () => {
 
   test('a URL pack whose bytes do not match the committed sha256 is rejected', async () => {
     const pack = await readPackDirectory(await writePack(validPackFiles()));
-    served.set('/tampered.json', canonicalJson({ ...pack, files: { ...pack.files, 'policy.ts': '// swapped after commit\n' } }));
-    const result = await harness.evaluate({ pack: { kind: 'url', url: `${baseUrl}/tampered.json`, sha256: sha256Hex(canonicalJson(pack)) } });
+    served.set(
+      '/tampered.json',
+      canonicalJson({ ...pack, files: { ...pack.files, 'policy.ts': '// swapped after commit\n' } }),
+    );
+    const result = await harness.evaluate({
+      pack: { kind: 'url', url: `${baseUrl}/tampered.json`, sha256: sha256Hex(canonicalJson(pack)) },
+    });
     assert.equal(result.rejection?.[0]?.code, 'pack_hash_mismatch');
   });
 
@@ -95,7 +129,11 @@ describe('pack rejection', () => {
     const pack = await readPackDirectory(await writePack(validPackFiles()));
     const json = canonicalJson(pack);
     served.set('/good.json', json);
-    const result = await harness.evaluate({ pack: { kind: 'url', url: `${baseUrl}/good.json`, sha256: sha256Hex(json) }, agent: 'null', scenarios: ['csv-sales-report'] });
+    const result = await harness.evaluate({
+      pack: { kind: 'url', url: `${baseUrl}/good.json`, sha256: sha256Hex(json) },
+      agent: 'null',
+      scenarios: ['csv-sales-report'],
+    });
     assert.equal(result.status, 'completed');
     assert.equal(result.packHash, sha256Hex(json));
     assert.equal(result.perScenario.length, 1);

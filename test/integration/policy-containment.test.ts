@@ -46,18 +46,35 @@ describe('policy sandbox containment', () => {
   async function run(policy: string, options: { requestTimeoutMs?: number; capUsd?: number } = {}): Promise<PolicyRun> {
     const bundle = await bundlePack(await readPackDirectory(path.join(fixtures, policy)));
     return startPolicyRun({
-      docker, owner: currentWorkerIdentity(), workflowId, scenario: policy, policyImage: stack.policyImage,
-      bundleCode: bundle.code, allowlist: loadAllowlist(), upstream, capUsd: options.capUsd ?? 1, seed: 0,
-      dir: await mkdtemp(path.join(os.tmpdir(), 'trl-policy-run-')), bindHost: '127.0.0.1', requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+      docker,
+      owner: currentWorkerIdentity(),
+      workflowId,
+      scenario: policy,
+      policyImage: stack.policyImage,
+      bundleCode: bundle.code,
+      allowlist: loadAllowlist(),
+      upstream,
+      capUsd: options.capUsd ?? 1,
+      seed: 0,
+      dir: await mkdtemp(path.join(os.tmpdir(), 'trl-policy-run-')),
+      bindHost: '127.0.0.1',
+      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     });
   }
 
   async function ask(policyRun: PolicyRun, content: string) {
     const response = await fetch(`${policyRun.endpoint.url}/chat/completions`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'auto', messages: [{ role: 'user', content }] }),
     });
-    return { status: response.status, body: (await response.json()) as { choices?: { message: { content: string } }[]; error?: { type: string; code: string } } };
+    return {
+      status: response.status,
+      body: (await response.json()) as {
+        choices?: { message: { content: string } }[];
+        error?: { type: string; code: string };
+      },
+    };
   }
 
   async function listen(host: string): Promise<number> {
@@ -70,8 +87,13 @@ describe('policy sandbox containment', () => {
   test('no scenario files, no writable root, no secrets, no network: not even the host', async () => {
     // The project's own internal network: its bridge address is this machine's, and a listener there
     // is what a sandbox on such a network could reach; the policy sandbox must not.
-    const network = await docker.createNetwork({ Name: `trl-test-${process.pid}`, Internal: true, Labels: { [containerLabels.managed]: '1' } });
-    const bridge = ((await network.inspect()) as { IPAM?: { Config?: { Gateway?: string }[] } }).IPAM?.Config?.[0]?.Gateway as string;
+    const network = await docker.createNetwork({
+      Name: `trl-test-${process.pid}`,
+      Internal: true,
+      Labels: { [containerLabels.managed]: '1' },
+    });
+    const bridge = ((await network.inspect()) as { IPAM?: { Config?: { Gateway?: string }[] } }).IPAM?.Config?.[0]
+      ?.Gateway as string;
     cleanups.push(() => network.remove());
     assert.match(bridge, /^\d+\.\d+\.\d+\.\d+$/);
     const loopbackPort = await listen('127.0.0.1');
@@ -79,15 +101,32 @@ describe('policy sandbox containment', () => {
     process.env.TRL_TEST_SECRET = 'must-not-leak';
     const policyRun = await run('probe-sandbox');
     try {
-      const { status, body } = await ask(policyRun, JSON.stringify({ connect: [{ host: '127.0.0.1', port: loopbackPort }, { host: bridge, port: bridgePort }] }));
+      const { status, body } = await ask(
+        policyRun,
+        JSON.stringify({
+          connect: [
+            { host: '127.0.0.1', port: loopbackPort },
+            { host: bridge, port: bridgePort },
+          ],
+        }),
+      );
       assert.equal(status, 200);
       const report = JSON.parse(body.choices![0]!.message.content);
-      for (const file of ['/app/data/sales.csv', '/tests/test_outputs.py', '/solution/solve.sh', '/work/main/gateway/catalog/models.json']) assert.equal(report[file], 'ENOENT', file);
+      for (const file of [
+        '/app/data/sales.csv',
+        '/tests/test_outputs.py',
+        '/solution/solve.sh',
+        '/work/main/gateway/catalog/models.json',
+      ])
+        assert.equal(report[file], 'ENOENT', file);
       assert.equal(report['write /policy/evil.txt'], 'EROFS');
       assert.equal(report['write /etc/evil.txt'], 'EROFS');
       assert.equal(report.uid, 65534);
       assert.deepEqual(report.interfaces, ['lo']);
-      assert.ok(!report.env.some((name: string) => /TRL_|KEY|TOKEN|SECRET/.test(name)), `environment leaked: ${report.env}`);
+      assert.ok(
+        !report.env.some((name: string) => /TRL_|KEY|TOKEN|SECRET/.test(name)),
+        `environment leaked: ${report.env}`,
+      );
       assert.equal(report.connect[0], `127.0.0.1:${loopbackPort} ECONNREFUSED`);
       assert.match(report.connect[1], /ENETUNREACH|EHOSTUNREACH|timeout/);
     } finally {
@@ -117,14 +156,27 @@ describe('policy sandbox containment', () => {
     const second = await ask(policyRun, 'again');
     assert.equal(second.status, 503);
     const summary = await policyRun.stop();
-    assert.ok(summary.faults.some((f) => f.kind === 'crash'), JSON.stringify(summary.faults));
+    assert.ok(
+      summary.faults.some((f) => f.kind === 'crash'),
+      JSON.stringify(summary.faults),
+    );
   });
 
-  test('a policy sandbox killed from outside mid-request is the infrastructure\'s loss, not a policy crash', async () => {
+  test("a policy sandbox killed from outside mid-request is the infrastructure's loss, not a policy crash", async () => {
     const policyRun = await run('hang', { requestTimeoutMs: 120_000 });
     const pending = ask(policyRun, 'go');
-    await waitFor(async () => (policyRun.endpoint.requests >= 1 ? true : undefined), 30_000, 'the request to reach the policy');
-    const [container] = (await listManagedContainers(docker, [`${containerLabels.workflowId}=${workflowId}`, `${containerLabels.scenario}=hang`, `${containerLabels.role}=policy`])).filter((c) => c.State === 'running');
+    await waitFor(
+      async () => (policyRun.endpoint.requests >= 1 ? true : undefined),
+      30_000,
+      'the request to reach the policy',
+    );
+    const [container] = (
+      await listManagedContainers(docker, [
+        `${containerLabels.workflowId}=${workflowId}`,
+        `${containerLabels.scenario}=hang`,
+        `${containerLabels.role}=policy`,
+      ])
+    ).filter((c) => c.State === 'running');
     assert.ok(container, 'the policy runs in its own container');
     await docker.getContainer(container.Id).kill();
     const { status, body } = await pending;
@@ -142,7 +194,7 @@ describe('policy sandbox containment', () => {
     assert.equal(body.error?.code, 'timeout');
     const summary = await policyRun.stop();
     assert.equal(summary.faults[0]?.kind, 'timeout');
-    assert.match(summary.faults[0]!.message, /within 1\.5s/, 'the run\'s own request timeout, not a default');
+    assert.match(summary.faults[0]!.message, /within 1\.5s/, "the run's own request timeout, not a default");
   });
 
   test('a malformed answer is a policy error; a log flood stays bounded', async () => {

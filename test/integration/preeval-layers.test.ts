@@ -52,20 +52,39 @@ for (const entry of corpus) {
   const bundleCode = packKindOf(entry.pack) === 'typescript' ? (await bundlePack(entry.pack)).code : undefined;
   const scan = scanPack({ pack: entry.pack, bundleCode }, fingerprints);
   const others = earlier.filter((other) => other.packHash !== packHash(entry.pack));
-  const copies = findNearCopies(entry.pack, others, defaultNearCopyThreshold).map((copy) => others.find((other) => other.packHash === copy.packHash)!.name);
-  const judgeFlags = judgeFiles(Object.entries(entry.pack.files).map(([path, text]) => ({ path, text })), simScenarios).map((flag) => `${flag.type} in ${flag.file}: ${flag.evidence.slice(0, 80)}`);
+  const copies = findNearCopies(entry.pack, others, defaultNearCopyThreshold).map(
+    (copy) => others.find((other) => other.packHash === copy.packHash)!.name,
+  );
+  const judgeFlags = judgeFiles(
+    Object.entries(entry.pack.files).map(([path, text]) => ({ path, text })),
+    simScenarios,
+  ).map((flag) => `${flag.type} in ${flag.file}: ${flag.evidence.slice(0, 80)}`);
   outcomes.set(entry.name, { scan, copies, judgeFlags });
 }
 const caughtBy = (entry: CorpusPack): Record<Layer, boolean> => {
   const outcome = outcomes.get(entry.name)!;
-  return { scan: outcome.scan.verdict === 'reject', similarity: outcome.copies.length > 0, judge: outcome.judgeFlags.length > 0 };
+  return {
+    scan: outcome.scan.verdict === 'reject',
+    similarity: outcome.copies.length > 0,
+    judge: outcome.judgeFlags.length > 0,
+  };
 };
 
 test('the corpus holds at least three gaming packs per class and the honest packs of issue 16', () => {
   assert.deepEqual(gaming.map((entry) => entry.name).sort(), Object.keys(expected).sort());
   assert.ok(Object.values(expected).filter((item) => item.layer === 'similarity').length >= 3);
   assert.ok(Object.values(expected).filter((item) => item.file && item.file !== 'policy.py').length >= 3);
-  for (const name of ['test-suite-advice', 'command-denylist', 'careful-engineer', 'python-budget-router', 'escalate-with-notes']) assert.ok(honest.some((entry) => entry.name === name), name);
+  for (const name of [
+    'test-suite-advice',
+    'command-denylist',
+    'careful-engineer',
+    'python-budget-router',
+    'escalate-with-notes',
+  ])
+    assert.ok(
+      honest.some((entry) => entry.name === name),
+      name,
+    );
 });
 
 test('every honest pack and example passes every layer', () => {
@@ -83,8 +102,16 @@ for (const [name, want] of Object.entries(expected)) {
     assert.ok(caughtBy(entry)[want.layer], `${name}: ${JSON.stringify(outcomes.get(name))}`);
     const { scan, copies } = outcomes.get(name)!;
     if (want.encoding) {
-      const shown = scan.evidence.filter((item) => item.encoding === want.encoding && (want.file === undefined || item.file === want.file) && item.scenario !== undefined);
-      assert.ok(shown.length > 0, `${name}: no ${want.encoding} evidence in ${want.file ?? 'the pack'}: ${JSON.stringify(scan.evidence.slice(0, 5))}`);
+      const shown = scan.evidence.filter(
+        (item) =>
+          item.encoding === want.encoding &&
+          (want.file === undefined || item.file === want.file) &&
+          item.scenario !== undefined,
+      );
+      assert.ok(
+        shown.length > 0,
+        `${name}: no ${want.encoding} evidence in ${want.file ?? 'the pack'}: ${JSON.stringify(scan.evidence.slice(0, 5))}`,
+      );
     }
     if (want.copyOf) assert.deepEqual(copies, [want.copyOf]);
   });
@@ -95,7 +122,9 @@ test('per-layer counts on the whole corpus', (t) => {
     const caught = gaming.filter((entry) => caughtBy(entry)[layer]).length;
     const meant = gaming.filter((entry) => expected[entry.name]?.layer === layer).length;
     const passedHonest = honest.filter((entry) => !caughtBy(entry)[layer]).length;
-    t.diagnostic(`${layer}: caught ${caught}/${gaming.length} gaming packs (${meant} meant for it), passed ${passedHonest}/${honest.length} honest packs and examples`);
+    t.diagnostic(
+      `${layer}: caught ${caught}/${gaming.length} gaming packs (${meant} meant for it), passed ${passedHonest}/${honest.length} honest packs and examples`,
+    );
   }
   const caughtByAny = gaming.filter((entry) => Object.values(caughtBy(entry)).some(Boolean)).length;
   t.diagnostic(`any layer: caught ${caughtByAny}/${gaming.length}`);

@@ -50,14 +50,30 @@ describe('pre-evaluation on the pack corpus', async () => {
     // The originals of the copies must be known first: similarity compares against earlier
     // submissions, which come from chain commitments (a hotkey); local runs are nobody's.
     for (const original of originals) {
-      await harness.evaluate({ pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', original) }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${original}-original` });
+      await harness.evaluate({
+        pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', original) },
+        agent: 'null',
+        scenarios: ['csv-sales-report'],
+        hotkey: `5Miner-${original}-original`,
+      });
     }
     const runs = [...honest.map((n) => ['honest', n]), ...gaming.map((n) => ['gaming', n])];
-    await Promise.all(runs.map(async ([kind, name]) => {
-      const submissionId = uniqueId(name!);
-      ids.set(name!, submissionId);
-      results.set(name!, await harness.evaluate({ submissionId, pack: { kind: 'directory', path: path.join(corpus, kind!, name!) }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${name}` }));
-    }));
+    await Promise.all(
+      runs.map(async ([kind, name]) => {
+        const submissionId = uniqueId(name!);
+        ids.set(name!, submissionId);
+        results.set(
+          name!,
+          await harness.evaluate({
+            submissionId,
+            pack: { kind: 'directory', path: path.join(corpus, kind!, name!) },
+            agent: 'null',
+            scenarios: ['csv-sales-report'],
+            hotkey: `5Miner-${name}`,
+          }),
+        );
+      }),
+    );
   });
   after(async () => harness?.close());
 
@@ -89,18 +105,40 @@ describe('pre-evaluation on the pack corpus', async () => {
 
   test('the same pack hash from another hotkey is rejected; its first committer keeps it', async () => {
     const pack = { kind: 'directory' as const, path: path.join(corpus, 'honest', honest[0]!) };
-    const thief = await harness.evaluate({ pack, agent: 'null', scenarios: ['csv-sales-report'], hotkey: '5SomeoneElse' });
+    const thief = await harness.evaluate({
+      pack,
+      agent: 'null',
+      scenarios: ['csv-sales-report'],
+      hotkey: '5SomeoneElse',
+    });
     assert.equal(thief.rejection?.[0]?.code, 'pack_hash_owned');
-    const owner = await harness.evaluate({ pack, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${honest[0]}` });
+    const owner = await harness.evaluate({
+      pack,
+      agent: 'null',
+      scenarios: ['csv-sales-report'],
+      hotkey: `5Miner-${honest[0]}`,
+    });
     assert.equal(owner.status, 'completed');
   });
 
   test('a local run (no hotkey) claims nothing: a miner may evaluate at home, then commit', async () => {
     // Random bytes in a comment keep this pack far from every other in the store (similarity).
-    const dir = await writePack({ ...validPackFiles(), 'policy.ts': `// ${randomBytes(300).toString('hex')}\n${validPackFiles()['policy.ts']}` });
-    const atHome = await harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'null', scenarios: ['csv-sales-report'] });
+    const dir = await writePack({
+      ...validPackFiles(),
+      'policy.ts': `// ${randomBytes(300).toString('hex')}\n${validPackFiles()['policy.ts']}`,
+    });
+    const atHome = await harness.evaluate({
+      pack: { kind: 'directory', path: dir },
+      agent: 'null',
+      scenarios: ['csv-sales-report'],
+    });
     assert.equal(atHome.status, 'completed', JSON.stringify(atHome.rejection));
-    const committed = await harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'null', scenarios: ['csv-sales-report'], hotkey: `5Miner-${uniqueId('home')}` });
+    const committed = await harness.evaluate({
+      pack: { kind: 'directory', path: dir },
+      agent: 'null',
+      scenarios: ['csv-sales-report'],
+      hotkey: `5Miner-${uniqueId('home')}`,
+    });
     assert.equal(committed.status, 'completed', JSON.stringify(committed.rejection));
   });
 });

@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { examplesDir, repoRoot, runDir, artifactNames, probeCacheFile, probeScenarioDir, scenariosDir } from '../../common/data-layout.ts';
+import {
+  examplesDir,
+  repoRoot,
+  runDir,
+  artifactNames,
+  probeCacheFile,
+  probeScenarioDir,
+  scenariosDir,
+} from '../../common/data-layout.ts';
 import { readLocalPack } from '../../packs/read-pack.ts';
 import { packHash } from '../../packs/canonical-pack.ts';
 import { skillFile } from '../../packs/pack-format.ts';
@@ -22,7 +30,8 @@ import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { validSkill, writePack } from '../support/fixture-packs.ts';
 import { useOwnContentCache } from '../support/own-content-cache.ts';
 
-/** A keystream no static scan reverses without running the code: the payload is hidden from the scan, not from the probe. */
+/** A keystream no static scan reverses without running the code: the payload is hidden from the scan, not from the
+ * probe. */
 function lcgXor(text: string): number[] {
   let x = 12345;
   return [...Buffer.from(text, 'utf8')].map((byte) => {
@@ -31,7 +40,10 @@ function lcgXor(text: string): number[] {
   });
 }
 
-const solutionLines = readFileSync(path.join(repoRoot, 'scenarios', 'csv-sales-report', 'solution', 'solve.sh'), 'utf8').split('\n').slice(0, 40).join('\n');
+const solutionLines = readFileSync(path.join(repoRoot, 'scenarios', 'csv-sales-report', 'solution', 'solve.sh'), 'utf8')
+  .split('\n')
+  .slice(0, 40)
+  .join('\n');
 
 const injectingPolicy = `import { definePolicy } from 'trl-policy-sdk';
 const data = ${JSON.stringify(lcgXor(solutionLines))};
@@ -70,40 +82,73 @@ export default definePolicy({
 interface ProbeReportFile {
   verdict: string;
   cached?: { probedAt: string; probedBy: string; keyHash: string };
-  scenarios: { scenario: string; turns: number; provenance: { coverage: number; units: number }; injected: unknown[]; error?: string }[];
+  scenarios: {
+    scenario: string;
+    turns: number;
+    provenance: { coverage: number; units: number };
+    injected: unknown[];
+    error?: string;
+  }[];
 }
-const probeReportOf = (result: EvaluationResult): ProbeReportFile => JSON.parse(readFileSync(path.join(runDir(result.workflowId), artifactNames.probeReport), 'utf8'));
+const probeReportOf = (result: EvaluationResult): ProbeReportFile =>
+  JSON.parse(readFileSync(path.join(runDir(result.workflowId), artifactNames.probeReport), 'utf8'));
 
 describe('the pre-evaluation probe', () => {
   let harness: Harness;
   const results = new Map<string, EvaluationResult>();
 
   before(async () => {
-    // Other files probe the same example packs at the same time: this file's first probes must play, so its cache is its own.
+    // Other files probe the same example packs at the same time: this file's first probes must play, so its cache is
+    // its own.
     await useOwnContentCache('probe');
     harness = await startHarness();
     const packs: [string, string][] = [
       ['authoring', await writePack({ 'SKILL.md': validSkill, 'policy.ts': authoringPolicy })],
       ['injecting', await writePack({ 'SKILL.md': validSkill, 'policy.ts': injectingPolicy })],
-      // Honest packs of the three kinds, none with a copy under another owner in the suite's pack store (the corpus copies cost-cascade).
+      // Honest packs of the three kinds, none with a copy under another owner in the suite's pack store (the corpus
+      // copies cost-cascade).
       ['cheapest-model', path.join(examplesDir, 'cheapest-model')],
       ['pin-glm-flash', path.join(examplesDir, 'pin-glm-flash')],
       ['sdk-cascade', path.join(examplesDir, 'sdk-cascade')],
     ];
-    // Whatever an earlier run of the suite left in the probe cache for these packs is forgotten: the first probes here play their conversations.
-    for (const [, dir] of packs) await rm(path.dirname(probeCacheFile(packHash(await readLocalPack(dir)), 'any')), { recursive: true, force: true });
+    // Whatever an earlier run of the suite left in the probe cache for these packs is forgotten: the first probes here
+    // play their conversations.
+    for (const [, dir] of packs)
+      await rm(path.dirname(probeCacheFile(packHash(await readLocalPack(dir)), 'any')), {
+        recursive: true,
+        force: true,
+      });
     for (const [name, dir] of packs) {
-      results.set(name, await harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 5 }));
+      results.set(
+        name,
+        await harness.evaluate({
+          pack: { kind: 'directory', path: dir },
+          agent: 'loop',
+          scenarios: ['csv-sales-report'],
+          seed: 5,
+        }),
+      );
     }
     // The same pack again, as the seated incumbent is on every challenge.
-    results.set('cheapest-model-again', await harness.evaluate({ pack: { kind: 'directory', path: path.join(examplesDir, 'cheapest-model') }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 6 }));
+    results.set(
+      'cheapest-model-again',
+      await harness.evaluate({
+        pack: { kind: 'directory', path: path.join(examplesDir, 'cheapest-model') },
+        agent: 'loop',
+        scenarios: ['csv-sales-report'],
+        seed: 6,
+      }),
+    );
   });
   after(async () => harness?.close());
 
   test('a policy that rewrites what the models answered, however harmlessly, is rejected as authored_output, before any scenario, at $0', () => {
     const result = results.get('authoring')!;
     assert.equal(result.status, 'rejected', JSON.stringify(result));
-    assert.deepEqual(result.rejection?.map((r) => r.code), ['authored_output']);
+    assert.deepEqual(
+      result.rejection?.map((r) => r.code),
+      ['authored_output'],
+    );
     assert.match(result.rejection![0]!.message, /csv-sales-report: \d+% from model answers, e\.g\. "Widening the look/);
     assert.equal(result.perScenario.length, 0);
     assert.equal(result.costUsd, 0);
@@ -112,7 +157,10 @@ describe('the pre-evaluation probe', () => {
   test('a policy that carries hidden scenario content to the models is rejected as injected_scenario_content, naming it', () => {
     const result = results.get('injecting')!;
     assert.equal(result.status, 'rejected', JSON.stringify(result));
-    assert.deepEqual(result.rejection?.map((r) => r.code), ['injected_scenario_content']);
+    assert.deepEqual(
+      result.rejection?.map((r) => r.code),
+      ['injected_scenario_content'],
+    );
     assert.match(result.rejection![0]!.message, /solution-line of csv-sales-report/);
     assert.equal(probeReportOf(result).scenarios[0]!.provenance.coverage, 1, 'what it passed on came from the models');
   });
@@ -125,7 +173,10 @@ describe('the pre-evaluation probe', () => {
       assert.equal(report.verdict, 'pass');
       const probe = report.scenarios[0]!;
       assert.equal(probe.error, undefined);
-      assert.ok(probe.turns >= 2 && probe.provenance.units > 0 && probe.provenance.coverage === 1, JSON.stringify(probe));
+      assert.ok(
+        probe.turns >= 2 && probe.provenance.units > 0 && probe.provenance.coverage === 1,
+        JSON.stringify(probe),
+      );
       assert.deepEqual(probe.injected, []);
     });
   }
@@ -134,7 +185,10 @@ describe('the pre-evaluation probe', () => {
     for (const name of ['authoring', 'injecting', 'cheapest-model', 'pin-glm-flash', 'sdk-cascade']) {
       const result = results.get(name)!;
       assert.equal(probeReportOf(result).cached, undefined, name);
-      assert.ok(existsSync(probeScenarioDir(result.workflowId, 'csv-sales-report', 1)), `${name}: the probe's policy records`);
+      assert.ok(
+        existsSync(probeScenarioDir(result.workflowId, 'csv-sales-report', 1)),
+        `${name}: the probe's policy records`,
+      );
     }
   });
 
@@ -147,23 +201,52 @@ describe('the pre-evaluation probe', () => {
     assert.equal(report.verdict, 'pass');
     assert.equal(report.cached?.probedBy, first.workflowId, JSON.stringify(report.cached));
     assert.deepEqual(report.scenarios, probeReportOf(first).scenarios);
-    assert.equal(existsSync(path.dirname(probeScenarioDir(again.workflowId, 'csv-sales-report', 1))), false, 'no probe conversation ran');
-    const memo = (await harness.client.workflow.getHandle(again.workflowId).describe()).memo as { probe?: { cached?: boolean } };
+    assert.equal(
+      existsSync(path.dirname(probeScenarioDir(again.workflowId, 'csv-sales-report', 1))),
+      false,
+      'no probe conversation ran',
+    );
+    const memo = (await harness.client.workflow.getHandle(again.workflowId).describe()).memo as {
+      probe?: { cached?: boolean };
+    };
     assert.equal(memo.probe?.cached, true);
-    const firstMemo = (await harness.client.workflow.getHandle(first.workflowId).describe()).memo as { probe?: { cached?: boolean } };
+    const firstMemo = (await harness.client.workflow.getHandle(first.workflowId).describe()).memo as {
+      probe?: { cached?: boolean };
+    };
     assert.equal(firstMemo.probe?.cached, undefined);
   });
 
   test('several scenarios: the conversations (two at a time) each run in a sidecar of their own, reported in the order given', async () => {
     const stack = await bootstrap(harness.docker);
-    const deps = { docker: harness.docker, owner: currentWorkerIdentity(), allowlist: loadAllowlist(), policyImage: stack.policyImage, sidecarImage: stack.sidecarImage, budgetCapUsd: 1, policyRequestTimeoutMs: 60_000 } as unknown as ActivityDependencies;
+    const deps = {
+      docker: harness.docker,
+      owner: currentWorkerIdentity(),
+      allowlist: loadAllowlist(),
+      policyImage: stack.policyImage,
+      sidecarImage: stack.sidecarImage,
+      budgetCapUsd: 1,
+      policyRequestTimeoutMs: 60_000,
+    } as unknown as ActivityDependencies;
     const { [skillFile]: _skill, ...files } = (await readLocalPack(path.join(examplesDir, 'pin-glm-flash'))).files;
     const names = ['log-incident-summary', 'csv-sales-report', 'semver-range-matcher'];
     const workflowId = `probe-lanes-${process.pid}`;
-    const report = await runProbe(deps, { policy: { kind: 'data', files }, scenarios: names.map((name) => ({ name, dir: path.join(scenariosDir, name) })), workflowId, attempt: 1, signal: new AbortController().signal });
+    const report = await runProbe(deps, {
+      policy: { kind: 'data', files },
+      scenarios: names.map((name) => ({ name, dir: path.join(scenariosDir, name) })),
+      workflowId,
+      attempt: 1,
+      signal: new AbortController().signal,
+    });
     assert.equal(report.verdict, 'pass', JSON.stringify(report.reasons));
-    assert.deepEqual(report.scenarios.map((probe) => probe.scenario), names);
-    for (const probe of report.scenarios) assert.ok(probe.error === undefined && probe.turns >= 2 && probe.provenance.coverage === 1, JSON.stringify(probe));
+    assert.deepEqual(
+      report.scenarios.map((probe) => probe.scenario),
+      names,
+    );
+    for (const probe of report.scenarios)
+      assert.ok(
+        probe.error === undefined && probe.turns >= 2 && probe.provenance.coverage === 1,
+        JSON.stringify(probe),
+      );
     for (const name of names) assert.ok(existsSync(probeScenarioDir(workflowId, name, 1)), name);
   });
 });

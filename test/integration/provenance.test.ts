@@ -1,5 +1,6 @@
 // Provenance end to end: a policy that pays for a model call and then answers the agent with text
-// it wrote itself (and hides that from the pre-evaluation probe) is caught by the gateway's fingerprints — the scenario is a provenance_violation,
+// it wrote itself (and hides that from the pre-evaluation probe) is caught by the gateway's fingerprints — the scenario
+// is a provenance_violation,
 // scored 0 whatever its tests say, with the evidence in the result — while the honest example
 // beside it keeps a coverage of 1. Real Temporal, Docker, policy sandbox, gateway and verifier.
 import { after, before, describe, test } from 'node:test';
@@ -34,8 +35,18 @@ describe('provenance of what the agent received', () => {
     harness = await startHarness();
     const dir = await writePack({ 'SKILL.md': validSkill, 'policy.ts': authoringPolicy });
     [authored, honest] = await Promise.all([
-      harness.evaluate({ pack: { kind: 'directory', path: dir }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 3 }),
-      harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent: 'loop', scenarios: ['csv-sales-report'], seed: 3 }),
+      harness.evaluate({
+        pack: { kind: 'directory', path: dir },
+        agent: 'loop',
+        scenarios: ['csv-sales-report'],
+        seed: 3,
+      }),
+      harness.evaluate({
+        pack: { kind: 'directory', path: examplePackDir },
+        agent: 'loop',
+        scenarios: ['csv-sales-report'],
+        seed: 3,
+      }),
     ]);
   });
   after(async () => harness?.close());
@@ -46,7 +57,10 @@ describe('provenance of what the agent received', () => {
     assert.equal(scenario.status, 'provenance_violation', JSON.stringify(scenario));
     assert.equal(scenario.testsPassed, 0);
     assert.ok(scenario.costUsd > 0, 'the model call it paid for is still charged');
-    assert.ok(scenario.provenance && scenario.provenance.coverage < 0.8 && scenario.provenance.units >= 20, JSON.stringify(scenario.provenance));
+    assert.ok(
+      scenario.provenance && scenario.provenance.coverage < 0.8 && scenario.provenance.units >= 20,
+      JSON.stringify(scenario.provenance),
+    );
     assert.match(scenario.error ?? '', /^provenance: .*I have gone through the whole task/);
     assert.equal(authored.testsPassed, 0);
   });

@@ -17,7 +17,11 @@ const run = promisify(execFile);
 
 async function trl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), ...args], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), ...args],
+      { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -48,7 +52,12 @@ describe('trl replay', () => {
 
   before(async () => {
     harness = await startHarness();
-    await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'null', scenarios: ['csv-sales-report'] });
+    await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: examplePackDir },
+      agent: 'null',
+      scenarios: ['csv-sales-report'],
+    });
     // Inside the repository so the bundler finds node_modules; tsconfig.json and the lint skip .replay-*,
     // which may run while it exists.
     variantDir = await mkdtemp(path.join(repoRoot, '.replay-variant-'));

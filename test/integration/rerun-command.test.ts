@@ -32,11 +32,21 @@ describe('trl rerun --failed', () => {
     harness = await startHarness();
     scenariosDir = path.join(testDataDir, `rerun-scenarios-${submissionId}`);
     await mkdir(scenariosDir, { recursive: true });
-    for (const name of ['crashing-verifier', 'hostile-outputs']) await cp(path.join(fixtures, name), path.join(scenariosDir, name), { recursive: true });
-    const input = { submissionId, pack: { kind: 'directory' as const, path: examplePackDir }, scenariosDir, agent: 'oracle' as const, scenarios: ['crashing-verifier', 'hostile-outputs'] };
+    for (const name of ['crashing-verifier', 'hostile-outputs'])
+      await cp(path.join(fixtures, name), path.join(scenariosDir, name), { recursive: true });
+    const input = {
+      submissionId,
+      pack: { kind: 'directory' as const, path: examplePackDir },
+      scenariosDir,
+      agent: 'oracle' as const,
+      scenarios: ['crashing-verifier', 'hostile-outputs'],
+    };
     original = await harness.evaluate(input);
     // The verifier is fixed: the crashed scenario now has a working test.sh.
-    await cp(path.join(fixtures, 'hostile-outputs', 'tests', 'test.sh'), path.join(scenariosDir, 'crashing-verifier', 'tests', 'test.sh'));
+    await cp(
+      path.join(fixtures, 'hostile-outputs', 'tests', 'test.sh'),
+      path.join(scenariosDir, 'crashing-verifier', 'tests', 'test.sh'),
+    );
     plan = await planFor(harness.client, workflowId, { scenarios: [], failed: true });
     rerun = await (await startEvaluation(harness.client, plan.input, harness.taskQueue)).result();
   });
@@ -83,18 +93,29 @@ describe('trl rerun --failed', () => {
   test('the rerun is linked to the original: search attribute and memo', async () => {
     const description = await harness.client.workflow.getHandle(rerun.workflowId).describe();
     assert.equal(description.typedSearchAttributes.get(searchAttributes.rerunOf), workflowId);
-    assert.deepEqual((description.memo as { rerun?: unknown }).rerun, { of: workflowId, reusedScenarios: ['hostile-outputs'] });
+    assert.deepEqual((description.memo as { rerun?: unknown }).rerun, {
+      of: workflowId,
+      reusedScenarios: ['hostile-outputs'],
+    });
   });
 
   test('an evaluation id that already exists is refused with a message naming rerun', async () => {
     await assert.rejects(
-      startEvaluation(harness.client, { submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'null' }, harness.taskQueue),
+      startEvaluation(
+        harness.client,
+        { submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'null' },
+        harness.taskQueue,
+      ),
       (error: Error) => error.name === 'UsageError' && error.message.includes(`trl rerun ${workflowId}`),
     );
   });
 
   test('trl show names the reused scenario and every artifact', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), 'show', rerun.workflowId], { cwd: repoRoot });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), 'show', rerun.workflowId],
+      { cwd: repoRoot },
+    );
     assert.match(stdout, new RegExp(`hostile-outputs: \\(reused from ${workflowId}\\)`));
     assert.match(stdout, /verifierReport\s+\S+crashing-verifier\/verifier-attempt-1\/ctrf\.json/);
   });

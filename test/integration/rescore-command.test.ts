@@ -30,11 +30,24 @@ describe('trl rescore', () => {
     scenariosDir = path.join(testDataDir, `rescore-scenarios-${submissionId}`);
     await mkdir(scenariosDir, { recursive: true });
     await cp(path.join(fixtures, 'hostile-outputs'), path.join(scenariosDir, 'hostile-outputs'), { recursive: true });
-    original = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, scenariosDir, agent: 'oracle', scenarios: ['hostile-outputs'] });
+    original = await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: examplePackDir },
+      scenariosDir,
+      agent: 'oracle',
+      scenarios: ['hostile-outputs'],
+    });
     // The verifier changes: one more hidden test, which the stored outputs fail.
-    await appendFile(path.join(scenariosDir, 'hostile-outputs', 'tests', 'test_outputs.py'), '\n\ndef test_added_after_the_run():\n    assert False\n');
+    await appendFile(
+      path.join(scenariosDir, 'hostile-outputs', 'tests', 'test_outputs.py'),
+      '\n\ndef test_added_after_the_run():\n    assert False\n',
+    );
     const submission = await originalSubmission(harness.client, workflowId);
-    const plan = planRescore({ workflowId, submission, result: original }, [], rerunSubmissionId(submissionId, new Date(), randomBytes(3).toString('hex'), 'rescore'));
+    const plan = planRescore(
+      { workflowId, submission, result: original },
+      [],
+      rerunSubmissionId(submissionId, new Date(), randomBytes(3).toString('hex'), 'rescore'),
+    );
     assert.deepEqual(plan.rescored, ['hostile-outputs']);
     assert.deepEqual(plan.run, []);
     rescored = await (await startEvaluation(harness.client, plan.input, harness.taskQueue)).result();
@@ -52,7 +65,11 @@ describe('trl rescore', () => {
     assert.equal(now.testsTotal, before.testsTotal + 1);
     assert.equal(now.testsPassed, before.testsPassed);
     assert.equal(now.reusedFrom, workflowId);
-    assert.equal(now.artifacts.agentOutputs?.path, before.artifacts.agentOutputs?.path, 'the stored outputs were verified');
+    assert.equal(
+      now.artifacts.agentOutputs?.path,
+      before.artifacts.agentOutputs?.path,
+      'the stored outputs were verified',
+    );
     assert.notEqual(now.artifacts.verifierReport?.path, before.artifacts.verifierReport?.path);
     assert.equal(rescored.testsTotal, original.testsTotal + 1);
   });
@@ -65,6 +82,11 @@ describe('trl rescore', () => {
   test('old and new counts side by side', () => {
     const table = renderComparison(original, rescored, ['hostile-outputs']);
     const before = original.perScenario[0]!;
-    assert.match(table, new RegExp(`hostile-outputs\\s+rescored\\s+${before.testsPassed}/${before.testsTotal}\\s+${before.testsPassed}/${before.testsTotal + 1}\\s+0\\s+completed`));
+    assert.match(
+      table,
+      new RegExp(
+        `hostile-outputs\\s+rescored\\s+${before.testsPassed}/${before.testsTotal}\\s+${before.testsPassed}/${before.testsTotal + 1}\\s+0\\s+completed`,
+      ),
+    );
   });
 });

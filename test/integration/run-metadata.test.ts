@@ -28,7 +28,12 @@ describe('run metadata in the Temporal UI', () => {
 
   before(async () => {
     harness = await startHarness();
-    result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios });
+    result = await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: examplePackDir },
+      agent: 'oracle',
+      scenarios,
+    });
   });
   after(async () => harness?.close());
 
@@ -36,16 +41,25 @@ describe('run metadata in the Temporal UI', () => {
     const history = await harness.client.workflow.getHandle(workflowId).fetchHistory();
     const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes);
     assert.ok(scheduled.length >= 2 + scenarios.length * 3, `only ${scheduled.length} activities scheduled`);
-    const summaries = scheduled.map((e) => ({ type: e.activityTaskScheduledEventAttributes!.activityType!.name!, summary: summaryOf(e) }));
+    const summaries = scheduled.map((e) => ({
+      type: e.activityTaskScheduledEventAttributes!.activityType!.name!,
+      summary: summaryOf(e),
+    }));
     for (const { type, summary } of summaries) assert.ok(summary, `${type} has no summary`);
     const texts = summaries.map((s) => s.summary);
     for (const name of scenarios) {
       for (const activity of ['prepareScenario', 'runScenario', 'verifyScenario']) {
-        assert.ok(summaries.some((s) => s.type === activity && s.summary === name), `no ${activity} summarized "${name}" in ${texts.join(' | ')}`);
+        assert.ok(
+          summaries.some((s) => s.type === activity && s.summary === name),
+          `no ${activity} summarized "${name}" in ${texts.join(' | ')}`,
+        );
       }
     }
     assert.ok(texts.includes('single-model'), texts.join(' | '));
-    assert.ok(texts.includes(`pack ${result.packHash!.slice(0, 12)} · ${scenarios.length} scenarios`), texts.join(' | '));
+    assert.ok(
+      texts.includes(`pack ${result.packHash!.slice(0, 12)} · ${scenarios.length} scenarios`),
+      texts.join(' | '),
+    );
   });
 
   test('the workflow has a static summary and details of what was asked', async () => {
@@ -57,12 +71,20 @@ describe('run metadata in the Temporal UI', () => {
   });
 
   test('its current details end as a markdown table of the outcome', async () => {
-    const metadata = await harness.client.workflow.getHandle(workflowId).query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    const metadata = await harness.client.workflow
+      .getHandle(workflowId)
+      .query<{ currentDetails?: string }>('__temporal_workflow_metadata');
     const details = metadata.currentDetails ?? '';
-    assert.match(details, new RegExp(`^\\*\\*completed\\*\\* · ${result.testsPassed} of ${result.testsTotal} tests passed`));
+    assert.match(
+      details,
+      new RegExp(`^\\*\\*completed\\*\\* · ${result.testsPassed} of ${result.testsTotal} tests passed`),
+    );
     const lines = details.split('\n');
     const rows = lines.slice(-scenarios.length);
-    assert.deepEqual(rows.map((r) => r.split('|')[1]!.trim()), [...scenarios].sort());
+    assert.deepEqual(
+      rows.map((r) => r.split('|')[1]!.trim()),
+      [...scenarios].sort(),
+    );
     for (const row of rows) assert.match(row, /\| completed \| (\d+)\/\1 \| \$0\.0000 \|$/);
   });
 
@@ -73,15 +95,22 @@ describe('run metadata in the Temporal UI', () => {
     assert.equal(attributes.get(searchAttributes.specHash), result.manifestHash);
     assert.equal(attributes.get(searchAttributes.spec), undefined, 'a named subset has no spec number');
     const listed = [];
-    for await (const execution of harness.client.workflow.list({ query: `${searchAttributes.specHash.name} = '${result.manifestHash}' AND ${searchAttributes.role.name} = 'local'` })) listed.push(execution.workflowId);
+    for await (const execution of harness.client.workflow.list({
+      query: `${searchAttributes.specHash.name} = '${result.manifestHash}' AND ${searchAttributes.role.name} = 'local'`,
+    }))
+      listed.push(execution.workflowId);
     assert.ok(listed.includes(workflowId), `the spec hash query found ${listed.join(', ')}`);
   });
 
   test('the result carries its spec manifest, whose hash it states', () => {
     const manifest = specManifestSchema.parse(result.specManifest);
     assert.equal(specManifestHash(manifest), result.manifestHash);
-    assert.deepEqual(manifest.scenarios.map((s) => s.name), [...scenarios].sort());
-    for (const s of manifest.scenarios) assert.equal(s.contentHash, result.perScenario.find((p) => p.name === s.name)?.scenarioHash);
+    assert.deepEqual(
+      manifest.scenarios.map((s) => s.name),
+      [...scenarios].sort(),
+    );
+    for (const s of manifest.scenarios)
+      assert.equal(s.contentHash, result.perScenario.find((p) => p.name === s.name)?.scenarioHash);
     assert.match(manifest.images.base ?? '', /^sha256:[0-9a-f]{64}$/);
     assert.deepEqual(manifest.agent, { name: 'oracle', version: 'builtin' });
     assert.equal(manifest.priceTableHash, result.priceTableHash);

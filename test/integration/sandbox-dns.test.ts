@@ -29,7 +29,8 @@ const isRoot = process.getuid?.() === 0;
 /** Reads the question name of a DNS message. */
 function questionName(message: Buffer): string {
   const labels: string[] = [];
-  for (let at = 12; at < message.length && message[at]! > 0 && labels.length < 64; at += message[at]! + 1) labels.push(message.subarray(at + 1, at + 1 + message[at]!).toString('latin1'));
+  for (let at = 12; at < message.length && message[at]! > 0 && labels.length < 64; at += message[at]! + 1)
+    labels.push(message.subarray(at + 1, at + 1 + message[at]!).toString('latin1'));
   return labels.join('.');
 }
 
@@ -62,7 +63,9 @@ except Exception as e:
     print('raw failed', type(e).__name__)
 `;
 
-describe('sandboxes resolve nothing and have no IPv6 way out', { skip: !isRoot && 'needs root (iptables, port 53)' }, () => {
+describe('sandboxes resolve nothing and have no IPv6 way out', {
+  skip: !isRoot && 'needs root (iptables, port 53)',
+}, () => {
   const seen: string[] = [];
   let udp: dgram.Socket;
   let tcp: net.Server;
@@ -76,13 +79,25 @@ describe('sandboxes resolve nothing and have no IPv6 way out', { skip: !isRoot &
     udp = dgram.createSocket('udp4');
     udp.on('message', (message, remote) => {
       seen.push(`udp ${remote.address} ${questionName(message)}`);
-      udp.send(Buffer.concat([message.subarray(0, 2), Buffer.from([0x81, 0x83]), message.subarray(4, 6), Buffer.alloc(6), message.subarray(12)]), remote.port, remote.address);
+      udp.send(
+        Buffer.concat([
+          message.subarray(0, 2),
+          Buffer.from([0x81, 0x83]),
+          message.subarray(4, 6),
+          Buffer.alloc(6),
+          message.subarray(12),
+        ]),
+        remote.port,
+        remote.address,
+      );
     });
     await new Promise<void>((resolve, reject) => udp.once('error', reject).bind(53, '127.0.0.1', () => resolve()));
-    tcp = net.createServer((socket) => socket.on('data', (data) => {
-      seen.push(`tcp ${questionName(data.subarray(2))}`);
-      socket.destroy();
-    }));
+    tcp = net.createServer((socket) =>
+      socket.on('data', (data) => {
+        seen.push(`tcp ${questionName(data.subarray(2))}`);
+        socket.destroy();
+      }),
+    );
     await new Promise<void>((resolve, reject) => tcp.once('error', reject).listen(53, '127.0.0.1', resolve));
     baseImage = await ensureBaseImage(docker);
   });
@@ -99,20 +114,39 @@ describe('sandboxes resolve nothing and have no IPv6 way out', { skip: !isRoot &
     await new Promise<void>((resolve) => client.send(query(`host-${tag}.invalid`), 53, '127.0.0.1', () => resolve()));
     await new Promise((resolve) => setTimeout(resolve, 300));
     client.close();
-    assert.ok(seen.some((line) => line.endsWith(`host-${tag}.invalid`)), seen.join('\n'));
+    assert.ok(
+      seen.some((line) => line.endsWith(`host-${tag}.invalid`)),
+      seen.join('\n'),
+    );
     seen.length = 0;
   });
 
   test('the agent container on a run network resolves nothing, and the stub sees no query', async () => {
     const network = await createRunNetwork(docker, currentWorkerIdentity(), workflowId, 'run');
     networks.push(network);
-    const session = await ContainerSession.start(docker, { image: baseImage, role: 'agent', scenario: 'dns', workflowId, cpus: 1, memoryMb: 256, owner: currentWorkerIdentity(), networkMode: network.name });
+    const session = await ContainerSession.start(docker, {
+      image: baseImage,
+      role: 'agent',
+      scenario: 'dns',
+      workflowId,
+      cpus: 1,
+      memoryMb: 256,
+      owner: currentWorkerIdentity(),
+      networkMode: network.name,
+    });
     cleanups.push(() => session.remove());
     const inspected = await session.container.inspect();
     assert.deepEqual(inspected.HostConfig.Dns, ['127.0.0.1']);
-    const resolvConf = await session.exec({ command: ['cat', '/etc/resolv.conf'], deadlineMs: performance.now() + 10_000 });
-    assert.match(resolvConf.stdout, /nameserver 127\.0\.0\.11/, 'Docker\'s embedded resolver is the only nameserver');
-    const result = await session.exec({ command: ['python3', '-c', lookupScript(tag)], user: 'nobody', deadlineMs: performance.now() + 30_000 });
+    const resolvConf = await session.exec({
+      command: ['cat', '/etc/resolv.conf'],
+      deadlineMs: performance.now() + 10_000,
+    });
+    assert.match(resolvConf.stdout, /nameserver 127\.0\.0\.11/, "Docker's embedded resolver is the only nameserver");
+    const result = await session.exec({
+      command: ['python3', '-c', lookupScript(tag)],
+      user: 'nobody',
+      deadlineMs: performance.now() + 30_000,
+    });
     assert.match(result.stdout, /getaddrinfo failed/, result.stdout + result.stderr);
     assert.match(result.stdout, /getent exit 2/, result.stdout);
     // The embedded resolver answers the raw query with a failure (SERVFAIL / REFUSED), or not at all; never an address.
@@ -125,15 +159,32 @@ describe('sandboxes resolve nothing and have no IPv6 way out', { skip: !isRoot &
     const network = await createRunNetwork(docker, currentWorkerIdentity(), workflowId, 'policy');
     networks.push(network);
     const filesDir = await mkdtemp(path.join(os.tmpdir(), 'trl-dns-policy-'));
-    await writeFile(path.join(filesDir, 'policy.json'), await readFile(path.join(repoRoot, 'policy', 'examples', 'pin-glm-flash', 'policy.json'), 'utf8'), { mode: 0o644 });
+    await writeFile(
+      path.join(filesDir, 'policy.json'),
+      await readFile(path.join(repoRoot, 'policy', 'examples', 'pin-glm-flash', 'policy.json'), 'utf8'),
+      { mode: 0o644 },
+    );
     await chmod(filesDir, 0o755); // the sidecar runs as nobody
     const sidecar = await SidecarContainer.start(docker, {
-      image: await ensurePolicySidecarImage(docker, baseImage), kind: 'data', filesDir, network: network.name, upstreamUrl: `http://${network.hostAddress}:9`,
-      episodeToken: 'x', defaultModel: 'glm-5.3-flash', owner: currentWorkerIdentity(), workflowId, scenario: 'dns',
+      image: await ensurePolicySidecarImage(docker, baseImage),
+      kind: 'data',
+      filesDir,
+      network: network.name,
+      upstreamUrl: `http://${network.hostAddress}:9`,
+      episodeToken: 'x',
+      defaultModel: 'glm-5.3-flash',
+      owner: currentWorkerIdentity(),
+      workflowId,
+      scenario: 'dns',
     });
     cleanups.push(() => sidecar.remove());
     assert.deepEqual((await sidecar.container.inspect()).HostConfig.Dns, ['127.0.0.1']);
-    const exec = await sidecar.container.exec({ Cmd: ['python3', '-c', lookupScript(`${tag}-sidecar`)], AttachStdout: true, AttachStderr: true, User: '65534:65534' });
+    const exec = await sidecar.container.exec({
+      Cmd: ['python3', '-c', lookupScript(`${tag}-sidecar`)],
+      AttachStdout: true,
+      AttachStderr: true,
+      User: '65534:65534',
+    });
     const stream = await exec.start({ hijack: true, stdin: false });
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -146,39 +197,77 @@ describe('sandboxes resolve nothing and have no IPv6 way out', { skip: !isRoot &
     assert.deepEqual(seen, [], 'no query reached the upstream stub');
   });
 
-  test('IPv6: no route or global address inside, every bridge packet dropped, the host\'s [::] listener unreachable', async () => {
+  test("IPv6: no route or global address inside, every bridge packet dropped, the host's [::] listener unreachable", async () => {
     const network = networks[0]!;
-    const session = await ContainerSession.start(docker, { image: baseImage, role: 'agent', scenario: 'dns-v6', workflowId, cpus: 1, memoryMb: 256, owner: currentWorkerIdentity(), networkMode: network.name });
+    const session = await ContainerSession.start(docker, {
+      image: baseImage,
+      role: 'agent',
+      scenario: 'dns-v6',
+      workflowId,
+      cpus: 1,
+      memoryMb: 256,
+      owner: currentWorkerIdentity(),
+      networkMode: network.name,
+    });
     cleanups.push(() => session.remove());
     const exec = (command: string[]) => session.exec({ command, deadlineMs: performance.now() + 15_000 });
     // Addresses: at most link-local (fe80::/10) and loopback; no global or ULA address.
-    const addresses = (await exec(['cat', '/proc/net/if_inet6'])).stdout.trim().split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0]!);
-    for (const address of addresses) assert.ok(address === '00000000000000000000000000000001' || address.startsWith('fe80'), `unexpected IPv6 address ${address}`);
+    const addresses = (await exec(['cat', '/proc/net/if_inet6'])).stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(/\s+/)[0]!);
+    for (const address of addresses)
+      assert.ok(
+        address === '00000000000000000000000000000001' || address.startsWith('fe80'),
+        `unexpected IPv6 address ${address}`,
+      );
     // Routes: none but link-local, loopback and multicast/local ones; no default route (::/0 via anything).
     const routes = (await exec(['cat', '/proc/net/ipv6_route'])).stdout.trim().split('\n').filter(Boolean);
     for (const route of routes) {
       const [destination, prefix, , , nextHop, , , , , device] = route.split(/\s+/);
       assert.ok(!(prefix === '00' && device !== 'lo'), `a default IPv6 route: ${route}`);
-      assert.ok(/^(fe80|ff00|ff02|0{31}1)/.test(destination!) || device === 'lo', `an IPv6 route off the link: ${route}`);
+      assert.ok(
+        /^(fe80|ff00|ff02|0{31}1)/.test(destination!) || device === 'lo',
+        `an IPv6 route off the link: ${route}`,
+      );
       assert.equal(nextHop, '00000000000000000000000000000000', `an IPv6 gateway: ${route}`);
     }
     // Firewall: ip6tables drops everything arriving from this bridge, to the host and forwarded.
     for (const chain of ['INPUT', 'FORWARD']) {
       const rules = (await runCommand('ip6tables', ['-S', chain])).stdout;
-      assert.match(rules, new RegExp(`-A ${chain} -i ${network.bridgeInterface} .*--comment ${network.name} -j DROP`), `${chain}:\n${rules}`);
+      assert.match(
+        rules,
+        new RegExp(`-A ${chain} -i ${network.bridgeInterface} .*--comment ${network.name} -j DROP`),
+        `${chain}:\n${rules}`,
+      );
     }
     // And in practice: a host listener on [::] is not reachable through the bridge's link-local address.
-    const hostLinkLocal = os.networkInterfaces()[network.bridgeInterface]?.find((a) => a.family === 'IPv6' && a.address.startsWith('fe80'))?.address;
+    const hostLinkLocal = os
+      .networkInterfaces()
+      [network.bridgeInterface]?.find((a) => a.family === 'IPv6' && a.address.startsWith('fe80'))?.address;
     if (hostLinkLocal) {
       const listener = net.createServer((socket) => socket.on('error', () => undefined).end('reached'));
       await new Promise<void>((resolve) => listener.listen(0, '::', resolve));
       cleanups.push(async () => listener.close());
       const port = (listener.address() as net.AddressInfo).port;
       const probe = `import socket\ns=socket.socket(socket.AF_INET6)\ns.settimeout(3)\ntry:\n  s.connect(('${hostLinkLocal}%eth0', ${port}, 0, 0)); print('connected', s.recv(10))\nexcept Exception as e:\n  print(type(e).__name__)`;
-      const result = await session.exec({ command: ['python3', '-c', probe], user: 'nobody', deadlineMs: performance.now() + 15_000 });
+      const result = await session.exec({
+        command: ['python3', '-c', probe],
+        user: 'nobody',
+        deadlineMs: performance.now() + 15_000,
+      });
       assert.doesNotMatch(result.stdout, /connected/, `the host's [::]:${port} answered over IPv6: ${result.stdout}`);
       // The same listener answers on the host's own loopback, so the refusal is the firewall's.
-      const local = await new Promise<boolean>((resolve) => net.connect({ host: '::1', port }).once('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).once('error', () => resolve(false)));
+      const local = await new Promise<boolean>((resolve) =>
+        net
+          .connect({ host: '::1', port })
+          .once('connect', function (this: net.Socket) {
+            this.destroy();
+            resolve(true);
+          })
+          .once('error', () => resolve(false)),
+      );
       assert.equal(local, true);
     }
   });

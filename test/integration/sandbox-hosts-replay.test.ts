@@ -29,9 +29,23 @@ const artifact = { path: '/dev/null', sha256: '0'.repeat(64), sizeBytes: 0 };
 
 const standIns = {
   ...passingPreamble,
-  async runScenario() { return { outcome: 'completed', exitCode: 0, wallMs: 1, outputs: artifact, agentLog: artifact, outputNotes: [] }; },
-  async verifyScenario() { return { testsPassed: 2, testsFailed: 1, testsTotal: 3, source: 'ctrf', report: artifact, verifierLog: artifact, wallMs: 1 }; },
-  async aggregate(input: Parameters<typeof summarizeEvaluation>[0]) { return summarizeEvaluation(input); },
+  async runScenario() {
+    return { outcome: 'completed', exitCode: 0, wallMs: 1, outputs: artifact, agentLog: artifact, outputNotes: [] };
+  },
+  async verifyScenario() {
+    return {
+      testsPassed: 2,
+      testsFailed: 1,
+      testsTotal: 3,
+      source: 'ctrf',
+      report: artifact,
+      verifierLog: artifact,
+      wallMs: 1,
+    };
+  },
+  async aggregate(input: Parameters<typeof summarizeEvaluation>[0]) {
+    return summarizeEvaluation(input);
+  },
 };
 
 describe('histories from before the roles', () => {
@@ -40,7 +54,11 @@ describe('histories from before the roles', () => {
 
   before(async () => {
     oldDir = await mkdtemp(path.join(repoRoot, '.replay-before-roles-'));
-    const { stdout } = await run('git', ['archive', '--format=tar', beforeRoles, 'workflows', 'contracts', 'scoring'], { cwd: repoRoot, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('git', ['archive', '--format=tar', beforeRoles, 'workflows', 'contracts', 'scoring'], {
+      cwd: repoRoot,
+      encoding: 'buffer',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     await new Promise<void>((resolve, reject) => {
       const untar = execFile('tar', ['-x', '-C', oldDir], (error) => (error ? reject(error) : resolve()));
       untar.stdin!.end(stdout);
@@ -52,21 +70,41 @@ describe('histories from before the roles', () => {
     await connection?.close();
   });
 
-  test('an evaluation run by the old code replays cleanly against today\'s workflows', async () => {
+  test("an evaluation run by the old code replays cleanly against today's workflows", async () => {
     const client = new Client({ connection, namespace: temporalEndpoint().namespace });
     const taskQueue = uniqueId('trl-before-roles');
     const oldBundle = await bundleWorkflows(path.join(oldDir, 'workflows', 'index.ts'));
-    const worker = await Worker.create({ connection: await NativeConnection.connect({ address: temporalEndpoint().address }), namespace: temporalEndpoint().namespace, taskQueue, workflowBundle: oldBundle, activities: standIns });
+    const worker = await Worker.create({
+      connection: await NativeConnection.connect({ address: temporalEndpoint().address }),
+      namespace: temporalEndpoint().namespace,
+      taskQueue,
+      workflowBundle: oldBundle,
+      activities: standIns,
+    });
     const workflowId = uniqueId('before-roles');
-    const submission: Submission = { submissionId: workflowId, pack: { kind: 'directory', path: '/nowhere' }, agent: 'oracle', scenarios: ['one', 'two'], seed: 1 };
-    const result = await worker.runUntil(client.workflow.execute('evaluateSubmission', { taskQueue, workflowId, args: [submission] }) as Promise<EvaluationResult>);
+    const submission: Submission = {
+      submissionId: workflowId,
+      pack: { kind: 'directory', path: '/nowhere' },
+      agent: 'oracle',
+      scenarios: ['one', 'two'],
+      seed: 1,
+    };
+    const result = await worker.runUntil(
+      client.workflow.execute('evaluateSubmission', {
+        taskQueue,
+        workflowId,
+        args: [submission],
+      }) as Promise<EvaluationResult>,
+    );
     assert.equal(result.testsPassed, 4);
     const history = await historyOf(client, workflowId);
     const [outcome] = await replayHistories(await projectWorkflowBundle(), [history]);
     assert.equal(outcome?.clean, true, outcome?.message);
     // The old run scheduled no claim: without the patch, today's code would (and fail to replay it).
     const events = (history.history as temporal.api.history.v1.IHistory).events ?? [];
-    const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType?.name);
+    const scheduled = events
+      .filter((e) => e.activityTaskScheduledEventAttributes)
+      .map((e) => e.activityTaskScheduledEventAttributes!.activityType?.name);
     assert.ok(!scheduled.includes('claimSandboxHost') && scheduled.includes('prepareScenario'), scheduled.join());
   });
 });

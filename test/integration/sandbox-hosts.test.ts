@@ -49,17 +49,30 @@ function activityRuns(history: History): ActivityRun[] {
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled) {
       const type = scheduled.activityType?.name ?? '';
-      runs.set(Number(event.eventId), { type, scenario: scenarioOf(type, decode(scheduled.input)), queue: scheduled.taskQueue?.name ?? '', outcome: 'open' });
+      runs.set(Number(event.eventId), {
+        type,
+        scenario: scenarioOf(type, decode(scheduled.input)),
+        queue: scheduled.taskQueue?.name ?? '',
+        outcome: 'open',
+      });
     }
     const started = event.activityTaskStartedEventAttributes;
     if (started) runs.get(Number(started.scheduledEventId))!.identity = started.identity ?? undefined;
     const completed = event.activityTaskCompletedEventAttributes;
-    if (completed) Object.assign(runs.get(Number(completed.scheduledEventId))!, { outcome: 'completed', result: decode(completed.result) });
+    if (completed)
+      Object.assign(runs.get(Number(completed.scheduledEventId))!, {
+        outcome: 'completed',
+        result: decode(completed.result),
+      });
     const failed = event.activityTaskFailedEventAttributes;
     if (failed) runs.get(Number(failed.scheduledEventId))!.outcome = 'failed';
     const timedOut = event.activityTaskTimedOutEventAttributes;
     if (timedOut) {
-      Object.assign(runs.get(Number(timedOut.scheduledEventId))!, { outcome: 'timed_out', timeoutType: proto.temporal.api.enums.v1.TimeoutType[Number(timedOut.failure?.timeoutFailureInfo?.timeoutType ?? 0)] });
+      Object.assign(runs.get(Number(timedOut.scheduledEventId))!, {
+        outcome: 'timed_out',
+        timeoutType:
+          proto.temporal.api.enums.v1.TimeoutType[Number(timedOut.failure?.timeoutFailureInfo?.timeoutType ?? 0)],
+      });
     }
   }
   return [...runs.values()];
@@ -69,7 +82,9 @@ const hostActivities = ['prepareScenario', 'runScenario', 'verifyScenario'];
 
 /** The hosts that claimed the scenario, in order. */
 function claimsOf(runs: ActivityRun[], scenario: string): string[] {
-  return runs.filter((r) => r.type === 'claimSandboxHost' && r.scenario === scenario && r.outcome === 'completed').map((r) => (r.result as { hostId: string }).hostId);
+  return runs
+    .filter((r) => r.type === 'claimSandboxHost' && r.scenario === scenario && r.outcome === 'completed')
+    .map((r) => (r.result as { hostId: string }).hostId);
 }
 
 describe('sandbox roles: one host per scenario, and a lost host', () => {
@@ -80,7 +95,14 @@ describe('sandbox roles: one host per scenario, and a lost host', () => {
   let cleanHistory: History;
 
   const startRole = async (roles: ['orchestration'] | ['sandbox'], hostId?: string) => {
-    const hosted = await startHostedWorker({ docker: harness.docker, stack, taskQueue: harness.taskQueue, workflowBundle: harness.bundle, roles, ...(hostId ? { hostId } : {}) });
+    const hosted = await startHostedWorker({
+      docker: harness.docker,
+      stack,
+      taskQueue: harness.taskQueue,
+      workflowBundle: harness.bundle,
+      roles,
+      ...(hostId ? { hostId } : {}),
+    });
     const entry = { hosted, done: hosted.run() };
     running.push(entry);
     return entry;
@@ -98,8 +120,15 @@ describe('sandbox roles: one host per scenario, and a lost host', () => {
     await startRole(['sandbox'], 'host-a');
     await startRole(['sandbox'], 'host-b');
     const submissionId = uniqueId('hosts-clean');
-    clean = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios });
-    cleanHistory = (await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).fetchHistory()) as History;
+    clean = await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: examplePackDir },
+      agent: 'oracle',
+      scenarios,
+    });
+    cleanHistory = (await harness.client.workflow
+      .getHandle(evaluationWorkflowId(submissionId))
+      .fetchHistory()) as History;
   });
   after(async () => {
     for (const entry of running) {
@@ -109,7 +138,7 @@ describe('sandbox roles: one host per scenario, and a lost host', () => {
     await harness?.close();
   });
 
-  test('each scenario is claimed on the shared queue, then prepared, run and verified on that host\'s own queue', async (t) => {
+  test("each scenario is claimed on the shared queue, then prepared, run and verified on that host's own queue", async (t) => {
     assert.equal(clean.status, 'completed', JSON.stringify(clean.perScenario));
     assert.equal(clean.testsPassed, clean.testsTotal);
     const runs = activityRuns(cleanHistory);
@@ -119,9 +148,18 @@ describe('sandbox roles: one host per scenario, and a lost host', () => {
       assert.equal(claims.length, 1, `${scenario}: claimed once`);
       const host = claims[0]!;
       used.add(host);
-      assert.ok(runs.some((r) => r.type === 'claimSandboxHost' && r.scenario === scenario && r.queue === sandboxTaskQueue(harness.taskQueue)));
+      assert.ok(
+        runs.some(
+          (r) =>
+            r.type === 'claimSandboxHost' && r.scenario === scenario && r.queue === sandboxTaskQueue(harness.taskQueue),
+        ),
+      );
       const onHost = runs.filter((r) => r.scenario === scenario && hostActivities.includes(r.type));
-      assert.deepEqual(onHost.map((r) => r.type), hostActivities, `${scenario}: prepare, run, verify once each`);
+      assert.deepEqual(
+        onHost.map((r) => r.type),
+        hostActivities,
+        `${scenario}: prepare, run, verify once each`,
+      );
       for (const r of onHost) {
         assert.equal(r.queue, hostQueue(host), `${scenario} ${r.type} went to its host's queue`);
         assert.ok(r.identity?.endsWith(`/${host}`), `${scenario} ${r.type} ran on ${host}, not ${r.identity}`);
@@ -138,11 +176,19 @@ describe('sandbox roles: one host per scenario, and a lost host', () => {
     await stop(running.find((entry) => entry.hosted.workers.queues.includes(hostQueue('host-a')))!);
     const hostB = running.find((entry) => entry.hosted.workers.queues.includes(hostQueue('host-b')))!;
     const submissionId = uniqueId('hosts-lost');
-    const handle = await startEvaluation(harness.client, { submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios }, harness.taskQueue);
-    await waitFor(async () => {
-      const runs = activityRuns((await handle.fetchHistory()) as History);
-      return runs.some((r) => r.type === 'runScenario' && r.queue === hostQueue('host-b')) ? true : undefined;
-    }, 150_000, 'a run on host B');
+    const handle = await startEvaluation(
+      harness.client,
+      { submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios },
+      harness.taskQueue,
+    );
+    await waitFor(
+      async () => {
+        const runs = activityRuns((await handle.fetchHistory()) as History);
+        return runs.some((r) => r.type === 'runScenario' && r.queue === hostQueue('host-b')) ? true : undefined;
+      },
+      150_000,
+      'a run on host B',
+    );
     await stop(hostB);
     // B's claims are now unserved; a new host takes them over.
     await sleep(1000);
@@ -150,16 +196,32 @@ describe('sandbox roles: one host per scenario, and a lost host', () => {
     const result = await handle.result();
     assert.equal(result.status, 'completed', JSON.stringify(result.perScenario));
     assert.equal(result.testsPassed, clean.testsPassed);
-    assert.deepEqual(result.perScenario.map((s) => [s.name, s.status, s.testsPassed, s.testsTotal]), clean.perScenario.map((s) => [s.name, s.status, s.testsPassed, s.testsTotal]));
+    assert.deepEqual(
+      result.perScenario.map((s) => [s.name, s.status, s.testsPassed, s.testsTotal]),
+      clean.perScenario.map((s) => [s.name, s.status, s.testsPassed, s.testsTotal]),
+    );
 
     const history = (await handle.fetchHistory()) as History;
     const runs = activityRuns(history);
     const moved = scenarios.filter((scenario) => claimsOf(runs, scenario).join() === 'host-b,host-c');
-    assert.ok(moved.length > 0, `some scenario moved from B to C: ${JSON.stringify(scenarios.map((s) => [s, claimsOf(runs, s)]))}`);
-    assert.ok(runs.some((r) => r.queue === hostQueue('host-b') && r.outcome === 'timed_out' && r.timeoutType === 'TIMEOUT_TYPE_SCHEDULE_TO_START'), 'the lost host was noticed by a schedule-to-start timeout');
+    assert.ok(
+      moved.length > 0,
+      `some scenario moved from B to C: ${JSON.stringify(scenarios.map((s) => [s, claimsOf(runs, s)]))}`,
+    );
+    assert.ok(
+      runs.some(
+        (r) =>
+          r.queue === hostQueue('host-b') &&
+          r.outcome === 'timed_out' &&
+          r.timeoutType === 'TIMEOUT_TYPE_SCHEDULE_TO_START',
+      ),
+      'the lost host was noticed by a schedule-to-start timeout',
+    );
     for (const scenario of moved) {
       // Its final prepare, run and verify all ran on C.
-      const lastOnHost = hostActivities.map((type) => runs.filter((r) => r.scenario === scenario && r.type === type).at(-1)!);
+      const lastOnHost = hostActivities.map(
+        (type) => runs.filter((r) => r.scenario === scenario && r.type === type).at(-1)!,
+      );
       for (const r of lastOnHost) {
         assert.equal(r.queue, hostQueue('host-c'), `${scenario} ${r.type}`);
         assert.equal(r.outcome, 'completed', `${scenario} ${r.type}`);

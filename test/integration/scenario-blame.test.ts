@@ -25,8 +25,22 @@ type Behaviour = 'pack_fault' | 'storm' | 'storm_ridden_out' | 'honest';
 function activities(runs: Record<string, number>) {
   const behaviour = (name: string) => name as Behaviour;
   const run = (name: string, upstreamFailures: number, faults: number): AgentRunResult => ({
-    outcome: 'completed', exitCode: 0, wallMs: 1, outputs: artifact, agentLog: artifact, outputNotes: [],
-    policy: { costUsd: 0.01, calls: 3, agentRequests: 3, budgetRefusals: 0, upstreamFailures, faults: Array.from({ length: faults }, () => ({ kind: 'policy_exception', message: `${name}: upstream failed` })), callLog: artifact, policyLog: artifact },
+    outcome: 'completed',
+    exitCode: 0,
+    wallMs: 1,
+    outputs: artifact,
+    agentLog: artifact,
+    outputNotes: [],
+    policy: {
+      costUsd: 0.01,
+      calls: 3,
+      agentRequests: 3,
+      budgetRefusals: 0,
+      upstreamFailures,
+      faults: Array.from({ length: faults }, () => ({ kind: 'policy_exception', message: `${name}: upstream failed` })),
+      callLog: artifact,
+      policyLog: artifact,
+    },
   });
   return {
     ...passingPreamble,
@@ -34,17 +48,35 @@ function activities(runs: Record<string, number>) {
       const name = input.scenario.name;
       runs[name] = (runs[name] ?? 0) + 1;
       switch (behaviour(name)) {
-        case 'pack_fault': throw ApplicationFailure.create({ type: packFaultTypes.outputsTooLarge, message: 'the outputs passed the archive limit', nonRetryable: true });
-        case 'storm': return run(name, 4, 4);
-        case 'storm_ridden_out': return run(name, 2, 0);
-        default: return run(name, 0, 0);
+        case 'pack_fault':
+          throw ApplicationFailure.create({
+            type: packFaultTypes.outputsTooLarge,
+            message: 'the outputs passed the archive limit',
+            nonRetryable: true,
+          });
+        case 'storm':
+          return run(name, 4, 4);
+        case 'storm_ridden_out':
+          return run(name, 2, 0);
+        default:
+          return run(name, 0, 0);
       }
     },
     async verifyScenario(input: { scenario: PreparedScenario }) {
       const passed = behaviour(input.scenario.name) === 'storm' ? 0 : 5;
-      return { testsPassed: passed, testsFailed: 5 - passed, testsTotal: 5, source: 'ctrf', report: artifact, verifierLog: artifact, wallMs: 1 };
+      return {
+        testsPassed: passed,
+        testsFailed: 5 - passed,
+        testsTotal: 5,
+        source: 'ctrf',
+        report: artifact,
+        verifierLog: artifact,
+        wallMs: 1,
+      };
     },
-    async aggregate(input: Parameters<typeof summarizeEvaluation>[0]) { return summarizeEvaluation(input); },
+    async aggregate(input: Parameters<typeof summarizeEvaluation>[0]) {
+      return summarizeEvaluation(input);
+    },
   };
 }
 
@@ -76,8 +108,19 @@ describe('the evaluation applies the blame table', () => {
   });
 
   const evaluate = (scenarios: Behaviour[]) => {
-    const submission: Submission = { submissionId: uniqueId('blame'), pack: { kind: 'directory', path: '/nowhere' }, agent: 'loop', scenarios, seed: 1, hotkey: 'h' };
-    return client.workflow.execute('evaluateSubmission', { taskQueue, workflowId: uniqueId('blame-eval'), args: [submission] }) as Promise<EvaluationResult>;
+    const submission: Submission = {
+      submissionId: uniqueId('blame'),
+      pack: { kind: 'directory', path: '/nowhere' },
+      agent: 'loop',
+      scenarios,
+      seed: 1,
+      hotkey: 'h',
+    };
+    return client.workflow.execute('evaluateSubmission', {
+      taskQueue,
+      workflowId: uniqueId('blame-eval'),
+      args: [submission],
+    }) as Promise<EvaluationResult>;
   };
 
   test('a pack that breaks its own run is scored 0 for it, and the evaluation completes', async () => {
@@ -91,14 +134,16 @@ describe('the evaluation applies the blame table', () => {
     assert.equal(runs.pack_fault, 1, 'a pack fault is not retried');
   });
 
-  test('calls failing upstream make the scenario infra_error after three tries, and the evaluation incomplete', { timeout: 120_000 }, async () => {
+  test('calls failing upstream make the scenario infra_error after three tries, and the evaluation incomplete', {
+    timeout: 120_000,
+  }, async () => {
     const result = await evaluate(['storm', 'storm_ridden_out']);
     assert.equal(result.status, 'incomplete');
     const storm = result.perScenario.find((s) => s.name === 'storm')!;
     assert.equal(storm.status, 'infra_error', JSON.stringify(storm));
     assert.match(storm.error ?? '', /4 model calls failed upstream.*in each of 3 tries/);
     assert.equal(runs.storm, 3);
-    assert.equal(storm.costUsd, 0.03, 'every try\'s spend is counted');
+    assert.equal(storm.costUsd, 0.03, "every try's spend is counted");
     // The policy rode the outage out with every test passed: nothing to blame anyone for.
     const ridden = result.perScenario.find((s) => s.name === 'storm_ridden_out')!;
     assert.equal(ridden.status, 'completed');

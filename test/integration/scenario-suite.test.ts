@@ -29,14 +29,25 @@ describe('the active scenario set', async () => {
   const active = await listScenarioFolders();
   const folders = await Promise.all(active.map((s) => loadScenario(s.dir)));
   let harness: Harness;
-  const runs: Record<'oracle' | 'null' | 'partial', EvaluationResult | undefined> = { oracle: undefined, null: undefined, partial: undefined };
+  const runs: Record<'oracle' | 'null' | 'partial', EvaluationResult | undefined> = {
+    oracle: undefined,
+    null: undefined,
+    partial: undefined,
+  };
   const oracleId = uniqueId('oracle');
 
   before(async () => {
     harness = await startHarness();
     // All three at once: the worker's slots bound the scenarios in flight, and none waits for the tail of another run.
-    const [oracle, nothing, partial] = await Promise.all((['oracle', 'null', 'partial'] as const).map((agent) =>
-      harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent, ...(agent === 'oracle' ? { submissionId: oracleId } : {}) })));
+    const [oracle, nothing, partial] = await Promise.all(
+      (['oracle', 'null', 'partial'] as const).map((agent) =>
+        harness.evaluate({
+          pack: { kind: 'directory', path: examplePackDir },
+          agent,
+          ...(agent === 'oracle' ? { submissionId: oracleId } : {}),
+        }),
+      ),
+    );
     Object.assign(runs, { oracle, null: nothing, partial });
   });
   after(async () => harness?.close());
@@ -53,7 +64,9 @@ describe('the active scenario set', async () => {
     const categories = new Set(folders.map((f) => f.config.metadata.category));
     const hard = folders.filter((f) => f.config.metadata.difficulty === 'hard');
     const totalTests = runs.oracle!.testsTotal;
-    process.stdout.write(`# spec ${registry.spec}: ${folders.length} scenarios, ${categories.size} categories, ${hard.length} hard, ${totalTests} hidden tests\n`);
+    process.stdout.write(
+      `# spec ${registry.spec}: ${folders.length} scenarios, ${categories.size} categories, ${hard.length} hard, ${totalTests} hidden tests\n`,
+    );
     assert.ok(folders.length >= 26, `${folders.length} active scenarios`);
     assert.ok(categories.size >= 12, `${categories.size} categories`);
     assert.ok(hard.length >= 8, `${hard.length} hard scenarios`);
@@ -69,10 +82,16 @@ describe('the active scenario set', async () => {
       const nothing = resultOf('null', folder.name);
       assert.equal(nothing.testsPassed, 0, `the null agent passed ${nothing.testsPassed}`);
       assert.equal(nothing.testsTotal, oracle.testsTotal);
-      const hasPartial = await stat(path.join(folder.dir, 'solution', 'partial.sh')).then(() => true, () => false);
+      const hasPartial = await stat(path.join(folder.dir, 'solution', 'partial.sh')).then(
+        () => true,
+        () => false,
+      );
       if (hasPartial) {
         const partial = resultOf('partial', folder.name);
-        assert.ok(partial.testsPassed > 0 && partial.testsPassed < partial.testsTotal, `partial ${partial.testsPassed}/${partial.testsTotal}`);
+        assert.ok(
+          partial.testsPassed > 0 && partial.testsPassed < partial.testsTotal,
+          `partial ${partial.testsPassed}/${partial.testsTotal}`,
+        );
       }
     });
 
@@ -81,13 +100,21 @@ describe('the active scenario set', async () => {
       const first = parseCtrf(await readFile(oracle.artifacts.verifierReport!.path, 'utf8'));
       const image = await ensureScenarioImage(harness.docker, harness.baseImage, folder);
       const session = await ContainerSession.start(harness.docker, {
-        image, role: 'verifier', scenario: folder.name, workflowId: `determinism-${process.pid}`,
-        cpus: folder.config.environment.cpus, memoryMb: folder.config.environment.memory_mb, owner: currentWorkerIdentity(),
+        image,
+        role: 'verifier',
+        scenario: folder.name,
+        workflowId: `determinism-${process.pid}`,
+        cpus: folder.config.environment.cpus,
+        memoryMb: folder.config.environment.memory_mb,
+        owner: currentWorkerIdentity(),
       });
       try {
         const again = await runVerifier({
-          session, scenarioDir: folder.dir, outputsArchive: await readFile(oracle.artifacts.agentOutputs!.path),
-          timeoutSec: folder.config.verifier.timeout_sec, onTick: () => undefined,
+          session,
+          scenarioDir: folder.dir,
+          outputsArchive: await readFile(oracle.artifacts.agentOutputs!.path),
+          timeoutSec: folder.config.verifier.timeout_sec,
+          onTick: () => undefined,
         });
         assert.deepEqual(again.counts.tests, first.tests);
       } finally {
@@ -98,8 +125,14 @@ describe('the active scenario set', async () => {
 
   describe('evaluateSubmission on the active scenarios', () => {
     test('runs every scenario of the active set, in order', () => {
-      assert.deepEqual(runs.oracle!.perScenario.map((s) => s.name), active.map((s) => s.name));
-      assert.deepEqual(runs.null!.perScenario.map((s) => s.name), active.map((s) => s.name));
+      assert.deepEqual(
+        runs.oracle!.perScenario.map((s) => s.name),
+        active.map((s) => s.name),
+      );
+      assert.deepEqual(
+        runs.null!.perScenario.map((s) => s.name),
+        active.map((s) => s.name),
+      );
     });
 
     test('the oracle run completes with every test passed, the null run with none', () => {
@@ -143,7 +176,9 @@ describe('the active scenario set', async () => {
     });
 
     test('no container is left behind', async () => {
-      const left = await listManagedContainers(harness.docker, [`${containerLabels.workflowId}=${evaluationWorkflowId(oracleId)}`]);
+      const left = await listManagedContainers(harness.docker, [
+        `${containerLabels.workflowId}=${evaluationWorkflowId(oracleId)}`,
+      ]);
       assert.deepEqual(left, []);
     });
   });

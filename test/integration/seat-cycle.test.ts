@@ -34,7 +34,11 @@ describe('the seat on the local chain', () => {
   const miners: Record<'weak' | 'strong' | 'copycat' | 'garbage', { address: string; uid: number }> = {} as never;
 
   const runCycle = () =>
-    harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId(`cycle-${netuid}`), args: [{ seat }] });
+    harness.client.workflow.execute<typeof seatCycle>('seatCycle', {
+      taskQueue: harness.taskQueue,
+      workflowId: uniqueId(`cycle-${netuid}`),
+      args: [{ seat }],
+    });
   const seatView = () => harness.client.workflow.getHandle(seatWorkflowId(netuid)).query(seatQuery);
   async function waitForDecisions(count: number): Promise<SeatView> {
     const deadline = Date.now() + 10 * 60_000;
@@ -72,8 +76,15 @@ describe('the seat on the local chain', () => {
   });
 
   after(async () => {
-    await harness?.client.workflow.getHandle(seatWorkflowId(netuid)).terminate('test finished').catch(() => undefined);
-    for (const id of [netuid, netuid + 1]) await harness?.client.schedule.getHandle(seatCycleScheduleId(id)).delete().catch(() => undefined);
+    await harness?.client.workflow
+      .getHandle(seatWorkflowId(netuid))
+      .terminate('test finished')
+      .catch(() => undefined);
+    for (const id of [netuid, netuid + 1])
+      await harness?.client.schedule
+        .getHandle(seatCycleScheduleId(id))
+        .delete()
+        .catch(() => undefined);
     await harness?.close();
   });
 
@@ -84,10 +95,20 @@ describe('the seat on the local chain', () => {
     weakHash = await commit('weak', path.join(fixtures, 'weak'));
     await chain.as(miners.garbage.address).setCommitment(netuid, 'my pack is the best|ftp://nowhere');
     const first = await runCycle();
-    assert.deepEqual(first.accepted.map((o) => o.packHash), [weakHash]);
+    assert.deepEqual(
+      first.accepted.map((o) => o.packHash),
+      [weakHash],
+    );
     // No winner yet: the fallback uid (no owner on the local chain, nothing configured: uid 0) gets the weight.
-    assert.equal(first.weights.status === 'set' && first.weights.fallback?.code, 'seat_empty', JSON.stringify(first.weights));
-    assert.ok(first.skipped.some((s) => s.hotkey === miners.garbage.address && /64 hexadecimal/.test(s.reason)), JSON.stringify(first.skipped));
+    assert.equal(
+      first.weights.status === 'set' && first.weights.fallback?.code,
+      'seat_empty',
+      JSON.stringify(first.weights),
+    );
+    assert.ok(
+      first.skipped.some((s) => s.hotkey === miners.garbage.address && /64 hexadecimal/.test(s.reason)),
+      JSON.stringify(first.skipped),
+    );
 
     const view = await waitForDecisions(1);
     assert.equal(view.incumbent?.packHash, weakHash, JSON.stringify(view.history));
@@ -99,7 +120,10 @@ describe('the seat on the local chain', () => {
     await passRateLimit();
     const second = await runCycle();
     assert.equal(second.accepted.length, 0);
-    assert.ok(second.skipped.some((s) => s.hotkey === miners.copycat.address && /committed first by/.test(s.reason)), JSON.stringify(second.skipped));
+    assert.ok(
+      second.skipped.some((s) => s.hotkey === miners.copycat.address && /committed first by/.test(s.reason)),
+      JSON.stringify(second.skipped),
+    );
     assert.equal(second.weights.status, 'set', JSON.stringify(second.weights));
     assert.deepEqual((await chain.weights(netuid))[0]!.weights, [{ uid: miners.weak.uid, value: 65535 }]);
   });
@@ -107,12 +131,18 @@ describe('the seat on the local chain', () => {
   test('a better challenger takes the seat, with its evidence recorded, and the weights follow', async () => {
     strongHash = await commit('strong', path.join(fixtures, 'strong'));
     const offered = await runCycle();
-    assert.deepEqual(offered.accepted.map((o) => o.packHash), [strongHash]);
+    assert.deepEqual(
+      offered.accepted.map((o) => o.packHash),
+      [strongHash],
+    );
     const view = await waitForDecisions(2);
     const record = view.history.at(-1)!;
     assert.equal(record.outcome, 'challenger_takes_seat', record.reason);
     assert.equal(view.incumbent?.packHash, strongHash);
-    assert.ok(record.challengerTotal! > record.incumbentTotal!, `${record.challengerTotal} vs ${record.incumbentTotal}`);
+    assert.ok(
+      record.challengerTotal! > record.incumbentTotal!,
+      `${record.challengerTotal} vs ${record.incumbentTotal}`,
+    );
     const evidence = JSON.parse(await readFile(record.evidence!.path, 'utf8'));
     assert.equal(evidence.decision.outcome, 'challenger_takes_seat');
     assert.ok(evidence.decision.bootstrap.lowerBound > 0);
@@ -121,7 +151,12 @@ describe('the seat on the local chain', () => {
     // The decision's spec manifest: its evaluations' contest with the seat's decision parameters.
     assert.match(record.evidence!.manifestHash ?? '', /^[0-9a-f]{64}$/);
     assert.equal(evidence.manifestHash, record.evidence!.manifestHash);
-    assert.deepEqual(evidence.specManifest.decision, { repeats: seat.repeats, bootstrapResamples: seat.bootstrapResamples, confidence: seat.confidence, seed: seat.seed });
+    assert.deepEqual(evidence.specManifest.decision, {
+      repeats: seat.repeats,
+      bootstrapResamples: seat.bootstrapResamples,
+      confidence: seat.confidence,
+      seed: seat.seed,
+    });
     // Its child evaluations say which side they are, in their summary and a search attribute.
     const specHashes = new Set<string | undefined>();
     for (const workflowId of record.evaluations) {
@@ -146,7 +181,10 @@ describe('the seat on the local chain', () => {
   test('an identical challenger does not take the seat, and the weights stay', async () => {
     const again = await mkdtemp(path.join(tmpdir(), 'trl-seat-again-'));
     await cp(path.join(fixtures, 'strong'), again, { recursive: true });
-    await writeFile(path.join(again, 'SKILL.md'), `${await readFile(path.join(again, 'SKILL.md'), 'utf8')}\nVersion 1.0.1.\n`);
+    await writeFile(
+      path.join(again, 'SKILL.md'),
+      `${await readFile(path.join(again, 'SKILL.md'), 'utf8')}\nVersion 1.0.1.\n`,
+    );
     const sameHash = await commit('strong', again);
     assert.notEqual(sameHash, strongHash);
     await runCycle();
@@ -164,7 +202,8 @@ describe('the seat on the local chain', () => {
   test('the seat continued as new on the way and kept its state; its histories replay', async () => {
     const handle = harness.client.workflow.getHandle(seatWorkflowId(netuid));
     const runs: string[] = [];
-    for await (const execution of harness.client.workflow.list({ query: `WorkflowId = '${seatWorkflowId(netuid)}'` })) runs.push(execution.runId);
+    for await (const execution of harness.client.workflow.list({ query: `WorkflowId = '${seatWorkflowId(netuid)}'` }))
+      runs.push(execution.runId);
     assert.ok(runs.length > 1, `expected continue-as-new with maxHistoryEvents 40; found ${runs.length} run(s)`);
     const view = await handle.query(seatQuery);
     assert.equal(view.decisions, 3);
@@ -176,19 +215,30 @@ describe('the seat on the local chain', () => {
   });
 
   test('changed seat settings reach the running seat, to take effect before its next challenge', async () => {
-    await harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId(`cycle-${netuid}`), args: [{ seat: { ...seat, repeats: 2 } }] });
+    await harness.client.workflow.execute<typeof seatCycle>('seatCycle', {
+      taskQueue: harness.taskQueue,
+      workflowId: uniqueId(`cycle-${netuid}`),
+      args: [{ seat: { ...seat, repeats: 2 } }],
+    });
     const view = await seatView();
     assert.equal(view.pendingConfig?.repeats, 2);
     assert.equal(view.config.repeats, 1, 'the settings in effect change only between challenges');
   });
 
   test('a Schedule drives the cycle', async () => {
-    const { scheduleId, created } = await ensureSeatSchedule(harness.client, { seat, intervalSec: 2, taskQueue: harness.taskQueue });
+    const { scheduleId, created } = await ensureSeatSchedule(harness.client, {
+      seat,
+      intervalSec: 2,
+      taskQueue: harness.taskQueue,
+    });
     assert.equal(created, true);
     const handle = harness.client.schedule.getHandle(scheduleId);
     // `trl up` pauses the schedule when it stops; the next start resumes it.
     await handle.pause('worker stopped');
-    assert.equal((await ensureSeatSchedule(harness.client, { seat, intervalSec: 2, taskQueue: harness.taskQueue })).created, false);
+    assert.equal(
+      (await ensureSeatSchedule(harness.client, { seat, intervalSec: 2, taskQueue: harness.taskQueue })).created,
+      false,
+    );
     assert.equal((await handle.describe()).state.paused, false);
     const deadline = Date.now() + 60_000;
     let description = await handle.describe();
@@ -198,11 +248,17 @@ describe('the seat on the local chain', () => {
     }
     const started = description.info.recentActions[0];
     assert.ok(started, 'the schedule started no cycle within a minute');
-    const report = await harness.client.workflow.getHandle(started.action.workflow.workflowId, started.action.workflow.firstExecutionRunId).result();
+    const report = await harness.client.workflow
+      .getHandle(started.action.workflow.workflowId, started.action.workflow.firstExecutionRunId)
+      .result();
     assert.equal(report.seatedHotkey, miners.strong.address);
 
     // The worker now serves another subnet: this subnet's cycles on its queue would only fail.
-    const moved = await ensureSeatSchedule(harness.client, { seat: { ...seat, netuid: netuid + 1 }, intervalSec: 60, taskQueue: harness.taskQueue });
+    const moved = await ensureSeatSchedule(harness.client, {
+      seat: { ...seat, netuid: netuid + 1 },
+      intervalSec: 60,
+      taskQueue: harness.taskQueue,
+    });
     assert.deepEqual(moved.pausedOthers, [scheduleId]);
     assert.equal((await handle.describe()).state.paused, true);
   });

@@ -31,7 +31,13 @@ const stormModel = 'qwen3.8-27b';
 
 describe('blame on the seat: an upstream outage and an incumbent that cannot be evaluated', () => {
   const netuid = 1000 + Math.floor(Math.random() * 60_000);
-  const seat = seatConfigSchema.parse({ netuid, agent: 'loop', scenarios: ['csv-sales-report'], seed: 1, maxHistoryEvents: 400 });
+  const seat = seatConfigSchema.parse({
+    netuid,
+    agent: 'loop',
+    scenarios: ['csv-sales-report'],
+    seed: 1,
+    maxHistoryEvents: 400,
+  });
   let harness: Harness;
   let chain: LocalChain;
   const miners: Record<'unevaluable' | 'steady' | 'crashing', { address: string; uid: number }> = {} as never;
@@ -39,7 +45,11 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
   let challengerHash: string;
 
   const runCycle = () =>
-    harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId(`cycle-${netuid}`), args: [{ seat }] });
+    harness.client.workflow.execute<typeof seatCycle>('seatCycle', {
+      taskQueue: harness.taskQueue,
+      workflowId: uniqueId(`cycle-${netuid}`),
+      args: [{ seat }],
+    });
   const seatView = () => harness.client.workflow.getHandle(seatWorkflowId(netuid)).query(seatQuery);
   async function waitForDecisions(count: number): Promise<SeatView> {
     const deadline = Date.now() + 15 * 60_000;
@@ -50,16 +60,22 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
       await sleep(1000);
     }
   }
-  const evaluationOf = (workflowId: string) => harness.client.workflow.getHandle(workflowId).result() as Promise<EvaluationResult>;
+  const evaluationOf = (workflowId: string) =>
+    harness.client.workflow.getHandle(workflowId).result() as Promise<EvaluationResult>;
 
   before(async () => {
     // The outage: every call to one model fails upstream (500 or 503), on every try.
     const models = JSON.parse(await readFile(defaultAllowlistFile, 'utf8'));
-    for (const model of models.models) if (model.id === stormModel) Object.assign(model.sim, { rateLimitRate: 0, serverErrorRate: 1 });
+    for (const model of models.models)
+      if (model.id === stormModel) Object.assign(model.sim, { rateLimitRate: 0, serverErrorRate: 1 });
     const dir = await mkdtemp(path.join(tmpdir(), 'trl-seat-storm-'));
     process.env.TRL_MODELS_FILE = path.join(dir, 'models.json');
     await writeFile(process.env.TRL_MODELS_FILE, JSON.stringify(models));
-    const config = readChainConfig({ TRL_LOCAL_CHAIN_FILE: path.join(dir, 'chain.json'), TRL_NETUID: String(netuid), TRL_LOCAL_CHAIN_BLOCK_MS: '200' });
+    const config = readChainConfig({
+      TRL_LOCAL_CHAIN_FILE: path.join(dir, 'chain.json'),
+      TRL_NETUID: String(netuid),
+      TRL_LOCAL_CHAIN_BLOCK_MS: '200',
+    });
     harness = await startHarness({ chain: config });
     chain = await openLocalChain(config);
     await chain.ensureSubnet(netuid + 1);
@@ -75,22 +91,43 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
     await harness.client.workflow.start('seat', {
       workflowId: seatWorkflowId(netuid),
       taskQueue: harness.taskQueue,
-      args: [{ ...newSeatState(seat), incumbent: { packHash: incumbentHash, url: localPackUrl, hotkey: miners.unevaluable.address, seatedTestsPassed: 3, seatedTestsTotal: 10, seatedAt: new Date().toISOString() } }],
+      args: [
+        {
+          ...newSeatState(seat),
+          incumbent: {
+            packHash: incumbentHash,
+            url: localPackUrl,
+            hotkey: miners.unevaluable.address,
+            seatedTestsPassed: 3,
+            seatedTestsTotal: 10,
+            seatedAt: new Date().toISOString(),
+          },
+        },
+      ],
     });
   });
 
   after(async () => {
-    await harness?.client.workflow.getHandle(seatWorkflowId(netuid + 1)).terminate('test finished').catch(() => undefined);
-    await harness?.client.workflow.getHandle(seatWorkflowId(netuid)).terminate('test finished').catch(() => undefined);
+    await harness?.client.workflow
+      .getHandle(seatWorkflowId(netuid + 1))
+      .terminate('test finished')
+      .catch(() => undefined);
+    await harness?.client.workflow
+      .getHandle(seatWorkflowId(netuid))
+      .terminate('test finished')
+      .catch(() => undefined);
     await harness?.close();
   });
 
-  test('an upstream storm on the incumbent\'s model: infra_error, incomplete, the seat unmoved', async () => {
+  test("an upstream storm on the incumbent's model: infra_error, incomplete, the seat unmoved", async () => {
     const prepared = await preparePackSubmission(path.join(fixtures, 'steady'), localPackUrl);
     challengerHash = prepared.packHash;
     await chain.as(miners.steady.address).setCommitment(netuid, prepared.text);
     const offered = await runCycle();
-    assert.deepEqual(offered.accepted.map((o) => o.packHash), [challengerHash]);
+    assert.deepEqual(
+      offered.accepted.map((o) => o.packHash),
+      [challengerHash],
+    );
     const view = await waitForDecisions(1);
     const record = view.history.at(-1)!;
     assert.equal(record.outcome, 'no_decision', record.reason);
@@ -113,7 +150,11 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
 
   test('the challenger comes again, and the incumbent forfeits the seat after the second such challenge', async () => {
     const offered = await runCycle();
-    assert.deepEqual(offered.accepted.map((o) => o.packHash), [challengerHash], 'the challenger was not used up');
+    assert.deepEqual(
+      offered.accepted.map((o) => o.packHash),
+      [challengerHash],
+      'the challenger was not used up',
+    );
     const view = await waitForDecisions(2);
     const record = view.history.at(-1)!;
     assert.equal(record.outcome, 'challenger_takes_seat', record.reason);
@@ -134,11 +175,30 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
     await harness.client.workflow.start('seat', {
       workflowId: seatWorkflowId(other.netuid),
       taskQueue: harness.taskQueue,
-      args: [{ ...newSeatState(other), incumbent: { packHash: crashing.packHash, url: localPackUrl, hotkey: miners.crashing.address, seatedTestsPassed: 3, seatedTestsTotal: 10, seatedAt: new Date().toISOString() } }],
+      args: [
+        {
+          ...newSeatState(other),
+          incumbent: {
+            packHash: crashing.packHash,
+            url: localPackUrl,
+            hotkey: miners.crashing.address,
+            seatedTestsPassed: 3,
+            seatedTestsTotal: 10,
+            seatedAt: new Date().toISOString(),
+          },
+        },
+      ],
     });
     await chain.as(miners.steady.address).setCommitment(other.netuid, steady.text);
-    const offered = await harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId(`cycle-${other.netuid}`), args: [{ seat: other }] });
-    assert.deepEqual(offered.accepted.map((o) => o.packHash), [steady.packHash]);
+    const offered = await harness.client.workflow.execute<typeof seatCycle>('seatCycle', {
+      taskQueue: harness.taskQueue,
+      workflowId: uniqueId(`cycle-${other.netuid}`),
+      args: [{ seat: other }],
+    });
+    assert.deepEqual(
+      offered.accepted.map((o) => o.packHash),
+      [steady.packHash],
+    );
     const handle = harness.client.workflow.getHandle(seatWorkflowId(other.netuid));
     const deadline = Date.now() + 10 * 60_000;
     let view = await handle.query(seatQuery);
@@ -148,9 +208,12 @@ describe('blame on the seat: an upstream outage and an incumbent that cannot be 
       view = await handle.query(seatQuery);
     }
     const record = view.history.at(-1)!;
-    const incumbent = (await Promise.all(record.evaluations.map(evaluationOf))).find((e) => e.packHash === crashing.packHash)!;
+    const incumbent = (await Promise.all(record.evaluations.map(evaluationOf))).find(
+      (e) => e.packHash === crashing.packHash,
+    )!;
     assert.equal(incumbent.status, 'completed', 'a pack never makes its own evaluation incomplete');
-    for (const scenario of incumbent.perScenario) assert.equal(scenario.status, 'policy_error', JSON.stringify(scenario));
+    for (const scenario of incumbent.perScenario)
+      assert.equal(scenario.status, 'policy_error', JSON.stringify(scenario));
     assert.equal(record.outcome, 'challenger_takes_seat', record.reason);
     assert.notEqual(record.incumbentForfeits, true, 'on merit, not by forfeit');
     assert.equal(view.incumbent?.packHash, steady.packHash);

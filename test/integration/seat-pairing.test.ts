@@ -49,29 +49,49 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
     }
   }
   const historyOf = async (workflowId: string) => harness.client.workflow.getHandle(workflowId).fetchHistory();
-  const resultOf = (workflowId: string) => harness.client.workflow.getHandle(workflowId).result() as Promise<EvaluationResult>;
+  const resultOf = (workflowId: string) =>
+    harness.client.workflow.getHandle(workflowId).result() as Promise<EvaluationResult>;
   const roleOf = (workflowId: string) => (workflowId.includes('-challenger-') ? 'challenger' : 'incumbent');
 
   before(async () => {
     harness = await startHarness();
     // The hotkeys test/integration/seat-cycle.test.ts commits these packs with: a pack hash belongs to
     // its first committer, so in a shared data directory either test may run first.
-    const hotkeys = { incumbent: await addressFromUri('//SeatTest-weak'), challenger: await addressFromUri('//SeatTest-strong') };
+    const hotkeys = {
+      incumbent: await addressFromUri('//SeatTest-weak'),
+      challenger: await addressFromUri('//SeatTest-strong'),
+    };
     const incumbent = await preparePackSubmission(path.join(fixtures, 'weak'), localPackUrl);
     const challenger = await preparePackSubmission(path.join(fixtures, 'strong'), localPackUrl);
     incumbentHash = incumbent.packHash;
     challengerHash = challenger.packHash;
     // Two seats, alike but for the schedule, each with the weak pack seated and the strong one queued.
     const start = (id: number, pairing: 'interleaved' | 'sequential') => {
-      const config = seatConfigSchema.parse({ netuid: id, agent: 'loop', scenarios, seed: 1, pairing, pairedWindow: 1 });
+      const config = seatConfigSchema.parse({
+        netuid: id,
+        agent: 'loop',
+        scenarios,
+        seed: 1,
+        pairing,
+        pairedWindow: 1,
+      });
       return harness.client.workflow.start('seat', {
         workflowId: seatWorkflowId(id),
         taskQueue: harness.taskQueue,
-        args: [{
-          ...newSeatState(config),
-          incumbent: { packHash: incumbentHash, url: localPackUrl, hotkey: hotkeys.incumbent, seatedTestsPassed: 0, seatedTestsTotal: 0, seatedAt: new Date().toISOString() },
-          queue: [{ packHash: challengerHash, url: localPackUrl, hotkey: hotkeys.challenger, commitBlock: 1 }],
-        }],
+        args: [
+          {
+            ...newSeatState(config),
+            incumbent: {
+              packHash: incumbentHash,
+              url: localPackUrl,
+              hotkey: hotkeys.incumbent,
+              seatedTestsPassed: 0,
+              seatedTestsTotal: 0,
+              seatedAt: new Date().toISOString(),
+            },
+            queue: [{ packHash: challengerHash, url: localPackUrl, hotkey: hotkeys.challenger, commitBlock: 1 }],
+          },
+        ],
       });
     };
     await start(interleavedNetuid, 'interleaved');
@@ -81,7 +101,11 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
   });
 
   after(async () => {
-    for (const id of [interleavedNetuid, sequentialNetuid]) await harness?.client.workflow.getHandle(seatWorkflowId(id)).terminate('test finished').catch(() => undefined);
+    for (const id of [interleavedNetuid, sequentialNetuid])
+      await harness?.client.workflow
+        .getHandle(seatWorkflowId(id))
+        .terminate('test finished')
+        .catch(() => undefined);
     await harness?.close();
   });
 
@@ -95,7 +119,8 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
       const sent = event.signalExternalWorkflowExecutionInitiatedEventAttributes;
       if (sent?.signalName === pairingSignalNames.gate) {
         const { scenarios: released } = decode(sent.input) as { scenarios: string[] };
-        for (const scenario of released) schedule.push({ kind: 'gate', side: roleOf(sent.workflowExecution!.workflowId!), scenario });
+        for (const scenario of released)
+          schedule.push({ kind: 'gate', side: roleOf(sent.workflowExecution!.workflowId!), scenario });
       }
       const heard = event.workflowExecutionSignaledEventAttributes;
       if (heard?.signalName === pairingSignalNames.done) {
@@ -118,7 +143,10 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
       const next = released[k + 1];
       if (next) {
         const nextGates = ['challenger', 'incumbent'].map((side) => at('gate', side, next));
-        assert.ok(Math.max(...dones) < Math.min(...nextGates), `${next} released before ${scenario} was done on both sides: ${JSON.stringify(schedule)}`);
+        assert.ok(
+          Math.max(...dones) < Math.min(...nextGates),
+          `${next} released before ${scenario} was done on both sides: ${JSON.stringify(schedule)}`,
+        );
       }
     }
 
@@ -129,7 +157,9 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
       const runAt = new Map<string, number>();
       for (const [index, event] of events.entries()) {
         const heard = event.workflowExecutionSignaledEventAttributes;
-        if (heard?.signalName === pairingSignalNames.gate) for (const scenario of (decode(heard.input) as { scenarios: string[] }).scenarios) gateAt.set(scenario, index);
+        if (heard?.signalName === pairingSignalNames.gate)
+          for (const scenario of (decode(heard.input) as { scenarios: string[] }).scenarios)
+            gateAt.set(scenario, index);
         const scheduled = event.activityTaskScheduledEventAttributes;
         if (scheduled?.activityType?.name === 'runScenario') {
           const input = decode(scheduled.input) as { scenario: { name: string } };
@@ -137,14 +167,23 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
         }
       }
       assert.deepEqual([...runAt.keys()].sort(), [...scenarios].sort(), workflowId);
-      for (const [scenario, index] of runAt) assert.ok((gateAt.get(scenario) ?? Infinity) < index, `${workflowId}: ${scenario} ran before its gate`);
+      for (const [scenario, index] of runAt)
+        assert.ok((gateAt.get(scenario) ?? Infinity) < index, `${workflowId}: ${scenario} ran before its gate`);
     }
   });
 
   test('the old sequential schedule ran the challenger whole before the incumbent started', async () => {
     const events = (await historyOf(seatWorkflowId(sequentialNetuid))).events ?? [];
-    const challengerDone = events.findIndex((e) => e.childWorkflowExecutionCompletedEventAttributes && roleOf(e.childWorkflowExecutionCompletedEventAttributes.workflowExecution!.workflowId!) === 'challenger');
-    const incumbentStarted = events.findIndex((e) => e.startChildWorkflowExecutionInitiatedEventAttributes && roleOf(e.startChildWorkflowExecutionInitiatedEventAttributes.workflowId!) === 'incumbent');
+    const challengerDone = events.findIndex(
+      (e) =>
+        e.childWorkflowExecutionCompletedEventAttributes &&
+        roleOf(e.childWorkflowExecutionCompletedEventAttributes.workflowExecution!.workflowId!) === 'challenger',
+    );
+    const incumbentStarted = events.findIndex(
+      (e) =>
+        e.startChildWorkflowExecutionInitiatedEventAttributes &&
+        roleOf(e.startChildWorkflowExecutionInitiatedEventAttributes.workflowId!) === 'incumbent',
+    );
     assert.ok(challengerDone >= 0 && incumbentStarted > challengerDone, `${challengerDone} ${incumbentStarted}`);
   });
 
@@ -170,8 +209,14 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
     assert.deepEqual(Object.keys(fromInterleaved).sort(), ['challenger', 'incumbent']);
   });
 
-  test('the seats\' and the paired evaluations\' histories replay', async () => {
-    const ids = [seatWorkflowId(interleavedNetuid), seatWorkflowId(sequentialNetuid), ...records.interleaved.evaluations, ...records.sequential.evaluations];
-    for (const workflowId of ids) await Worker.runReplayHistory({ workflowBundle: harness.bundle }, await historyOf(workflowId));
+  test("the seats' and the paired evaluations' histories replay", async () => {
+    const ids = [
+      seatWorkflowId(interleavedNetuid),
+      seatWorkflowId(sequentialNetuid),
+      ...records.interleaved.evaluations,
+      ...records.sequential.evaluations,
+    ];
+    for (const workflowId of ids)
+      await Worker.runReplayHistory({ workflowBundle: harness.bundle }, await historyOf(workflowId));
   });
 });

@@ -56,7 +56,13 @@ describe('spend ledger and ceilings', () => {
   test('a submission ceiling of one scenario cap: one scenario runs, the others are not paid for, the evaluation is incomplete', async () => {
     const submissionId = uniqueId('ceiling');
     const scenarios = ['csv-sales-report', 'log-incident-summary', 'semver-range-matcher'];
-    const result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: cheapestModelPack }, agent: 'loop', scenarios, seed: 1 });
+    const result = await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: cheapestModelPack },
+      agent: 'loop',
+      scenarios,
+      seed: 1,
+    });
 
     const ran = result.perScenario.filter((s) => s.status !== 'ceiling_reached');
     const stopped = result.perScenario.filter((s) => s.status === 'ceiling_reached');
@@ -64,7 +70,10 @@ describe('spend ledger and ceilings', () => {
     assert.ok(ran[0]!.testsTotal > 0 && ran[0]!.costUsd > 0, JSON.stringify(ran[0]));
     assert.equal(stopped.length, 2);
     for (const scenario of stopped) {
-      assert.match(scenario.error ?? '', /per-submission spend ceiling of \$1\.0000 .* reached: \$\d+\.\d{4} spent \+ \$\d+\.\d{4} reserved by open attempts \+ \$1\.0000 for this attempt/);
+      assert.match(
+        scenario.error ?? '',
+        /per-submission spend ceiling of \$1\.0000 .* reached: \$\d+\.\d{4} spent \+ \$\d+\.\d{4} reserved by open attempts \+ \$1\.0000 for this attempt/,
+      );
       assert.equal(scenario.testsPassed, 0);
       assert.equal(scenario.costUsd, 0);
     }
@@ -73,7 +82,13 @@ describe('spend ledger and ceilings', () => {
 
     // The ledger holds exactly the one paid attempt: reserved at the cap, settled at its cost.
     const events = await ledgerEvents(submissionId);
-    assert.deepEqual(events.map((e) => [e.kind, e.scenario]), [['reserve', ran[0]!.name], ['settle', ran[0]!.name]]);
+    assert.deepEqual(
+      events.map((e) => [e.kind, e.scenario]),
+      [
+        ['reserve', ran[0]!.name],
+        ['settle', ran[0]!.name],
+      ],
+    );
     const [reserve, settle] = events;
     assert.ok(reserve?.kind === 'reserve' && reserve.amountUsd === 1);
     assert.ok(settle?.kind === 'settle' && settle.source === 'gateway');
@@ -111,18 +126,36 @@ describe('spend ledger and ceilings', () => {
     workers.push(first);
     const submissionId = uniqueId('spend-retry');
     const workflowId = evaluationWorkflowId(submissionId);
-    const handle = await startEvaluation(harness.client, { submissionId, pack: { kind: 'directory', path: pack }, scenariosDir: fixtures, scenarios: ['slow-writer'], agent: 'loop' }, taskQueue);
+    const handle = await startEvaluation(
+      harness.client,
+      {
+        submissionId,
+        pack: { kind: 'directory', path: pack },
+        scenariosDir: fixtures,
+        scenarios: ['slow-writer'],
+        agent: 'loop',
+      },
+      taskQueue,
+    );
 
     const firstCallLog = path.join(scenarioAttemptDir(workflowId, 'slow-writer', 'agent', 1), 'model-calls.jsonl');
-    await waitFor(async () => {
-      const cost = await readCallLogCost(firstCallLog);
-      return cost && cost.costUsd > 0 ? cost : undefined;
-    }, 180_000, 'a paid call in the first attempt');
+    await waitFor(
+      async () => {
+        const cost = await readCallLogCost(firstCallLog);
+        return cost && cost.costUsd > 0 ? cost : undefined;
+      },
+      180_000,
+      'a paid call in the first attempt',
+    );
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     const spentBeforeKill = (await readCallLogCost(firstCallLog))!;
     const open = await ledgerEvents(submissionId);
-    assert.deepEqual(open.map((e) => e.kind), ['reserve'], 'the killed attempt is still reserved at the cap');
+    assert.deepEqual(
+      open.map((e) => e.kind),
+      ['reserve'],
+      'the killed attempt is still reserved at the cap',
+    );
 
     const second = await startWorkerProcess(taskQueue, { TRL_SUBMISSION_CEILING_USD: undefined });
     workers.push(second);
@@ -132,7 +165,10 @@ describe('spend ledger and ceilings', () => {
     const events = await ledgerEvents(submissionId);
     // The killed worker's host queue is gone: the scenario started over from a new claim on the
     // next worker's host (README "Roles and host queues"), a new activity, so a new attempt id.
-    assert.deepEqual(events.map((e) => e.kind), ['reserve', 'settle', 'reserve', 'settle']);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['reserve', 'settle', 'reserve', 'settle'],
+    );
     assert.equal(events[0]!.attemptId, events[1]!.attemptId);
     assert.equal(events[2]!.attemptId, events[3]!.attemptId);
     assert.notEqual(events[0]!.attemptId, events[2]!.attemptId);
@@ -144,7 +180,10 @@ describe('spend ledger and ceilings', () => {
     const scenario = result.perScenario[0]!;
     assert.ok(Math.abs(scenario.costUsd - final.costUsd) < 1e-9, 'the result costs the final attempt');
     assert.ok(result.ledgerCostUsd !== undefined);
-    assert.ok(Math.abs(result.ledgerCostUsd - (recovered.costUsd + final.costUsd)) < 1e-6, `${result.ledgerCostUsd} vs ${recovered.costUsd} + ${final.costUsd}`);
+    assert.ok(
+      Math.abs(result.ledgerCostUsd - (recovered.costUsd + final.costUsd)) < 1e-6,
+      `${result.ledgerCostUsd} vs ${recovered.costUsd} + ${final.costUsd}`,
+    );
     assert.ok(result.ledgerCostUsd > result.costUsd, 'the retried attempt is counted');
   });
 
@@ -155,12 +194,27 @@ describe('spend ledger and ceilings', () => {
     const ran: string[] = [];
     let refused!: () => void;
     const refusal = new Promise<void>((resolve) => (refused = resolve));
-    const prepared = (s: ScenarioDescriptor): PreparedScenario => ({ name: s.name, dir: s.dir, imageTag: 'x', category: 'c', difficulty: 'easy', agentTimeoutSec: 10, agentMaxTurns: 5, verifierTimeoutSec: 10, cpus: 1, memoryMb: 256, agentOutputs: [] });
+    const prepared = (s: ScenarioDescriptor): PreparedScenario => ({
+      name: s.name,
+      dir: s.dir,
+      imageTag: 'x',
+      category: 'c',
+      difficulty: 'easy',
+      agentTimeoutSec: 10,
+      agentMaxTurns: 5,
+      verifierTimeoutSec: 10,
+      cpus: 1,
+      memoryMb: 256,
+      agentOutputs: [],
+    });
     const activities: Partial<Activities> = {
       fetchPack: async () => ({ packHash: 'h'.repeat(8), canonical: ref, fileCount: 1, name: 'stand-in', bundle: ref }),
       preEval: async () => ({ verdict: 'pass', report: ref }),
       probePolicy: async () => ({ verdict: 'pass', report: ref, conversations: 0 }),
-      resolveScenarios: async () => ({ spec: null, scenarios: ['a', 'b', 'c'].map((name) => ({ name, dir: `/${name}` })) }),
+      resolveScenarios: async () => ({
+        spec: null,
+        scenarios: ['a', 'b', 'c'].map((name) => ({ name, dir: `/${name}` })),
+      }),
       prepareScenario: async (s) => {
         if (s.name !== 'a') await refusal.then(() => new Promise((resolve) => setTimeout(resolve, 1500)));
         return prepared(s);
@@ -168,27 +222,52 @@ describe('spend ledger and ceilings', () => {
       runScenario: async (request) => {
         ran.push(request.scenario.name);
         refused();
-        throw ApplicationFailure.create({ type: 'spend_ceiling_reached', nonRetryable: true, message: 'daily spend ceiling of $5.0000 (UTC day 2026-03-01) reached: stand-in' });
+        throw ApplicationFailure.create({
+          type: 'spend_ceiling_reached',
+          nonRetryable: true,
+          message: 'daily spend ceiling of $5.0000 (UTC day 2026-03-01) reached: stand-in',
+        });
       },
-      verifyScenario: async () => { throw new Error('nothing may be verified'); },
+      verifyScenario: async () => {
+        throw new Error('nothing may be verified');
+      },
       aggregate: async (input) => ({ ...summarizeEvaluation(input), ledgerCostUsd: 0 }),
     };
     const connection = await NativeConnection.connect({ address: harness.address });
     const taskQueue = uniqueId('trl-test-standin');
-    const worker = await startStandInWorkers({ connection, namespace: harness.namespace, taskQueue, workflowBundle: harness.bundle, activities });
+    const worker = await startStandInWorkers({
+      connection,
+      namespace: harness.namespace,
+      taskQueue,
+      workflowBundle: harness.bundle,
+      activities,
+    });
     const submissionId = uniqueId('not-run');
     try {
       const result = await worker.runUntil(async () => {
-        const handle = await startEvaluation(harness.client, { submissionId, pack: { kind: 'directory', path: '/stand-in' }, agent: 'loop' }, taskQueue);
+        const handle = await startEvaluation(
+          harness.client,
+          { submissionId, pack: { kind: 'directory', path: '/stand-in' }, agent: 'loop' },
+          taskQueue,
+        );
         return handle.result();
       });
       assert.deepEqual(ran, ['a'], 'only the first scenario reached runScenario');
-      assert.deepEqual(result.perScenario.map((s) => [s.name, s.status]), [['a', 'ceiling_reached'], ['b', 'ceiling_reached'], ['c', 'ceiling_reached']]);
+      assert.deepEqual(
+        result.perScenario.map((s) => [s.name, s.status]),
+        [
+          ['a', 'ceiling_reached'],
+          ['b', 'ceiling_reached'],
+          ['c', 'ceiling_reached'],
+        ],
+      );
       assert.match(result.perScenario[0]!.error ?? '', /^agent: daily spend ceiling/);
       for (const s of result.perScenario.slice(1)) assert.match(s.error ?? '', /^not run: daily spend ceiling/);
       assert.equal(result.status, 'incomplete');
       assert.match(result.stoppedReason ?? '', /daily spend ceiling/);
-      const memo = (await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).describe()).memo as { result?: { stoppedReason?: string } };
+      const memo = (await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).describe()).memo as {
+        result?: { stoppedReason?: string };
+      };
       assert.match(memo.result?.stoppedReason ?? '', /daily spend ceiling/);
       // The run replays without determinism errors.
       const history = await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).fetchHistory();

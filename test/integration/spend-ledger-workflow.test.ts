@@ -36,16 +36,33 @@ describe('money across hosts, end to end', () => {
     stack = await bootstrap(harness.docker);
     // The workers read their settings as they start: a submission ceiling of one scenario cap, and
     // two scenarios per host, so four scenarios need both hosts.
-    const previous = { ceiling: process.env.TRL_SUBMISSION_CEILING_USD, slots: process.env.TRL_MAX_CONCURRENT_ACTIVITIES };
+    const previous = {
+      ceiling: process.env.TRL_SUBMISSION_CEILING_USD,
+      slots: process.env.TRL_MAX_CONCURRENT_ACTIVITIES,
+    };
     process.env.TRL_SUBMISSION_CEILING_USD = '1';
     process.env.TRL_MAX_CONCURRENT_ACTIVITIES = '2';
     try {
-      for (const [roles, hostId] of [[['orchestration'], undefined], [['sandbox'], 'money-a'], [['sandbox'], 'money-b']] as const) {
-        const hosted = await startHostedWorker({ docker: harness.docker, stack, taskQueue: harness.taskQueue, workflowBundle: harness.bundle, roles, ...(hostId ? { hostId } : {}) });
+      for (const [roles, hostId] of [
+        [['orchestration'], undefined],
+        [['sandbox'], 'money-a'],
+        [['sandbox'], 'money-b'],
+      ] as const) {
+        const hosted = await startHostedWorker({
+          docker: harness.docker,
+          stack,
+          taskQueue: harness.taskQueue,
+          workflowBundle: harness.bundle,
+          roles,
+          ...(hostId ? { hostId } : {}),
+        });
         running.push({ hosted, done: hosted.run() });
       }
     } finally {
-      for (const [name, value] of [['TRL_SUBMISSION_CEILING_USD', previous.ceiling], ['TRL_MAX_CONCURRENT_ACTIVITIES', previous.slots]] as const) {
+      for (const [name, value] of [
+        ['TRL_SUBMISSION_CEILING_USD', previous.ceiling],
+        ['TRL_MAX_CONCURRENT_ACTIVITIES', previous.slots],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -60,9 +77,19 @@ describe('money across hosts, end to end', () => {
   test('two sandbox hosts, one submission, a ceiling of one scenario cap: exactly one scenario is paid for', async () => {
     const submissionId = uniqueId('money-hosts');
     const scenarios = ['csv-sales-report', 'log-incident-summary', 'semver-range-matcher', 'newton-root-solver'];
-    const result = await harness.evaluate({ submissionId, pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', 'cheapest-model') }, agent: 'loop', scenarios, seed: 1 });
+    const result = await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: path.join(repoRoot, 'policy', 'examples', 'cheapest-model') },
+      agent: 'loop',
+      scenarios,
+      seed: 1,
+    });
     const ran = result.perScenario.filter((scenario) => scenario.status !== 'ceiling_reached');
-    assert.equal(ran.length, 1, JSON.stringify(result.perScenario.map((scenario) => [scenario.name, scenario.status, scenario.error])));
+    assert.equal(
+      ran.length,
+      1,
+      JSON.stringify(result.perScenario.map((scenario) => [scenario.name, scenario.status, scenario.error])),
+    );
     assert.ok(ran[0]!.costUsd > 0);
     assert.equal(result.status, 'incomplete');
     assert.match(result.stoppedReason ?? '', /per-submission spend ceiling/);
@@ -77,11 +104,16 @@ describe('money across hosts, end to end', () => {
 
     // Both hosts asked for money: each had a run scheduled on its own queue.
     const history = await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).fetchHistory();
-    const runQueues = new Set((history.events ?? []).flatMap((event) => {
-      const scheduled = event.activityTaskScheduledEventAttributes;
-      return scheduled?.activityType?.name === 'runScenario' ? [scheduled.taskQueue?.name ?? ''] : [];
-    }));
-    assert.deepEqual([...runQueues].sort(), ['money-a', 'money-b'].map((host) => sandboxHostTaskQueue(harness.taskQueue, host)));
+    const runQueues = new Set(
+      (history.events ?? []).flatMap((event) => {
+        const scheduled = event.activityTaskScheduledEventAttributes;
+        return scheduled?.activityType?.name === 'runScenario' ? [scheduled.taskQueue?.name ?? ''] : [];
+      }),
+    );
+    assert.deepEqual(
+      [...runQueues].sort(),
+      ['money-a', 'money-b'].map((host) => sandboxHostTaskQueue(harness.taskQueue, host)),
+    );
   });
 });
 
@@ -103,14 +135,23 @@ describe('the shared spend ledger workflow', () => {
   /** A ledger of its own for one test: the workflow of a fresh queue's name, run by this file's worker. */
   const freshLedger = async (options: { maxHistoryEvents?: number } = {}) => {
     const ledgerQueue = uniqueId('trl-test-ledger');
-    const handle = await harness.client.workflow.start('spendLedger', { workflowId: spendLedgerWorkflowId(ledgerQueue), taskQueue: harness.taskQueue, args: [emptySpendLedgerState(), options] });
+    const handle = await harness.client.workflow.start('spendLedger', {
+      workflowId: spendLedgerWorkflowId(ledgerQueue),
+      taskQueue: harness.taskQueue,
+      args: [emptySpendLedgerState(), options],
+    });
     return { ledgerQueue, handle };
   };
 
   before(async () => {
     harness = await startHarness({ withWorker: false });
     ledgerConnection = await NativeConnection.connect({ address: harness.address });
-    ledgerWorker = await Worker.create({ connection: ledgerConnection, namespace: harness.namespace, taskQueue: harness.taskQueue, workflowBundle: harness.bundle });
+    ledgerWorker = await Worker.create({
+      connection: ledgerConnection,
+      namespace: harness.namespace,
+      taskQueue: harness.taskQueue,
+      workflowBundle: harness.bundle,
+    });
     ledgerRunning = ledgerWorker.run();
   });
   after(async () => {
@@ -125,7 +166,15 @@ describe('the shared spend ledger workflow', () => {
     // No ledger workflow yet: the first reservations race to start it (update-with-start).
     const [hostA, hostB] = [await hostLedger(harness.taskQueue), await hostLedger(harness.taskQueue)];
     const submissionId = uniqueId('race');
-    const asks = Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? hostA : hostB).reserve({ attemptId: `${submissionId}/${index}`, submissionId, scenario: `s${index}`, amountUsd: 1, owner }));
+    const asks = Array.from({ length: 20 }, (_, index) =>
+      (index % 2 === 0 ? hostA : hostB).reserve({
+        attemptId: `${submissionId}/${index}`,
+        submissionId,
+        scenario: `s${index}`,
+        amountUsd: 1,
+        owner,
+      }),
+    );
     const outcomes = await Promise.all(asks);
     const granted = outcomes.filter((outcome) => outcome.ok);
     assert.equal(granted.length, 5, 'a $5 ceiling holds five $1 reservations, no more');
@@ -133,14 +182,25 @@ describe('the shared spend ledger workflow', () => {
       assert.equal(outcome.refusal.ceiling, 'submission');
       assert.equal(outcome.refusal.reservedUsd, 5);
     }
-    assert.deepEqual(await hostB.totals({ submissionId }), { settledUsd: 0, reservedUsd: 5, totalUsd: 5, attempts: 5, openAttempts: 5 });
+    assert.deepEqual(await hostB.totals({ submissionId }), {
+      settledUsd: 0,
+      reservedUsd: 5,
+      totalUsd: 5,
+      attempts: 5,
+      openAttempts: 5,
+    });
 
     // A settlement on one host frees room on the other.
-    const grantedIds = outcomes.map((outcome, index) => (outcome.ok ? `${submissionId}/${index}` : undefined)).filter((id): id is string => id !== undefined);
+    const grantedIds = outcomes
+      .map((outcome, index) => (outcome.ok ? `${submissionId}/${index}` : undefined))
+      .filter((id): id is string => id !== undefined);
     await hostA.settle(grantedIds[0]!, 0.25);
     await hostA.settle(grantedIds[0]!, 0.9);
     await hostB.release(grantedIds[1]!, 'the environment did not start');
-    const [next, refused] = [await hostB.reserve({ attemptId: `${submissionId}/next`, submissionId, scenario: 'n', amountUsd: 1, owner }), await hostA.reserve({ attemptId: `${submissionId}/over`, submissionId, scenario: 'o', amountUsd: 1, owner })];
+    const [next, refused] = [
+      await hostB.reserve({ attemptId: `${submissionId}/next`, submissionId, scenario: 'n', amountUsd: 1, owner }),
+      await hostA.reserve({ attemptId: `${submissionId}/over`, submissionId, scenario: 'o', amountUsd: 1, owner }),
+    ];
     assert.equal(next.ok, true);
     assert.equal(refused.ok, false, '0.25 settled + 4 open + 1 > 5');
     const totals = await hostA.totals({ submissionId });
@@ -152,7 +212,17 @@ describe('the shared spend ledger workflow', () => {
     const { ledgerQueue } = await freshLedger();
     const daily = { submissionUsd: 100, dailyUsd: 3 };
     const hosts = [await hostLedger(ledgerQueue, daily), await hostLedger(ledgerQueue, daily)];
-    const outcomes = await Promise.all(Array.from({ length: 8 }, (_, index) => hosts[index % 2]!.reserve({ attemptId: `d/${index}`, submissionId: `submission-${index}`, scenario: 's', amountUsd: 1, owner })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        hosts[index % 2]!.reserve({
+          attemptId: `d/${index}`,
+          submissionId: `submission-${index}`,
+          scenario: 's',
+          amountUsd: 1,
+          owner,
+        }),
+      ),
+    );
     assert.equal(outcomes.filter((outcome) => outcome.ok).length, 3);
     assert.ok(outcomes.every((outcome) => outcome.ok || outcome.refusal.ceiling === 'daily'));
   });
@@ -163,15 +233,28 @@ describe('the shared spend ledger workflow', () => {
     const workflowId = handle.workflowId;
     const firstRunId = handle.firstExecutionRunId;
     await assert.rejects(
-      handle.executeUpdate(reserveSpendUpdate, { args: [{ attemptId: 'bad', submissionId: 's', scenario: 'x', amountUsd: -1, owner, ceilings }] }),
-      (error: unknown) => error instanceof WorkflowUpdateFailedError && /amountUsd/.test(String((error as Error & { cause?: Error }).cause?.message)),
+      handle.executeUpdate(reserveSpendUpdate, {
+        args: [{ attemptId: 'bad', submissionId: 's', scenario: 'x', amountUsd: -1, owner, ceilings }],
+      }),
+      (error: unknown) =>
+        error instanceof WorkflowUpdateFailedError &&
+        /amountUsd/.test(String((error as Error & { cause?: Error }).cause?.message)),
     );
     const firstEvents = (await handle.fetchHistory()).events ?? [];
-    assert.ok(!firstEvents.some((event) => event.workflowExecutionUpdateAcceptedEventAttributes), 'a rejected update leaves no accepted event');
+    assert.ok(
+      !firstEvents.some((event) => event.workflowExecutionUpdateAcceptedEventAttributes),
+      'a rejected update leaves no accepted event',
+    );
 
     const ledger = await hostLedger(ledgerQueue);
     for (let index = 0; index < 20; index += 1) {
-      const outcome = await ledger.reserve({ attemptId: `can/${index}`, submissionId: 'can', scenario: 's', amountUsd: 1, owner });
+      const outcome = await ledger.reserve({
+        attemptId: `can/${index}`,
+        submissionId: 'can',
+        scenario: 's',
+        amountUsd: 1,
+        owner,
+      });
       assert.equal(outcome.ok, true, `reservation ${index}`);
       await ledger.settle(`can/${index}`, 0.1);
     }
@@ -194,19 +277,43 @@ describe('the shared spend ledger workflow', () => {
 
   test('an orphan of a dead worker on this host is settled from its call log through the shared ledger', async () => {
     const never = await hostLedger(uniqueId('trl-test-no-ledger'));
-    assert.deepEqual(await never.openAttempts(), [], 'before the first reservation there is no workflow and nothing open');
+    assert.deepEqual(
+      await never.openAttempts(),
+      [],
+      'before the first reservation there is no workflow and nothing open',
+    );
     assert.equal((await never.totals({ submissionId: 'o' })).totalUsd, 0);
 
     const ledger = await hostLedger((await freshLedger()).ledgerQueue);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-orphans-'));
     const callLogFile = path.join(dir, 'a', 'model-calls.jsonl');
     await mkdir(path.dirname(callLogFile), { recursive: true });
-    await writeFile(callLogFile, `${JSON.stringify({ callId: 'c1', model: 'm', status: 'ok', costUsd: 0.004, reservedUsd: 0.5 })}\n${JSON.stringify({ callId: 'c2', model: 'm', status: 'ok', costUsd: 0.006, reservedUsd: 0.5 })}\n`);
+    await writeFile(
+      callLogFile,
+      `${JSON.stringify({ callId: 'c1', model: 'm', status: 'ok', costUsd: 0.004, reservedUsd: 0.5 })}\n${JSON.stringify({ callId: 'c2', model: 'm', status: 'ok', costUsd: 0.006, reservedUsd: 0.5 })}\n`,
+    );
     const dead = { host: os.hostname(), pid: spawnSync('true').pid! };
-    await ledger.reserve({ attemptId: 'orphan', submissionId: 'o', scenario: 's', amountUsd: 1, owner: dead, callLogFile });
-    await ledger.reserve({ attemptId: 'alive', submissionId: 'o', scenario: 's', amountUsd: 1, owner: { host: os.hostname(), pid: process.pid }, callLogFile });
+    await ledger.reserve({
+      attemptId: 'orphan',
+      submissionId: 'o',
+      scenario: 's',
+      amountUsd: 1,
+      owner: dead,
+      callLogFile,
+    });
+    await ledger.reserve({
+      attemptId: 'alive',
+      submissionId: 'o',
+      scenario: 's',
+      amountUsd: 1,
+      owner: { host: os.hostname(), pid: process.pid },
+      callLogFile,
+    });
     const report = await settleOrphanedAttempts(ledger);
-    assert.deepEqual(report.settled.map((entry) => [entry.attemptId, entry.calls]), [['orphan', 2]]);
+    assert.deepEqual(
+      report.settled.map((entry) => [entry.attemptId, entry.calls]),
+      [['orphan', 2]],
+    );
     const totals = await ledger.totals({ submissionId: 'o' });
     assert.ok(Math.abs(totals.settledUsd - 0.01) < 1e-12, `${totals.settledUsd}`);
     assert.equal(totals.openAttempts, 1);

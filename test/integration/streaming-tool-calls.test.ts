@@ -20,7 +20,14 @@ import { serveGateway } from '../../gateway/gateway-server.ts';
 import { startSimFleet, type SimFleet } from '../../simfleet/sim-fleet-server.ts';
 
 const docker = createDockerClient();
-const terminalTool = { type: 'function' as const, function: { name: 'terminal', description: 'run a shell command', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } } };
+const terminalTool = {
+  type: 'function' as const,
+  function: {
+    name: 'terminal',
+    description: 'run a shell command',
+    parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  },
+};
 
 async function collect(stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>) {
   let content = '';
@@ -60,18 +67,41 @@ describe('streaming with tool calls', () => {
   test('agent → policy host → gateway → sim fleet: streamed tool-call deltas equal the whole answer', async () => {
     const bundle = await bundlePack(await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'single-model')));
     const run = await startPolicyRun({
-      docker, owner: currentWorkerIdentity(), workflowId: `streaming-${process.pid}`, scenario: 'streaming', policyImage: stack.policyImage,
-      bundleCode: bundle.code, allowlist: loadAllowlist(), upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }), capUsd: 1, seed: 3,
-      dir: await mkdtemp(path.join(os.tmpdir(), 'trl-stream-')), bindHost: '127.0.0.1', requestTimeoutMs: 30_000,
+      docker,
+      owner: currentWorkerIdentity(),
+      workflowId: `streaming-${process.pid}`,
+      scenario: 'streaming',
+      policyImage: stack.policyImage,
+      bundleCode: bundle.code,
+      allowlist: loadAllowlist(),
+      upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }),
+      capUsd: 1,
+      seed: 3,
+      dir: await mkdtemp(path.join(os.tmpdir(), 'trl-stream-')),
+      bindHost: '127.0.0.1',
+      requestTimeoutMs: 30_000,
     });
     try {
       const agent = new OpenAI({ baseURL: run.endpoint.url, apiKey: 'none', maxRetries: 0 });
-      const request = { model: 'auto', messages: [{ role: 'user' as const, content: instruction }], tools: [terminalTool] };
+      const request = {
+        model: 'auto',
+        messages: [{ role: 'user' as const, content: instruction }],
+        tools: [terminalTool],
+      };
       const whole = await agent.chat.completions.create(request);
-      const streamed = await collect(await agent.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }));
+      const streamed = await collect(
+        await agent.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }),
+      );
       const wholeCalls = whole.choices[0]!.message.tool_calls ?? [];
       assert.ok(wholeCalls.length > 0, 'the sim fleet should answer a scenario with a tool call');
-      assert.deepEqual(streamed.calls, wholeCalls.map((c) => ({ id: c.id, name: (c as { function: { name: string } }).function.name, arguments: (c as { function: { arguments: string } }).function.arguments })));
+      assert.deepEqual(
+        streamed.calls,
+        wholeCalls.map((c) => ({
+          id: c.id,
+          name: (c as { function: { name: string } }).function.name,
+          arguments: (c as { function: { arguments: string } }).function.arguments,
+        })),
+      );
       assert.equal(streamed.finish, 'tool_calls');
       assert.ok(streamed.usageWasLast, 'usage comes in the last chunk when asked for');
     } finally {
@@ -84,19 +114,35 @@ describe('streaming with tool calls', () => {
 
   test('the gateway streams upstream tool-call deltas, settles from the usage chunk and logs the call', async () => {
     const callLog = new CallLog();
-    const gateway = new ModelGateway({ allowlist: loadAllowlist(), upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }), capUsd: 1, callLog, seed: 3 });
+    const gateway = new ModelGateway({
+      allowlist: loadAllowlist(),
+      upstream: new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 }),
+      capUsd: 1,
+      callLog,
+      seed: 3,
+    });
     const server = await serveGateway(gateway, { host: '127.0.0.1', token: 'run-token' });
     try {
       const client = new OpenAI({ baseURL: server.url, apiKey: 'run-token', maxRetries: 0 });
-      const request = { model: 'glm-5.2', messages: [{ role: 'user' as const, content: instruction }], tools: [terminalTool] };
+      const request = {
+        model: 'glm-5.2',
+        messages: [{ role: 'user' as const, content: instruction }],
+        tools: [terminalTool],
+      };
       const whole = await client.chat.completions.create(request);
       const streamed = await collect(await client.chat.completions.create({ ...request, stream: true }));
-      assert.equal(streamed.calls[0]?.arguments, (whole.choices[0]!.message.tool_calls![0] as { function: { arguments: string } }).function.arguments);
+      assert.equal(
+        streamed.calls[0]?.arguments,
+        (whole.choices[0]!.message.tool_calls![0] as { function: { arguments: string } }).function.arguments,
+      );
       assert.ok(streamed.usage, 'the gateway always asks for usage when streaming');
       const [first, second] = callLog.entries;
       assert.equal(first?.streamed, false);
       assert.equal(second?.streamed, true);
-      assert.ok(second!.costUsd > 0 && Math.abs(second!.costUsd - first!.costUsd) < 1e-12, 'the same call costs the same streamed or not');
+      assert.ok(
+        second!.costUsd > 0 && Math.abs(second!.costUsd - first!.costUsd) < 1e-12,
+        'the same call costs the same streamed or not',
+      );
       await assert.rejects(new OpenAI({ baseURL: server.url, apiKey: 'wrong', maxRetries: 0 }).models.list(), /401/);
       await assert.rejects(client.chat.completions.create({ ...request, model: 'not-allowed' }), /400/);
     } finally {

@@ -18,12 +18,17 @@ describe('trl eval --tape', () => {
   before(async () => {
     harness = await startHarness();
     const scenarios = ['csv-sales-report'];
-    recorded = await harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent: 'hermes', scenarios });
+    recorded = await harness.evaluate({
+      pack: { kind: 'directory', path: examplePackDir },
+      agent: 'hermes',
+      scenarios,
+    });
     const { tape } = await tapeOf(recorded.workflowId, scenarios);
     // Another policy (glm-5.2 for every call), distinct enough that pre-eval's similarity never
     // takes it for a copy of a pack an earlier test committed.
     const otherPolicy = await writePack({
-      'SKILL.md': '# tape divergence probe\n\nA policy that is not the recorded one: it sends every request to glm-5.2, so its first call already differs from the tape.\n',
+      'SKILL.md':
+        '# tape divergence probe\n\nA policy that is not the recorded one: it sends every request to glm-5.2, so its first call already differs from the tape.\n',
       'policy.ts': [
         "import { definePolicy } from 'trl-policy-sdk';",
         "const reason = 'the tape records another policy; this one always asks glm-5.2, whatever the conversation holds';",
@@ -54,18 +59,29 @@ describe('trl eval --tape', () => {
     assert.equal(replayed.costUsd, 0);
     const original = loadTape(await readFile(before.artifacts.modelCallLog!.path, 'utf8'));
     const again = loadTape(await readFile(now.artifacts.modelCallLog!.path, 'utf8'));
-    assert.deepEqual(again.map((e) => e.fingerprint), original.map((e) => e.fingerprint));
+    assert.deepEqual(
+      again.map((e) => e.fingerprint),
+      original.map((e) => e.fingerprint),
+    );
     // The same answers; only the usage is zeroed (what makes a tape call cost $0).
     const withoutUsage = (response: unknown) => ({ ...(response as object), usage: undefined });
-    assert.deepEqual(again.map((e) => withoutUsage(e.response)), original.map((e) => withoutUsage(e.response)));
-    assert.ok(again.every((e) => (e.response as { usage?: { completion_tokens?: number } }).usage?.completion_tokens === 0));
+    assert.deepEqual(
+      again.map((e) => withoutUsage(e.response)),
+      original.map((e) => withoutUsage(e.response)),
+    );
+    assert.ok(
+      again.every((e) => (e.response as { usage?: { completion_tokens?: number } }).usage?.completion_tokens === 0),
+    );
   });
 
   test('a changed policy stops at its first unrecorded call, naming the call and the field', () => {
     assert.notEqual(changed.status, 'rejected', JSON.stringify(changed.rejection));
     const scenario = changed.perScenario[0]!;
     assert.equal(scenario.status, 'infra_error');
-    assert.match(scenario.error ?? '', /tape diverged at call 1 \(recorded as req-1\): model was "[^"]+", now "glm-5\.2"/);
+    assert.match(
+      scenario.error ?? '',
+      /tape diverged at call 1 \(recorded as req-1\): model was "[^"]+", now "glm-5\.2"/,
+    );
     assert.equal(scenario.costUsd, 0);
   });
 });

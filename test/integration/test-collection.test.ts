@@ -45,11 +45,18 @@ def test_generated(n):
     pass
 `;
 
-async function writeTask(root: string, name: string, tests: Record<string, string>): Promise<{ name: string; dir: string }> {
+async function writeTask(
+  root: string,
+  name: string,
+  tests: Record<string, string>,
+): Promise<{ name: string; dir: string }> {
   const dir = path.join(root, name);
   await mkdir(path.join(dir, 'environment'), { recursive: true });
   await mkdir(path.join(dir, 'tests'), { recursive: true });
-  await writeFile(path.join(dir, 'environment', 'Dockerfile'), 'ARG BASE_IMAGE=trl-sandbox-base:latest\nFROM ${BASE_IMAGE}\nWORKDIR /app\n');
+  await writeFile(
+    path.join(dir, 'environment', 'Dockerfile'),
+    'ARG BASE_IMAGE=trl-sandbox-base:latest\nFROM ${BASE_IMAGE}\nWORKDIR /app\n',
+  );
   await writeFile(path.join(dir, 'task.toml'), 'version = "1.0"\n');
   await writeFile(path.join(dir, 'instruction.md'), 'Nothing to do.\n');
   await writeFile(path.join(dir, 'tests', 'test.sh'), '#!/bin/bash\npython3 -m pytest /tests\n');
@@ -70,7 +77,11 @@ describe('test collection inside the scenario image', () => {
     root = await mkdtemp(path.join(tmpdir(), 'trl-collect-'));
   });
   after(async () => {
-    for (const tag of tags) await docker.getImage(tag).remove({ force: true }).catch(() => undefined);
+    for (const tag of tags)
+      await docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
     await rm(root, { recursive: true, force: true });
     await rm(marker, { force: true });
   });
@@ -78,11 +89,20 @@ describe('test collection inside the scenario image', () => {
   async function count(scenario: { name: string; dir: string }) {
     const imageTag = await ensureScenarioImage(docker, baseImage, scenario);
     tags.push(imageTag);
-    return scenarioTestCount({ docker, imageTag, scenario, contentHash: await scenarioContentHash(scenario.dir), owner: currentWorkerIdentity(), workflowId });
+    return scenarioTestCount({
+      docker,
+      imageTag,
+      scenario,
+      contentHash: await scenarioContentHash(scenario.dir),
+      owner: currentWorkerIdentity(),
+      workflowId,
+    });
   }
 
   test('pytest counts in the container; the host never imports the tests', async () => {
-    const scenario = await writeTask(root, `collect-probe-${randomBytes(3).toString('hex')}`, { 'test_probe.py': probingTests });
+    const scenario = await writeTask(root, `collect-probe-${randomBytes(3).toString('hex')}`, {
+      'test_probe.py': probingTests,
+    });
     const counted = await count(scenario);
     assert.equal(existsSync(marker), false, 'the test module ran on the host');
     assert.equal(counted.source, 'pytest', counted.notes.join('\n'));
@@ -90,7 +110,11 @@ describe('test collection inside the scenario image', () => {
     assert.equal(counted.count, 7);
     assert.equal(await testsInFolder(path.join(scenario.dir, 'tests')), 3);
     assert.equal(counted.cached, false);
-    assert.deepEqual(await listManagedContainers(docker, [`${containerLabels.workflowId}=${workflowId}`]), [], 'the collector container is removed');
+    assert.deepEqual(
+      await listManagedContainers(docker, [`${containerLabels.workflowId}=${workflowId}`]),
+      [],
+      'the collector container is removed',
+    );
 
     const again = await count(scenario);
     assert.deepEqual([again.count, again.cached], [7, true]);
@@ -117,11 +141,20 @@ describe('test collection inside the scenario image', () => {
 
   test('`trl scenarios` reads the source until `--collect` counts in the images', async () => {
     const dir = path.join(root, 'listed');
-    // Counts are cached by content in .cache/, which outlives a run: a fresh comment makes this task one no run has counted.
+    // Counts are cached by content in .cache/, which outlives a run: a fresh comment makes this task one no run has
+    // counted.
     const fresh = randomBytes(6).toString('hex');
-    await writeTask(dir, `collect-listed-${fresh}`, { 'test_listed.py': `# ${fresh}\nimport pytest\n\n@pytest.mark.parametrize("n", range(4))\ndef test_n(n):\n    pass\n` });
+    await writeTask(dir, `collect-listed-${fresh}`, {
+      'test_listed.py': `# ${fresh}\nimport pytest\n\n@pytest.mark.parametrize("n", range(4))\ndef test_n(n):\n    pass\n`,
+    });
     const list = async (...flags: string[]) => {
-      const { stdout } = await runCommand(path.join(repoRoot, 'trl'), ['scenarios', '--json', '--scenarios-dir', dir, ...flags]);
+      const { stdout } = await runCommand(path.join(repoRoot, 'trl'), [
+        'scenarios',
+        '--json',
+        '--scenarios-dir',
+        dir,
+        ...flags,
+      ]);
       return (JSON.parse(stdout) as { scenarios: { tests: number; countedBy: string }[] }).scenarios[0]!;
     };
     const unread = await list();

@@ -17,31 +17,55 @@ test('a TERM to `trl test` stops its test files, exits 143 and leaves no run fol
   const marker = path.join(tmp, 'started');
   await mkdir(fixtureDir, { recursive: true });
   for (const name of ['a', 'b']) {
-    await writeFile(path.join(fixtureDir, `${name}.test.ts`), [
-      "import { test } from 'node:test';",
-      "import { appendFileSync } from 'node:fs';",
-      `test('waits', async () => { appendFileSync(${JSON.stringify(marker)}, process.pid + '\\n'); await new Promise((resolve) => setTimeout(resolve, 120_000)); });`,
-    ].join('\n'));
+    await writeFile(
+      path.join(fixtureDir, `${name}.test.ts`),
+      [
+        "import { test } from 'node:test';",
+        "import { appendFileSync } from 'node:fs';",
+        `test('waits', async () => { appendFileSync(${JSON.stringify(marker)}, process.pid + '\\n'); await new Promise((resolve) => setTimeout(resolve, 120_000)); });`,
+      ].join('\n'),
+    );
   }
   try {
-    const trl = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), 'test', path.basename(fixtureDir) + path.sep], {
-      cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'],
-      // Its own data folder (a run without one empties the shared .data/test/) and temporary folder.
-      // Not NODE_TEST_CONTEXT: the runner would take itself for a test file's and run nothing.
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_TEST_CONTEXT')), TMPDIR: tmp, TRL_DATA_DIR: path.join(tmp, 'data') },
-    });
+    const trl = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), 'test', path.basename(fixtureDir) + path.sep],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        // Its own data folder (a run without one empties the shared .data/test/) and temporary folder.
+        // Not NODE_TEST_CONTEXT: the runner would take itself for a test file's and run nothing.
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_TEST_CONTEXT')),
+          TMPDIR: tmp,
+          TRL_DATA_DIR: path.join(tmp, 'data'),
+        },
+      },
+    );
     let stderr = '';
-    trl.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000); });
+    trl.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
     const exited = new Promise<number | null>((resolve) => trl.on('close', (code) => resolve(code)));
-    const pids = await waitFor(async () => {
-      const text = await readFile(marker, 'utf8').catch(() => '');
-      return text.trim() ? text.trim().split('\n').map(Number) : undefined;
-    }, 120_000, 'the test file to start');
-    assert.ok((await readdir(tmp)).some((name) => name.startsWith('trl-test-run-')), 'the run folder exists while the run does');
+    const pids = await waitFor(
+      async () => {
+        const text = await readFile(marker, 'utf8').catch(() => '');
+        return text.trim() ? text.trim().split('\n').map(Number) : undefined;
+      },
+      120_000,
+      'the test file to start',
+    );
+    assert.ok(
+      (await readdir(tmp)).some((name) => name.startsWith('trl-test-run-')),
+      'the run folder exists while the run does',
+    );
 
     trl.kill('SIGTERM');
     assert.equal(await exited, 143, stderr);
-    assert.deepEqual((await readdir(tmp)).filter((name) => name.startsWith('trl-test-run-')), []);
+    assert.deepEqual(
+      (await readdir(tmp)).filter((name) => name.startsWith('trl-test-run-')),
+      [],
+    );
     await waitFor(async () => (pids.some(processAlive) ? undefined : true), 10_000, 'the test files to end');
   } finally {
     await rm(fixtureDir, { recursive: true, force: true });

@@ -34,15 +34,32 @@ describe('verifier trust: agent code cannot move its own score', async () => {
 
   async function verify(agentFile: string): Promise<{ run: VerifierRun; running: boolean; attempts: string }> {
     const content = await readFile(path.join(fixturesDir, 'agent-code', agentFile));
-    const outputs = await packFiles([{ name: 'app/calc.py', content, mode: 0o644 }], { uid: agentUid, gid: agentUid }, { directoryEntries: false });
+    const outputs = await packFiles(
+      [{ name: 'app/calc.py', content, mode: 0o644 }],
+      { uid: agentUid, gid: agentUid },
+      { directoryEntries: false },
+    );
     const session = await ContainerSession.start(docker, {
-      image, role: 'verifier', scenario: folder.name, workflowId: `verifier-trust-${process.pid}`,
-      cpus: folder.config.environment.cpus, memoryMb: folder.config.environment.memory_mb, owner: currentWorkerIdentity(),
+      image,
+      role: 'verifier',
+      scenario: folder.name,
+      workflowId: `verifier-trust-${process.pid}`,
+      cpus: folder.config.environment.cpus,
+      memoryMb: folder.config.environment.memory_mb,
+      owner: currentWorkerIdentity(),
     });
     try {
-      const run = await runVerifier({ session, scenarioDir, outputsArchive: outputs, timeoutSec: folder.config.verifier.timeout_sec, onTick: () => undefined });
+      const run = await runVerifier({
+        session,
+        scenarioDir,
+        outputsArchive: outputs,
+        timeoutSec: folder.config.verifier.timeout_sec,
+        onTick: () => undefined,
+      });
       const running = (await session.container.inspect()).State.Running;
-      const attemptsEntry = (await session.download('/tmp/hostile-attempts.log', 1024 * 1024))?.find((e) => e.type === 'file');
+      const attemptsEntry = (await session.download('/tmp/hostile-attempts.log', 1024 * 1024))?.find(
+        (e) => e.type === 'file',
+      );
       return { run, running, attempts: attemptsEntry?.content?.toString('utf8') ?? '' };
     } finally {
       await session.remove();
@@ -57,7 +74,7 @@ describe('verifier trust: agent code cannot move its own score', async () => {
   });
   after(() => undefined);
 
-  test('the fixture\'s tests pass the static check (agent code only through trl_agent_run)', async () => {
+  test("the fixture's tests pass the static check (agent code only through trl_agent_run)", async () => {
     assert.deepEqual(await checkScenarioTestsForAgentCode(scenarioDir), []);
   });
 
@@ -70,15 +87,28 @@ describe('verifier trust: agent code cannot move its own score', async () => {
     assert.equal(hostile.run.counts.source, 'ctrf');
     assert.equal(hostile.run.counts.testsTotal, honest.run.counts.testsTotal);
     assert.equal(hostile.run.counts.testsPassed, 0);
-    assert.deepEqual(hostile.run.counts.tests.map((t) => t.status), honest.run.counts.tests.map((t) => t.status));
+    assert.deepEqual(
+      hostile.run.counts.tests.map((t) => t.status),
+      honest.run.counts.tests.map((t) => t.status),
+    );
   });
 
   test('every attack was attempted and refused', () => {
     const lines = hostile.attempts.split('\n');
-    for (const attack of ['forge-report', 'write-reward', 'delete-report', 'write-tests', 'patch-reporter', 'kill-tests']) {
+    for (const attack of [
+      'forge-report',
+      'write-reward',
+      'delete-report',
+      'write-tests',
+      'patch-reporter',
+      'kill-tests',
+    ]) {
       const outcomes = lines.filter((line) => line.startsWith(`${attack} `));
       assert.ok(outcomes.length > 0, `${attack} was not attempted:\n${hostile.attempts}`);
-      assert.ok(outcomes.every((line) => line.includes('denied')), `${attack}: ${outcomes.join('; ')}`);
+      assert.ok(
+        outcomes.every((line) => line.includes('denied')),
+        `${attack}: ${outcomes.join('; ')}`,
+      );
     }
     assert.match(hostile.attempts, /^daemon started$/m);
     assert.doesNotMatch(hostile.attempts, /daemon forged the report/);

@@ -36,32 +36,58 @@ describe('worker crash mid-challenge', () => {
 
   test('the seat survives a worker killed in the middle of a challenge', async () => {
     const netuid = 1000 + Math.floor(Math.random() * 60_000);
-    const chainEnv = { TRL_LOCAL_CHAIN_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-crash-chain-')), 'chain.json'), TRL_NETUID: String(netuid), TRL_LOCAL_CHAIN_BLOCK_MS: '200' };
+    const chainEnv = {
+      TRL_LOCAL_CHAIN_FILE: path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-crash-chain-')), 'chain.json'),
+      TRL_NETUID: String(netuid),
+      TRL_LOCAL_CHAIN_BLOCK_MS: '200',
+    };
     const chain = await openLocalChain(readChainConfig(chainEnv));
     const miner = await addressFromUri('//CrashTestMiner');
     await chain.register(netuid, { hotkey: miner });
     const prepared = await preparePackSubmission(examplePackDir, localPackUrl);
     await chain.as(miner).setCommitment(netuid, prepared.text);
-    const seat = seatConfigSchema.parse({ netuid, agent: 'oracle', scenarios: ['slow-writer'], scenariosDir: fixtures });
+    const seat = seatConfigSchema.parse({
+      netuid,
+      agent: 'oracle',
+      scenarios: ['slow-writer'],
+      scenariosDir: fixtures,
+    });
 
     const first = await workers.start(harness.taskQueue, chainEnv);
-    const cycle = await harness.client.workflow.execute<typeof seatCycle>('seatCycle', { taskQueue: harness.taskQueue, workflowId: uniqueId('crash-cycle'), args: [{ seat }] });
-    assert.deepEqual(cycle.accepted.map((o) => o.packHash), [prepared.packHash]);
+    const cycle = await harness.client.workflow.execute<typeof seatCycle>('seatCycle', {
+      taskQueue: harness.taskQueue,
+      workflowId: uniqueId('crash-cycle'),
+      args: [{ seat }],
+    });
+    assert.deepEqual(
+      cycle.accepted.map((o) => o.packHash),
+      [prepared.packHash],
+    );
 
     // Kill the worker while the seat's child evaluation has its agent in the sandbox.
     const childPrefix = evaluationWorkflowId(`seat-${netuid}-1-challenger`);
-    await waitFor(async () => {
-      const containers = await listManagedContainers(harness.docker, [`${containerLabels.role}=agent`]);
-      return containers.find((c) => c.State === 'running' && (c.Labels[containerLabels.workflowId] ?? '').startsWith(childPrefix));
-    }, 90_000, 'the seat evaluation\'s agent container');
+    await waitFor(
+      async () => {
+        const containers = await listManagedContainers(harness.docker, [`${containerLabels.role}=agent`]);
+        return containers.find(
+          (c) => c.State === 'running' && (c.Labels[containerLabels.workflowId] ?? '').startsWith(childPrefix),
+        );
+      },
+      90_000,
+      "the seat evaluation's agent container",
+    );
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
 
     const second = await workers.start(harness.taskQueue, chainEnv);
-    const view = await waitFor(async () => {
-      const current = await harness.client.workflow.getHandle(seatWorkflowId(netuid)).query(seatQuery);
-      return current.decisions >= 1 ? current : undefined;
-    }, 180_000, 'the seat\'s decision after the crash');
+    const view = await waitFor(
+      async () => {
+        const current = await harness.client.workflow.getHandle(seatWorkflowId(netuid)).query(seatQuery);
+        return current.decisions >= 1 ? current : undefined;
+      },
+      180_000,
+      "the seat's decision after the crash",
+    );
     assert.equal(view.incumbent?.packHash, prepared.packHash, JSON.stringify(view.history));
     assert.equal(view.history.length, 1);
     assert.equal(view.history[0]!.outcome, 'challenger_takes_seat');

@@ -20,7 +20,12 @@ const outcome = (result: EvaluationResult) => ({
   status: result.status,
   testsPassed: result.testsPassed,
   testsTotal: result.testsTotal,
-  perScenario: result.perScenario.map((s) => ({ name: s.name, status: s.status, testsPassed: s.testsPassed, testsTotal: s.testsTotal })),
+  perScenario: result.perScenario.map((s) => ({
+    name: s.name,
+    status: s.status,
+    testsPassed: s.testsPassed,
+    testsTotal: s.testsTotal,
+  })),
 });
 
 describe('worker crash mid-evaluation', () => {
@@ -36,7 +41,12 @@ describe('worker crash mid-evaluation', () => {
   });
 
   test('a new worker completes the same workflow with the same result and leaves no containers', async () => {
-    const submission = { pack: { kind: 'directory' as const, path: examplePackDir }, scenariosDir: fixtures, scenarios: ['slow-writer'], agent: 'oracle' as const };
+    const submission = {
+      pack: { kind: 'directory' as const, path: examplePackDir },
+      scenariosDir: fixtures,
+      scenarios: ['slow-writer'],
+      agent: 'oracle' as const,
+    };
     const first = await workers.start(harness.taskQueue);
     const submissionId = uniqueId('crash');
     const workflowId = evaluationWorkflowId(submissionId);
@@ -44,10 +54,14 @@ describe('worker crash mid-evaluation', () => {
     const runLabel = `${containerLabels.workflowId}=${workflowId}`;
 
     // Kill the worker while the agent is inside its sandbox.
-    await waitFor(async () => {
-      const containers = await listManagedContainers(harness.docker, [runLabel, `${containerLabels.role}=agent`]);
-      return containers.find((c) => c.State === 'running');
-    }, 60_000, 'the agent container');
+    await waitFor(
+      async () => {
+        const containers = await listManagedContainers(harness.docker, [runLabel, `${containerLabels.role}=agent`]);
+        return containers.find((c) => c.State === 'running');
+      },
+      60_000,
+      'the agent container',
+    );
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     const orphans = await listManagedContainers(harness.docker, [runLabel]);
@@ -55,10 +69,18 @@ describe('worker crash mid-evaluation', () => {
 
     const second = await workers.start(harness.taskQueue);
     const recovered = await handle.result();
-    assert.deepEqual(await listManagedContainers(harness.docker, [runLabel]), [], 'containers left behind after recovery');
+    assert.deepEqual(
+      await listManagedContainers(harness.docker, [runLabel]),
+      [],
+      'containers left behind after recovery',
+    );
 
     // The same submission run without interruption gives the same outcome.
-    const uninterrupted = await startEvaluation(harness.client, { submissionId: uniqueId('steady'), ...submission }, harness.taskQueue).then((h) => h.result());
+    const uninterrupted = await startEvaluation(
+      harness.client,
+      { submissionId: uniqueId('steady'), ...submission },
+      harness.taskQueue,
+    ).then((h) => h.result());
     assert.deepEqual(outcome(recovered), outcome(uninterrupted));
     assert.equal(recovered.status, 'completed');
     assert.equal(recovered.testsPassed, 2);
@@ -66,8 +88,12 @@ describe('worker crash mid-evaluation', () => {
     const history = await handle.fetchHistory();
     // The killed worker's host queue has no poller any more: the scenario started over from a new
     // claim on the new worker's host (README "Roles and host queues").
-    const claims = history.events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'claimSandboxHost') ?? [];
-    const runs = history.events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runScenario') ?? [];
+    const claims =
+      history.events?.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'claimSandboxHost',
+      ) ?? [];
+    const runs =
+      history.events?.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runScenario') ?? [];
     assert.equal(claims.length, 2, 'the scenario should have been claimed again after the crash');
     assert.equal(runs.length, 2, 'runScenario should have run again after the crash');
     second.kill('SIGTERM');

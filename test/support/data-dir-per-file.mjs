@@ -12,7 +12,8 @@ import { isMainThread } from 'node:worker_threads';
 
 export const sharedCacheFolders = ['judge-cache', 'probe-cache'];
 
-/** The file's own data directory inside the run's, named after its path (its name alone when it is outside cwd, as the unit batch is). */
+/** The file's own data directory inside the run's, named after its path (its name alone when it is outside cwd, as the
+ * unit batch is). */
 export function dataDirOfFile(runDataDir, file, cwd) {
   const relative = path.relative(cwd, file);
   const name = relative.startsWith('..') || path.isAbsolute(relative) ? path.basename(file) : relative;

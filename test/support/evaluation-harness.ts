@@ -1,5 +1,6 @@
 // Integration-test harness: a real Temporal server and Docker engine (bootstrapped by `trl test`),
-// a real worker on a task queue of its own, the workflow bundle shared by the run (test/support/shared-workflow-bundle.ts).
+// a real worker on a task queue of its own, the workflow bundle shared by the run
+// (test/support/shared-workflow-bundle.ts).
 import { randomBytes } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';

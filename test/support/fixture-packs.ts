@@ -17,8 +17,12 @@ export const validSkill = '# test-policy\n\nRead the task, then check your work.
 export function validPackFiles(): Record<string, string> {
   return {
     'SKILL.md': validSkill,
-    'policy.ts': "export default { async complete(request: unknown, ctx: any) { return ctx.call('glm-5.2', request); } };\n",
+    'policy.ts':
+      "export default { async complete(request: unknown, ctx: any) { return ctx.call('glm-5.2', request); } };\n",
   };
 }
 
-export const examplePackDir = path.resolve(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '../../policy/examples/single-model');
+export const examplePackDir = path.resolve(
+  import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname),
+  '../../policy/examples/single-model',
+);

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const skipped = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios', 'fixtures', 'examples']);
 const sourcePattern = /\.(ts|mts|mjs|js)$/;
-const importPattern = /(?:^|[\s;])(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const importPattern =
+  /(?:^|[\s;])(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 export interface ImportEdge {
   from: string;
@@ -126,14 +127,28 @@ export function longestRoomChain(graph: ImportGraph, start: string): string[] {
 function main(): void {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
   const graph = readImportGraph(root);
-  const rooms = [...new Set(readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules').map((entry) => entry.name))].sort();
+  const rooms = [
+    ...new Set(
+      readdirSync(root, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+        .map((entry) => entry.name),
+    ),
+  ].sort();
   const roomCycles = cycles(rooms, roomEdges(graph));
-  const fileCycles = cycles(graph.files, graph.edges.map((edge) => [edge.from, edge.to]));
+  const fileCycles = cycles(
+    graph.files,
+    graph.edges.map((edge) => [edge.from, edge.to]),
+  );
   process.stdout.write(`top-level folders: ${rooms.length} (${rooms.join(', ')})\n`);
   process.stdout.write(`source files: ${graph.files.length}, imports: ${graph.edges.length}\n`);
-  process.stdout.write(`folder-level import cycles: ${roomCycles.length}${roomCycles.map((c) => `\n  {${c.join(', ')}}`).join('')}\n`);
-  process.stdout.write(`file-level import cycles: ${fileCycles.length}${fileCycles.map((c) => `\n  {${c.join(', ')}}`).join('')}\n`);
-  if (roomCycles.length === 0) process.stdout.write(`longest import chain from cli/: ${longestRoomChain(graph, 'cli').join(' → ')}\n`);
+  process.stdout.write(
+    `folder-level import cycles: ${roomCycles.length}${roomCycles.map((c) => `\n  {${c.join(', ')}}`).join('')}\n`,
+  );
+  process.stdout.write(
+    `file-level import cycles: ${fileCycles.length}${fileCycles.map((c) => `\n  {${c.join(', ')}}`).join('')}\n`,
+  );
+  if (roomCycles.length === 0)
+    process.stdout.write(`longest import chain from cli/: ${longestRoomChain(graph, 'cli').join(' → ')}\n`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

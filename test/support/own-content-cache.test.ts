@@ -6,7 +6,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'no
 import os from 'node:os';
 import path from 'node:path';
 
-test('the probe cache link is swapped for an empty folder of the file\'s own; the shared one is untouched', async () => {
+test("the probe cache link is swapped for an empty folder of the file's own; the shared one is untouched", async () => {
   const run = await mkdtemp(path.join(os.tmpdir(), 'trl-own-cache-'));
   const own = path.join(run, 'files', 'probe.test.ts');
   const shared = path.join(run, 'probe-cache');

@@ -9,14 +9,34 @@ import type { PreparedScenario } from '../../contracts/results.ts';
 
 const emptyArtifact = { path: '/dev/null', sha256: '0'.repeat(64), sizeBytes: 0 };
 
-/** The stand-ins every workflow test shares up to the scenarios: a pack that passes screening, scenarios as named, prepared at once. */
+/** The stand-ins every workflow test shares up to the scenarios: a pack that passes screening, scenarios as named,
+ * prepared at once. */
 export const passingPreamble = {
-  async fetchPack() { return { packHash: 'a'.repeat(64), canonical: emptyArtifact, fileCount: 2, kind: 'typescript' }; },
-  async preEval() { return { verdict: 'pass', report: emptyArtifact }; },
-  async probePolicy() { return { verdict: 'pass', report: emptyArtifact, conversations: 0 }; },
-  async resolveScenarios(input: { names: string[] }) { return { spec: null, scenarios: input.names.map((name) => ({ name, dir: `/scenarios/${name}` })) }; },
+  async fetchPack() {
+    return { packHash: 'a'.repeat(64), canonical: emptyArtifact, fileCount: 2, kind: 'typescript' };
+  },
+  async preEval() {
+    return { verdict: 'pass', report: emptyArtifact };
+  },
+  async probePolicy() {
+    return { verdict: 'pass', report: emptyArtifact, conversations: 0 };
+  },
+  async resolveScenarios(input: { names: string[] }) {
+    return { spec: null, scenarios: input.names.map((name) => ({ name, dir: `/scenarios/${name}` })) };
+  },
   async prepareScenario(scenario: { name: string; dir: string }): Promise<PreparedScenario> {
-    return { ...scenario, imageTag: 'x', category: 'c', difficulty: 'easy', agentTimeoutSec: 5, agentMaxTurns: 5, verifierTimeoutSec: 5, cpus: 1, memoryMb: 256, agentOutputs: [] };
+    return {
+      ...scenario,
+      imageTag: 'x',
+      category: 'c',
+      difficulty: 'easy',
+      agentTimeoutSec: 5,
+      agentMaxTurns: 5,
+      verifierTimeoutSec: 5,
+      cpus: 1,
+      memoryMb: 256,
+      agentOutputs: [],
+    };
   },
 };
 
@@ -26,14 +46,33 @@ export interface StandInWorkers {
   runUntil<R>(work: () => Promise<R>): Promise<R>;
 }
 
-export async function startStandInWorkers(options: { connection: NativeConnection; namespace: string; taskQueue: string; workflowBundle: WorkflowBundleWithSourceMap; activities: Record<string, unknown> }): Promise<StandInWorkers> {
+export async function startStandInWorkers(options: {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  workflowBundle: WorkflowBundleWithSourceMap;
+  activities: Record<string, unknown>;
+}): Promise<StandInWorkers> {
   const hostId = 'stand-in';
   const hostQueue = sandboxHostTaskQueue(options.taskQueue, hostId);
   const common = { connection: options.connection, namespace: options.namespace };
   const workers = [
-    await Worker.create({ ...common, taskQueue: options.taskQueue, workflowBundle: options.workflowBundle, activities: activitiesOfRole(options.activities, 'orchestration') }),
-    await Worker.create({ ...common, taskQueue: sandboxTaskQueue(options.taskQueue), activities: { claimSandboxHost: async () => ({ hostId, taskQueue: hostQueue }) } }),
-    await Worker.create({ ...common, taskQueue: hostQueue, activities: activitiesOfRole(options.activities, 'sandbox-host') }),
+    await Worker.create({
+      ...common,
+      taskQueue: options.taskQueue,
+      workflowBundle: options.workflowBundle,
+      activities: activitiesOfRole(options.activities, 'orchestration'),
+    }),
+    await Worker.create({
+      ...common,
+      taskQueue: sandboxTaskQueue(options.taskQueue),
+      activities: { claimSandboxHost: async () => ({ hostId, taskQueue: hostQueue }) },
+    }),
+    await Worker.create({
+      ...common,
+      taskQueue: hostQueue,
+      activities: activitiesOfRole(options.activities, 'sandbox-host'),
+    }),
   ];
   const shutdown = () => {
     for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();

@@ -7,14 +7,26 @@ import path from 'node:path';
 import { repoRoot } from '../../common/data-layout.ts';
 
 /** Starts the worker and resolves once it polls; `env` overrides (undefined removes) variables. */
-export function startWorkerProcess(taskQueue: string, env: Record<string, string | undefined> = {}): Promise<ChildProcess> {
+export function startWorkerProcess(
+  taskQueue: string,
+  env: Record<string, string | undefined> = {},
+): Promise<ChildProcess> {
   const pidFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'trl-worker-')), 'worker.pid');
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, TRL_TASK_QUEUE: taskQueue, TRL_WORKER_PID_FILE: pidFile, TRL_QUIET: '1' };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    TRL_TASK_QUEUE: taskQueue,
+    TRL_WORKER_PID_FILE: pidFile,
+    TRL_QUIET: '1',
+  };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete childEnv[name];
     else childEnv[name] = value;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'workers', 'all-in-one.ts')], { cwd: repoRoot, env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'workers', 'all-in-one.ts')], {
+    cwd: repoRoot,
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => {

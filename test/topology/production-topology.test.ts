@@ -1,7 +1,8 @@
 // The production topology on one machine (README "Production topology"), run by
 // `./trl test --topology`: Temporal's own server on PostgreSQL (both built or installed by the
 // project: infra/postgres-cluster.ts, infra/temporal-postgres-server.ts), its Web UI server, moto's
-// S3 server as the shared store, the frontend behind mutual TLS, and the validator as separate processes — one orchestration
+// S3 server as the shared store, the frontend behind mutual TLS, and the validator as separate processes — one
+// orchestration
 // worker and sandbox workers (`trl worker --role …`), each with its own data directory, sharing
 // only Temporal and the bucket. The oracle is evaluated on every scenario with one sandbox worker,
 // then with two (throughput, scenarios per minute), then with two again while one is SIGKILLed
@@ -67,8 +68,19 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
   /** `trl worker --role ROLE` in a process of its own with its own data directory; resolves once it polls. */
   const startRole = async (name: string, role: 'orchestration' | 'sandbox', extra: NodeJS.ProcessEnv = {}) => {
     const dataDir = path.join(root, `data-${name}`);
-    const env = { ...process.env, ...deploymentEnv(), TRL_DATA_DIR: dataDir, TRL_QUIET: '1', TRL_LOG_LEVEL: 'error', ...extra };
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), 'worker', '--role', role], { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const env = {
+      ...process.env,
+      ...deploymentEnv(),
+      TRL_DATA_DIR: dataDir,
+      TRL_QUIET: '1',
+      TRL_LOG_LEVEL: 'error',
+      ...extra,
+    };
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(repoRoot, 'cli', 'main.ts'), 'worker', '--role', role],
+      { cwd: repoRoot, env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     processes.set(name, child);
     await new Promise<void>((resolve, reject) => {
       let stderr = '';
@@ -90,21 +102,33 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
   const evaluate = async (label: string) => {
     const submissionId = uniqueId(`topology-${label}`);
     const started = performance.now();
-    const handle = await startEvaluation(client, { submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios }, evaluationTaskQueue);
+    const handle = await startEvaluation(
+      client,
+      { submissionId, pack: { kind: 'directory', path: examplePackDir }, agent: 'oracle', scenarios },
+      evaluationTaskQueue,
+    );
     return { submissionId, handle, started };
   };
-  const perMinute = (count: number, ms: number) => (count / (ms / 60_000));
+  const perMinute = (count: number, ms: number) => count / (ms / 60_000);
 
   before(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'trl-topology-'));
     // PostgreSQL runs as its own user: it must be able to reach its folder inside.
     await chmod(root, 0o755);
-    scenarios = (await readdir(scenariosDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    scenarios = (await readdir(scenariosDir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
     // The frontend requires mutual TLS, as a production Temporal would.
     certificates = await makeTestCertificates(path.join(root, 'certificates'));
     database = await startPostgresCluster({ dir: path.join(root, 'postgres') });
     temporal = await startTemporalPostgresServer({ dir: path.join(root, 'temporal'), database, tls: certificates });
-    ui = await startTemporalUiServer({ dir: path.join(root, 'ui'), temporalAddress: temporal.address, namespace: temporal.namespace, tls: { caFile: certificates.caFile, certFile: certificates.clientCertFile, keyFile: certificates.clientKeyFile } });
+    ui = await startTemporalUiServer({
+      dir: path.join(root, 'ui'),
+      temporalAddress: temporal.address,
+      namespace: temporal.namespace,
+      tls: { caFile: certificates.caFile, certFile: certificates.clientCertFile, keyFile: certificates.clientKeyFile },
+    });
     s3 = await startS3TestServer(await ensureMotoServer());
     const s3Client = createS3Client(storeConfigFromEnvironment(deploymentEnv()) as S3StoreConfig);
     await s3Client.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -129,14 +153,26 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
 
   test('one sandbox worker: every scenario through Temporal on PostgreSQL, the pack read from the bucket', async (t) => {
     // mTLS is enforced: no client certificate, or no TLS at all, and the frontend refuses.
-    assert.equal(await probeFrontend(temporal.address, { address: temporal.address, tls: { serverRootCACertificate: await readFile(certificates.caFile), serverNameOverride: 'localhost' } }), false);
+    assert.equal(
+      await probeFrontend(temporal.address, {
+        address: temporal.address,
+        tls: { serverRootCACertificate: await readFile(certificates.caFile), serverNameOverride: 'localhost' },
+      }),
+      false,
+    );
     assert.equal(await probeFrontend(temporal.address, { address: temporal.address }), false);
     const run = await evaluate('one-host');
     oneHost = await run.handle.result();
     oneHostMs = performance.now() - run.started;
-    assert.equal(oneHost.status, 'completed', JSON.stringify(oneHost.perScenario.filter((s) => s.status !== 'completed')));
+    assert.equal(
+      oneHost.status,
+      'completed',
+      JSON.stringify(oneHost.perScenario.filter((s) => s.status !== 'completed')),
+    );
     assert.equal(oneHost.testsPassed, oneHost.testsTotal);
-    t.diagnostic(`one sandbox worker: ${scenarios.length} scenarios in ${(oneHostMs / 1000).toFixed(1)} s = ${perMinute(scenarios.length, oneHostMs).toFixed(1)} scenarios/min`);
+    t.diagnostic(
+      `one sandbox worker: ${scenarios.length} scenarios in ${(oneHostMs / 1000).toFixed(1)} s = ${perMinute(scenarios.length, oneHostMs).toFixed(1)} scenarios/min`,
+    );
 
     // Every artifact the result names (the pack, pre-evaluation, each scenario's run and
     // verification) was published to the bucket by the worker that wrote it.
@@ -148,10 +184,15 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
     assert.deepEqual(missing, [], 'artifacts only on their host');
 
     // The Web UI server reads the same Temporal: the run is listed through its API.
-    const listed = await fetch(`${ui.url}/api/v1/namespaces/${temporal.namespace}/workflows?query=${encodeURIComponent(`WorkflowId="${evaluationWorkflowId(run.submissionId)}"`)}`);
+    const listed = await fetch(
+      `${ui.url}/api/v1/namespaces/${temporal.namespace}/workflows?query=${encodeURIComponent(`WorkflowId="${evaluationWorkflowId(run.submissionId)}"`)}`,
+    );
     assert.equal(listed.status, 200);
-    const body = await listed.json() as { executions?: { execution?: { workflowId?: string } }[] };
-    assert.deepEqual(body.executions?.map((execution) => execution.execution?.workflowId), [evaluationWorkflowId(run.submissionId)]);
+    const body = (await listed.json()) as { executions?: { execution?: { workflowId?: string } }[] };
+    assert.deepEqual(
+      body.executions?.map((execution) => execution.execution?.workflowId),
+      [evaluationWorkflowId(run.submissionId)],
+    );
   });
 
   test('two sandbox workers: the same score, faster; the ratio of scenarios per minute', async (t) => {
@@ -160,26 +201,55 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
     const result = await run.handle.result();
     const twoHostsMs = performance.now() - run.started;
     assert.equal(result.status, 'completed');
-    assert.deepEqual(result.perScenario.map((s) => [s.name, s.testsPassed, s.testsTotal]), oneHost.perScenario.map((s) => [s.name, s.testsPassed, s.testsTotal]));
+    assert.deepEqual(
+      result.perScenario.map((s) => [s.name, s.testsPassed, s.testsTotal]),
+      oneHost.perScenario.map((s) => [s.name, s.testsPassed, s.testsTotal]),
+    );
     const history = await run.handle.fetchHistory();
-    const hosts = new Set((history.events ?? []).flatMap((event) => {
-      const scheduled = event.activityTaskScheduledEventAttributes;
-      return scheduled?.activityType?.name === 'runScenario' ? [scheduled.taskQueue?.name] : [];
-    }));
-    assert.deepEqual([...hosts].sort(), ['host-a', 'host-b'].map((host) => sandboxHostTaskQueue(evaluationTaskQueue, host)), 'both hosts ran scenarios');
+    const hosts = new Set(
+      (history.events ?? []).flatMap((event) => {
+        const scheduled = event.activityTaskScheduledEventAttributes;
+        return scheduled?.activityType?.name === 'runScenario' ? [scheduled.taskQueue?.name] : [];
+      }),
+    );
+    assert.deepEqual(
+      [...hosts].sort(),
+      ['host-a', 'host-b'].map((host) => sandboxHostTaskQueue(evaluationTaskQueue, host)),
+      'both hosts ran scenarios',
+    );
     const ratio = perMinute(scenarios.length, twoHostsMs) / perMinute(scenarios.length, oneHostMs);
-    t.diagnostic(`two sandbox workers: ${scenarios.length} scenarios in ${(twoHostsMs / 1000).toFixed(1)} s = ${perMinute(scenarios.length, twoHostsMs).toFixed(1)} scenarios/min; ratio to one worker ${ratio.toFixed(2)}`);
+    t.diagnostic(
+      `two sandbox workers: ${scenarios.length} scenarios in ${(twoHostsMs / 1000).toFixed(1)} s = ${perMinute(scenarios.length, twoHostsMs).toFixed(1)} scenarios/min; ratio to one worker ${ratio.toFixed(2)}`,
+    );
   });
 
   test('a sandbox worker SIGKILLed mid-run: the evaluation finishes on the other with the same score', async () => {
     const run = await evaluate('killed-host');
-    await waitFor(async () => {
-      const events = (await run.handle.fetchHistory()).events ?? [];
-      return events.some((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'runScenario' && event.activityTaskScheduledEventAttributes.taskQueue?.name === sandboxHostTaskQueue(evaluationTaskQueue, 'host-b')) ? true : undefined;
-    }, 300_000, 'a run on host B');
+    await waitFor(
+      async () => {
+        const events = (await run.handle.fetchHistory()).events ?? [];
+        return events.some(
+          (event) =>
+            event.activityTaskScheduledEventAttributes?.activityType?.name === 'runScenario' &&
+            event.activityTaskScheduledEventAttributes.taskQueue?.name ===
+              sandboxHostTaskQueue(evaluationTaskQueue, 'host-b'),
+        )
+          ? true
+          : undefined;
+      },
+      300_000,
+      'a run on host B',
+    );
     await stopRole('host-b', 'SIGKILL');
     const result = await run.handle.result();
-    assert.equal(result.status, 'completed', JSON.stringify(result.perScenario.filter((s) => s.status !== 'completed')));
-    assert.deepEqual(result.perScenario.map((s) => [s.name, s.status, s.testsPassed, s.testsTotal]), oneHost.perScenario.map((s) => [s.name, s.status, s.testsPassed, s.testsTotal]));
+    assert.equal(
+      result.status,
+      'completed',
+      JSON.stringify(result.perScenario.filter((s) => s.status !== 'completed')),
+    );
+    assert.deepEqual(
+      result.perScenario.map((s) => [s.name, s.status, s.testsPassed, s.testsTotal]),
+      oneHost.perScenario.map((s) => [s.name, s.status, s.testsPassed, s.testsTotal]),
+    );
   });
 });

@@ -20,9 +20,11 @@ export const finneyMetadataFile = path.join(sharedChainDir, 'finney-metadata-v16
 export const testfinneySpecFile = path.join(sharedChainDir, 'testfinney-raw-spec-103.json');
 
 export function requireChainTestFile(file: string): string {
-  if (!existsSync(file)) throw new Error(`chain test data ${file} is missing; set TRL_SHARED_CHAIN_DIR to the folder holding shared/chain`);
+  if (!existsSync(file))
+    throw new Error(`chain test data ${file} is missing; set TRL_SHARED_CHAIN_DIR to the folder holding shared/chain`);
   const expected = publishedSha256[path.basename(file)];
   const actual = createHash('sha256').update(readFileSync(file)).digest('hex');
-  if (expected && actual !== expected) throw new Error(`chain test data ${file} has sha256 ${actual}, not the published ${expected}`);
+  if (expected && actual !== expected)
+    throw new Error(`chain test data ${file} has sha256 ${actual}, not the published ${expected}`);
   return file;
 }

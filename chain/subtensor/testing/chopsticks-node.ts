@@ -61,12 +61,17 @@ export async function startChopsticks(options: ChopsticksOptions): Promise<Chops
     process.execPath,
     [
       chopsticksCli,
-      '--genesis', options.genesisFile,
-      '--build-block-mode', 'Instant',
+      '--genesis',
+      options.genesisFile,
+      '--build-block-mode',
+      'Instant',
       '--allow-unresolved-imports',
-      '--import-storage', storageFile,
-      '--host', '127.0.0.1',
-      '--port', String(port),
+      '--import-storage',
+      storageFile,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
     ],
     { detached: true, stdio: ['ignore', logDescriptor, logDescriptor], cwd: options.workDirectory },
   );
@@ -93,10 +98,13 @@ export async function startChopsticks(options: ChopsticksOptions): Promise<Chops
 
   const deadline = Date.now() + (options.bootTimeoutMs ?? 90_000);
   while (!(await answersRpc(port))) {
-    if (child.exitCode !== null) throw new Error(`chopsticks exited with code ${child.exitCode} before answering:\n${logTail()}`);
+    if (child.exitCode !== null)
+      throw new Error(`chopsticks exited with code ${child.exitCode} before answering:\n${logTail()}`);
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`chopsticks did not answer on port ${port} within ${options.bootTimeoutMs ?? 90_000} ms:\n${logTail()}`);
+      throw new Error(
+        `chopsticks did not answer on port ${port} within ${options.bootTimeoutMs ?? 90_000} ms:\n${logTail()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

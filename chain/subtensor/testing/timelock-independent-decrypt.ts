@@ -57,17 +57,25 @@ export function parseTimelockCiphertext(bytes: Uint8Array): ParsedTimelockCipher
 function serializeFp12(value: unknown): Buffer {
   const fp = (element: bigint) => Buffer.from(element.toString(16).padStart(96, '0'), 'hex').reverse();
   const fp2 = (element: { c0: bigint; c1: bigint }) => [fp(element.c0), fp(element.c1)];
-  const fp6 = (element: { c0: never; c1: never; c2: never }) => [...fp2(element.c0), ...fp2(element.c1), ...fp2(element.c2)];
+  const fp6 = (element: { c0: never; c1: never; c2: never }) => [
+    ...fp2(element.c0),
+    ...fp2(element.c1),
+    ...fp2(element.c2),
+  ];
   const fp12 = value as { c0: never; c1: never };
   return Buffer.concat([...fp6(fp12.c0), ...fp6(fp12.c1)]);
 }
 
-const xor32 = (a: Uint8Array, b: Uint8Array): Buffer => Buffer.from(Array.from({ length: 32 }, (_, index) => a[index]! ^ b[index]!));
+const xor32 = (a: Uint8Array, b: Uint8Array): Buffer =>
+  Buffer.from(Array.from({ length: 32 }, (_, index) => a[index]! ^ b[index]!));
 
 /** The AES key sealed in the header, opened with the round's signature (G1, 48 bytes). */
 export function openTimelockKey(ciphertext: ParsedTimelockCiphertext, signature: Uint8Array): Buffer {
   const u = bls12_381.G2.ProjectivePoint.fromHex(ciphertext.u);
-  const sigma = xor32(ciphertext.v, sha256(serializeFp12(bls12_381.pairing(bls12_381.G1.ProjectivePoint.fromHex(signature), u))));
+  const sigma = xor32(
+    ciphertext.v,
+    sha256(serializeFp12(bls12_381.pairing(bls12_381.G1.ProjectivePoint.fromHex(signature), u))),
+  );
   const key = xor32(ciphertext.w, sha256(sigma));
   // The scheme's own check: U must equal H3(sigma, key)·P, else the signature was wrong.
   const r = BigInt(`0x${sha256(Buffer.concat([sigma, key])).toString('hex')}`) % bls12_381.fields.Fr.ORDER;
@@ -76,7 +84,8 @@ export function openTimelockKey(ciphertext: ParsedTimelockCiphertext, signature:
 }
 
 export function decryptTimelockBody(ciphertext: ParsedTimelockCiphertext, key: Uint8Array): Buffer {
-  if (ciphertext.cipherSuite !== 'AES_GCM_' || ciphertext.nonce.length !== 12) throw new Error(`unexpected cipher suite ${ciphertext.cipherSuite}`);
+  if (ciphertext.cipherSuite !== 'AES_GCM_' || ciphertext.nonce.length !== 12)
+    throw new Error(`unexpected cipher suite ${ciphertext.cipherSuite}`);
   const tagStart = ciphertext.aesCiphertext.length - 16;
   const decipher = createDecipheriv('aes-256-gcm', key, ciphertext.nonce);
   decipher.setAuthTag(ciphertext.aesCiphertext.subarray(tagStart));
@@ -92,13 +101,18 @@ export function decryptTimelockIndependently(bytes: Uint8Array, signature: Uint8
 export function localBeacon(secretKey: bigint): { publicKey: Uint8Array; sign(identity: Uint8Array): Uint8Array } {
   return {
     publicKey: bls12_381.G2.ProjectivePoint.BASE.multiply(secretKey).toRawBytes(true),
-    sign: (identity) => bls12_381.G1.ProjectivePoint.fromAffine(bls12_381.G1.hashToCurve(identity, { DST: quicknetDst }).toAffine()).multiply(secretKey).toRawBytes(true),
+    sign: (identity) =>
+      bls12_381.G1.ProjectivePoint.fromAffine(bls12_381.G1.hashToCurve(identity, { DST: quicknetDst }).toAffine())
+        .multiply(secretKey)
+        .toRawBytes(true),
   };
 }
 
 /** e(signature, G2) == e(H(identity), publicKey): the signature is the beacon's on that identity. */
 export function verifyBeaconSignature(publicKey: Uint8Array, identity: Uint8Array, signature: Uint8Array): boolean {
-  const hashed = bls12_381.G1.ProjectivePoint.fromAffine(bls12_381.G1.hashToCurve(identity, { DST: quicknetDst }).toAffine());
+  const hashed = bls12_381.G1.ProjectivePoint.fromAffine(
+    bls12_381.G1.hashToCurve(identity, { DST: quicknetDst }).toAffine(),
+  );
   const left = bls12_381.pairing(bls12_381.G1.ProjectivePoint.fromHex(signature), bls12_381.G2.ProjectivePoint.BASE);
   const right = bls12_381.pairing(hashed, bls12_381.G2.ProjectivePoint.fromHex(publicKey));
   return bls12_381.fields.Fp12.eql(left, right);

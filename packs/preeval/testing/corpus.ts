@@ -12,8 +12,18 @@ export const examplesDir = path.join(repoRoot, 'policy', 'examples');
 export type CorpusPack = { name: string; group: 'honest' | 'gaming' | 'example'; dir: string; pack: CanonicalPack };
 
 async function readGroup(dir: string, group: CorpusPack['group']): Promise<CorpusPack[]> {
-  const entries = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
-  return Promise.all(entries.map(async (name) => ({ name, group, dir: path.join(dir, name), pack: await readPackDirectory(path.join(dir, name)) })));
+  const entries = (await readdir(dir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  return Promise.all(
+    entries.map(async (name) => ({
+      name,
+      group,
+      dir: path.join(dir, name),
+      pack: await readPackDirectory(path.join(dir, name)),
+    })),
+  );
 }
 
 export async function readCorpus(): Promise<CorpusPack[]> {

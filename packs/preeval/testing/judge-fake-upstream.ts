@@ -32,7 +32,14 @@ export function completionReply(content: string, finishReason = 'stop'): FakeRep
       object: 'chat.completion',
       created: 0,
       model: 'fake-judge',
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, refusal: null },
+          logprobs: null,
+          finish_reason: finishReason,
+        },
+      ],
       usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
     }),
   };
@@ -43,7 +50,12 @@ export function answerReply(answer: JudgeAnswer): FakeReply {
 }
 
 export function errorReply(status: number, message = 'scripted failure', code: string | null = null): FakeReply {
-  return { status, body: JSON.stringify({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code } }) };
+  return {
+    status,
+    body: JSON.stringify({
+      error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code },
+    }),
+  };
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -52,7 +64,9 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startFakeUpstream(script: (call: number, body: Record<string, unknown>) => FakeReply): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  script: (call: number, body: Record<string, unknown>) => FakeReply,
+): Promise<FakeUpstream> {
   const bodies: Record<string, unknown>[] = [];
   const server = createServer((req, res) => {
     void (async () => {

@@ -5,14 +5,24 @@ import { repoRoot } from '../../../common/data-layout.ts';
 import type { CanonicalPack } from '../../canonical-pack.ts';
 import { readPackDirectory } from '../../read-pack.ts';
 
-export const exampleNames = ['single-model', 'cheapest-model', 'cost-cascade', 'parallel-pick', 'fallback-chain', 'category-router'] as const;
+export const exampleNames = [
+  'single-model',
+  'cheapest-model',
+  'cost-cascade',
+  'parallel-pick',
+  'fallback-chain',
+  'category-router',
+] as const;
 
 export function examplePack(name: (typeof exampleNames)[number]): Promise<CanonicalPack> {
   return readPackDirectory(path.join(repoRoot, 'policy', 'examples', name));
 }
 
 export function fixturePack(name: string, files: Record<string, string>, description?: string): CanonicalPack {
-  return { schema_version: 1, files: { 'SKILL.md': `# ${name}\n\n${description ?? 'Read the task and check your work.'}\n`, ...files } };
+  return {
+    schema_version: 1,
+    files: { 'SKILL.md': `# ${name}\n\n${description ?? 'Read the task and check your work.'}\n`, ...files },
+  };
 }
 
 const honestBody = `import { definePolicy } from 'trl-policy-sdk';

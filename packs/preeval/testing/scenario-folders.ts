@@ -19,8 +19,12 @@ memory_mb = 1024
 
 export type FolderSpec = { instruction: string; files?: Record<string, string>; taskToml?: string };
 
-/** A scenarios directory holding one folder per entry (task.toml, Dockerfile and test.sh added), removed after the test. */
-export async function writeScenariosDir(folders: Record<string, FolderSpec>, test: { after: (fn: () => Promise<void>) => void }): Promise<string> {
+/** A scenarios directory holding one folder per entry (task.toml, Dockerfile and test.sh added), removed after the
+ * test. */
+export async function writeScenariosDir(
+  folders: Record<string, FolderSpec>,
+  test: { after: (fn: () => Promise<void>) => void },
+): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'trl-scenarios-'));
   test.after(() => rm(root, { recursive: true, force: true }));
   for (const [name, spec] of Object.entries(folders)) {

@@ -20,10 +20,17 @@ export async function chat(baseUrl: string, body: Record<string, unknown>): Prom
     const parsed = text ? JSON.parse(text) : undefined;
     const message = parsed?.choices?.[0]?.message ?? {};
     return {
-      status: response.status, body: parsed, chunks: [], sawDone: false,
+      status: response.status,
+      body: parsed,
+      chunks: [],
+      sawDone: false,
       message: {
         content: message.content ?? '',
-        toolCalls: (message.tool_calls ?? []).map((c: any) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+        toolCalls: (message.tool_calls ?? []).map((c: any) => ({
+          id: c.id,
+          name: c.function.name,
+          arguments: c.function.arguments,
+        })),
       },
     };
   }
@@ -32,7 +39,10 @@ export async function chat(baseUrl: string, body: Record<string, unknown>): Prom
   for (const line of text.split('\n')) {
     if (!line.startsWith('data:')) continue;
     const data = line.slice(5).trim();
-    if (data === '[DONE]') { sawDone = true; continue; }
+    if (data === '[DONE]') {
+      sawDone = true;
+      continue;
+    }
     chunks.push(JSON.parse(data));
   }
   let content = '';
@@ -50,7 +60,13 @@ export async function chat(baseUrl: string, body: Record<string, unknown>): Prom
       }
     }
   }
-  return { status: response.status, body: undefined, chunks, sawDone, message: { content, toolCalls: [...calls.values()] } };
+  return {
+    status: response.status,
+    body: undefined,
+    chunks,
+    sawDone,
+    message: { content, toolCalls: [...calls.values()] },
+  };
 }
 
 const okToolResult = '{"output": "done", "exit_code": 0, "error": null}';
@@ -62,7 +78,11 @@ export function sessionHead(tag: string): any[] {
   return [
     { role: 'system', content: 'You are an agent working in a terminal.' },
     { role: 'user', content: 'Do the task.' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'c0', type: 'function', function: { name: 'read_file', arguments: '{"path":"SKILL.md"}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c0', type: 'function', function: { name: 'read_file', arguments: '{"path":"SKILL.md"}' } }],
+    },
     { role: 'tool', tool_call_id: 'c0', content: '# Skill' },
     { role: 'tool', tool_call_id: 'c0', content: `instruction ${tag}` },
   ];
@@ -73,7 +93,11 @@ let callNumber = 0;
 export function toolTurn(command: string, failing: boolean): any[] {
   const id = `c${++callNumber}`;
   return [
-    { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command }) } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id, type: 'function', function: { name: 'terminal', arguments: JSON.stringify({ command }) } }],
+    },
     { role: 'tool', tool_call_id: id, content: failing ? failingToolResult : okToolResult },
   ];
 }

@@ -21,7 +21,9 @@ function answerFor(body: any): { content: string | null; toolCalls: any[] | unde
   if (wantsTool) {
     return {
       content: null,
-      toolCalls: [{ id: 'call_fake_1', type: 'function', function: { name: 'terminal', arguments: toolCallArguments } }],
+      toolCalls: [
+        { id: 'call_fake_1', type: 'function', function: { name: 'terminal', arguments: toolCallArguments } },
+      ],
       finish: 'tool_calls',
     };
   }
@@ -70,7 +72,10 @@ export class FakeGateway {
   }
 
   private send(response: http.ServerResponse, status: number, body: unknown): void {
-    response.writeHead(status, { 'Content-Type': 'application/json', 'x-trajrl-budget-remaining-usd': this.remainingUsd.toFixed(6) });
+    response.writeHead(status, {
+      'Content-Type': 'application/json',
+      'x-trajrl-budget-remaining-usd': this.remainingUsd.toFixed(6),
+    });
     response.end(JSON.stringify(body));
   }
 
@@ -80,7 +85,11 @@ export class FakeGateway {
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       let body: any = undefined;
-      try { body = text ? JSON.parse(text) : undefined; } catch { body = text; }
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
+      }
       const path = (request.url ?? '').split('?')[0] ?? '';
       this.requests.push({ method: request.method ?? '', path, authorization: request.headers.authorization, body });
       if (request.headers.authorization !== `Bearer ${this.token}`) {
@@ -88,7 +97,12 @@ export class FakeGateway {
       } else if (request.method === 'GET' && path === '/v1/models') {
         this.send(response, 200, { object: 'list', data: [{ id: 'glm-5.3-flash', object: 'model' }] });
       } else if (request.method === 'GET' && path === '/v1/budget') {
-        this.send(response, 200, { cap_usd: this.capUsd, spent_usd: this.spentUsd, reserved_usd: 0, remaining_usd: this.remainingUsd });
+        this.send(response, 200, {
+          cap_usd: this.capUsd,
+          spent_usd: this.spentUsd,
+          reserved_usd: 0,
+          remaining_usd: this.remainingUsd,
+        });
       } else if (request.method === 'POST' && path === '/v1/chat/completions') {
         this.complete(body, response);
       } else {
@@ -110,13 +124,20 @@ export class FakeGateway {
       const message: any = { role: 'assistant', content: answer.content };
       if (answer.toolCalls) message.tool_calls = answer.toolCalls;
       this.send(response, 200, {
-        id, object: 'chat.completion', created, model: body.model,
-        choices: [{ index: 0, message, finish_reason: answer.finish }], usage: usage(),
+        id,
+        object: 'chat.completion',
+        created,
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: answer.finish }],
+        usage: usage(),
       });
       return;
     }
     // The header of a streamed answer is written before its cost is known, as at the real gateway.
-    response.writeHead(200, { 'Content-Type': 'text/event-stream', 'x-trajrl-budget-remaining-usd': this.remainingUsd.toFixed(6) });
+    response.writeHead(200, {
+      'Content-Type': 'text/event-stream',
+      'x-trajrl-budget-remaining-usd': this.remainingUsd.toFixed(6),
+    });
     this.spentUsd += costPerCallUsd;
     const chunk = (delta: unknown, finish: string | null = null) =>
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -127,17 +148,33 @@ export class FakeGateway {
     }
     for (const [index, call] of (answer.toolCalls ?? []).entries()) {
       const args: string = call.function.arguments;
-      events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: args.slice(0, 8) } }] }));
+      events.push(
+        chunk({
+          tool_calls: [
+            {
+              index,
+              id: call.id,
+              type: 'function',
+              function: { name: call.function.name, arguments: args.slice(0, 8) },
+            },
+          ],
+        }),
+      );
       events.push(chunk({ tool_calls: [{ index, function: { arguments: args.slice(8) } }] }));
     }
     events.push(chunk({}, answer.finish));
     if (body.stream_options?.include_usage) {
-      events.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: usage() })}\n\n`);
+      events.push(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: usage() })}\n\n`,
+      );
     }
     events.push('data: [DONE]\n\n');
     let index = 0;
     const writeNext = () => {
-      if (index >= events.length) { response.end(); return; }
+      if (index >= events.length) {
+        response.end();
+        return;
+      }
       response.write(events[index++]);
       setTimeout(writeNext, 2);
     };

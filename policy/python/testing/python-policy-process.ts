@@ -11,7 +11,9 @@ export const runnerScript = path.join(pythonRoot, 'policy_json_runner.py');
 
 /** A python3 on this host that has aiohttp and httpx (Debian's python3-aiohttp, python3-httpx), or undefined. */
 export function findPython(): string | undefined {
-  const candidates = [process.env.TRL_POLICY_PYTHON, 'python3', '/usr/bin/python3'].filter((c): c is string => Boolean(c));
+  const candidates = [process.env.TRL_POLICY_PYTHON, 'python3', '/usr/bin/python3'].filter((c): c is string =>
+    Boolean(c),
+  );
   for (const candidate of candidates) {
     const probe = spawnSync(candidate, ['-c', 'import aiohttp, httpx'], { stdio: 'ignore', timeout: 10_000 });
     if (probe.status === 0) return candidate;
@@ -34,8 +36,13 @@ export class PolicyProcess {
   private stderrText = '';
   readonly exited: Promise<number | null>;
 
-  private constructor(private child: ChildProcess, readonly port: number) {
-    child.stderr?.on('data', (chunk: Buffer) => { this.stderrText += chunk.toString('utf8'); });
+  private constructor(
+    private child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrText += chunk.toString('utf8');
+    });
     child.stdout?.resume();
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   }
@@ -73,13 +80,18 @@ export class PolicyProcess {
   async ready(timeoutMs = 15_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let exitCode: number | null | undefined;
-    void this.exited.then((code) => { exitCode = code; });
+    void this.exited.then((code) => {
+      exitCode = code;
+    });
     while (Date.now() < deadline) {
-      if (exitCode !== undefined) throw new Error(`policy exited with ${exitCode} before it was ready:\n${this.stderrText}`);
+      if (exitCode !== undefined)
+        throw new Error(`policy exited with ${exitCode} before it was ready:\n${this.stderrText}`);
       try {
         const response = await fetch(`${this.baseUrl}/models`);
         if (response.ok) return;
-      } catch { /* not listening yet */ }
+      } catch {
+        /* not listening yet */
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`policy not ready after ${timeoutMs} ms:\n${this.stderrText}`);
