@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cachedScenarioFingerprints, mergedScenarioFingerprints } from './fingerprint-cache.ts';
-import { writeScenariosDir } from '../packs/preeval/testing/scenario-folders.ts';
+import { writeScenariosDir } from '../screening/testing/scenario-folders.ts';
 
 const first = await writeScenariosDir(
   {

@@ -1,7 +1,7 @@
 // Scenario fingerprints change only with the scenarios: built once per worker process and
 // directory, shared by the static scan (preEval) and the probe (probePolicy).
 import { createHash } from 'node:crypto';
-import { buildScenarioFingerprints, type ScenarioFingerprints } from '../packs/preeval/scenario-fingerprints.ts';
+import { buildScenarioFingerprints, type ScenarioFingerprints } from '../screening/scenario-fingerprints.ts';
 
 const cache = new Map<string, Promise<ScenarioFingerprints>>();
 

@@ -30,11 +30,11 @@ import {
 import { PackError } from '../packs/pack-error.ts';
 import { bundlePack } from '../packs/bundle-pack.ts';
 import { Context } from '@temporalio/activity';
-import { PackOwners } from '../packs/preeval/pack-owners.ts';
-import { loadPreEvalConfig } from '../packs/preeval/preeval-config.ts';
+import { PackOwners } from '../screening/pack-owners.ts';
+import { loadPreEvalConfig } from '../screening/preeval-config.ts';
 import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
-import { FileJudgeCache } from '../packs/preeval/judge-cache.ts';
-import { localOwner, runPreEval } from '../packs/preeval/run-preeval.ts';
+import { FileJudgeCache } from '../screening/judge-cache.ts';
+import { localOwner, runPreEval } from '../screening/run-preeval.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 
 /**

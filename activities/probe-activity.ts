@@ -1,5 +1,5 @@
 // probePolicy: the pre-evaluation probe, at $0. The pack's policy runs in its real sandbox against
-// each scenario's opening conversation (policy/probe/), with a bland upstream answering every call;
+// each scenario's opening conversation (screening/probe/), with a bland upstream answering every call;
 // the verdict rejects a policy that authors what the agent receives or carries scenario content in.
 // A verdict already reached for the same pack, scenarios and opening is reused (probe-cache.ts).
 import path from 'node:path';
@@ -10,13 +10,13 @@ import { artifactNames, probeScenarioDir, runDir } from '../common/data-layout.t
 import { writeArtifact } from '../common/write-artifact.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { hermesOpening, type HermesOpening } from '../agents/hermes-opening.ts';
-import { createBlandUpstream } from '../policy/probe/bland-upstream.ts';
-import { playConversation } from '../policy/probe/probe-conversation.ts';
-import { environmentHeads } from '../policy/probe/environment-heads.ts';
-import { injectedContent } from '../policy/probe/injected-content.ts';
-import { probeVerdict, type ProbeReport, type ScenarioProbe } from '../policy/probe/probe-verdict.ts';
-import { FileProbeCache, probeOnce } from '../policy/probe/probe-cache.ts';
-import type { ScenarioFingerprints } from '../packs/preeval/fingerprint-schema.ts';
+import { createBlandUpstream } from '../screening/probe/bland-upstream.ts';
+import { playConversation } from '../screening/probe/probe-conversation.ts';
+import { environmentHeads } from '../screening/probe/environment-heads.ts';
+import { injectedContent } from '../screening/probe/injected-content.ts';
+import { probeVerdict, type ProbeReport, type ScenarioProbe } from '../screening/probe/probe-verdict.ts';
+import { FileProbeCache, probeOnce } from '../screening/probe/probe-cache.ts';
+import type { ScenarioFingerprints } from '../screening/fingerprint-schema.ts';
 import { workflowIdOf, type ActivityDependencies } from './activity-context.ts';
 import { startPolicyForSource, type PolicySource } from './agent-environment.ts';
 import { policyOf } from './pack-policy.ts';

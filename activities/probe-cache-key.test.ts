@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { policySourceHash, probeCacheKeyOf } from './probe-cache-key.ts';
 import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
-import { FileProbeCache, probeOnce } from '../policy/probe/probe-cache.ts';
-import type { ProbeReport } from '../policy/probe/probe-verdict.ts';
-import { writeScenariosDir } from '../packs/preeval/testing/scenario-folders.ts';
+import { FileProbeCache, probeOnce } from '../screening/probe/probe-cache.ts';
+import type { ProbeReport } from '../screening/probe/probe-verdict.ts';
+import { writeScenariosDir } from '../screening/testing/scenario-folders.ts';
 import { hermesOpeningHash } from '../agents/hermes-opening.ts';
 
 const scenariosDir = await writeScenariosDir(

@@ -1,10 +1,10 @@
 // What a probe verdict depends on, read from the pack, the probed scenarios and the worker: the key
-// under which policy/probe/probe-cache.ts keeps it.
+// under which screening/probe/probe-cache.ts keeps it.
 import type { ScenarioDescriptor } from '../contracts/results.ts';
 import { scenarioContentHash } from '../catalog/scenario-content-hash.ts';
 import { hermesOpeningHash } from '../agents/hermes-opening.ts';
 import { canonicalJson, sha256Hex } from '../packs/canonical-pack.ts';
-import type { ProbeCacheKey } from '../policy/probe/probe-cache.ts';
+import type { ProbeCacheKey } from '../screening/probe/probe-cache.ts';
 import type { PolicySource } from './agent-environment.ts';
 
 /** sha256 of what runs in the sandbox: the bundle, or the files (SKILL.md is not the policy's). */

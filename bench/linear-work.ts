@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { jsonDepth, parseJsonBounded } from '../common/bounded-json.ts';
 import type { DecisionInput } from '../contracts/seat.ts';
-import { tokenizePython } from '../packs/preeval/python-tokens.ts';
+import { tokenizePython } from '../screening/python-tokens.ts';
 import { LineSplitter } from '../policy/host/line-splitter.ts';
 import { decideChallenge } from '../scoring/decision-rule.ts';
 import { judgeFiles } from '../simfleet/judge-heuristics.ts';

@@ -1,21 +1,21 @@
 // How long the pre-evaluation scans take, in this thread, on the hostile packs (each near the pack
 // size limit) and on the whole fixture corpus: the static scan (every file, decoded) and the
 // similarity check against every other corpus pack. One run each after a warm-up; a table on stdout.
-// Then the same scans as pre-evaluation runs them, off the loop (packs/preeval/off-loop.ts): the
+// Then the same scans as pre-evaluation runs them, off the loop (screening/off-loop.ts): the
 // first task of a thread (its start: tsx, the scan's modules, the fingerprints sent over) beside the
 // warm ones that follow, wall and this process's CPU (the threads' included).
 //   node --import tsx bench/preeval-scan.ts
 import { performance } from 'node:perf_hooks';
 import { canonicalJson, packHash, type CanonicalPack } from '../packs/canonical-pack.ts';
-import { buildScenarioFingerprints } from '../packs/preeval/scenario-fingerprints.ts';
-import { findNearCopies } from '../packs/preeval/similarity.ts';
-import { scanPack } from '../packs/preeval/static-scan.ts';
-import { runOffLoop, type OffLoopTask } from '../packs/preeval/off-loop.ts';
-import { defaultScanThresholds } from '../packs/preeval/scan-thresholds.ts';
+import { buildScenarioFingerprints } from '../screening/scenario-fingerprints.ts';
+import { findNearCopies } from '../screening/similarity.ts';
+import { scanPack } from '../screening/static-scan.ts';
+import { runOffLoop, type OffLoopTask } from '../screening/off-loop.ts';
+import { defaultScanThresholds } from '../screening/scan-thresholds.ts';
 import { readLocalPack } from '../packs/read-pack.ts';
 import { examplesDir } from '../common/data-layout.ts';
 import path from 'node:path';
-import { readCorpus } from '../packs/preeval/testing/corpus.ts';
+import { readCorpus } from '../screening/testing/corpus.ts';
 import { hostilePacks } from '../test/fixtures/hostile/hostile-packs.ts';
 
 const fingerprints = await buildScenarioFingerprints();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderShadowSummary } from './serve-shadow-view.ts';
-import type { ShadowSide } from '../policy/serve/shadow-mirror.ts';
+import type { ShadowSide } from '../serving/shadow-mirror.ts';
 
 const side = (costUsd: number, models: Record<string, number>): ShadowSide => ({
   requests: 4,

@@ -1,6 +1,6 @@
 // Shadow mode's side-by-side table: the live policy and the shadow on the same mirrored requests.
 import { renderTable } from './render-table.ts';
-import type { ShadowSide, ShadowSummary } from '../policy/serve/shadow-mirror.ts';
+import type { ShadowSide, ShadowSummary } from '../serving/shadow-mirror.ts';
 
 /** A pack's latest scenario score (its newest finished evaluation), when Temporal has one. */
 export interface ScenarioScore {

@@ -23,7 +23,7 @@ export const policySidecarDockerfile = path.join(repoRoot, 'infra', 'policy-side
 export const modelCatalogFile = path.join(repoRoot, 'gateway', 'catalog', 'models.json');
 /** The spec's frozen price table (allowlist, prices, per-scenario cap). */
 export const priceTableFile = path.join(repoRoot, 'gateway', 'catalog', 'season-2-catalog.json');
-export const preEvalConfigFile = path.join(repoRoot, 'packs', 'preeval', 'preeval.json');
+export const preEvalConfigFile = path.join(repoRoot, 'screening', 'preeval.json');
 
 // The cache directory (downloads and builds, safe to delete).
 export function temporalBinaryFile(version: string): string {
@@ -96,7 +96,7 @@ export const packStoreDir = path.join(dataDir, 'packs');
 export const packOwnersDir = path.join(packStoreDir, 'owners');
 /** The LLM judge's verdicts, by pack hash. */
 export const judgeCacheDir = path.join(dataDir, contentCacheFolders.judge);
-/** The behavioural probe's verdicts: a folder per pack hash, a file per key (policy/probe/probe-cache.ts). */
+/** The behavioural probe's verdicts: a folder per pack hash, a file per key (screening/probe/probe-cache.ts). */
 export const probeCacheDir = path.join(dataDir, contentCacheFolders.probe);
 /** The money ledger across scenario attempts: one JSON-lines file per UTC day. */
 export const spendDir = path.join(dataDir, 'spend');

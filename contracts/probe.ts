@@ -1,4 +1,4 @@
-// Limits of the pre-evaluation probe (policy/probe/, activities/probe-activity.ts), shared with the
+// Limits of the pre-evaluation probe (screening/probe/, activities/probe-activity.ts), shared with the
 // workflow that sizes the activity's timeout from them. Workflow code imports this file.
 export const probeLimits = {
   /** Requests per conversation: the opening and two rounds of tool results. */

@@ -28,7 +28,7 @@ export type PreEvalResult =
   | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema> }
   | { verdict: 'reject'; reasons: Rejection[]; report: z.infer<typeof artifactRefSchema> };
 
-/** The pre-evaluation probe's verdict (policy/probe/): the whole report is the artifact. `cached`: an earlier run's
+/** The pre-evaluation probe's verdict (screening/probe/): the whole report is the artifact. `cached`: an earlier run's
  * verdict for the same key, reused. */
 export type ProbeResult =
   | { verdict: 'pass'; report: z.infer<typeof artifactRefSchema>; conversations: number; cached?: boolean }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { repoRoot } from '../common/data-layout.ts';
-import type { JudgeFlagType } from '../packs/preeval/judge-protocol.ts';
+import type { JudgeFlagType } from '../screening/judge-protocol.ts';
 import { excerptAt, judgeFiles } from './judge-heuristics.ts';
 import { scenario, scenarios } from './testing/fixtures.ts';
 

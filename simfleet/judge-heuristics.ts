@@ -1,7 +1,7 @@
 // The sim fleet's judge, as transparent heuristics: pattern rules over each file of the pack, each hit
 // a flag with a verbatim excerpt (the trimmed line, or a window of it) and the file's path. Not a real
 // review; it gives offline runs a competent, deterministic judge that honest example packs pass.
-import { neutralisedDelimiter, type JudgeFlagType } from '../packs/preeval/judge-protocol.ts';
+import { neutralisedDelimiter, type JudgeFlagType } from '../screening/judge-protocol.ts';
 import type { SimScenario } from './scenario-recognition.ts';
 
 export interface SimJudgeFlag {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packHash } from '../packs/canonical-pack.ts';
-import { judgeAnswerSchema } from '../packs/preeval/judge-protocol.ts';
-import { cannedAnswerPack, examplePack, injectionPack } from '../packs/preeval/testing/judge-fixtures.ts';
-import { buildJudgeMessages, judgeMarker, judgeResponseFormat } from '../packs/preeval/judge-protocol.ts';
+import { judgeAnswerSchema } from '../screening/judge-protocol.ts';
+import { cannedAnswerPack, examplePack, injectionPack } from '../screening/testing/judge-fixtures.ts';
+import { buildJudgeMessages, judgeMarker, judgeResponseFormat } from '../screening/judge-protocol.ts';
 import { isJudgeRequest, simulatedJudgement } from './judge-mode.ts';
 import { parseChatRequest, type ChatRequest } from './request-schema.ts';
 import { simulateChatCompletion } from './simulate-completion.ts';

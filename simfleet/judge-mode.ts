@@ -8,7 +8,7 @@ import {
   judgeSchemaName,
   parseDelimitedFiles,
   type JudgeAnswer,
-} from '../packs/preeval/judge-protocol.ts';
+} from '../screening/judge-protocol.ts';
 import { judgeFiles } from './judge-heuristics.ts';
 import { contentText, type ChatRequest } from './request-schema.ts';
 import type { SimScenario } from './scenario-recognition.ts';

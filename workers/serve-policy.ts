@@ -1,6 +1,6 @@
 // `trl serve`'s process: the pack's policy, one real sandbox per conversation (the TypeScript pipe
 // sandbox, or the Python / data sidecar), each behind its own metered gateway to the upstream,
-// routed by the front server in policy/serve/. Only workers/ builds the Docker and OpenAI clients.
+// routed by the front server in serving/. Only workers/ builds the Docker and OpenAI clients.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
@@ -13,15 +13,10 @@ import { packFailureTypes } from '../contracts/failure-types.ts';
 import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
 import { serveInstanceDir, serveShadowLogFile, serveShadowSummaryFile } from '../common/data-layout.ts';
-import { InstancePool, type ServedInstance } from '../policy/serve/instance-pool.ts';
-import {
-  startServeServer,
-  type AnsweredRequest,
-  type ClientGate,
-  type ServeServer,
-} from '../policy/serve/serve-server.ts';
-import { GenerationRouter } from '../policy/serve/generation-router.ts';
-import { ShadowMirror } from '../policy/serve/shadow-mirror.ts';
+import { InstancePool, type ServedInstance } from '../serving/instance-pool.ts';
+import { startServeServer, type AnsweredRequest, type ClientGate, type ServeServer } from '../serving/serve-server.ts';
+import { GenerationRouter } from '../serving/generation-router.ts';
+import { ShadowMirror } from '../serving/shadow-mirror.ts';
 import { packHash as packHashOf } from '../packs/canonical-pack.ts';
 import { writeFileAtomic } from '../common/atomic-write.ts';
 import { appendFile, mkdir } from 'node:fs/promises';

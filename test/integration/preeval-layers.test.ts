@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { bundlePack } from '../../packs/bundle-pack.ts';
 import { packHash } from '../../packs/canonical-pack.ts';
 import { packKindOf } from '../../packs/pack-format.ts';
-import { buildScenarioFingerprints } from '../../packs/preeval/scenario-fingerprints.ts';
-import { defaultNearCopyThreshold, findNearCopies } from '../../packs/preeval/similarity.ts';
-import { scanPack, type ScanResult } from '../../packs/preeval/static-scan.ts';
-import { readCorpus, type CorpusPack } from '../../packs/preeval/testing/corpus.ts';
+import { buildScenarioFingerprints } from '../../screening/scenario-fingerprints.ts';
+import { defaultNearCopyThreshold, findNearCopies } from '../../screening/similarity.ts';
+import { scanPack, type ScanResult } from '../../screening/static-scan.ts';
+import { readCorpus, type CorpusPack } from '../../screening/testing/corpus.ts';
 import { judgeFiles } from '../../simfleet/judge-heuristics.ts';
 import { loadSimScenarios } from '../../simfleet/scenario-recognition.ts';
 

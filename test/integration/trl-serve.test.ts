@@ -16,8 +16,8 @@ import { startSimFleet, type SimFleet } from '../../simfleet/sim-fleet-server.ts
 import { startServing, type Serving } from '../../workers/serve-policy.ts';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
-import { addApiKey, readApiKeys } from '../../policy/serve/api-keys.ts';
-import { createKeyGate } from '../../policy/serve/key-gate.ts';
+import { addApiKey, readApiKeys } from '../../serving/api-keys.ts';
+import { createKeyGate } from '../../serving/key-gate.ts';
 
 const docker = createDockerClient();
 const terminalTool = {

@@ -46,13 +46,13 @@ test('source rooms never import test helpers (test/, testing/ folders)', () => {
   );
 });
 
-test("the judge's wire protocol is reached only through packs/preeval/judge-protocol.ts", () => {
+test("the judge's wire protocol is reached only through screening/judge-protocol.ts", () => {
   const inner = new Set([
-    'packs/preeval/judge-prompt.ts',
-    'packs/preeval/judge-delimiters.ts',
-    'packs/preeval/judge-answer-schema.ts',
+    'screening/judge-prompt.ts',
+    'screening/judge-delimiters.ts',
+    'screening/judge-answer-schema.ts',
   ]);
-  const offending = graph.edges.filter((edge) => inner.has(edge.to) && !edge.from.startsWith('packs/preeval/judge-'));
+  const offending = graph.edges.filter((edge) => inner.has(edge.to) && !edge.from.startsWith('screening/judge-'));
   assert.deepEqual(
     offending.map((edge) => `${edge.from} → ${edge.to}`),
     [],

@@ -8,7 +8,7 @@
 // a thread whose task passed its limit, failed or died is ended, never reused. Idle threads do not
 // keep the process alive.
 import { Worker } from 'node:worker_threads';
-import type { CanonicalPack } from '../canonical-pack.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
 import type { ScanThresholds } from './scan-thresholds.ts';
 import type { ScanInput, ScanResult } from './static-scan.ts';

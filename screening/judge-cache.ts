@@ -2,10 +2,10 @@
 // per key, written atomically (temp file + rename), so a crash leaves either the old entry or the new
 // one; an unreadable or mismatched entry is a miss, never a wrong verdict.
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../common/atomic-write.ts';
+import { writeFileAtomic } from '../common/atomic-write.ts';
 import path from 'node:path';
 import { z } from 'zod';
-import { sha256Hex } from '../canonical-pack.ts';
+import { sha256Hex } from '../packs/canonical-pack.ts';
 import { judgeFlagTypes } from './judge-answer-schema.ts';
 
 export interface JudgeCacheKey {

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { packHash, type CanonicalPack } from '../canonical-pack.ts';
-import { startSimFleet } from '../../simfleet/sim-fleet-server.ts';
+import { packHash, type CanonicalPack } from '../packs/canonical-pack.ts';
+import { startSimFleet } from '../simfleet/sim-fleet-server.ts';
 import { FileJudgeCache, MemoryJudgeCache } from './judge-cache.ts';
 import {
   cannedAnswerPack,

@@ -5,8 +5,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import type { ChatUpstream } from '../../gateway/upstream/chat-upstream.ts';
-import { packHash as computePackHash, type CanonicalPack } from '../canonical-pack.ts';
+import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
+import { packHash as computePackHash, type CanonicalPack } from '../packs/canonical-pack.ts';
 import {
   buildJudgeMessages,
   judgeAnswerSchema,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { packHash } from '../canonical-pack.ts';
+import { packHash } from '../packs/canonical-pack.ts';
 import {
   comparePacks,
   containment,
@@ -64,7 +64,7 @@ test('only files reachable from the entry count: imports, Python modules, files 
     files: {
       'SKILL.md': '# x',
       'policy.ts': "import { a } from './lib/a';\nimport data from './data.json' with { type: 'json' };",
-      'lib/a.ts': "export * from '../b.ts';",
+      'lib/a.ts': "export * from '../packs/b.ts';",
       'b.ts': 'export const b = 1;',
       'data.json': '{}',
       'padding.ts': 'export const pad = 1;',

@@ -37,7 +37,7 @@ export interface ProbeReport {
   verdict: 'pass' | 'reject';
   reasons: Rejection[];
   scenarios: ScenarioProbe[];
-  /** Present when the verdict is an earlier run's, reused (policy/probe/probe-cache.ts): no conversation was played
+  /** Present when the verdict is an earlier run's, reused (screening/probe/probe-cache.ts): no conversation was played
    * now. */
   cached?: { probedAt: string; probedBy: string; keyHash: string };
 }

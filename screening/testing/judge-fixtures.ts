@@ -1,9 +1,9 @@
 // Packs for the judge's tests, written inline: one that talks to the judge, one with canned answers,
 // and smaller ones for single heuristics. Honest packs come from policy/examples.
 import path from 'node:path';
-import { repoRoot } from '../../../common/data-layout.ts';
-import type { CanonicalPack } from '../../canonical-pack.ts';
-import { readPackDirectory } from '../../read-pack.ts';
+import { repoRoot } from '../../common/data-layout.ts';
+import type { CanonicalPack } from '../../packs/canonical-pack.ts';
+import { readPackDirectory } from '../../packs/read-pack.ts';
 
 export const exampleNames = [
   'single-model',

@@ -6,8 +6,8 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { listenOn, type Listening } from '../../gateway/http/listen.ts';
-import { HttpError, readJsonBody } from '../../gateway/http/json-body.ts';
+import { listenOn, type Listening } from '../gateway/http/listen.ts';
+import { HttpError, readJsonBody } from '../gateway/http/json-body.ts';
 import { InstanceFailedError, PoolFullError } from './instance-pool.ts';
 import type { ConversationRouter } from './generation-router.ts';
 import { sessionKey } from './session-key.ts';

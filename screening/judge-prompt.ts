@@ -2,7 +2,7 @@
 // and a user message holding the delimited files. The prompt version is a hash of everything that
 // shapes the question, so any edit to the wording or schema starts a fresh cache.
 import { createHash } from 'node:crypto';
-import type { CanonicalPack } from '../canonical-pack.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
 import { judgeAnswerJsonSchema, judgeSchemaName } from './judge-answer-schema.ts';
 import { boundaryFor, packFileTexts, renderDelimitedFiles, type PackFileText } from './judge-delimiters.ts';
 

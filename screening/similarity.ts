@@ -6,11 +6,11 @@
 // identifier the same placeholder (independent of declaration order), literals and keywords kept,
 // files ordered by their normal form rather than by name.
 import { brotliCompressSync, constants } from 'node:zlib';
-import { canonicalJson, type CanonicalPack } from '../canonical-pack.ts';
+import { canonicalJson, type CanonicalPack } from '../packs/canonical-pack.ts';
 import { tokenize, type Token } from './js-tokens.ts';
 import { tokenizePython } from './python-tokens.ts';
 import { reachableFiles } from './reachable-files.ts';
-import { BoundedMemo } from '../../common/bounded-memo.ts';
+import { BoundedMemo } from '../common/bounded-memo.ts';
 
 /**
  * Default distance at or below which a pack counts as a near copy, and the containment at or above

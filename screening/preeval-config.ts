@@ -2,7 +2,7 @@
 // checked with zod; scan thresholds merge over the defaults of preeval/scan-thresholds.ts.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { preEvalConfigFile } from '../../common/data-layout.ts';
+import { preEvalConfigFile } from '../common/data-layout.ts';
 import { defaultScanThresholds, parseScanThresholds, type ScanThresholds } from './scan-thresholds.ts';
 import { defaultNearCopyThreshold } from './similarity.ts';
 

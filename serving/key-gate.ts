@@ -5,7 +5,7 @@
 // instance's cap); the next one is refused.
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { HttpError } from '../../gateway/http/json-body.ts';
+import { HttpError } from '../gateway/http/json-body.ts';
 import { hashKey, type ApiKey } from './api-keys.ts';
 import type { ClientGate, ServedCall } from './serve-server.ts';
 

@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import { lstat, open, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { listAllScenarioFolders } from '../../catalog/list-scenarios.ts';
-import { loadScenario } from '../../catalog/load-scenario.ts';
-import { scenariosDir as defaultScenariosDir } from '../../common/data-layout.ts';
+import { listAllScenarioFolders } from '../catalog/list-scenarios.ts';
+import { loadScenario } from '../catalog/load-scenario.ts';
+import { scenariosDir as defaultScenariosDir } from '../common/data-layout.ts';
 
 export type SourceFile = { path: string; text: string };
 export type ScenarioSources = {

@@ -13,7 +13,7 @@ import {
   ScanTimeLimitError,
   maxIdleOffLoopThreads,
 } from './off-loop.ts';
-import type { CanonicalPack } from '../canonical-pack.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
 import { defaultScanThresholds } from './scan-thresholds.ts';
 

@@ -8,10 +8,10 @@ import {
   deepNestingPack,
   paddedBase64Pack,
   paddedMixedPack,
-} from '../../test/fixtures/hostile/hostile-packs.ts';
-import { bundlePack } from '../bundle-pack.ts';
-import type { CanonicalPack } from '../canonical-pack.ts';
-import { packHash } from '../canonical-pack.ts';
+} from '../test/fixtures/hostile/hostile-packs.ts';
+import { bundlePack } from '../packs/bundle-pack.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
+import { packHash } from '../packs/canonical-pack.ts';
 import { parsePreEvalConfig } from './preeval-config.ts';
 import type { JudgeCache } from './judge-cache.ts';
 import type { PackOwners } from './pack-owners.ts';

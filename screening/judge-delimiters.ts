@@ -3,7 +3,7 @@
 // the hash it comes from), and lookalikes of the marker are neutralised before rendering, so text in
 // the pack can never close the data block early and speak as the prompt.
 import { createHash } from 'node:crypto';
-import type { CanonicalPack } from '../canonical-pack.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
 
 export const boundaryPrefix = 'TRL-PACK-DATA';
 /** What a lookalike of the boundary becomes inside pack text: no longer contains the prefix. */

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bundlePack } from '../bundle-pack.ts';
-import { packKindOf } from '../pack-format.ts';
-import type { CanonicalPack } from '../canonical-pack.ts';
+import { bundlePack } from '../packs/bundle-pack.ts';
+import { packKindOf } from '../packs/pack-format.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
 import { defaultScanThresholds, parseScanThresholds, type ScanThresholds } from './scan-thresholds.ts';
 import { buildScenarioFingerprints, type ScenarioFingerprints } from './scenario-fingerprints.ts';
 import { bundleFileName, scanPack, type ScanResult } from './static-scan.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import OpenAI from 'openai';
-import { packHash, type CanonicalPack } from '../canonical-pack.ts';
+import { packHash, type CanonicalPack } from '../packs/canonical-pack.ts';
 import { judgeSchemaName } from './judge-protocol.ts';
 import { MemoryJudgeCache } from './judge-cache.ts';
 import {

@@ -9,7 +9,7 @@ import {
   modelCatalogFile,
   policySdkDir as sdkDir,
   scenariosDir as defaultScenariosDir,
-} from '../../common/data-layout.ts';
+} from '../common/data-layout.ts';
 import { findFingerprints, indexFingerprints } from './fingerprint-index.ts';
 import {
   fingerprintKinds,

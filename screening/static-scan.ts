@@ -2,7 +2,7 @@
 // text), read after Unicode normalisation, for scenario fingerprints (plain and decoded) and behaviour a policy
 // has no business with, weighed into a score and a verdict. Every piece of evidence names the file,
 // the line, an excerpt and what it matched, so a rejected miner can see exactly why.
-import type { CanonicalPack } from '../canonical-pack.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
 import { codeBehaviour, stringBehaviour, textBehaviour, type BehaviourHit } from './behaviour-rules.ts';
 import { decodedStrings, type DecodedString, type Encoding } from './decoded-strings.ts';
 import { findFingerprints, indexFingerprints, type FingerprintIndex } from './fingerprint-index.ts';

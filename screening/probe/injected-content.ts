@@ -1,8 +1,8 @@
-// Scenario content the policy carried in: fingerprints of any scenario (packs/preeval/) found in
+// Scenario content the policy carried in: fingerprints of any scenario (screening/) found in
 // what the policy sent the models and absent from everything the probe sent the policy.
-import type { ScenarioFingerprints } from '../../packs/preeval/fingerprint-schema.ts';
-import { findFingerprints, indexFingerprints } from '../../packs/preeval/fingerprint-index.ts';
-import { wordTokens } from '../../packs/preeval/word-tokens.ts';
+import type { ScenarioFingerprints } from '../fingerprint-schema.ts';
+import { findFingerprints, indexFingerprints } from '../fingerprint-index.ts';
+import { wordTokens } from '../word-tokens.ts';
 import { injectedKinds, type ScenarioProbe } from './probe-verdict.ts';
 
 const maxHits = 20;

@@ -3,7 +3,7 @@
 // imports of pack modules, and files a reachable source names in a string (a data file it opens).
 // Never-imported padding is left out, so adding files cannot make a copy look new.
 import path from 'node:path';
-import type { CanonicalPack } from '../canonical-pack.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
 
 const entries = ['policy.ts', 'policy.py', 'policy.json'];
 const scriptSuffixes = ['', '.ts', '.mts', '.js', '.mjs', '.json', '/index.ts', '/index.js'];

@@ -3,8 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../common/atomic-write.ts';
-import { ConfigError } from '../../common/config-error.ts';
+import { writeFileAtomic } from '../common/atomic-write.ts';
+import { ConfigError } from '../common/config-error.ts';
 
 const apiKeySchema = z.strictObject({
   id: z.string().regex(/^k[0-9a-f]{8}$/),

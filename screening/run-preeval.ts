@@ -1,11 +1,11 @@
 // Pre-evaluation of one pack, cheapest check first: structure, ownership of the hash, static scan
 // for scenario-specific content, similarity to earlier packs, and last the LLM judge — the only
 // step that costs money, so it runs only for a pack every free check passed.
-import type { ChatUpstream } from '../../gateway/upstream/chat-upstream.ts';
-import type { CanonicalPack } from '../canonical-pack.ts';
-import type { Rejection } from '../../contracts/results.ts';
-import { checkPackFormat, packKindOf } from '../pack-format.ts';
-import { checkPythonSyntax } from '../python-syntax.ts';
+import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
+import type { CanonicalPack } from '../packs/canonical-pack.ts';
+import type { Rejection } from '../contracts/results.ts';
+import { checkPackFormat, packKindOf } from '../packs/pack-format.ts';
+import { checkPythonSyntax } from '../packs/python-syntax.ts';
 import type { PackOwners } from './pack-owners.ts';
 import type { PreEvalConfig } from './preeval-config.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';

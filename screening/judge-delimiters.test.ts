@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { packHash } from '../canonical-pack.ts';
+import { packHash } from '../packs/canonical-pack.ts';
 import { fixturePack, injectionPack } from './testing/judge-fixtures.ts';
 import {
   beginMarker,

@@ -2,9 +2,9 @@
 // example policies (honest by definition), read as canonical packs.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { repoRoot } from '../../../common/data-layout.ts';
-import type { CanonicalPack } from '../../canonical-pack.ts';
-import { readPackDirectory } from '../../read-pack.ts';
+import { repoRoot } from '../../common/data-layout.ts';
+import type { CanonicalPack } from '../../packs/canonical-pack.ts';
+import { readPackDirectory } from '../../packs/read-pack.ts';
 
 export const corpusDir = path.join(repoRoot, 'test', 'fixtures', 'packs');
 export const examplesDir = path.join(repoRoot, 'policy', 'examples');
