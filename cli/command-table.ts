@@ -115,7 +115,7 @@ export const usage = `usage: trl <command> [options]
   test [FILTER...]           bootstrap and run the test suite (files whose path contains FILTER)
       --browser                also the browser checks of the Temporal Web UI (test/browser/, installs chromium)
       --faults                 the fault-injection suite (test/faults/) instead: kills workers, restarts
-                               dockerd and a Temporal server, fills a disk (about 30 minutes; README "Faults")
+                               dockerd and a Temporal server, fills a disk (about 30 minutes; docs/how-to/run-the-tests.md)
       --topology               the production topology (test/topology/) instead: Temporal's server on PostgreSQL
                                (built from its Go module once), its Web UI, worker processes per role over S3
 `;

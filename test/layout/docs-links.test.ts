@@ -61,6 +61,8 @@ test('command lines are cut at comments, pipes and redirections; alternatives ar
   assert.deepEqual(commandLines('TRL_X=1 ./trl test --faults   # slow | not this'), [['test', '--faults']]);
   assert.deepEqual(commandLines('./trl export ID --format atif > out.jsonl'), [['export', 'ID', '--format', 'atif']]);
   assert.deepEqual(commandLines('trl-policy-sdk and trl_ctrf are not commands'), []);
+  assert.deepEqual(commandLines('✔ every trl command line is real (43 ms)'), []);
+  assert.deepEqual(commandLines('$ ./trl seat --json && trl consensus'), [['seat', '--json'], ['consensus']]);
   assert.deepEqual(checkCommandLine(['serve', '--pack', '…|--seated'], commandOptions, helpCommands), []);
   assert.equal(checkCommandLine(['serve', '--pack', 'x|--sated'], commandOptions, helpCommands).length, 1);
 });

@@ -103,12 +103,13 @@ function checkLink(root: string, file: string, target: string): string | undefin
 }
 
 /**
- * The `trl` command lines in a piece of code: from each `trl` or `./trl` word (after any VAR=value
- * settings) to the end, a shell comment, a pipe, a redirection or `;` / `&&`.
+ * The `trl` command lines in a piece of code: a `trl` or `./trl` word where a shell command starts (the
+ * start, after a `$ ` prompt, `;`, `&&`, `|`, `(` and any VAR=value settings), to the end, a shell
+ * comment, a pipe, a redirection or `;` / `&&`. Output that merely mentions trl is not a command.
  */
 export function commandLines(code: string): string[][] {
   const lines: string[][] = [];
-  const pattern = /(?<![\w./-])(?:\.\/)?trl(?=\s)/g;
+  const pattern = /(?:^\s*|\$\s+|[;&|(]\s*)(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:\.\/)?trl(?=\s)/g;
   for (let match = pattern.exec(code); match; match = pattern.exec(code)) {
     const rest = code.slice(match.index + match[0].length);
     const end = rest.search(/\s#|\s\|\s|\s\d?>|;|&&|\|\||`/);
