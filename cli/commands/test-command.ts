@@ -16,6 +16,10 @@ import { testWorkflowBundleEnv, writeWorkflowBundleFile } from '../../workers/wo
 import { renderTable } from '../render-table.ts';
 import { orderTestFiles, readTestDurations } from './test-durations.ts';
 import { splitBatchable, writeUnitBatch } from './test-batch.ts';
+import { stopProcessGroup } from '../../common/stop-process-group.ts';
+
+/** How long a stopped run's files get to end on the signal before SIGKILL. */
+const stopGraceMs = 5000;
 
 const skippedFolders = new Set(['node_modules', '.cache', '.data', '.git', 'scenarios']);
 export const faultSuiteDir = path.join(repoRoot, 'test', 'faults');
@@ -65,16 +69,15 @@ export async function testCommand(options: {
   // The runner and its test files have a process group of their own; Ctrl-C or a TERM to trl is passed
   // on to all of them (the runner alone would leave its files running), then trl waits for the runner
   // to end and removes the run's folder (the workflow bundle is megabytes).
+  // A file that handles the signal itself (a Temporal worker shuts down gracefully, waiting out a
+  // running scenario) gets SIGKILL after the grace period: a stopped suite stops.
   let runner: ChildProcess | undefined;
   let stoppedBy: NodeJS.Signals | undefined;
+  let stopping: Promise<void> | undefined;
   const passOn = (signal: NodeJS.Signals) => {
     stoppedBy = signal;
-    if (runner?.pid === undefined || runner.exitCode !== null) return;
-    try {
-      process.kill(-runner.pid, signal);
-    } catch {
-      // The group is gone already: nothing left to stop.
-    }
+    if (runner?.pid === undefined || stopping) return;
+    stopping = stopProcessGroup(runner.pid, { signal, graceMs: stopGraceMs });
   };
   process.on('SIGINT', passOn).on('SIGTERM', passOn);
   try {
@@ -116,7 +119,10 @@ export async function testCommand(options: {
     );
     runner = child;
     const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
-    if (stoppedBy) return exitCodeOf(stoppedBy);
+    if (stoppedBy) {
+      await stopping;
+      return exitCodeOf(stoppedBy);
+    }
     printSlowestFiles(selected, await readTestDurations(testDurationsFile));
     return code;
   } finally {

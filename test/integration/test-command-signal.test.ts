@@ -10,18 +10,21 @@ import { repoRoot } from '../../common/data-layout.ts';
 import { processAlive } from '../../common/process-alive.ts';
 import { waitFor } from '../support/worker-process.ts';
 
-test('a TERM to `trl test` stops its test files, exits 143 and leaves no run folder', async () => {
+test('a TERM to `trl test` stops its test files, even one that handles TERM itself, exits 143 and leaves no run folder', async () => {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'trl-signal-tmp-'));
   // A test file of its own, found by the inner run's filter; the outer run listed its files before it existed.
   const fixtureDir = path.join(repoRoot, `signal-fixture-${process.pid}`);
   const marker = path.join(tmp, 'started');
   await mkdir(fixtureDir, { recursive: true });
-  for (const name of ['a', 'b']) {
+  // `c` handles TERM itself and goes on, as a file with a Temporal worker mid-scenario does (the
+  // worker's runtime turns TERM into a graceful shutdown that waits for the running activity).
+  for (const name of ['a', 'b', 'c']) {
     await writeFile(
       path.join(fixtureDir, `${name}.test.ts`),
       [
         "import { test } from 'node:test';",
         "import { appendFileSync } from 'node:fs';",
+        name === 'c' ? "process.on('SIGTERM', () => undefined);" : '',
         `test('waits', async () => { appendFileSync(${JSON.stringify(marker)}, process.pid + '\\n'); await new Promise((resolve) => setTimeout(resolve, 120_000)); });`,
       ].join('\n'),
     );
@@ -39,6 +42,7 @@ test('a TERM to `trl test` stops its test files, exits 143 and leaves no run fol
           ...Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_TEST_CONTEXT')),
           TMPDIR: tmp,
           TRL_DATA_DIR: path.join(tmp, 'data'),
+          TRL_TEST_CONCURRENCY: '3',
         },
       },
     );
@@ -50,7 +54,8 @@ test('a TERM to `trl test` stops its test files, exits 143 and leaves no run fol
     const pids = await waitFor(
       async () => {
         const text = await readFile(marker, 'utf8').catch(() => '');
-        return text.trim() ? text.trim().split('\n').map(Number) : undefined;
+        const started = text.trim() ? text.trim().split('\n').map(Number) : [];
+        return started.length === 3 ? started : undefined;
       },
       120_000,
       'the test file to start',
