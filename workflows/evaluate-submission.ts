@@ -35,6 +35,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
   const progress = announce(submission);
   // The seat's fair pairing: each scenario's run waits for the seat to release it to both sides.
   const gate = pairedGate(submission.pairing);
+  // Set by the first scenario a spend ceiling refuses: no further paid scenario starts.
   const spend: SpendStop = {};
   const end = (outcome: Outcome) => aggregate(submission, outcome, progress, spend);
 
