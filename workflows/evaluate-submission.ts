@@ -29,7 +29,8 @@ import { pairedGate } from './paired-gate.ts';
 import { summarizeEvaluation } from '../scoring/evaluation-summary.ts';
 import { sandboxClaims, sandboxHostQueuesPatch } from './sandbox-host.ts';
 import { failureText, probeActivities, quick, screening } from './evaluation-proxies.ts';
-import { evaluateScenario, type ScenarioRun, type SpendStop } from './scenario-evaluation.ts';
+import { evaluateScenario, type ScenarioRun } from './scenario-evaluation.ts';
+import type { SpendStop } from './scenario-results.ts';
 
 export async function evaluateSubmission(submission: Submission): Promise<EvaluationResult> {
   const progress = announce(submission);

@@ -5,8 +5,7 @@
 // host loop → one host's steps → one try), so the commands of concurrent scenarios interleave as they always did and
 // recorded histories replay (test/integration/recorded-histories.test.ts); the rest is synchronous helpers.
 import { setCurrentDetails, sleep } from '@temporalio/workflow';
-import { scenarioStatusOf } from '../contracts/blame.ts';
-import { failureTypes, packFaultTypeList, upstreamUnavailableType } from '../contracts/failure-types.ts';
+import { failureTypes } from '../contracts/failure-types.ts';
 import type { EvaluationProgress, ScenarioPhase } from '../contracts/progress.ts';
 import type {
   AgentRunResult,
@@ -14,7 +13,6 @@ import type {
   PreparedScenario,
   ScenarioDescriptor,
   ScenarioResult,
-  VerificationResult,
 } from '../contracts/results.ts';
 import type { ReusedScenario, Submission } from '../contracts/submission.ts';
 import { sandboxHostLimits } from '../contracts/temporal-names.ts';
@@ -22,11 +20,25 @@ import { buildActivities, failureText, sandboxActivities, type SandboxActivities
 import type { PairedGate } from './paired-gate.ts';
 import { progressDetails } from './run-metadata.ts';
 import { watchingHost, type HostTenure, type sandboxClaims } from './sandbox-host.ts';
-
-/** Set when a spend ceiling refused a scenario's paid run: no further paid scenario is started. */
-export interface SpendStop {
-  reason?: string;
-}
+import {
+  addTry,
+  agentArtifacts,
+  agentFailed,
+  attemptOf,
+  describedResult,
+  everyTryFailedUpstream,
+  lastTry,
+  notRun,
+  rescoreBase,
+  rescored,
+  snapshotGone,
+  unrunResult,
+  unverified,
+  verified,
+  type Attempt,
+  type EarlierTries,
+  type SpendStop,
+} from './scenario-results.ts';
 
 /** What every scenario of one evaluation shares. */
 export interface ScenarioRun {
@@ -121,7 +133,7 @@ async function evaluateScenarioOn(
       const verification = await sandbox.verifyScenario({ scenario: prepared, outputs });
       return done(rescored(earlier, reused, verification));
     } catch (error) {
-      return done(unverified(earlier, error));
+      return done(unverified(earlier, failureText(error).message));
     }
   }
   await run.gate.enter(scenario.name);
@@ -143,12 +155,6 @@ async function evaluateScenarioOn(
     setPhase(run.progress, scenario.name, 'queued');
     await sleep(`${pause} seconds`, { summary: `pause · ${scenario.name} · before try ${round + 1}` });
   }
-}
-
-interface Attempt {
-  status: ScenarioResult['status'];
-  upstreamFailures: number;
-  result: ScenarioResult;
 }
 
 /** One try of a scenario: the agent's run, then the verifier, with the status the blame table gives. */
@@ -198,7 +204,7 @@ async function runAndVerify(
   }
 }
 
-// Synchronous helpers: progress, and the results each step settles on.
+// The scenario's row in the progress query and the Web UI's details.
 
 function setPhase(
   progress: EvaluationProgress,
@@ -219,194 +225,4 @@ function settle(progress: EvaluationProgress, name: string, result: ScenarioResu
     testsTotal: result.testsTotal,
   });
   return result;
-}
-
-function unrunResult(name: string): ScenarioResult {
-  return {
-    name,
-    status: 'infra_error',
-    testsPassed: 0,
-    testsTotal: 0,
-    costUsd: 0,
-    agentWallMs: 0,
-    verifierWallMs: 0,
-    artifacts: {},
-  };
-}
-
-function notRun(from: ScenarioResult, stoppedReason: string): ScenarioResult {
-  return { ...from, status: 'ceiling_reached', error: `not run: ${stoppedReason}` };
-}
-
-/** What the prepared task says of itself, on every result from here on. */
-function describedResult(base: ScenarioResult, prepared: PreparedScenario): ScenarioResult {
-  return {
-    ...base,
-    category: prepared.category,
-    difficulty: prepared.difficulty,
-    ...(prepared.contentHash ? { scenarioHash: prepared.contentHash } : {}),
-    ...(prepared.notes?.length ? { notes: prepared.notes } : {}),
-  };
-}
-
-/** Verified from the agent's snapshot, which did not outlive that verification. */
-function snapshotGone(reused: ReusedScenario, described: ScenarioResult): ScenarioResult {
-  return {
-    ...reused.result,
-    ...described,
-    status: 'infra_error',
-    testsPassed: 0,
-    testsTotal: 0,
-    reusedFrom: reused.from,
-    error:
-      'verifier: this task declares no agent_outputs; its run was verified from a snapshot that is gone, so it cannot be rescored',
-  };
-}
-
-function rescoreBase(reused: ReusedScenario, described: ScenarioResult): ScenarioResult {
-  return {
-    ...reused.result,
-    ...described,
-    status: reused.result.status,
-    costUsd: reused.result.costUsd,
-    agentWallMs: reused.result.agentWallMs,
-    reusedFrom: reused.from,
-  };
-}
-
-function rescored(earlier: ScenarioResult, reused: ReusedScenario, verification: VerificationResult): ScenarioResult {
-  return {
-    ...earlier,
-    error: undefined,
-    testsPassed: verification.testsPassed,
-    testsTotal: verification.testsTotal,
-    verifierWallMs: verification.wallMs,
-    artifacts: {
-      ...reused.result.artifacts,
-      verifierReport: verification.report,
-      verifierLog: verification.verifierLog,
-    },
-  };
-}
-
-function unverified(earlier: ScenarioResult, error: unknown): ScenarioResult {
-  return {
-    ...earlier,
-    status: 'infra_error',
-    testsPassed: 0,
-    testsTotal: 0,
-    error: `verifier: ${failureText(error).message}`,
-  };
-}
-
-/** Spend of earlier tries of a scenario, in all and by model (so the scenario's cost by model sums to its cost). */
-interface EarlierTries {
-  costUsd: number;
-  byModelUsd: Record<string, number>;
-}
-
-function withEarlier(earlier: EarlierTries, byModel: Record<string, number> | undefined): Record<string, number> {
-  const sum = { ...earlier.byModelUsd };
-  for (const [model, usd] of Object.entries(byModel ?? {})) sum[model] = (sum[model] ?? 0) + usd;
-  return sum;
-}
-
-function addTry(earlier: EarlierTries, result: ScenarioResult): void {
-  earlier.costUsd += result.costUsd;
-  Object.assign(earlier.byModelUsd, withEarlier(earlier, result.costByModelUsd));
-}
-
-/** A try that stands (scored, or failed for a reason other than the upstream), carrying the earlier tries' spend. */
-function lastTry(attempt: Attempt, earlier: EarlierTries, round: number): ScenarioResult {
-  return {
-    ...attempt.result,
-    costUsd: attempt.result.costUsd + earlier.costUsd,
-    ...(round > 1 ? { costByModelUsd: withEarlier(earlier, attempt.result.costByModelUsd) } : {}),
-  };
-}
-
-function everyTryFailedUpstream(attempt: Attempt, earlier: EarlierTries, round: number): ScenarioResult {
-  return {
-    ...attempt.result,
-    costUsd: earlier.costUsd,
-    costByModelUsd: { ...earlier.byModelUsd },
-    error: `${attempt.result.error} in each of ${round} tries; the scenario is the infrastructure's, never scored`,
-  };
-}
-
-function attemptOf(result: ScenarioResult, upstreamFailures = 0): Attempt {
-  return { status: result.status, upstreamFailures, result };
-}
-
-/** The agent's run failed: whose fault it is decides the status. */
-function agentFailed(
-  described: ScenarioResult,
-  failure: { type?: string; message: string },
-  spend: SpendStop,
-): ScenarioResult {
-  // Not the policy's fault and not retried: the evaluation is incomplete, never scored on it.
-  if (failure.type === failureTypes.spendCeilingReached) {
-    spend.reason ??= failure.message;
-    return { ...described, status: 'ceiling_reached', error: `agent: ${failure.message}` };
-  }
-  // The pack broke its own run (its sandbox, outputs, payloads, disk): the policy's failure,
-  // scored 0 with the reason; the evaluation still completes.
-  if (failure.type && packFaultTypeList.includes(failure.type)) {
-    return {
-      ...described,
-      status: 'policy_error',
-      unverified: true,
-      error: `agent: ${failure.type}: ${failure.message}`,
-    };
-  }
-  return { ...described, error: `agent: ${failure.message}` };
-}
-
-function agentArtifacts(agentRun: AgentRunResult): ScenarioResult['artifacts'] {
-  const policyArtifacts = agentRun.policy
-    ? {
-        modelCallLog: agentRun.policy.callLog,
-        policyLog: agentRun.policy.policyLog,
-        ...(agentRun.policy.turnLog ? { turnLog: agentRun.policy.turnLog } : {}),
-      }
-    : {};
-  return {
-    agentOutputs: agentRun.outputs,
-    agentLog: agentRun.agentLog,
-    ...(agentRun.agentRecords ? { agentRecords: agentRun.agentRecords } : {}),
-    ...policyArtifacts,
-  };
-}
-
-/** The run verified: the blame table's status, the tests, the policy's cost, faults and provenance. */
-function verified(
-  described: ScenarioResult,
-  agentRun: AgentRunResult,
-  verification: VerificationResult,
-  artifacts: ScenarioResult['artifacts'],
-): ScenarioResult {
-  const blamed = scenarioStatusOf(agentRun, verification);
-  return {
-    ...described,
-    status: blamed.status,
-    ...(blamed.reason
-      ? {
-          error:
-            blamed.status === 'provenance_violation'
-              ? `provenance: ${blamed.reason}`
-              : `${upstreamUnavailableType}: ${blamed.reason}`,
-        }
-      : {}),
-    costUsd: agentRun.policy?.costUsd ?? 0,
-    ...(agentRun.policy?.costByModelUsd ? { costByModelUsd: agentRun.policy.costByModelUsd } : {}),
-    policyFaults: agentRun.policy?.faults.length ? agentRun.policy.faults : undefined,
-    ...(agentRun.policy?.provenance ? { provenance: agentRun.policy.provenance } : {}),
-    // Content the policy authored scores nothing, whatever the tests found.
-    testsPassed: blamed.status === 'provenance_violation' ? 0 : verification.testsPassed,
-    testsTotal: verification.testsTotal,
-    ...(verification.notes?.length ? { notes: [...(described.notes ?? []), ...verification.notes] } : {}),
-    agentWallMs: agentRun.wallMs,
-    verifierWallMs: verification.wallMs,
-    artifacts: { ...artifacts, verifierReport: verification.report, verifierLog: verification.verifierLog },
-  };
 }
