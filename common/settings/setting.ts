@@ -62,7 +62,9 @@ export function documentedDefault(setting: Setting): string {
   while (definition.type === 'pipe' && definition.out) definition = definition.out.def as typeof definition;
   if (definition.type !== 'default') return 'unset';
   const value = definition.defaultValue;
-  return value === '' ? 'empty' : `\`${String(value)}\``;
+  if (value === '') return 'empty';
+  const mebibytes = typeof value === 'number' && value >= 1024 * 1024 && value % (1024 * 1024) === 0;
+  return `\`${String(value)}\`${mebibytes ? ` (${value / (1024 * 1024)} MiB)` : ''}`;
 }
 
 /** Blank text counts as unset, so the schema's default applies. */
