@@ -104,7 +104,8 @@ export const chainNonRetryableTypes: readonly string[] = [
 /** What each failure type means, as docs/reference/failure-types.md shows it (`trl docs` fails on a type without one). */
 export const failureTypeMeanings: Readonly<Record<string, string>> = {
   [packFailureTypes.notFound]: 'The pack is not where the submission says (no directory, file or stored hash).',
-  [packFailureTypes.tooLarge]: 'The pack is over 32 KB, or a file in it is over its limit.',
+  [packFailureTypes.tooLarge]:
+    'The pack breaks a size limit: its bytes (also while downloading), its file count, or its bundle.',
   [packFailureTypes.hashMismatch]: 'The downloaded bytes do not hash to the committed sha256.',
   [packFailureTypes.invalid]: 'The pack breaks the format: schema, file names, kind, or a pre-evaluation rule.',
   [packFailureTypes.urlRefused]:
@@ -133,9 +134,10 @@ export const failureTypeMeanings: Readonly<Record<string, string>> = {
     "The pack's sandbox (policy or agent container) broke in a way only its own code can cause.",
   [packFaultTypes.diskBudgetExceeded]: "The scenario's disk budget was spent by what the pack or its agent wrote.",
   [upstreamUnavailableType]: "Model calls failed upstream (the infrastructure's) and changed the outcome.",
-  [chainFailureType('preflight')]: 'Our own check refused the chain call before sending it.',
+  [chainFailureType('preflight')]:
+    'Our own checks refused the call before sending it (not registered, rate limited, …).',
   [chainFailureType('dispatch')]: 'The chain runtime refused the extrinsic (decoded by name).',
-  [chainFailureType('invalid_transaction')]: 'The node rejected the transaction (nonce, fees, era): retried.',
-  [chainFailureType('connection')]: 'The chain node could not be reached or dropped the connection: retried.',
+  [chainFailureType('invalid_transaction')]: 'The transaction pool refused it (1010 and friends): retried.',
+  [chainFailureType('connection')]: 'The node did not answer: retried.',
   [chainFailureType('bad_data')]: 'The chain returned data we cannot parse.',
 };
