@@ -1,5 +1,6 @@
 // Where the project keeps things on disk. The one module that builds a path under the data or
-// cache directory, so no other file guesses one; README's layout table is checked against it.
+// cache directory, so no other file guesses one; what each path holds is in data-layout-catalog.ts,
+// from which `trl docs` writes docs/reference/data-layout.md.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contentCacheFolders } from './content-cache-folders.ts';

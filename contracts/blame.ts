@@ -1,8 +1,9 @@
 // Who is to blame for every way a scenario or an evaluation can fail, written down once. The
 // policy's failures and the agent's are scored (the pack drives both); the infrastructure's are
 // `infra_error` — retried with back-off, then the evaluation is `incomplete` — and never move the
-// seat. docs/reference/blame.md is this table (`trl docs`); contracts/blame.test.ts checks that every failure
-// type in failure-types.ts and every scenario status has a row, and that the named tests exist.
+// seat. docs/reference/blame.md is this table (`trl docs`); contracts/blame.test.ts checks that
+// every failure type in failure-types.ts and every scenario status has a row, and that the named
+// tests exist.
 // Workflow code imports this file: no Node built-ins.
 import {
   chainErrorKinds,
