@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commandTable, parseOptionsOf, renderHelp } from './command-table.ts';
+import { commandTable, parseOptionsOf } from './command-table.ts';
+import { renderHelp } from './render-help.ts';
 import { parseCommand } from './parse-command.ts';
 
 test('help aligns each command and flag in two columns, long usages on their own line', () => {

@@ -1,4 +1,4 @@
-// Every `trl` command and flag, written down once: `trl help` prints this table, main.ts parses each
+// Every `trl` command and flag, written down once: `trl help` prints this table (render-help.ts), main.ts parses each
 // command's arguments with the options it declares, and `trl docs` writes docs/reference/commands.md
 // from it. A flag a command parses is a flag this table documents.
 import type { ParseArgsConfig } from 'node:util';
@@ -394,23 +394,4 @@ export function parseOptionsOf(command: string): ParseOptions {
       : { type: 'boolean', default: false };
   }
   return options;
-}
-
-const usageColumn = 27;
-const flagColumn = 25;
-
-/** `trl help`: each command's usage and summary, then its flags, in two aligned columns. */
-export function renderHelp(table: readonly CommandSpec[] = commandTable): string {
-  const lines = ['usage: trl <command> [options]', ''];
-  const columns = (indent: number, left: string, width: number, text: readonly string[]) => {
-    const pad = ' '.repeat(indent + width);
-    if (left.length <= width - 2) lines.push(`${' '.repeat(indent)}${left.padEnd(width)}${text[0] ?? ''}`.trimEnd());
-    else lines.push(`${' '.repeat(indent)}${left}`, `${pad}${text[0] ?? ''}`);
-    for (const line of text.slice(1)) lines.push(`${pad}${line}`);
-  };
-  for (const spec of table) {
-    columns(2, spec.usage, usageColumn, spec.summary);
-    for (const flag of spec.flags.filter((f) => !f.inUsage)) columns(6, flag.flag, flagColumn, flag.text);
-  }
-  return `${lines.join('\n')}\n`;
 }

@@ -5,7 +5,7 @@ import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { PackError } from '../packs/pack-error.ts';
-import { renderHelp } from './command-table.ts';
+import { renderHelp } from './render-help.ts';
 import { parseCommand, type ParsedCommand } from './parse-command.ts';
 import { defaultServeSettings } from '../workers/serve-settings.ts';
 import { defaultSeatPollSec, defaultShadowCapUsd, defaultShadowRate } from './commands/serve-defaults.ts';

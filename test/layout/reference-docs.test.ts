@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { referenceDir, referencePages } from '../../cli/reference/reference-pages.ts';
-import { renderHelp } from '../../cli/command-table.ts';
+import { renderHelp } from '../../cli/render-help.ts';
 
 const pages = referencePages();
 
