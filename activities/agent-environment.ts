@@ -19,6 +19,8 @@ import type { ActivityDependencies } from './activity-context.ts';
 import { packFiles } from '../sandbox/tar-archive.ts';
 import { skillFile } from '../packs/pack-format.ts';
 import { defaultAgentDiskBudgetBytes } from '../sandbox/container-limits.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { workerSettings } from '../common/settings/worker-settings.ts';
 
 /** Where the pack's SKILL.md is placed in the scenario container (the live format's place). */
 export const skillFolder = '/workspace';
@@ -47,7 +49,10 @@ const turnLimitSlack = 10;
 
 /** The model `auto` stands for in a sidecar: TRL_POLICY_DEFAULT_MODEL if allowlisted, else the cheapest tool-capable
  * model. */
-export function sidecarDefaultModel(allowlist: Allowlist, wanted = process.env.TRL_POLICY_DEFAULT_MODEL): string {
+export function sidecarDefaultModel(
+  allowlist: Allowlist,
+  wanted = readSetting(workerSettings, 'TRL_POLICY_DEFAULT_MODEL'),
+): string {
   if (wanted && allowlist.models.some((m) => m.id === wanted)) return wanted;
   const candidates = allowlist.models.filter((m) => m.supportsTools);
   const cost = (m: Allowlist['models'][number]) => m.pricing.inputUsdPerMillion + m.pricing.outputUsdPerMillion;

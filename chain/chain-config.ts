@@ -3,53 +3,45 @@
 import { z } from 'zod';
 import { localChainFile } from '../common/data-layout.ts';
 import { ConfigError } from '../common/config-error.ts';
-import { agentNames, defaultAgent } from '../contracts/agent-kinds.ts';
+import { settingsShape } from '../common/settings/setting.ts';
+import { chainSettings } from '../common/settings/chain-settings.ts';
 import { seatConfigSchema, type SeatConfig } from '../contracts/seat.ts';
 
 const chainConfigSchema = z
-  .object({
-    TRL_CHAIN: z
-      .enum(['local', 'subtensor'], { message: 'TRL_CHAIN must be "local" (the embedded file chain) or "subtensor"' })
-      .default('local'),
-    TRL_CHAIN_ENDPOINT: z
-      .string()
-      .regex(/^wss?:\/\//, 'TRL_CHAIN_ENDPOINT must be a ws:// or wss:// URL of a Subtensor node')
-      .optional(),
-    TRL_NETUID: z.coerce.number().int().min(0).max(65535).default(11),
-    TRL_LOCAL_CHAIN_FILE: z.string().default(localChainFile),
-    TRL_LOCAL_CHAIN_BLOCK_MS: z.coerce.number().int().positive().default(12_000),
-    /** The local validator's key when none is configured: a dev URI, fine offline only. */
-    TRL_LOCAL_VALIDATOR_URI: z.string().default('//TrlValidator'),
-    TRL_CYCLE_INTERVAL_SEC: z.coerce.number().int().min(1).default(300),
-    TRL_SEAT_AGENT: z.enum(agentNames).default(defaultAgent),
-    TRL_SEAT_SCENARIOS: z.string().default(''),
-    TRL_SEAT_SCENARIOS_DIR: z.string().optional(),
-    TRL_SEAT_REPEATS: z.coerce.number().int().min(1).max(10).default(1),
-    TRL_SEAT_PAIRING: z.enum(['interleaved', 'sequential']).default('interleaved'),
-    TRL_SEAT_PAIRED_WINDOW: z.coerce.number().int().min(1).max(64).default(2),
-    TRL_SEAT_BOOTSTRAP_RESAMPLES: z.coerce.number().int().min(10_000).default(10_000),
-    TRL_SEAT_CONFIDENCE: z.coerce
-      .number()
-      .min(0.5, 'TRL_SEAT_CONFIDENCE is a level such as 0.99')
-      .lt(1, 'TRL_SEAT_CONFIDENCE must be below 1')
-      .default(0.998),
-    /** Uid that gets all weight when no policy holds the seat or the winner's weights cannot be set; default the subnet
-     * owner's, else 0. */
-    TRL_FALLBACK_UID: z.coerce.number().int().min(0).max(65534).optional(),
-    TRL_SEAT_MIN_SUBMISSION_INTERVAL_SEC: z.coerce.number().int().nonnegative().default(3600),
-  })
+  .object(
+    settingsShape(chainSettings, [
+      'TRL_CHAIN',
+      'TRL_CHAIN_ENDPOINT',
+      'TRL_NETUID',
+      'TRL_LOCAL_CHAIN_FILE',
+      'TRL_LOCAL_CHAIN_BLOCK_MS',
+      'TRL_LOCAL_VALIDATOR_URI',
+      'TRL_CYCLE_INTERVAL_SEC',
+      'TRL_SEAT_AGENT',
+      'TRL_SEAT_SCENARIOS',
+      'TRL_SEAT_SCENARIOS_DIR',
+      'TRL_SEAT_REPEATS',
+      'TRL_SEAT_PAIRING',
+      'TRL_SEAT_PAIRED_WINDOW',
+      'TRL_SEAT_BOOTSTRAP_RESAMPLES',
+      'TRL_SEAT_CONFIDENCE',
+      'TRL_FALLBACK_UID',
+      'TRL_SEAT_MIN_SUBMISSION_INTERVAL_SEC',
+    ]),
+  )
   .refine((c) => c.TRL_CHAIN !== 'subtensor' || c.TRL_CHAIN_ENDPOINT, {
     message: 'TRL_CHAIN_ENDPOINT is required with TRL_CHAIN=subtensor',
     path: ['TRL_CHAIN_ENDPOINT'],
   });
 
-export type ChainConfig = z.infer<typeof chainConfigSchema>;
+/** The local chain's file defaults to the data directory's (common/data-layout.ts), hence outside the declaration. */
+export type ChainConfig = z.infer<typeof chainConfigSchema> & { TRL_LOCAL_CHAIN_FILE: string };
 
 export function readChainConfig(env: NodeJS.ProcessEnv = process.env): ChainConfig {
   const parsed = chainConfigSchema.safeParse(env);
   if (!parsed.success)
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
-  return parsed.data;
+  return { ...parsed.data, TRL_LOCAL_CHAIN_FILE: parsed.data.TRL_LOCAL_CHAIN_FILE ?? localChainFile };
 }
 
 export function seatConfigFrom(config: ChainConfig): SeatConfig {

@@ -1,343 +1,271 @@
 // `trl`: one command for validators, operators, engineers and miners. Each command's module is
 // loaded when that command runs: loading them all cost every `trl` about 3 s of CPU before it did anything.
-import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { PackError } from '../packs/pack-error.ts';
+import { renderHelp } from './render-help.ts';
+import { parseCommand, type ParsedCommand } from './parse-command.ts';
 import { defaultServeSettings } from '../workers/serve-settings.ts';
 import { defaultSeatPollSec, defaultShadowCapUsd, defaultShadowRate } from './commands/serve-defaults.ts';
-import { commandOptions, usage } from './command-table.ts';
+
+const usage = renderHelp();
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'eval': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.eval,
-      });
-      if (positionals.length !== 1)
+      const flags = parseCommand('eval', rest);
+      if (flags.positionals.length !== 1)
         throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
-      const seed = Number(values.seed);
+      const seed = Number(flags.text('seed'));
       if (!Number.isInteger(seed) || seed < 0)
-        throw new UsageError(`--seed must be a non-negative integer; got "${values.seed}"`);
+        throw new UsageError(`--seed must be a non-negative integer; got "${flags.text('seed')}"`);
       return (await import('./commands/eval-command.ts')).evalCommand({
-        pack: positionals[0]!,
-        scenarios: values.scenario ?? [],
-        scenariosDir: values['scenarios-dir'],
-        agent: values.agent!,
+        pack: flags.positionals[0]!,
+        scenarios: flags.list('scenario'),
+        scenariosDir: flags.text('scenarios-dir'),
+        agent: flags.text('agent')!,
         seed,
-        json: values.json!,
-        id: values.id,
-        tape: values.tape,
+        json: flags.on('json'),
+        id: flags.text('id'),
+        tape: flags.text('tape'),
       });
     }
     case 'up':
       return (await import('./commands/up-command.ts')).upCommand();
     case 'worker': {
-      const { values } = parseArgs({ args: rest, options: commandOptions.worker });
+      const flags = parseCommand('worker', rest, { positionals: false });
       const worker = await import('./commands/worker-command.ts');
-      return worker.workerCommand({ role: worker.parseWorkerRole(values.role) });
+      return worker.workerCommand({ role: worker.parseWorkerRole(flags.text('role')) });
     }
     case 'scenarios': {
-      const { values } = parseArgs({
-        args: rest,
-        options: commandOptions.scenarios,
-      });
+      const flags = parseCommand('scenarios', rest, { positionals: false });
       return (await import('./commands/scenarios-command.ts')).scenariosCommand({
-        json: values.json!,
-        collect: values.collect!,
-        scenariosDir: values['scenarios-dir'],
+        json: flags.on('json'),
+        collect: flags.on('collect'),
+        scenariosDir: flags.text('scenarios-dir'),
       });
     }
     case 'images': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.images,
-      });
+      const flags = parseCommand('images', rest);
       const images = await import('./commands/images-command.ts');
       return images.imagesCommand({
-        action: images.parseImagesAction(positionals[0]),
-        file: positionals[1],
-        out: values.out,
+        action: images.parseImagesAction(flags.positionals[0]),
+        file: flags.positionals[1],
+        out: flags.text('out'),
       });
     }
     case 'import-tasks': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions['import-tasks'],
-      });
-      if (positionals.length !== 2)
+      const flags = parseCommand('import-tasks', rest);
+      if (flags.positionals.length !== 2)
         throw new UsageError(
           'trl import-tasks needs SRC (Terminal-Bench 1 tasks) and DEST (where the Harbor-layout tasks go)',
         );
       return (await import('./commands/import-tasks-command.ts')).importTasksCommand({
-        src: positionals[0]!,
-        dest: positionals[1]!,
-        json: values.json!,
+        src: flags.positionals[0]!,
+        dest: flags.positionals[1]!,
+        json: flags.on('json'),
       });
     }
     case 'pack': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.pack,
+      const flags = parseCommand('pack', rest);
+      if (flags.positionals.length !== 1) throw new UsageError('trl pack needs exactly one pack directory');
+      return (await import('./commands/pack-command.ts')).packCommand({
+        dir: flags.positionals[0]!,
+        out: flags.text('out'),
       });
-      if (positionals.length !== 1) throw new UsageError('trl pack needs exactly one pack directory');
-      return (await import('./commands/pack-command.ts')).packCommand({ dir: positionals[0]!, out: values.out });
     }
     case 'submit': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.submit,
-      });
-      if (positionals.length !== 1)
+      const flags = parseCommand('submit', rest);
+      if (flags.positionals.length !== 1)
         throw new UsageError(
           'trl submit needs exactly one pack directory, e.g. trl submit policy/examples/cost-cascade',
         );
       return (await import('./commands/submit-command.ts')).submitCommand({
-        pack: positionals[0]!,
-        hotkey: values.hotkey,
-        url: values.url,
-        json: values.json!,
+        pack: flags.positionals[0]!,
+        hotkey: flags.text('hotkey'),
+        url: flags.text('url'),
+        json: flags.on('json'),
       });
     }
     case 'seat': {
-      const { values } = parseArgs({
-        args: rest,
-        options: commandOptions.seat,
-      });
-      if (!values.report && (values.decision !== undefined || values.out !== undefined))
+      const flags = parseCommand('seat', rest, { positionals: false });
+      if (!flags.on('report') && (flags.text('decision') !== undefined || flags.text('out') !== undefined))
         throw new UsageError('--decision and --out go with --report');
-      const decision = values.decision === undefined ? undefined : Number(values.decision);
+      const decision = flags.text('decision') === undefined ? undefined : Number(flags.text('decision'));
       if (decision !== undefined && (!Number.isInteger(decision) || decision < 1))
-        throw new UsageError(`--decision must be a positive integer; got "${values.decision}"`);
-      if (values.report)
-        return (await import('./commands/seat-report-command.ts')).seatReportCommand({ decision, out: values.out });
-      return (await import('./commands/seat-command.ts')).seatCommand({ json: values.json! });
+        throw new UsageError(`--decision must be a positive integer; got "${flags.text('decision')}"`);
+      if (flags.on('report'))
+        return (await import('./commands/seat-report-command.ts')).seatReportCommand({
+          decision,
+          out: flags.text('out'),
+        });
+      return (await import('./commands/seat-command.ts')).seatCommand({ json: flags.on('json') });
     }
     case 'report': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.report,
-      });
-      if (positionals.length !== 1)
+      const flags = parseCommand('report', rest);
+      if (flags.positionals.length !== 1)
         throw new UsageError(
           'trl report needs exactly one workflow id, e.g. trl report evaluate-local-20261201T101500-abc123',
         );
       return (await import('./commands/report-command.ts')).reportCommand({
-        workflowId: positionals[0]!,
-        out: values.out,
+        workflowId: flags.positionals[0]!,
+        out: flags.text('out'),
       });
     }
     case 'export': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.export,
-      });
-      if (positionals.length !== 1)
+      const flags = parseCommand('export', rest);
+      if (flags.positionals.length !== 1)
         throw new UsageError(
           'trl export needs exactly one workflow id, e.g. trl export evaluate-local-20261201T101500-abc123 --format atif',
         );
-      if (!values.format) throw new UsageError('trl export needs --format atif, sharegpt or jsonl');
+      const format = flags.text('format');
+      if (!format) throw new UsageError('trl export needs --format atif, sharegpt or jsonl');
       return (await import('./commands/export-command.ts')).exportCommand({
-        workflowId: positionals[0]!,
-        format: values.format,
-        scenarios: values.scenario ?? [],
-        out: values.out,
+        workflowId: flags.positionals[0]!,
+        format,
+        scenarios: flags.list('scenario'),
+        out: flags.text('out'),
       });
     }
     case 'consensus': {
-      const { values } = parseArgs({ args: rest, options: commandOptions.consensus });
-      return (await import('./commands/consensus-command.ts')).consensusCommand({ json: values.json! });
+      const flags = parseCommand('consensus', rest, { positionals: false });
+      return (await import('./commands/consensus-command.ts')).consensusCommand({ json: flags.on('json') });
     }
     case 'runs': {
-      const { values } = parseArgs({
-        args: rest,
-        options: commandOptions.runs,
-      });
-      const limit = Number(values.limit);
+      const flags = parseCommand('runs', rest, { positionals: false });
+      const limit = Number(flags.text('limit'));
       if (!Number.isInteger(limit) || limit < 1)
-        throw new UsageError(`--limit must be a positive integer; got "${values.limit}"`);
+        throw new UsageError(`--limit must be a positive integer; got "${flags.text('limit')}"`);
       return (await import('./commands/runs-command.ts')).runsCommand({
-        status: values.status,
-        hotkey: values.hotkey,
-        pack: values.pack,
-        since: values.since,
+        status: flags.text('status'),
+        hotkey: flags.text('hotkey'),
+        pack: flags.text('pack'),
+        since: flags.text('since'),
         limit,
-        json: values.json!,
+        json: flags.on('json'),
       });
     }
     case 'show': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.show,
-      });
-      if (positionals.length !== 1)
+      const flags = parseCommand('show', rest);
+      if (flags.positionals.length !== 1)
         throw new UsageError(
           'trl show needs exactly one workflow id, e.g. trl show evaluate-local-20261201T101500-abc123',
         );
-      const maxChars = Number(values['max-chars']);
+      const maxChars = Number(flags.text('max-chars'));
       if (!Number.isInteger(maxChars) || maxChars < 40)
-        throw new UsageError(`--max-chars must be an integer of at least 40; got "${values['max-chars']}"`);
+        throw new UsageError(`--max-chars must be an integer of at least 40; got "${flags.text('max-chars')}"`);
       return (await import('./commands/show-command.ts')).showCommand({
-        workflowId: positionals[0]!,
-        scenario: values.scenario,
+        workflowId: flags.positionals[0]!,
+        scenario: flags.text('scenario'),
         maxChars,
-        json: values.json!,
+        json: flags.on('json'),
       });
     }
     case 'rerun': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.rerun,
-      });
-      if (positionals.length !== 1)
+      const flags = parseCommand('rerun', rest);
+      if (flags.positionals.length !== 1)
         throw new UsageError(
           'trl rerun needs exactly one workflow id, e.g. trl rerun evaluate-local-20261201T101500-abc123 --failed',
         );
       return (await import('./commands/rerun-command.ts')).rerunCommand({
-        workflowId: positionals[0]!,
-        scenarios: values.scenario ?? [],
-        failed: values.failed!,
-        json: values.json!,
+        workflowId: flags.positionals[0]!,
+        scenarios: flags.list('scenario'),
+        failed: flags.on('failed'),
+        json: flags.on('json'),
       });
     }
     case 'rescore': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.rescore,
-      });
-      if (positionals.length !== 1)
+      const flags = parseCommand('rescore', rest);
+      if (flags.positionals.length !== 1)
         throw new UsageError(
           'trl rescore needs exactly one workflow id, e.g. trl rescore evaluate-local-20261201T101500-abc123',
         );
       return (await import('./commands/rescore-command.ts')).rescoreCommand({
-        workflowId: positionals[0]!,
-        scenarios: values.scenario ?? [],
-        json: values.json!,
+        workflowId: flags.positionals[0]!,
+        scenarios: flags.list('scenario'),
+        json: flags.on('json'),
       });
     }
     case 'replay': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.replay,
-      });
-      if (positionals.length > 1) throw new UsageError('trl replay takes one workflow id (or --all)');
+      const flags = parseCommand('replay', rest);
+      if (flags.positionals.length > 1) throw new UsageError('trl replay takes one workflow id (or --all)');
       return (await import('./commands/replay-command.ts')).replayCommand({
-        workflowId: positionals[0],
-        all: values.all!,
-        since: values.since,
-        type: values.type!,
-        workflows: values.workflows,
-        json: values.json!,
+        workflowId: flags.positionals[0],
+        all: flags.on('all'),
+        since: flags.text('since'),
+        type: flags.text('type')!,
+        workflows: flags.text('workflows'),
+        json: flags.on('json'),
       });
     }
     case 'serve': {
       if (rest[0] === 'keys') {
-        const { values, positionals } = parseArgs({
-          args: rest.slice(1),
-          allowPositionals: true,
-          options: commandOptions['serve keys'],
-        });
-        const spendLimitUsd =
-          values['spend-limit-usd'] === undefined
-            ? undefined
-            : positiveNumber('--spend-limit-usd', values['spend-limit-usd']);
-        const requestsPerMinute =
-          values['requests-per-minute'] === undefined
-            ? undefined
-            : positiveInteger('--requests-per-minute', values['requests-per-minute']);
+        const flags = parseCommand('serve keys', rest.slice(1));
+        const spendLimitUsd = positiveNumberFlag(flags, 'spend-limit-usd');
+        const requestsPerMinute = positiveIntegerFlag(flags, 'requests-per-minute');
         return (await import('./commands/serve-command.ts')).serveKeysCommand({
-          action: positionals[0],
-          arg: positionals[1],
+          action: flags.positionals[0],
+          arg: flags.positionals[1],
           spendLimitUsd,
           requestsPerMinute,
-          json: values.json!,
+          json: flags.on('json'),
         });
       }
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.serve,
-      });
-      if (positionals.length)
+      const flags = parseCommand('serve', rest);
+      if (flags.positionals.length)
         throw new UsageError(
-          `trl serve takes no positional arguments (got "${positionals[0]}"); use --pack DIR|FILE|HASH or --seated`,
+          `trl serve takes no positional arguments (got "${flags.positionals[0]}"); use --pack DIR|FILE|HASH or --seated`,
         );
       const d = defaultServeSettings;
-      const port = values.port === undefined ? d.port : Number(values.port);
+      const memoryMb = positiveNumberFlag(flags, 'memory-mb');
+      const shadowPack = flags.text('shadow');
+      const port = flags.text('port') === undefined ? d.port : Number(flags.text('port'));
       if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new UsageError(`--port must be a port number; got "${values.port}"`);
-      const shadowRate = values['shadow-rate'] === undefined ? defaultShadowRate : Number(values['shadow-rate']);
+        throw new UsageError(`--port must be a port number; got "${flags.text('port')}"`);
+      const shadowRate =
+        flags.text('shadow-rate') === undefined ? defaultShadowRate : Number(flags.text('shadow-rate'));
       if (!(shadowRate >= 0 && shadowRate <= 1))
-        throw new UsageError(`--shadow-rate must be a share between 0 and 1; got "${values['shadow-rate']}"`);
+        throw new UsageError(`--shadow-rate must be a share between 0 and 1; got "${flags.text('shadow-rate')}"`);
       return (await import('./commands/serve-command.ts')).serveCommand({
-        pack: values.pack,
-        seated: values.seated!,
-        seatPollSec:
-          values['seat-poll-sec'] === undefined
-            ? defaultSeatPollSec
-            : positiveNumber('--seat-poll-sec', values['seat-poll-sec']),
-        ...(values.shadow === undefined
+        pack: flags.text('pack'),
+        seated: flags.on('seated'),
+        seatPollSec: positiveNumberFlag(flags, 'seat-poll-sec') ?? defaultSeatPollSec,
+        ...(shadowPack === undefined
           ? {}
           : {
               shadow: {
-                pack: values.shadow,
+                pack: shadowPack,
                 sampleRate: shadowRate,
-                capUsd:
-                  values['shadow-cap-usd'] === undefined
-                    ? defaultShadowCapUsd
-                    : positiveNumber('--shadow-cap-usd', values['shadow-cap-usd']),
+                capUsd: positiveNumberFlag(flags, 'shadow-cap-usd') ?? defaultShadowCapUsd,
               },
             }),
         settings: {
           host: d.host,
           port,
-          maxInstances:
-            values['max-instances'] === undefined
-              ? d.maxInstances
-              : positiveInteger('--max-instances', values['max-instances']),
-          idleSec: values['idle-sec'] === undefined ? d.idleSec : positiveNumber('--idle-sec', values['idle-sec']),
-          instanceCapUsd:
-            values['instance-cap-usd'] === undefined
-              ? d.instanceCapUsd
-              : positiveNumber('--instance-cap-usd', values['instance-cap-usd']),
-          ...(values['memory-mb'] === undefined
-            ? {}
-            : { memoryMb: positiveNumber('--memory-mb', values['memory-mb']) }),
-          requestTimeoutSec:
-            values['request-timeout-sec'] === undefined
-              ? d.requestTimeoutSec
-              : positiveNumber('--request-timeout-sec', values['request-timeout-sec']),
-          drainSec: values['drain-sec'] === undefined ? d.drainSec : positiveNumber('--drain-sec', values['drain-sec']),
+          maxInstances: positiveIntegerFlag(flags, 'max-instances') ?? d.maxInstances,
+          idleSec: positiveNumberFlag(flags, 'idle-sec') ?? d.idleSec,
+          instanceCapUsd: positiveNumberFlag(flags, 'instance-cap-usd') ?? d.instanceCapUsd,
+          ...(memoryMb === undefined ? {} : { memoryMb }),
+          requestTimeoutSec: positiveNumberFlag(flags, 'request-timeout-sec') ?? d.requestTimeoutSec,
+          drainSec: positiveNumberFlag(flags, 'drain-sec') ?? d.drainSec,
         },
       });
     }
     case 'test': {
-      const { values, positionals } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: commandOptions.test,
-      });
+      const flags = parseCommand('test', rest);
       return (await import('./commands/test-command.ts')).testCommand({
-        filter: positionals,
-        faults: values.faults!,
-        browser: values.browser!,
-        topology: values.topology!,
+        filter: flags.positionals,
+        faults: flags.on('faults'),
+        browser: flags.on('browser'),
+        topology: flags.on('topology'),
       });
+    }
+    case 'docs': {
+      const flags = parseCommand('docs', rest, { positionals: false });
+      return (await import('./commands/docs-command.ts')).docsCommand({ check: flags.on('check') });
     }
     case undefined:
     case 'help':
@@ -348,6 +276,17 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command "${command}"\n\n${usage}`);
   }
+}
+
+/** A flag's value as a positive number, or undefined when the flag is absent. */
+function positiveNumberFlag(flags: ParsedCommand, name: string): number | undefined {
+  const text = flags.text(name);
+  return text === undefined ? undefined : positiveNumber(`--${name}`, text);
+}
+
+function positiveIntegerFlag(flags: ParsedCommand, name: string): number | undefined {
+  const text = flags.text(name);
+  return text === undefined ? undefined : positiveInteger(`--${name}`, text);
 }
 
 function positiveNumber(flag: string, text: string): number {

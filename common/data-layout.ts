@@ -1,16 +1,19 @@
 // Where the project keeps things on disk. The one module that builds a path under the data or
-// cache directory, so no other file guesses one; README's layout table is checked against it.
+// cache directory, so no other file guesses one; what each path holds is in data-layout-catalog.ts,
+// from which `trl docs` writes docs/reference/data-layout.md.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contentCacheFolders } from './content-cache-folders.ts';
+import { readSetting } from './settings/setting.ts';
+import { machineSettings } from './settings/machine-settings.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Downloaded tools (Temporal CLI, wheels). Safe to delete; re-created by bootstrap. */
-export const cacheDir = process.env.TRL_CACHE_DIR ?? path.join(repoRoot, '.cache');
+export const cacheDir = readSetting(machineSettings, 'TRL_CACHE_DIR') ?? path.join(repoRoot, '.cache');
 
 /** State that must survive restarts: Temporal's SQLite file, artifacts, pid files, logs. */
-export const dataDir = process.env.TRL_DATA_DIR ?? path.join(repoRoot, '.data');
+export const dataDir = readSetting(machineSettings, 'TRL_DATA_DIR') ?? path.join(repoRoot, '.data');
 
 // Source folders the code reads at run time.
 export const scenariosDir = path.join(repoRoot, 'scenarios');

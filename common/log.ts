@@ -4,13 +4,21 @@
 // of the enclosing withLogFields (a scenario activity's scenario name).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Context } from '@temporalio/activity';
+import { readSetting } from './settings/setting.ts';
+import { observabilitySettings } from './settings/observability-settings.ts';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** TRL_LOG_LEVEL, read at each line (a command may set it after start); an unknown level logs as `warn`, since a
+ * logger must never throw. */
+export function currentLogLevel(): Level {
+  const parsed = observabilitySettings.TRL_LOG_LEVEL.schema.safeParse(process.env.TRL_LOG_LEVEL);
+  return parsed.success ? parsed.data : 'warn';
+}
+
 function threshold(): number {
-  const configured = process.env.TRL_LOG_LEVEL as Level | undefined;
-  return order[configured ?? 'warn'] ?? order.warn;
+  return order[currentLogLevel()];
 }
 
 /** The running activity's ids, or nothing outside an activity (Context.current throws there). */
@@ -61,6 +69,6 @@ export const log = {
 
 /** Human-facing progress lines from bootstrap steps: printed only when something is done. */
 export function say(message: string): void {
-  if (process.env.TRL_QUIET === '1') return;
+  if (readSetting(observabilitySettings, 'TRL_QUIET')) return;
   process.stderr.write(`trl: ${message}\n`);
 }

@@ -18,54 +18,101 @@ export const metricNames = {
   verifierDuration: 'trl_verifier_run_duration_seconds',
 } as const;
 
+export interface MetricDefinition {
+  type: 'counter' | 'histogram';
+  name: string;
+  /** What it counts or measures, and by what (Prometheus HELP; the reference page shows it). */
+  help: string;
+  labelNames: readonly string[];
+  /** A histogram's bucket upper bounds, in the metric's unit. */
+  buckets?: readonly number[];
+}
+
+/** Every metric of the validator's own, as served and as docs/reference/metrics.md lists them. */
+export const metricDefinitions = {
+  scenarios: {
+    type: 'counter',
+    name: metricNames.scenarios,
+    help: 'Scenario results aggregated into evaluation results, by final status (reused results not counted again)',
+    labelNames: ['status'],
+  },
+  spend: {
+    type: 'counter',
+    name: metricNames.spend,
+    help: 'Model spend settled by the gateway, in USD, by model',
+    labelNames: ['model'],
+  },
+  modelCalls: {
+    type: 'counter',
+    name: metricNames.modelCalls,
+    help: 'Model calls that went through the gateway, by model and outcome (ok or the error type)',
+    labelNames: ['model', 'outcome'],
+  },
+  gatewayLatency: {
+    type: 'histogram',
+    name: metricNames.gatewayLatency,
+    help: 'Wall time of one gateway call from reservation to settlement, retries included, by model',
+    labelNames: ['model', 'outcome'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+  },
+  infraErrors: {
+    type: 'counter',
+    name: metricNames.infraErrors,
+    help: "Infrastructure's failures (blame: infrastructure): activity failures by activity and type, upstream failures after the gateway's retries",
+    labelNames: ['where', 'type'],
+  },
+  agentDuration: {
+    type: 'histogram',
+    name: metricNames.agentDuration,
+    help: 'Wall time of the agent in its sandbox, per scenario attempt, by agent and outcome',
+    labelNames: ['agent', 'outcome'],
+    buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+  },
+  verifierDuration: {
+    type: 'histogram',
+    name: metricNames.verifierDuration,
+    labelNames: [],
+    help: 'Wall time of the verifier in its fresh container, per scenario attempt that produced a report',
+    buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
+  },
+} as const satisfies Record<string, MetricDefinition>;
+
 const scenarios = new Counter({
-  name: metricNames.scenarios,
-  help: 'Scenario results aggregated into evaluation results, by final status (reused results not counted again)',
-  labelNames: ['status'] as const,
+  ...metricDefinitions.scenarios,
+  labelNames: [...metricDefinitions.scenarios.labelNames],
   registers: [metricsRegistry],
 });
-
 const spend = new Counter({
-  name: metricNames.spend,
-  help: 'Model spend settled by the gateway, in USD, by model',
-  labelNames: ['model'] as const,
+  ...metricDefinitions.spend,
+  labelNames: [...metricDefinitions.spend.labelNames],
   registers: [metricsRegistry],
 });
-
 const modelCalls = new Counter({
-  name: metricNames.modelCalls,
-  help: 'Model calls that went through the gateway, by model and outcome (ok or the error type)',
-  labelNames: ['model', 'outcome'] as const,
+  ...metricDefinitions.modelCalls,
+  labelNames: [...metricDefinitions.modelCalls.labelNames],
   registers: [metricsRegistry],
 });
-
 const gatewayLatency = new Histogram({
-  name: metricNames.gatewayLatency,
-  help: 'Wall time of one gateway call from reservation to settlement, retries included, by model',
-  labelNames: ['model', 'outcome'] as const,
-  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+  ...metricDefinitions.gatewayLatency,
+  labelNames: [...metricDefinitions.gatewayLatency.labelNames],
+  buckets: [...metricDefinitions.gatewayLatency.buckets],
   registers: [metricsRegistry],
 });
-
 const infraErrors = new Counter({
-  name: metricNames.infraErrors,
-  help: "Infrastructure's failures (blame: infrastructure): activity failures by activity and type, upstream failures after the gateway's retries",
-  labelNames: ['where', 'type'] as const,
+  ...metricDefinitions.infraErrors,
+  labelNames: [...metricDefinitions.infraErrors.labelNames],
   registers: [metricsRegistry],
 });
-
 const agentDuration = new Histogram({
-  name: metricNames.agentDuration,
-  help: 'Wall time of the agent in its sandbox, per scenario attempt, by agent and outcome',
-  labelNames: ['agent', 'outcome'] as const,
-  buckets: [1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600],
+  ...metricDefinitions.agentDuration,
+  labelNames: [...metricDefinitions.agentDuration.labelNames],
+  buckets: [...metricDefinitions.agentDuration.buckets],
   registers: [metricsRegistry],
 });
-
 const verifierDuration = new Histogram({
-  name: metricNames.verifierDuration,
-  help: 'Wall time of the verifier in its fresh container, per scenario attempt that produced a report',
-  buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
+  ...metricDefinitions.verifierDuration,
+  labelNames: [...metricDefinitions.verifierDuration.labelNames],
+  buckets: [...metricDefinitions.verifierDuration.buckets],
   registers: [metricsRegistry],
 });
 

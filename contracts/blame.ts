@@ -1,8 +1,9 @@
 // Who is to blame for every way a scenario or an evaluation can fail, written down once. The
 // policy's failures and the agent's are scored (the pack drives both); the infrastructure's are
 // `infra_error` — retried with back-off, then the evaluation is `incomplete` — and never move the
-// seat. README "Blame" is this table in prose; contracts/blame.test.ts checks that every failure
-// type in failure-types.ts and every scenario status has a row, and that the named tests exist.
+// seat. docs/reference/blame.md is this table (`trl docs`); contracts/blame.test.ts checks that
+// every failure type in failure-types.ts and every scenario status has a row, and that the named
+// tests exist.
 // Workflow code imports this file: no Node built-ins.
 import {
   chainErrorKinds,
@@ -28,6 +29,24 @@ export type Blame = 'policy' | 'agent' | 'infrastructure';
 export type Consequence = 'scored' | 'rejected' | 'retried_then_incomplete' | 'incomplete' | 'outside_evaluation';
 
 export type BlameSource = 'scenario_status' | 'failure_type' | 'gateway_error' | 'policy_fault' | 'platform';
+
+/** What each consequence means, as docs/reference/blame.md shows it. */
+export const consequenceMeanings: Readonly<Record<Consequence, string>> = {
+  scored: 'the scenario counts with the tests it passed (0 when nothing was verified)',
+  rejected: 'the pack is refused before any scenario (pre-evaluation or intake)',
+  retried_then_incomplete: 'retried with back-off; if it persists, `infra_error` and the evaluation is `incomplete`',
+  incomplete: 'not retried (retrying cannot help); the evaluation is `incomplete`',
+  outside_evaluation: 'chain and seat operations, retried by their own workflows; they never score a pack',
+};
+
+/** Where each kind of cause comes from, as docs/reference/blame.md shows it. */
+export const blameSourceMeanings: Readonly<Record<BlameSource, string>> = {
+  scenario_status: "A scenario's final status (contracts/results.ts).",
+  failure_type: 'A failure type an activity raises (contracts/failure-types.ts).',
+  gateway_error: 'An error the gateway gives the policy (gateway/gateway-error.ts).',
+  policy_fault: "A fault of the policy's own code (policy/host/policy-backend.ts).",
+  platform: 'A fault of the platform that reaches the workflow as an activity failure without a type of ours.',
+};
 
 export interface BlameRow {
   /** The scenario status, failure type, gateway error type, policy fault kind or platform fault. */

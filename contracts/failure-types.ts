@@ -100,3 +100,44 @@ export const chainNonRetryableTypes: readonly string[] = [
   chainFailureType('bad_data'),
   failureTypes.seatNotConfigured,
 ];
+
+/** What each failure type means, as docs/reference/failure-types.md shows it (`trl docs` fails on a type without one). */
+export const failureTypeMeanings: Readonly<Record<string, string>> = {
+  [packFailureTypes.notFound]: 'The pack is not where the submission says (no directory, file or stored hash).',
+  [packFailureTypes.tooLarge]:
+    'The pack breaks a size limit: its bytes (also while downloading), its file count, or its bundle.',
+  [packFailureTypes.hashMismatch]: 'The downloaded bytes do not hash to the committed sha256.',
+  [packFailureTypes.invalid]: 'The pack breaks the format: schema, file names, kind, or a pre-evaluation rule.',
+  [packFailureTypes.urlRefused]:
+    "The URL (or a redirect) leads to a non-public address, or redirects too often: the miner's.",
+  [packFailureTypes.fetchFailed]: 'The download failed (network, server): retried, never a rejection.',
+  [verifierFailureTypes.timeout]: 'The verifier ran past its timeout.',
+  [verifierFailureTypes.crashed]: 'The verifier container failed without a report.',
+  [verifierFailureTypes.reportInvalid]: "The verifier's report (CTRF or reward file) could not be read.",
+  [failureTypes.scenarioInvalid]: 'The scenario folder breaks the Harbor layout or its task.toml.',
+  [failureTypes.imageBuildFailed]: "The scenario's image did not build.",
+  [failureTypes.artifactCorrupt]: 'A stored artifact does not match its hash.',
+  [failureTypes.spendCeilingReached]:
+    'A spend ceiling (per submission or per day) would be passed: no paid work starts.',
+  [failureTypes.tapeDiverged]:
+    '`trl eval --tape`: the policy asked for a call the recording does not have; replaying again would diverge again.',
+  [failureTypes.agentCrashed]:
+    'The agent harness kept crashing (a fatal signal) before the policy saw any request: retried, then infra_error.',
+  [failureTypes.seatNotConfigured]: 'A seat activity ran on a worker started without a chain.',
+  [failureTypes.sandboxHostFull]:
+    'A sandbox host had no room for another scenario: the claim is tried again on the shared queue.',
+  [failureTypes.sandboxHostLost]: 'The scenario lost its sandbox host more often than it may change hosts.',
+  [packFaultTypes.outputsTooLarge]:
+    "The agent's outputs broke the archive limits (bytes, entries) or could not be collected safely.",
+  [packFaultTypes.payloadTooLarge]: 'What the pack made the run record could not fit an activity result.',
+  [packFaultTypes.sandboxFault]:
+    "The pack's sandbox (policy or agent container) broke in a way only its own code can cause.",
+  [packFaultTypes.diskBudgetExceeded]: "The scenario's disk budget was spent by what the pack or its agent wrote.",
+  [upstreamUnavailableType]: "Model calls failed upstream (the infrastructure's) and changed the outcome.",
+  [chainFailureType('preflight')]:
+    'Our own checks refused the call before sending it (not registered, rate limited, …).',
+  [chainFailureType('dispatch')]: 'The chain runtime refused the extrinsic (decoded by name).',
+  [chainFailureType('invalid_transaction')]: 'The transaction pool refused it (1010 and friends): retried.',
+  [chainFailureType('connection')]: 'The node did not answer: retried.',
+  [chainFailureType('bad_data')]: 'The chain returned data we cannot parse.',
+};

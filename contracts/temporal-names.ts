@@ -55,6 +55,20 @@ export const searchAttributes = {
   specHash: defineSearchAttributeKey('TrlSpecHash', 'KEYWORD'),
 } as const;
 
+/** What each search attribute holds, as docs/reference/search-attributes.md shows it. */
+export const searchAttributeMeanings: Readonly<Record<keyof typeof searchAttributes, string>> = {
+  submissionId: 'The submission id; the workflow id is `evaluate-<id>`.',
+  packHash: "The pack's sha256, once it is fetched.",
+  status: "The evaluation's status: `queued`, `running`, then `completed`, `incomplete` or `rejected`.",
+  testsPassed: 'Tests passed over all scenarios, once aggregated.',
+  hotkey: "The miner's hotkey, when the pack came from a chain commitment.",
+  rerunOf: 'A rerun\'s original evaluation (workflow id): `TrlRerunOf = "evaluate-…"` lists its reruns.',
+  role: "Why the evaluation ran: `challenger` or `incumbent` (the seat's), `local` (trl eval and tests).",
+  spec: "The registry's scenario spec number, when the active set ran.",
+  costUsd: "The evaluation's model spend in USD.",
+  specHash: 'The spec manifest hash (contracts/spec-manifest.ts): `TrlSpecHash = "…"` lists one contest\'s runs.',
+};
+
 export type EvaluationRole = 'challenger' | 'incumbent' | 'local';
 
 /** The search attributes an evaluation starts with, whoever starts it (a client, or the seat as its child). */

@@ -1,6 +1,8 @@
 // Installs Debian packages the project needs (docker.io, debootstrap, ...) with apt, once.
 import { say } from '../common/log.ts';
 import { runCommand } from '../common/run-command.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { machineSettings } from '../common/settings/machine-settings.ts';
 
 let aptUpdated = false;
 // apt holds one lock per machine: callers that overlap (bootstrap runs Docker's and the base
@@ -33,7 +35,8 @@ async function installMissing(packages: string[]): Promise<void> {
 
 /** The Debian mirror apt is configured with on this machine (never hard-coded here). */
 export async function configuredDebianMirror(): Promise<string> {
-  if (process.env.TRL_DEBIAN_MIRROR) return process.env.TRL_DEBIAN_MIRROR;
+  const configured = readSetting(machineSettings, 'TRL_DEBIAN_MIRROR');
+  if (configured) return configured;
   const { readFile, readdir } = await import('node:fs/promises');
   const candidates: string[] = [];
   try {

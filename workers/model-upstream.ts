@@ -6,6 +6,8 @@ import { repoRoot } from '../common/data-layout.ts';
 import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import { HttpChatUpstream } from '../gateway/upstream/http-chat-upstream.ts';
 import type { WorkerConfig } from './worker-config.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { moneySettings } from '../common/settings/money-settings.ts';
 
 export interface ModelUpstream {
   client: ChatUpstream;
@@ -60,7 +62,8 @@ function spawnSimFleet(config: WorkerConfig): Promise<{ child: ChildProcess; url
   if (config.TRL_SIM_SCENARIOS_DIR) args.push('--scenarios-dir', config.TRL_SIM_SCENARIOS_DIR);
   // Its own process, with none of the worker's secrets in its environment; it plays the models
   // the gateway allows, so an operator's models file (no secret) goes along.
-  const modelsFile = process.env.TRL_MODELS_FILE ? { TRL_MODELS_FILE: process.env.TRL_MODELS_FILE } : {};
+  const configuredModelsFile = readSetting(moneySettings, 'TRL_MODELS_FILE');
+  const modelsFile = configuredModelsFile ? { TRL_MODELS_FILE: configuredModelsFile } : {};
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],

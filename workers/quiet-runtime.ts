@@ -3,7 +3,7 @@
 // With metrics on, the native core also exports the SDK's runtime metrics (task slots, poll and
 // schedule-to-start latencies, workflow and activity outcomes) in Prometheus form on a loopback port.
 import { Runtime, type LogLevel, type LogMetadata } from '@temporalio/worker';
-import { log } from '../common/log.ts';
+import { currentLogLevel, log } from '../common/log.ts';
 import { failureTypes } from '../contracts/failure-types.ts';
 import type { MetricsConfig } from './worker-config.ts';
 
@@ -32,7 +32,7 @@ export function isWarningByDesign(message: string, meta: LogMetadata | undefined
 export function installQuietRuntime(metrics?: MetricsConfig): void {
   if (installed) return;
   installed = true;
-  const level = (process.env.TRL_LOG_LEVEL ?? 'warn').toUpperCase() as LogLevel;
+  const level = currentLogLevel().toUpperCase() as LogLevel;
   const emit = (lvl: LogLevel, message: string, meta?: LogMetadata) => {
     const quietened = lvl === 'WARN' && isWarningByDesign(message, meta) ? 'debug' : (levels[lvl] ?? 'info');
     log[quietened]('temporal', { message, ...(meta ?? {}) });

@@ -1,69 +1,29 @@
 // The worker's configuration from its environment, checked with zod; each bad value names the
-// variable and what it expects.
+// variable and what it expects. The variables are declared in common/settings/; this module checks
+// how they go together.
 import { z } from 'zod';
 import os from 'node:os';
 import { ConfigError } from '../common/config-error.ts';
-import { sandboxHostIdPattern } from '../contracts/temporal-names.ts';
-
-const port = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a TCP port number` })
-    .int(`${name} must be a TCP port number`)
-    .min(1, `${name} must be a TCP port number`)
-    .max(65535, `${name} must be a TCP port number`);
+import { settingsShape } from '../common/settings/setting.ts';
+import { moneySettings } from '../common/settings/money-settings.ts';
+import { observabilitySettings } from '../common/settings/observability-settings.ts';
+import { workerSettings } from '../common/settings/worker-settings.ts';
 
 const configSchema = z
   .object({
-    TRL_UPSTREAM_BASE_URL: z
-      .string()
-      .url('TRL_UPSTREAM_BASE_URL must be an http(s) URL such as https://…/v1')
-      .optional(),
-    TRL_UPSTREAM_API_KEY: z.string().min(1).optional(),
-    TRL_UPSTREAM_TIMEOUT_SEC: z.coerce.number().positive().default(120),
-    TRL_BUDGET_CAP_USD: z.coerce
-      .number()
-      .positive('TRL_BUDGET_CAP_USD must be a positive number of USD')
-      .max(100)
-      .default(1),
-    TRL_POLICY_REQUEST_TIMEOUT_SEC: z.coerce.number().positive().max(3600).default(300),
-    TRL_SIM_TIME_SCALE: z.coerce.number().nonnegative().default(0.1),
-    TRL_SIM_SCENARIOS_DIR: z.string().optional(),
-    /** Spend ceilings of the ledger across attempts (gateway/spend/): per submission, all days; per UTC day. */
-    TRL_SUBMISSION_CEILING_USD: z.coerce
-      .number()
-      .positive('TRL_SUBMISSION_CEILING_USD must be a positive number of USD')
-      .default(30),
-    TRL_DAILY_CEILING_USD: z.coerce
-      .number()
-      .positive('TRL_DAILY_CEILING_USD must be a positive number of USD')
-      .default(500),
-    /** The Prometheus endpoint (workers/metrics-server.ts): off unless a port is given. */
-    TRL_METRICS_PORT: port('TRL_METRICS_PORT').optional(),
-    /** Loopback by default: a listener on 0.0.0.0 would be reachable from the sandboxes' networks. */
-    TRL_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-    /** Where Temporal's SDK runtime exports its own metrics (always loopback); default TRL_METRICS_PORT + 1. */
-    TRL_TEMPORAL_METRICS_PORT: port('TRL_TEMPORAL_METRICS_PORT').optional(),
-    /**
-     * The sandbox host's id, which names its own task queue. Default hostname-pid: a restarted process
-     * gets a new queue (the old one's tasks time out and their scenarios start over elsewhere).
-     */
-    /**
-     * Where the money ledger is kept: `file` (this host's data directory) or `workflow` (one shared
-     * ledger workflow, for sandbox workers on several hosts). Default: `file` for one process with both
-     * roles, `workflow` for `trl worker --role …`.
-     */
-    TRL_SPEND_LEDGER: z
-      .enum(['file', 'workflow'], {
-        error: 'TRL_SPEND_LEDGER must be "file" (this host) or "workflow" (shared by workers on several hosts)',
-      })
-      .optional(),
-    TRL_WORKER_HOST_ID: z
-      .string()
-      .regex(
-        sandboxHostIdPattern,
-        'TRL_WORKER_HOST_ID must be 1–100 letters, digits, ".", "_" or "-", starting with a letter or digit',
-      )
-      .optional(),
+    ...settingsShape(moneySettings, [
+      'TRL_UPSTREAM_BASE_URL',
+      'TRL_UPSTREAM_API_KEY',
+      'TRL_UPSTREAM_TIMEOUT_SEC',
+      'TRL_BUDGET_CAP_USD',
+      'TRL_SIM_TIME_SCALE',
+      'TRL_SIM_SCENARIOS_DIR',
+      'TRL_SUBMISSION_CEILING_USD',
+      'TRL_DAILY_CEILING_USD',
+      'TRL_SPEND_LEDGER',
+    ]),
+    ...settingsShape(workerSettings, ['TRL_POLICY_REQUEST_TIMEOUT_SEC', 'TRL_WORKER_HOST_ID']),
+    ...settingsShape(observabilitySettings, ['TRL_METRICS_PORT', 'TRL_METRICS_HOST', 'TRL_TEMPORAL_METRICS_PORT']),
   })
   .refine((c) => !c.TRL_UPSTREAM_BASE_URL || c.TRL_UPSTREAM_API_KEY, {
     message: 'TRL_UPSTREAM_API_KEY is required with TRL_UPSTREAM_BASE_URL',

@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { bundleWorkflows } from './create-worker.ts';
 
-export const testWorkflowBundleEnv = 'TRL_TEST_WORKFLOW_BUNDLE';
+export const testWorkflowBundleEnv = 'TRL_TEST_WORKFLOW_BUNDLE' as const;
 
 /** Bundles workflows/ into `file`. */
 export async function writeWorkflowBundleFile(file: string): Promise<void> {

@@ -7,9 +7,11 @@ import { Keyring } from '@polkadot/keyring';
 import type { KeyringPair } from '@polkadot/keyring/types';
 import { cryptoWaitReady } from '@polkadot/util-crypto';
 import { z } from 'zod';
+import { settingsShape } from '../../common/settings/setting.ts';
+import { chainSettings } from '../../common/settings/chain-settings.ts';
 
-export const hotkeyUriVariable = 'TRL_CHAIN_HOTKEY_URI';
-export const hotkeyFileVariable = 'TRL_CHAIN_HOTKEY_FILE';
+export const hotkeyUriVariable = 'TRL_CHAIN_HOTKEY_URI' as const;
+export const hotkeyFileVariable = 'TRL_CHAIN_HOTKEY_FILE' as const;
 
 export class HotkeyError extends Error {
   constructor(message: string) {
@@ -18,10 +20,7 @@ export class HotkeyError extends Error {
   }
 }
 
-const hotkeyEnvironmentSchema = z.object({
-  [hotkeyUriVariable]: z.string().trim().min(1).optional(),
-  [hotkeyFileVariable]: z.string().trim().min(1).optional(),
-});
+const hotkeyEnvironmentSchema = z.object(settingsShape(chainSettings, [hotkeyUriVariable, hotkeyFileVariable]));
 
 /** The bittensor wallet's hotkey file (`~/.bittensor/wallets/<wallet>/hotkeys/<name>`), unencrypted. */
 const walletHotkeyFileSchema = z

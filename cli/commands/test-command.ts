@@ -11,11 +11,13 @@ import path from 'node:path';
 import { repoRoot, testDataDir, testDurationsFile, testDurationsSeedFile } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrapForTests } from '../../infra/bootstrap.ts';
-import { UsageError } from '../usage-error.ts';
 import { testWorkflowBundleEnv, writeWorkflowBundleFile } from '../../workers/workflow-bundle-file.ts';
 import { renderTable } from '../render-table.ts';
 import { orderTestFiles, readTestDurations } from './test-durations.ts';
 import { splitBatchable, writeUnitBatch } from './test-batch.ts';
+import { readSetting } from '../../common/settings/setting.ts';
+import { machineSettings } from '../../common/settings/machine-settings.ts';
+import { testRunnerSettings } from '../../common/settings/test-settings.ts';
 import { stopProcessGroup } from '../../common/stop-process-group.ts';
 
 /** How long a stopped run's files get to end on the signal before SIGKILL. */
@@ -97,8 +99,9 @@ export async function testCommand(options: {
     // seen by this one's checks (the pack store refuses the examples as near copies of an earlier
     // run's variants of them). The last run's files stay until the next, for whoever reads a
     // failure. A TRL_DATA_DIR set by the user is theirs: it is used as it is, never emptied.
-    const dataDir = process.env.TRL_DATA_DIR ?? testDataDir;
-    if (process.env.TRL_DATA_DIR === undefined) await rm(testDataDir, { recursive: true, force: true });
+    const ownDataDir = readSetting(machineSettings, 'TRL_DATA_DIR');
+    const dataDir = ownDataDir ?? testDataDir;
+    if (ownDataDir === undefined) await rm(testDataDir, { recursive: true, force: true });
     if (stoppedBy) return exitCodeOf(stoppedBy);
     const child = spawn(
       process.execPath,
@@ -176,12 +179,5 @@ function printSlowestFiles(files: string[], durations: Record<string, number>): 
 
 /** Test files run at once: TRL_TEST_CONCURRENCY (1–16), else 3. */
 export function testConcurrency(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.TRL_TEST_CONCURRENCY?.trim();
-  if (!raw) return 3;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 16)
-    throw new UsageError(
-      `TRL_TEST_CONCURRENCY must be a whole number from 1 to 16, e.g. TRL_TEST_CONCURRENCY=2; got "${raw}"`,
-    );
-  return value;
+  return readSetting(testRunnerSettings, 'TRL_TEST_CONCURRENCY', env);
 }

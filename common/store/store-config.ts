@@ -2,6 +2,8 @@
 // problem names its variable and the fix, and no secret value is ever echoed back.
 import { z } from 'zod';
 import { ConfigError } from '../config-error.ts';
+import { settingsShape } from '../settings/setting.ts';
+import { storeSettings } from '../settings/store-settings.ts';
 
 export interface S3StoreConfig {
   kind: 's3';
@@ -15,50 +17,18 @@ export interface S3StoreConfig {
 }
 export type StoreConfig = { kind: 'file' } | S3StoreConfig;
 
-const optionalText = z
-  .string()
-  .trim()
-  .optional()
-  .transform((value) => (value === '' ? undefined : value));
-
 const environmentSchema = z
-  .object({
-    TRL_STORE: optionalText.pipe(
-      z
-        .enum(['file', 's3'], {
-          error: (issue) =>
-            `TRL_STORE must be \`file\` (this host's disk, the default) or \`s3\` (a shared bucket), not ${JSON.stringify(String(issue.input).slice(0, 40))}; unset it for the local store`,
-        })
-        .optional(),
-    ),
-    TRL_S3_BUCKET: optionalText.pipe(
-      z
-        .string()
-        .regex(
-          /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
-          'TRL_S3_BUCKET must be a bucket name: 3 to 63 lowercase letters, digits, dots or hyphens, e.g. TRL_S3_BUCKET=trl-blobs',
-        )
-        .optional(),
-    ),
-    TRL_S3_ENDPOINT: optionalText.pipe(
-      z
-        .url({
-          protocol: /^https?$/,
-          error:
-            'TRL_S3_ENDPOINT must be an http:// or https:// URL of an S3-compatible server, e.g. http://127.0.0.1:9000; unset it for AWS S3',
-        })
-        .optional(),
-    ),
-    TRL_S3_REGION: optionalText.pipe(
-      z
-        .string()
-        .regex(/^[a-z0-9-]{2,32}$/, 'TRL_S3_REGION must be a region name such as us-east-1')
-        .optional(),
-    ),
-    AWS_ACCESS_KEY_ID: optionalText,
-    AWS_SECRET_ACCESS_KEY: optionalText,
-    AWS_SESSION_TOKEN: optionalText,
-  })
+  .object(
+    settingsShape(storeSettings, [
+      'TRL_STORE',
+      'TRL_S3_BUCKET',
+      'TRL_S3_ENDPOINT',
+      'TRL_S3_REGION',
+      'AWS_ACCESS_KEY_ID',
+      'AWS_SECRET_ACCESS_KEY',
+      'AWS_SESSION_TOKEN',
+    ]),
+  )
   .superRefine((env, context) => {
     const problem = (variable: string, message: string) =>
       context.addIssue({ code: 'custom', path: [variable], message });

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { modelCatalogFile, priceTableFile } from '../../common/data-layout.ts';
 import { loadPriceTable, modelPricesSchema, priceTableHash, type PriceTable } from './price-table.ts';
 import type { ModelPrices } from '../meter/episode-meter.ts';
+import { readSetting } from '../../common/settings/setting.ts';
+import { moneySettings } from '../../common/settings/money-settings.ts';
 
 const probability = z.number().min(0).max(1);
 
@@ -124,7 +126,7 @@ export function parseAllowlist(
   return { version: 1, models };
 }
 
-export function loadAllowlist(file = process.env.TRL_MODELS_FILE ?? defaultAllowlistFile): Allowlist {
+export function loadAllowlist(file = readSetting(moneySettings, 'TRL_MODELS_FILE') ?? defaultAllowlistFile): Allowlist {
   return parseAllowlist(readFileSync(file, 'utf8'), file);
 }
 

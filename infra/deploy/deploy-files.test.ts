@@ -1,5 +1,5 @@
 // The deployment files are checked against the code they configure: every setting of the example
-// environment is read by the workers' own parsers and documented in README "Configuration", the
+// environment is read by the workers' own parsers and has a row in docs/reference/settings.md, the
 // ones the production-topology test gives its worker processes are all there, and the systemd
 // units pass `systemd-analyze verify` (pointed at this checkout's `trl`).
 import { test } from 'node:test';
@@ -33,9 +33,9 @@ test("the example environment is accepted by the workers' parsers and documented
   assert.equal(config.TRL_SPEND_LEDGER, 'workflow');
   const store = storeConfigFromEnvironment(environment);
   assert.equal(store.kind, 's3');
-  const readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8');
-  for (const name of Object.keys(environment).filter((key) => key.startsWith('TRL_'))) {
-    assert.ok(readme.includes(`\`${name}\``), `${name} is documented in README`);
+  const settingsPage = await readFile(path.join(repoRoot, 'docs', 'reference', 'settings.md'), 'utf8');
+  for (const name of Object.keys(environment).filter((key) => /^(TRL|AWS)_/.test(key))) {
+    assert.ok(settingsPage.includes(`| \`${name}\` |`), `${name} has a row in docs/reference/settings.md`);
   }
   // Every setting the topology test gives its roles is in the example.
   const topology = await readFile(path.join(repoRoot, 'test', 'topology', 'production-topology.test.ts'), 'utf8');

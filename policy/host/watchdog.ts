@@ -3,6 +3,8 @@
 // the fault says why it stopped. A completed call is a gateway call that ended `ok`.
 import { CallLog } from '../../gateway/call-log.ts';
 import type { PolicyFault } from './policy-backend.ts';
+import { readSetting } from '../../common/settings/setting.ts';
+import { workerSettings } from '../../common/settings/worker-settings.ts';
 
 export interface WatchdogLimits {
   firstCallMs: number;
@@ -13,17 +15,9 @@ export const defaultWatchdogLimits: WatchdogLimits = { firstCallMs: 120_000, idl
 
 /** TRL_WATCHDOG_FIRST_CALL_SEC (120) and TRL_WATCHDOG_IDLE_SEC (600); anything but a positive number is refused. */
 export function watchdogLimitsFromEnv(env: Record<string, string | undefined> = process.env): WatchdogLimits {
-  const read = (name: string, fallbackMs: number) => {
-    const text = env[name];
-    if (text === undefined || text === '') return fallbackMs;
-    const seconds = Number(text);
-    if (!Number.isFinite(seconds) || seconds <= 0)
-      throw new Error(`${name} must be a positive number of seconds (got "${text}")`);
-    return seconds * 1000;
-  };
   return {
-    firstCallMs: read('TRL_WATCHDOG_FIRST_CALL_SEC', defaultWatchdogLimits.firstCallMs),
-    idleMs: read('TRL_WATCHDOG_IDLE_SEC', defaultWatchdogLimits.idleMs),
+    firstCallMs: readSetting(workerSettings, 'TRL_WATCHDOG_FIRST_CALL_SEC', env) * 1000,
+    idleMs: readSetting(workerSettings, 'TRL_WATCHDOG_IDLE_SEC', env) * 1000,
   };
 }
 

@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
+import { readSetting } from '../../common/settings/setting.ts';
+import { internalSettings } from '../../common/settings/test-settings.ts';
 import {
   assertNothingLeft,
   calmModelsFile,
@@ -19,7 +21,7 @@ import {
   removeFaultTempDirs,
 } from './fault-harness.ts';
 
-const kills = Number(process.env.TRL_FAULT_KILLS ?? 10);
+const kills = readSetting(internalSettings, 'TRL_FAULT_KILLS');
 
 describe('fault: the worker SIGKILLed at random points', () => {
   let harness: Harness;

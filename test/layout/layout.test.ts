@@ -1,6 +1,7 @@
 // The layout's rules, checked from the source: rooms without import cycles, workflow files that
 // import only contracts/ and scoring/ values, test helpers kept out of the source rooms, the judge
-// protocol behind its front door, and one module that builds paths under the data directory.
+// protocol behind its front door, and one module that builds paths under the data directory, each
+// of them catalogued for docs/reference/data-layout.md.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -72,32 +73,26 @@ test('only common/data-layout.ts builds paths under the data and cache directori
   assert.deepEqual(offending, []);
 });
 
-test('the on-disk paths README documents are the ones common/data-layout.ts builds', async () => {
+test('every path common/data-layout.ts exports is in its catalog, the source of docs/reference/data-layout.md', async () => {
   const layout = await import('../../common/data-layout.ts');
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## On disk'));
-  const rows = [
-    ...section.slice(0, section.indexOf('\n## ', 4)).matchAll(/^\| `([^`]+)` \| `([A-Za-z]+)(\(([^)]*)\))?` \|/gm),
-  ];
-  assert.ok(rows.length >= 10, 'README has an "On disk" table of `path` | `builder` rows');
-  const dataRoot = (p: string) =>
-    p.replace(/^\.data\//, `${layout.dataDir}/`).replace(/^\.cache\//, `${layout.cacheDir}/`);
-  for (const [, documented, name, , args] of rows) {
-    const built = (layout as Record<string, unknown>)[name!];
-    assert.ok(built !== undefined, `README names ${name}, which common/data-layout.ts does not export`);
-    const value =
-      typeof built === 'function'
-        ? (built as (...a: unknown[]) => string)(...(args ? args.split(',').map((a) => JSON.parse(a.trim())) : []))
-        : String(built);
-    assert.equal(value, dataRoot(documented!).replace(/\/$/, ''), `README's ${documented} is built as ${value}`);
-  }
+  const { dataLayoutCatalog } = await import('../../common/data-layout-catalog.ts');
+  const { shownPath } = await import('../../cli/reference/data-layout-page.ts');
+  // The roots themselves, and a table of file names (each used under a run's folder).
+  const notPaths = new Set(['repoRoot', 'dataDir', 'cacheDir', 'artifactNames']);
+  const catalogued = new Set(dataLayoutCatalog.map((entry) => entry.name));
   const exported = Object.entries(layout)
-    .filter(([, value]) => typeof value === 'string' && (value as string).startsWith(layout.dataDir + '/'))
+    .filter(([name, value]) => !notPaths.has(name) && (typeof value === 'string' || typeof value === 'function'))
     .map(([name]) => name);
-  const documentedNames = new Set(rows.map((row) => row[2]));
   assert.deepEqual(
-    exported.filter((name) => !documentedNames.has(name)),
+    exported.filter((name) => !catalogued.has(name as never)),
     [],
-    'every data path is in README',
+    'each exported path has a row in common/data-layout-catalog.ts',
+  );
+  assert.equal(catalogued.size, dataLayoutCatalog.length, 'a path is catalogued once');
+  // Every row builds a path under the checkout, the data folder or the cache folder, with its example arguments.
+  for (const entry of dataLayoutCatalog) assert.ok(shownPath(entry).length > 0);
+  assert.equal(
+    shownPath({ name: 'runDir', args: ['evaluate-local-1'], holds: '' }),
+    '.data/artifacts/evaluate-local-1/',
   );
 });

@@ -3,11 +3,13 @@
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { bundleWorkflows } from '../../workers/create-worker.ts';
 import { readWorkflowBundleFile, testWorkflowBundleEnv } from '../../workers/workflow-bundle-file.ts';
+import { readSetting } from '../../common/settings/setting.ts';
+import { internalSettings } from '../../common/settings/test-settings.ts';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 
 export function projectWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  const file = process.env[testWorkflowBundleEnv];
+  const file = readSetting(internalSettings, testWorkflowBundleEnv);
   bundle ??= file ? readWorkflowBundleFile(file) : bundleWorkflows();
   return bundle;
 }

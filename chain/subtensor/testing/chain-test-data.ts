@@ -5,8 +5,11 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { repoRoot } from '../../../common/data-layout.ts';
+import { readSetting } from '../../../common/settings/setting.ts';
+import { internalSettings } from '../../../common/settings/test-settings.ts';
 
-export const sharedChainDir = process.env.TRL_SHARED_CHAIN_DIR ?? path.join(repoRoot, 'test', 'fixtures', 'chain');
+export const sharedChainDir =
+  readSetting(internalSettings, 'TRL_SHARED_CHAIN_DIR') ?? path.join(repoRoot, 'test', 'fixtures', 'chain');
 
 const publishedSha256: Record<string, string> = {
   'finney-metadata-v16-spec424.scale': '66ee6af3ca885bb752f3e21ba1722e07d6aff7f242abd3e7abb8ac4f2774fb77',

@@ -4,6 +4,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freeLoopbackPort as freePort } from '../../../common/free-loopback-port.ts';
+import { readSetting } from '../../../common/settings/setting.ts';
+import { internalSettings } from '../../../common/settings/test-settings.ts';
 
 export const pythonRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const examplesRoot = path.resolve(pythonRoot, '..', 'examples');
@@ -11,8 +13,8 @@ export const runnerScript = path.join(pythonRoot, 'policy_json_runner.py');
 
 /** A python3 on this host that has aiohttp and httpx (Debian's python3-aiohttp, python3-httpx), or undefined. */
 export function findPython(): string | undefined {
-  const candidates = [process.env.TRL_POLICY_PYTHON, 'python3', '/usr/bin/python3'].filter((c): c is string =>
-    Boolean(c),
+  const candidates = [readSetting(internalSettings, 'TRL_POLICY_PYTHON'), 'python3', '/usr/bin/python3'].filter(
+    (c): c is string => Boolean(c),
   );
   for (const candidate of candidates) {
     const probe = spawnSync(candidate, ['-c', 'import aiohttp, httpx'], { stdio: 'ignore', timeout: 10_000 });

@@ -1,0 +1,45 @@
+// The test runner's one setting, and the variables only tests read or the validator sets for its own
+// child processes (listed apart on the reference page).
+import { z } from 'zod';
+import { blankAsUnset, optionalText, settingTable, wholeNumber } from './setting.ts';
+
+export const testRunnerSettings = settingTable({
+  TRL_TEST_CONCURRENCY: {
+    schema: blankAsUnset(
+      wholeNumber('TRL_TEST_CONCURRENCY', 'a whole number from 1 to 16, e.g. TRL_TEST_CONCURRENCY=2')
+        .max(16, 'TRL_TEST_CONCURRENCY must be a whole number from 1 to 16, e.g. TRL_TEST_CONCURRENCY=2')
+        .default(3),
+    ),
+    description:
+      'Test files `./trl test` runs at once (1 to 16); the fault and topology suites always run one at a time.',
+  },
+});
+
+export const internalSettings = settingTable({
+  TRL_TEST_WORKFLOW_BUNDLE: {
+    schema: optionalText,
+    defaultText: 'set by `trl test`',
+    description:
+      'A workflow bundle file `trl test` writes once and names for its test files, which would otherwise bundle one each; a worker always bundles the code beside it.',
+  },
+  TRL_POLICY_CHANNEL: {
+    schema: optionalText,
+    defaultText: 'set by the policy host',
+    description:
+      "The channel a TypeScript policy's sandboxed runner (`policy/runtime/runner.mjs`) talks to its host on; the runner deletes it before the policy runs.",
+  },
+  TRL_SHARED_CHAIN_DIR: {
+    schema: optionalText,
+    defaultText: '`test/fixtures/chain`',
+    description: "The chain tests' data (a raw chain spec and recorded answers).",
+  },
+  TRL_POLICY_PYTHON: {
+    schema: optionalText,
+    defaultText: '`python3`',
+    description: 'The Python the Python-policy tests run a policy with on the host.',
+  },
+  TRL_FAULT_KILLS: {
+    schema: z.coerce.number().int().positive().default(10),
+    description: 'How many times `test/faults/worker-sigkill.test.ts` kills the worker.',
+  },
+});

@@ -1,0 +1,90 @@
+// How a worker runs scenarios: its slots and host id, what one agent container may write, how long
+// the policy may take, and where a pack may be fetched from (read by workers/, sandbox/, policy/host/,
+// activities/ and packs/).
+import { z } from 'zod';
+import { sandboxHostIdPattern } from '../../contracts/temporal-names.ts';
+import { blankAsUnset, optionalText, settingTable, wholeNumber } from './setting.ts';
+
+const positiveSeconds = (name: string, seconds: number) =>
+  blankAsUnset(
+    z.coerce
+      .number({ error: `${name} must be a positive number of seconds` })
+      .positive(`${name} must be a positive number of seconds`)
+      .default(seconds),
+  );
+
+export const workerSettings = settingTable({
+  TRL_MAX_CONCURRENT_ACTIVITIES: {
+    schema: blankAsUnset(wholeNumber('TRL_MAX_CONCURRENT_ACTIVITIES', 'a whole number of at least 1').default(4)),
+    description:
+      'Activity slots of the orchestration worker, and the scenarios a sandbox host claims at once (its host queue has twice as many slots).',
+  },
+  TRL_WORKER_HOST_ID: {
+    schema: z
+      .string()
+      .regex(
+        sandboxHostIdPattern,
+        'TRL_WORKER_HOST_ID must be 1–100 letters, digits, ".", "_" or "-", starting with a letter or digit',
+      )
+      .optional(),
+    defaultText: '`<hostname>-<pid>`',
+    description:
+      "The sandbox host's id, which names its queue `<queue>-host-<id>`; unique per sandbox process. A restarted process gets a new queue by default: the old one's tasks time out and their scenarios start over elsewhere.",
+  },
+  TRL_TASK_QUEUE: {
+    schema: optionalText,
+    defaultText: '`trl-evaluations`',
+    description:
+      'The evaluation task queue of a worker started directly (`node --import tsx workers/all-in-one.ts`, both roles); the sandbox and host queues derive from it.',
+  },
+  TRL_WORKER_PID_FILE: {
+    schema: optionalText,
+    defaultText: 'none (`trl up` writes `.data/worker.pid`)',
+    description: 'Where a worker started directly (`workers/all-in-one.ts`) writes its pid while it runs.',
+  },
+  TRL_MAX_AGENT_OUTPUT_BYTES: {
+    schema: blankAsUnset(
+      wholeNumber('TRL_MAX_AGENT_OUTPUT_BYTES', 'a whole number of bytes, at least 1').default(64 * 1024 * 1024),
+    ),
+    description:
+      'Cap on the outputs copied out of one agent container, as an archive (headers count); also at most 20 000 entries.',
+  },
+  TRL_AGENT_DISK_BUDGET_BYTES: {
+    schema: blankAsUnset(
+      wholeNumber('TRL_AGENT_DISK_BUDGET_BYTES', 'a whole number of bytes, at least 1').default(2 * 1024 * 1024 * 1024),
+    ),
+    description:
+      "What one agent container may write to its writable layer: `StorageOpt size` where the storage driver supports it, and always a watchdog (`inspect --size` every 2 s) that stops the agent past it; the scenario is then verified with no outputs (the policy's failure).",
+  },
+  TRL_POLICY_REQUEST_TIMEOUT_SEC: {
+    schema: z.coerce.number().positive().max(3600).default(300),
+    description: 'How long one agent request may wait for the policy.',
+  },
+  TRL_WATCHDOG_FIRST_CALL_SEC: {
+    schema: positiveSeconds('TRL_WATCHDOG_FIRST_CALL_SEC', 120),
+    description:
+      'The agent is stopped when no model call has completed within this long of its start; its outputs are still verified.',
+  },
+  TRL_WATCHDOG_IDLE_SEC: {
+    schema: positiveSeconds('TRL_WATCHDOG_IDLE_SEC', 600),
+    description:
+      'The agent is stopped when no model call has completed in the last this-many seconds; its outputs are still verified.',
+  },
+  TRL_POLICY_DEFAULT_MODEL: {
+    schema: optionalText,
+    defaultText: 'the cheapest tool-capable allowlisted model',
+    description:
+      "What model `auto` means in a Python or data pack's sidecar (its `DEFAULT_MODEL`); a model not on the allowlist is ignored.",
+  },
+  TRL_PACK_FETCH_ALLOW: {
+    schema: optionalText,
+    defaultText: 'none: public addresses only',
+    description:
+      '`address:port` endpoints (IPv6 in brackets, comma-separated) a pack URL may also lead to besides public addresses: a private pack mirror, or a test server.',
+  },
+  TRL_PREEVAL_FILE: {
+    schema: optionalText,
+    defaultText: '`screening/preeval.json`',
+    description: "The pre-evaluation's configuration (static rules, similarity, judge, probe).",
+  },
+});
