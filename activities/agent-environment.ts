@@ -12,6 +12,7 @@ import { watchdogLimitsFromEnv } from '../policy/host/watchdog.ts';
 import { startSidecar } from '../policy/sidecar/start-sidecar.ts';
 import type { Allowlist } from '../gateway/catalog/allowlist.ts';
 import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
+import type { HiddenPiece } from '../gateway/injection/injection-guard.ts';
 import { createAgent } from '../agents/agent-registry.ts';
 import { CrashRestartingAgent } from '../agents/crash-restart.ts';
 import type { ScenarioAgent } from '../agents/scenario-agent.ts';
@@ -89,6 +90,8 @@ export async function startPolicyForSource(
     signal?: AbortSignal;
     upstream?: ChatUpstream;
     capUsd?: number;
+    /** The scenario's hidden content: every policy call is checked for it (gateway/injection/). */
+    hiddenContent?: readonly HiddenPiece[];
   },
 ): Promise<PolicyRun> {
   const { policy } = request;
@@ -134,6 +137,7 @@ export async function startPolicyForSource(
     requestTimeoutMs: deps.policyRequestTimeoutMs,
     deadlineMs: request.deadlineMs,
     maxAgentRequests: request.maxAgentRequests,
+    hiddenContent: request.hiddenContent,
   });
 }
 
@@ -157,6 +161,8 @@ export async function startAgentEnvironment(
     signal?: AbortSignal;
     /** A tape run: the recorded calls answer instead of the upstream. */
     upstream?: ChatUpstream;
+    /** The scenario's hidden content (activities/hidden-content.ts), checked in every policy call. */
+    hiddenContent?: readonly HiddenPiece[];
   },
 ): Promise<AgentEnvironment> {
   const { scenario } = request;
@@ -193,6 +199,7 @@ export async function startAgentEnvironment(
         maxAgentRequests: scenario.agentMaxTurns + turnLimitSlack,
         signal: request.signal,
         upstream: request.upstream,
+        hiddenContent: request.hiddenContent,
       });
       if (network) await network.allowOnlyPort(policyRun.endpoint.port);
     }

@@ -11,6 +11,7 @@ import type {
   ScenarioDescriptor,
   VerificationResult,
 } from '../contracts/results.ts';
+import { hiddenContentOf } from './hidden-content.ts';
 import { startAgentEnvironment, type AgentEnvironment, type PolicySource } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
@@ -159,6 +160,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         dir,
         deadlineMs,
         signal: context.cancellationSignal,
+        ...(paid ? { hiddenContent: await hiddenContentOf(scenario.dir, scenario.name) } : {}),
         ...tapeRun,
       });
     } catch (error) {
@@ -268,6 +270,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           budgetRefusals: summary.budgetRefusals,
           upstreamFailures: summary.upstreamFailures,
           provenance: summary.provenance,
+          ...(summary.injection ? { injection: summary.injection } : {}),
           faults: summary.faults,
           callLog: summary.callLog,
           policyLog: summary.policyLog,

@@ -33,7 +33,7 @@ import {
   packRejectionTypes,
   upstreamUnavailableType,
 } from '../contracts/failure-types.ts';
-import { scenarioStatusOf } from '../contracts/blame.ts';
+import { scenarioStatusOf, zeroScoredStatuses } from '../contracts/blame.ts';
 import { probeLimits } from '../contracts/probe.ts';
 import { isPolicyDriven } from '../contracts/agent-kinds.ts';
 import { progressDetails, resultDetails, summarized } from './run-metadata.ts';
@@ -497,15 +497,18 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
                 error:
                   blamed.status === 'provenance_violation'
                     ? `provenance: ${blamed.reason}`
-                    : `${upstreamUnavailableType}: ${blamed.reason}`,
+                    : blamed.status === 'injected_scenario_content'
+                      ? `injected_scenario_content: ${blamed.reason}`
+                      : `${upstreamUnavailableType}: ${blamed.reason}`,
               }
             : {}),
           costUsd,
           ...(run.policy?.costByModelUsd ? { costByModelUsd: run.policy.costByModelUsd } : {}),
           policyFaults: run.policy?.faults.length ? run.policy.faults : undefined,
           ...(run.policy?.provenance ? { provenance: run.policy.provenance } : {}),
-          // Content the policy authored scores nothing, whatever the tests found.
-          testsPassed: blamed.status === 'provenance_violation' ? 0 : verification.testsPassed,
+          ...(run.policy?.injection ? { injection: run.policy.injection } : {}),
+          // Content the policy authored, or scenario content it carried in, scores nothing, whatever the tests found.
+          testsPassed: zeroScoredStatuses.includes(blamed.status) ? 0 : verification.testsPassed,
           testsTotal: verification.testsTotal,
           ...(verification.notes?.length ? { notes: [...(described.notes ?? []), ...verification.notes] } : {}),
           agentWallMs: run.wallMs,

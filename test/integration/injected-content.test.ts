@@ -1,0 +1,69 @@
+// Content integrity end to end (DESIGN invariant 10): a policy that never authors the agent's
+// answers but carries the scenario's solution into what it sends the models — here in the
+// description of a tool it adds, decoded from a multi-byte XOR the static scan does not read, and
+// only when the upstream is not the probe's — passes pre-evaluation and is stopped by the
+// gateway's run-time check: the scenario is injected_scenario_content, scored 0, with the evidence
+// (piece, call, field) in its error and its result; the honest example beside it is checked on
+// every call and carries nothing in. Real Temporal, Docker, policy sandbox, gateway and verifier.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { EvaluationResult } from '../../contracts/results.ts';
+import { repoRoot } from '../../common/data-layout.ts';
+import { startHarness, type Harness } from '../support/evaluation-harness.ts';
+import { examplePackDir } from '../support/fixture-packs.ts';
+
+const coachingPack = path.join(repoRoot, 'test', 'fixtures', 'packs', 'coaching', 'xor-tools-probe-aware');
+
+describe('scenario content carried into model requests', () => {
+  let harness: Harness;
+  let coached: EvaluationResult;
+  let honest: EvaluationResult;
+
+  before(async () => {
+    harness = await startHarness();
+    [coached, honest] = await Promise.all([
+      harness.evaluate({
+        pack: { kind: 'directory', path: coachingPack },
+        agent: 'loop',
+        scenarios: ['csv-sales-report'],
+        seed: 5,
+      }),
+      harness.evaluate({
+        pack: { kind: 'directory', path: examplePackDir },
+        agent: 'loop',
+        scenarios: ['csv-sales-report'],
+        seed: 5,
+      }),
+    ]);
+  });
+  after(async () => harness?.close());
+
+  test("a policy that carries the scenario's solution into a model request is injected_scenario_content, scored 0, with the evidence", () => {
+    assert.equal(coached.status, 'completed', JSON.stringify(coached.rejection ?? coached.perScenario));
+    const scenario = coached.perScenario[0]!;
+    assert.equal(scenario.status, 'injected_scenario_content', JSON.stringify(scenario));
+    assert.equal(scenario.testsPassed, 0);
+    assert.equal(coached.testsPassed, 0);
+    const injection = scenario.injection!;
+    assert.ok(injection.injectedPieces >= 2, JSON.stringify(injection));
+    assert.ok(
+      injection.evidence.some(
+        (item) => item.kind === 'solution-line' && /^tools\[\d+\]\.function\.description$/.test(item.field),
+      ),
+      JSON.stringify(injection.evidence),
+    );
+    assert.match(
+      scenario.error ?? '',
+      /^injected_scenario_content: .*solution-line ".*" in tools\[\d+\]\.function\.description of call /,
+    );
+  });
+
+  test('the honest example beside it is checked on every call and carries nothing in', () => {
+    const scenario = honest.perScenario[0]!;
+    assert.notEqual(scenario.status, 'injected_scenario_content');
+    const injection = scenario.injection!;
+    assert.ok(injection.checkedCalls >= 1 && injection.hiddenPieces > 10, JSON.stringify(injection));
+    assert.equal(injection.injectedPieces, 0, JSON.stringify(injection.evidence));
+  });
+});
