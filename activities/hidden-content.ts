@@ -6,7 +6,25 @@
 import path from 'node:path';
 import type { HiddenPiece } from '../gateway/injection/injection-guard.ts';
 import { injectedKinds } from '../screening/probe/probe-verdict.ts';
+import type { ScenarioFingerprints } from '../screening/fingerprint-schema.ts';
 import { cachedScenarioFingerprints } from './fingerprint-cache.ts';
+
+const everyScenario = new WeakMap<ScenarioFingerprints, readonly HiddenPiece[]>();
+
+/**
+ * The hidden pieces of every scenario in a fingerprint set (the probe's check: a policy may carry in any
+ * scenario's content), the same array for the same set, so the guard's index over it is built once.
+ */
+export function hiddenPiecesOfAll(fingerprints: ScenarioFingerprints): readonly HiddenPiece[] {
+  let pieces = everyScenario.get(fingerprints);
+  if (!pieces) {
+    pieces = fingerprints.fingerprints
+      .filter((fingerprint) => injectedKinds.includes(fingerprint.kind))
+      .map(({ text, kind, scenario, display }) => ({ text, kind, scenario, display }));
+    everyScenario.set(fingerprints, pieces);
+  }
+  return pieces;
+}
 
 const cache = new Map<string, Promise<readonly HiddenPiece[]>>();
 // A worker runs the scenarios of a few folders (the active set, a run's own): a bound keeps ad-hoc folders from

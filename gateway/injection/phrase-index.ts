@@ -31,8 +31,21 @@ const phraseKey = (lane1: number, lane2: number) => (lane1 >>> 0) * twoTo21 + ((
 /** Letters and digits beyond ASCII, read as code points (so one astral letter is one character). */
 const nonAsciiWordChar = /[\p{L}\p{N}]/uy;
 
-/** Builds the index; a phrase whose text was already given keeps its first position. */
+const built = new WeakMap<readonly Phrase[], PhraseIndex>();
+
+/**
+ * Builds the index (once per list: the same array gets the same index); a phrase whose text was
+ * already given keeps its first position.
+ */
 export function indexPhrases(phrases: readonly Phrase[]): PhraseIndex {
+  const cached = built.get(phrases);
+  if (cached) return cached;
+  const index = buildIndex(phrases);
+  built.set(phrases, index);
+  return index;
+}
+
+function buildIndex(phrases: readonly Phrase[]): PhraseIndex {
   const prefixes = new Set<number>();
   const full = new Map<number, number>();
   let maxWords = 0;
