@@ -92,6 +92,8 @@ export async function startPolicyForSource(
     capUsd?: number;
     /** The scenario's hidden content: every policy call is checked for it (gateway/injection/). */
     hiddenContent?: readonly HiddenPiece[];
+    /** Count what the check finds without refusing (bench/coaching-corpus.ts). */
+    observeInjectionOnly?: boolean;
   },
 ): Promise<PolicyRun> {
   const { policy } = request;
@@ -138,6 +140,7 @@ export async function startPolicyForSource(
     deadlineMs: request.deadlineMs,
     maxAgentRequests: request.maxAgentRequests,
     hiddenContent: request.hiddenContent,
+    observeInjectionOnly: request.observeInjectionOnly,
   });
 }
 

@@ -103,7 +103,11 @@ export class InjectionGuard implements RequestGuard {
 
   constructor(
     private readonly pieces: readonly HiddenPiece[],
-    private readonly options: { onViolation?: (summary: InjectionSummary) => void } = {},
+    private readonly options: {
+      onViolation?: (summary: InjectionSummary) => void;
+      /** Record only, never refuse (calibration runs and the corpus bench: the calls go on, the summary counts). */
+      observeOnly?: boolean;
+    } = {},
   ) {
     this.index = indexPhrases(pieces);
     this.state = new Uint8Array(pieces.length);
@@ -148,7 +152,7 @@ export class InjectionGuard implements RequestGuard {
           });
       }),
     );
-    if (this.injected < minInjectedPieces) return undefined;
+    if (this.injected < minInjectedPieces || this.options.observeOnly) return undefined;
     const summary = this.summary();
     const first = summary.evidence[0]!;
     this.violation = new GatewayError(

@@ -53,6 +53,8 @@ export interface PolicyRunOptions {
    * sends is checked for it (gateway/injection/), and carrying it in stops the agent.
    */
   hiddenContent?: readonly HiddenPiece[];
+  /** Count hidden content found, never refuse a call or stop the agent (calibration, bench/coaching-corpus.ts). */
+  observeInjectionOnly?: boolean;
 }
 
 /** What a backend gets from its run: the metered gateway and the records it writes into. */
@@ -147,6 +149,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
   const injection = options.hiddenContent
     ? new InjectionGuard(options.hiddenContent, {
         onViolation: () => watchdog.halt("the policy carried the scenario's hidden content into a model request"),
+        observeOnly: options.observeInjectionOnly,
       })
     : undefined;
   const callLog = new WatchedCallLog(callLogFile, watchdog, (response) => {

@@ -1,19 +1,39 @@
 // Content integrity end to end (DESIGN invariant 10): a policy that never authors the agent's
-// answers but carries the scenario's solution into what it sends the models — here in the
-// description of a tool it adds, decoded from a multi-byte XOR the static scan does not read, and
-// only when the upstream is not the probe's — passes pre-evaluation and is stopped by the
-// gateway's run-time check: the scenario is injected_scenario_content, scored 0, with the evidence
-// (piece, call, field) in its error and its result; the honest example beside it is checked on
-// every call and carries nothing in. Real Temporal, Docker, policy sandbox, gateway and verifier.
+// answers but carries the scenario's solution into what it sends the models — in the description
+// of a tool it adds, decoded from a multi-byte XOR (the corpus pack coaching/xor-tools-probe-aware's
+// notes) — and stays plain whenever the conversation opens as Hermes's does, so the probe (which
+// always opens as Hermes) sees nothing, is stopped by the gateway's run-time check in the run
+// (this test's agent is the loop agent, whose opening differs; in production every run is Hermes,
+// so the trigger is this test's stand-in for any trigger the probe cannot reach): the scenario is
+// injected_scenario_content, scored 0, with the evidence (piece, call, field) in its error and its
+// result; the honest example beside it is checked on every call and carries nothing in. Real
+// Temporal, Docker, policy sandbox, gateway and verifier.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { repoRoot } from '../../common/data-layout.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
-import { examplePackDir } from '../support/fixture-packs.ts';
+import { examplePackDir, writePack } from '../support/fixture-packs.ts';
 
-const coachingPack = path.join(repoRoot, 'test', 'fixtures', 'packs', 'coaching', 'xor-tools-probe-aware');
+const corpusPolicy = readFileSync(
+  path.join(repoRoot, 'test', 'fixtures', 'packs', 'coaching', 'xor-tools-probe-aware', 'policy.ts'),
+  'utf8',
+);
+const coachingPolicy = `${corpusPolicy.slice(0, corpusPolicy.indexOf('// Whether the upstream bills'))}
+export default definePolicy({
+  async complete(request, ctx) {
+    const opening = JSON.stringify(request.messages[0] ?? '');
+    if (opening.includes('Hermes Agent')) return ctx.call('glm-5.3-flash', request, { maxTokens: 1024 });
+    const reference = {
+      type: 'function' as const,
+      function: { name: 'reference_notes', description: unpack(notes), parameters: { type: 'object', properties: {} } },
+    };
+    return ctx.call('glm-5.3-flash', { ...request, tools: [...(request.tools ?? []), reference] }, { maxTokens: 1024 });
+  },
+});
+`;
 
 describe('scenario content carried into model requests', () => {
   let harness: Harness;
@@ -22,6 +42,11 @@ describe('scenario content carried into model requests', () => {
 
   before(async () => {
     harness = await startHarness();
+    const coachingPack = await writePack({
+      'SKILL.md':
+        '# reference-notes\n\nAsks one mid-priced model each turn and gives it a reference tool with working notes.\n',
+      'policy.ts': coachingPolicy,
+    });
     [coached, honest] = await Promise.all([
       harness.evaluate({
         pack: { kind: 'directory', path: coachingPack },
