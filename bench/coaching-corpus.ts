@@ -8,7 +8,7 @@
 //              (not the probe's heads), and an upstream in another voice than the probe's
 // and, for every pack, how much of its target's solution (solution lines) its model requests really
 // carried (every field of every request in the call log), which shows each coaching pack carries it.
-//   node --import tsx bench/coaching-corpus.ts [--only NAME]… [--turns 16]
+//   node --import tsx bench/coaching-corpus.ts [--only NAME]… [--turns 16] [--keep]
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,7 @@ const { values } = parseArgs({
   options: {
     only: { type: 'string', multiple: true, default: [] },
     turns: { type: 'string', default: '16' },
+    keep: { type: 'boolean', default: false },
   },
 });
 
@@ -163,10 +164,11 @@ async function runStandIn(
     for (const line of log.split('\n')) {
       if (!line) continue;
       const row = JSON.parse(line) as { phase?: string; request?: unknown };
-      if (row.phase === 'started')
+      if (row.phase === 'start')
         walkStrings(row.request, (text) => scanPhrases(index, text, (position) => found.add(position)));
     }
-    await rm(records, { recursive: true, force: true });
+    if (values.keep) process.stderr.write(`${name}: records kept in ${records}\n`);
+    else await rm(records, { recursive: true, force: true });
     const first = injection.evidence[0];
     return {
       verdict: isInjectionViolation(injection) ? 'injected' : 'pass',

@@ -104,10 +104,14 @@ function nextStep(body: Record<string, unknown>, step: number, id: string, voice
   };
 }
 
-/** Usage a real upstream would report: about 3.6 characters a prompt token, a growing cached prefix. */
-function plausibleUsage(promptChars: number, completionChars: number, step: number) {
-  const prompt = Math.max(12, Math.ceil(promptChars / 3.6));
-  const completion = Math.max(1, Math.ceil(completionChars / 4));
+/**
+ * Usage a real upstream would report: about four characters a token of the prompt's content (under
+ * the gateway's estimate, as a real tokenizer's count is), a growing cached prefix, and never more
+ * completion tokens than max_tokens allowed.
+ */
+function plausibleUsage(promptChars: number, completionTokens: number, step: number) {
+  const prompt = Math.max(8, Math.ceil(promptChars / 4));
+  const completion = Math.max(1, completionTokens);
   const cached = step > 1 ? Math.floor((prompt * 0.7) / 64) * 64 : 0;
   return {
     prompt_tokens: prompt,
@@ -154,13 +158,21 @@ export function createBlandUpstream(voice: Voice = { opening: openingWords, read
     const id = `chatcmpl-${hex(12)}`;
     const created = Math.floor(Date.now() / 1000);
     const model = String(body.model ?? 'unknown');
-    const step = nextStep(body, count, `call_${hex(12)}`, voice);
-    const toolCall = step.toolCall;
+    const planned = nextStep(body, count, `call_${hex(12)}`, voice);
     const answers = Math.min(8, Math.max(1, typeof body.n === 'number' ? Math.floor(body.n) : 1));
+    // An answer longer than max_tokens is cut there, as a real model's is: text only, finish_reason length.
+    const limit = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? Math.floor(body.max_tokens) : Infinity;
+    const wanted = Math.ceil(
+      (planned.text.length + (planned.toolCall ? planned.toolCall.function.arguments.length + 20 : 0)) / 4,
+    );
+    const cut = wanted > limit;
+    const step = cut ? { text: planned.text.slice(0, limit * 4), toolCall: undefined } : planned;
+    const toolCall = step.toolCall;
+    const finish = cut ? 'length' : toolCall ? 'tool_calls' : 'stop';
     const message = { role: 'assistant', content: step.text, ...(toolCall ? { tool_calls: [toolCall] } : {}) };
     const usage = plausibleUsage(
-      String(init?.body ?? '').length,
-      (step.text.length + (toolCall ? toolCall.function.arguments.length + 20 : 0)) * answers,
+      JSON.stringify([body.messages ?? null, body.tools ?? null]).length,
+      Math.min(wanted, limit) * answers,
       count,
     );
     const common = { id, created, model, system_fingerprint: fingerprint };
@@ -188,7 +200,7 @@ export function createBlandUpstream(voice: Voice = { opening: openingWords, read
         chunks.push({
           ...common,
           object: 'chat.completion.chunk',
-          choices: [{ index, delta: {}, finish_reason: toolCall ? 'tool_calls' : 'stop' }],
+          choices: [{ index, delta: {}, finish_reason: finish }],
         });
       }
       chunks.push({ ...common, object: 'chat.completion.chunk', choices: [], usage });
@@ -202,7 +214,7 @@ export function createBlandUpstream(voice: Voice = { opening: openingWords, read
       index,
       message,
       logprobs: null,
-      finish_reason: toolCall ? 'tool_calls' : 'stop',
+      finish_reason: finish,
     }));
     return Response.json(
       { ...common, object: 'chat.completion', choices, usage },
