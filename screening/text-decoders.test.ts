@@ -44,3 +44,30 @@ test('encoded runs in prose and data are found with their line', () => {
     ],
   );
 });
+
+test('base85 (both alphabets) and zlib / gzip streams inside decode; a bomb stops at the inflate bound', async () => {
+  const { deflateSync, gzipSync } = await import('node:zlib');
+  const { base85Decoded, inflated, maxInflatedBytes } = await import('./text-decoders.ts');
+  const secret = "sed -i 's/total_cents/amount_cents/' /app/ledger.py && python3 -m pytest -q";
+  const b85 = (bytes: Buffer) => {
+    const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~';
+    let out = '';
+    for (let i = 0; i < bytes.length; i += 4) {
+      const chunk = Buffer.alloc(4);
+      bytes.copy(chunk, 0, i, Math.min(i + 4, bytes.length));
+      let value = chunk.readUInt32BE(0);
+      const digits: string[] = [];
+      for (let k = 0; k < 5; k++) {
+        digits.unshift(alphabet[value % 85]!);
+        value = Math.floor(value / 85);
+      }
+      out += digits.join('').slice(0, Math.min(4, bytes.length - i) + 1);
+    }
+    return out;
+  };
+  assert.equal(base85Decoded(b85(Buffer.from(secret))), secret);
+  assert.equal(base85Decoded(b85(deflateSync(Buffer.from(secret)))), secret);
+  assert.equal(inflated(gzipSync(Buffer.from(secret)))?.toString(), secret);
+  assert.equal(base85Decoded('the quick brown fox jumps over the lazy dog'), undefined);
+  assert.equal(inflated(deflateSync(Buffer.alloc(maxInflatedBytes * 4))), undefined);
+});

@@ -2,6 +2,7 @@
 // base32 payloads, letters rotated (rot-n, the rotation picked by English letter frequencies) and
 // bytes XOR-ed with, or shifted by, one constant (the constant picked by how text-like the result
 // is). Each is one linear pass, or a fixed number of them over a bounded prefix.
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { base32Bytes, rotate } from './constant-evaluator.ts';
 
 export const minDecodedChars = 6;
@@ -52,10 +53,76 @@ export function resetKeySearchBudget(): void {
   keyBudget = maxKeySearchBytes;
 }
 
+/** What a compressed payload may inflate to: a bomb stops here (the inflater throws past it). */
+export const maxInflatedBytes = 256 * 1024;
+
+/** Bytes a zlib or gzip stream (DEFLATE inside) inflates to, bounded; nothing for anything else. */
+export function inflated(bytes: Buffer): Buffer | undefined {
+  if (bytes.length < 8) return undefined;
+  try {
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) return gunzipSync(bytes, { maxOutputLength: maxInflatedBytes });
+    // A zlib header: deflate method, and the two bytes a multiple of 31.
+    if ((bytes[0]! & 0x0f) === 8 && (bytes[0]! * 256 + bytes[1]!) % 31 === 0)
+      return inflateSync(bytes, { maxOutputLength: maxInflatedBytes });
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
 function textOrKeyed(bytes: Buffer): string | undefined {
+  const unpacked = inflated(bytes);
+  if (unpacked) {
+    const text = unpacked.toString('utf8');
+    if (printable(text)) return text;
+  }
   const text = bytes.toString('utf8');
   if (printable(text)) return text;
   return keyedText([...bytes.subarray(0, maxKeySearchItemBytes)]);
+}
+
+// Base85 in its two common alphabets: RFC 1924 / Python's b85 and Adobe's ascii85 ('!'..'u').
+const b85Alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~';
+const b85Values = new Map([...b85Alphabet].map((char, index) => [char, index]));
+
+function base85Bytes(text: string, valueOf: (char: string) => number | undefined): Buffer | undefined {
+  const bytes: number[] = [];
+  for (let start = 0; start < text.length; start += 5) {
+    const group = text.slice(start, start + 5);
+    let value = 0;
+    for (let index = 0; index < 5; index++) {
+      const digit = index < group.length ? valueOf(group[index]!) : 84;
+      if (digit === undefined) return undefined;
+      value = value * 85 + digit;
+    }
+    if (value > 0xffffffff) return undefined;
+    const word = [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
+    bytes.push(...word.slice(0, group.length === 5 ? 4 : group.length - 1));
+  }
+  return Buffer.from(bytes);
+}
+
+/**
+ * Base85 (Python's b85 alphabet, or ascii85 with or without its `<~ ~>` frame), then what the bytes
+ * are: text, a zlib / gzip stream, or bytes under a key. Only runs with the punctuation base85 has
+ * and base64 lacks, so words and base64 are not taken for it.
+ */
+export function base85Decoded(text: string): string | undefined {
+  let compact = text.trim();
+  if (compact.startsWith('<~') && compact.endsWith('~>')) compact = compact.slice(2, -2).replace(/\s+/g, '');
+  if (compact.length < 20 || /\s/.test(compact)) return undefined;
+  if (!/[!#$%&()*;<=>?@^`{|}~]/.test(compact) || !/\d/.test(compact)) return undefined;
+  const fromB85 = /^[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]+$/.test(compact)
+    ? base85Bytes(compact, (char) => b85Values.get(char))
+    : undefined;
+  const decodedB85 = fromB85 && textOrKeyed(fromB85);
+  if (decodedB85) return decodedB85;
+  if (!/^[!-u]+$/.test(compact.replace(/z/g, '!!!!!'))) return undefined;
+  const fromAscii85 = base85Bytes(compact.replace(/z/g, '!!!!!'), (char) => {
+    const code = char.charCodeAt(0) - 33;
+    return code >= 0 && code < 85 ? code : undefined;
+  });
+  return fromAscii85 && textOrKeyed(fromAscii85);
 }
 
 /** How text-like character codes are: the share of letters, digits, spaces and common punctuation. */
