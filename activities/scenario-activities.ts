@@ -141,6 +141,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         ? deps.tapeUpstream((await readVerified(request.tape)).toString('utf8'))
         : undefined;
     const tapeRun = tape ? { upstream: tape.client } : {};
+    // The scenario's hidden content for the gateway's injection check, read before the agent's clock starts.
+    const hiddenContent = paid ? await hiddenContentOf(scenario.dir, scenario.name) : undefined;
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
@@ -160,7 +162,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         dir,
         deadlineMs,
         signal: context.cancellationSignal,
-        ...(paid ? { hiddenContent: await hiddenContentOf(scenario.dir, scenario.name) } : {}),
+        ...(hiddenContent ? { hiddenContent } : {}),
         ...tapeRun,
       });
     } catch (error) {
