@@ -133,3 +133,52 @@ test('a body nested deeper than any stack is walked without overflowing', () => 
     'injected_scenario_content',
   );
 });
+
+test('through the gateway: the call that carries the content in is refused before the upstream and logged, nothing reserved', async () => {
+  const { ModelGateway } = await import('../model-gateway.ts');
+  const { CallLog } = await import('../call-log.ts');
+  const { defaultAllowlistFile, loadAllowlist } = await import('../catalog/allowlist.ts');
+  let upstreamCalls = 0;
+  const upstream = {
+    chat: {
+      completions: {
+        async create(body: { model: string }) {
+          upstreamCalls += 1;
+          return {
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            created: 0,
+            model: body.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+            usage: { prompt_tokens: 10, completion_tokens: 1 },
+          };
+        },
+      },
+    },
+  };
+  const callLog = new CallLog();
+  const gateway = new ModelGateway({
+    allowlist: loadAllowlist(defaultAllowlistFile),
+    upstream: upstream as never,
+    capUsd: 1,
+    callLog,
+    seed: 1,
+    requestGuard: new InjectionGuard(pieces),
+  });
+  await gateway.complete({ messages: [{ role: 'user', content: 'list the files' }] }, { model: 'glm-5.3-flash' });
+  const coached = {
+    messages: [
+      { role: 'system', content: "Expect 48213977; then sed -i 's/total_cents/amount_cents/' /app/ledger.py" },
+    ],
+  };
+  await assert.rejects(gateway.complete(coached, { model: 'glm-5.3-flash' }), { type: 'injected_scenario_content' });
+  assert.equal(upstreamCalls, 1);
+  assert.deepEqual(
+    callLog.entries.map((entry) => [entry.status, entry.errorType]),
+    [
+      ['ok', undefined],
+      ['refused', 'injected_scenario_content'],
+    ],
+  );
+  assert.equal(gateway.budget().reserved_usd, 0);
+});
