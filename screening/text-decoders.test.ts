@@ -71,3 +71,20 @@ test('base85 (both alphabets) and zlib / gzip streams inside decode; a bomb stop
   assert.equal(base85Decoded('the quick brown fox jumps over the lazy dog'), undefined);
   assert.equal(inflated(deflateSync(Buffer.alloc(maxInflatedBytes * 4))), undefined);
 });
+
+test('bytes under a repeating key of 2 to 16 bytes decode without the key; random bytes do not', async () => {
+  const { hexDecoded, resetKeySearchBudget } = await import('./text-decoders.ts');
+  const { randomBytes } = await import('node:crypto');
+  const { readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { repoRoot } = await import('../common/data-layout.ts');
+  // A real script of the size a pack would carry (about 2.6 KB).
+  const text = readFileSync(path.join(repoRoot, 'scenarios', 'csv-sales-report', 'solution', 'solve.sh'), 'utf8');
+  for (const key of ['k3', 'fusion', 'tr4jectory', 'n0t-the-probe-16']) {
+    const bytes = Buffer.from([...Buffer.from(text)].map((byte, at) => byte ^ key.charCodeAt(at % key.length)));
+    resetKeySearchBudget();
+    assert.equal(hexDecoded(bytes.toString('hex')), text, key);
+  }
+  resetKeySearchBudget();
+  assert.equal(hexDecoded(randomBytes(2000).toString('hex')), undefined);
+});

@@ -166,13 +166,77 @@ export function keyedText(codes: readonly number[]): string | undefined {
   };
   for (let key = 1; key < 256; key++) consider((code) => code ^ key);
   for (let shift = 1; shift < 256; shift++) consider((code) => (code + shift) & 0xff);
-  if (!best || best.share < 0.9) return undefined;
+  if (!best || best.share < 0.9) return repeatingKeyText(codes);
   const transform = best.transform;
   if (textShare(codes, transform) < 0.9) return undefined;
   const decoded = codes.map((code) => transform(code));
   if (decoded.some((code) => code < 9 || code > 0x10ffff)) return undefined;
   const text = String.fromCodePoint(...decoded);
   return printable(text) && /[a-z]{3}/i.test(text) ? text : undefined;
+}
+
+/** Key lengths the repeating-key search tries (a key of 2 to 16 bytes, as `salt.charCodeAt(i % salt.length)`). */
+export const maxRepeatingKeyLength = 16;
+const repeatingKeySampleCodes = 2048;
+
+/** Text-likeness of one code for choosing a key byte: lower-case letters and spaces most, then the rest of text. */
+function codeScore(code: number): number {
+  if ((code >= 97 && code <= 122) || code === 32) return 3;
+  if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 10) return 2;
+  return code === 95 || code === 45 || code === 46 || code === 47 || code === 44 || (code >= 33 && code <= 126)
+    ? 1
+    : -4;
+}
+
+/**
+ * Bytes XOR-ed with a repeating key of 2 to 16 bytes, undone without the key: for each key length,
+ * each position modulo it gets the key byte that makes its column most text-like (a column is a
+ * single-byte XOR); the first length whose whole result is text wins. 255 passes over a bounded
+ * sample per length, charged to the file's key-search budget.
+ */
+function repeatingKeyText(codes: readonly number[]): string | undefined {
+  if (codes.length < 32 || codes.some((code) => code > 0xff)) return undefined;
+  const sample = codes.slice(0, repeatingKeySampleCodes);
+  // Every length gets its best key and the mean score that key gives; the true length (and its multiples) score
+  // highest, a wrong length mixes key bytes in a column and scores lower. The shortest length within 2% of the best wins.
+  const candidates: { key: number[]; mean: number }[] = [];
+  for (let length = 2; length <= maxRepeatingKeyLength; length++) {
+    if (sample.length < length * 24 || keyBudget <= 0) break;
+    keyBudget -= sample.length;
+    const key: number[] = [];
+    let total = 0;
+    for (let column = 0; column < length; column++) {
+      let bestKey = 0;
+      let bestScore = -Infinity;
+      for (let candidate = 0; candidate < 256; candidate++) {
+        let score = 0;
+        for (let at = column; at < sample.length; at += length) score += codeScore(sample[at]! ^ candidate);
+        if (score > bestScore) {
+          bestScore = score;
+          bestKey = candidate;
+        }
+      }
+      key.push(bestKey);
+      total += bestScore;
+    }
+    candidates.push({ key, mean: total / sample.length });
+  }
+  if (candidates.length === 0) return undefined;
+  const best = Math.max(...candidates.map((candidate) => candidate.mean));
+  if (best <= 0) return undefined;
+  // Shortest first: a multiple of the true length scores as well, and a long length over short columns can overfit.
+  for (const candidate of candidates) {
+    if (candidate.mean < best * 0.95) continue;
+    const decoded = codes.map((code, at) => code ^ candidate.key[at % candidate.key.length]!);
+    // Code is punctuation-heavy (a shell script is about 86% letters, digits and spaces): the test is that nearly
+    // every byte is printable and most are text, which no wrong key over random-looking bytes reaches.
+    let printableCodes = 0;
+    for (const code of decoded) if ((code >= 32 && code <= 126) || code === 10 || code === 9) printableCodes += 1;
+    if (printableCodes / decoded.length < 0.97 || textShare(decoded, (code) => code) < 0.75) continue;
+    const text = String.fromCharCode(...decoded);
+    if (printable(text) && /[a-z]{3}/i.test(text)) return text;
+  }
+  return undefined;
 }
 
 // English letter frequencies (per mille), a to z.
