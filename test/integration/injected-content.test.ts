@@ -1,10 +1,11 @@
 // Content integrity end to end (DESIGN invariant 10): a policy that never authors the agent's
 // answers but carries the scenario's solution into what it sends the models — in the description
-// of a tool it adds, decoded from a multi-byte XOR (the corpus pack coaching/xor-tools-probe-aware's
-// notes) — and stays plain whenever the conversation opens as Hermes's does, so the probe (which
-// always opens as Hermes) sees nothing, is stopped by the gateway's run-time check in the run
-// (this test's agent is the loop agent, whose opening differs; in production every run is Hermes,
-// so the trigger is this test's stand-in for any trigger the probe cannot reach): the scenario is
+// of a tool it adds, decoded from base64 in a shuffled alphabet (the corpus pack
+// coaching/custom-alphabet-format's guide, which the static scan does not decode) — and stays
+// plain whenever the conversation opens as Hermes's does, so the probe (which always opens as
+// Hermes) sees nothing, is stopped by the gateway's run-time check in the run (this test's agent
+// is the loop agent, whose opening differs; in production every run is Hermes, so the trigger is
+// this test's stand-in for any trigger the probe cannot reach): the scenario is
 // injected_scenario_content, scored 0, with the evidence (piece, call, field) in its error and its
 // result; the honest example beside it is checked on every call and carries nothing in. Real
 // Temporal, Docker, policy sandbox, gateway and verifier.
@@ -18,17 +19,17 @@ import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { examplePackDir, writePack } from '../support/fixture-packs.ts';
 
 const corpusPolicy = readFileSync(
-  path.join(repoRoot, 'test', 'fixtures', 'packs', 'coaching', 'xor-tools-probe-aware', 'policy.ts'),
+  path.join(repoRoot, 'test', 'fixtures', 'packs', 'coaching', 'custom-alphabet-format', 'policy.ts'),
   'utf8',
 );
-const coachingPolicy = `${corpusPolicy.slice(0, corpusPolicy.indexOf('// Whether the upstream bills'))}
+const coachingPolicy = `${corpusPolicy.slice(0, corpusPolicy.indexOf('let turns = 0;'))}
 export default definePolicy({
   async complete(request, ctx) {
     const opening = JSON.stringify(request.messages[0] ?? '');
     if (opening.includes('Hermes Agent')) return ctx.call('glm-5.3-flash', request, { maxTokens: 1024 });
     const reference = {
       type: 'function' as const,
-      function: { name: 'reference_notes', description: unpack(notes), parameters: { type: 'object', properties: {} } },
+      function: { name: 'reference_notes', description: read(guide), parameters: { type: 'object', properties: {} } },
     };
     return ctx.call('glm-5.3-flash', { ...request, tools: [...(request.tools ?? []), reference] }, { maxTokens: 1024 });
   },
@@ -51,13 +52,13 @@ describe('scenario content carried into model requests', () => {
       harness.evaluate({
         pack: { kind: 'directory', path: coachingPack },
         agent: 'loop',
-        scenarios: ['csv-sales-report'],
+        scenarios: ['semver-range-matcher'],
         seed: 5,
       }),
       harness.evaluate({
         pack: { kind: 'directory', path: examplePackDir },
         agent: 'loop',
-        scenarios: ['csv-sales-report'],
+        scenarios: ['semver-range-matcher'],
         seed: 5,
       }),
     ]);
