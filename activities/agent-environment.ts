@@ -12,6 +12,7 @@ import { watchdogLimitsFromEnv } from '../policy/host/watchdog.ts';
 import { startSidecar } from '../policy/sidecar/start-sidecar.ts';
 import type { Allowlist } from '../gateway/catalog/allowlist.ts';
 import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
+import type { HiddenPiece } from '../gateway/injection/injection-guard.ts';
 import { createAgent } from '../agents/agent-registry.ts';
 import { CrashRestartingAgent } from '../agents/crash-restart.ts';
 import type { ScenarioAgent } from '../agents/scenario-agent.ts';
@@ -94,6 +95,10 @@ export async function startPolicyForSource(
     signal?: AbortSignal;
     upstream?: ChatUpstream;
     capUsd?: number;
+    /** The scenario's hidden content: every policy call is checked for it (gateway/injection/). */
+    hiddenContent?: readonly HiddenPiece[];
+    /** Count what the check finds without refusing (bench/coaching-corpus.ts). */
+    observeInjectionOnly?: boolean;
   },
 ): Promise<PolicyRun> {
   const { policy } = request;
@@ -139,6 +144,8 @@ export async function startPolicyForSource(
     requestTimeoutMs: deps.policyRequestTimeoutMs,
     deadlineMs: request.deadlineMs,
     maxAgentRequests: request.maxAgentRequests,
+    hiddenContent: request.hiddenContent,
+    observeInjectionOnly: request.observeInjectionOnly,
   });
 }
 
@@ -162,6 +169,8 @@ export async function startAgentEnvironment(
     signal?: AbortSignal;
     /** A tape run: the recorded calls answer instead of the upstream. */
     upstream?: ChatUpstream;
+    /** The scenario's hidden content (activities/hidden-content.ts), checked in every policy call. */
+    hiddenContent?: readonly HiddenPiece[];
   },
 ): Promise<AgentEnvironment> {
   const { scenario } = request;
@@ -198,6 +207,7 @@ export async function startAgentEnvironment(
         maxAgentRequests: scenario.agentMaxTurns + turnLimitSlack,
         signal: request.signal,
         upstream: request.upstream,
+        hiddenContent: request.hiddenContent,
       });
       if (network) await network.allowOnlyPort(policyRun.endpoint.port);
     }

@@ -13,7 +13,8 @@ import { hermesOpening, type HermesOpening } from '../agents/hermes-opening.ts';
 import { createBlandUpstream } from '../screening/probe/bland-upstream.ts';
 import { playConversation } from '../screening/probe/probe-conversation.ts';
 import { environmentHeads } from '../screening/probe/environment-heads.ts';
-import { injectedContent } from '../screening/probe/injected-content.ts';
+import type { InjectionSummary } from '../contracts/injection.ts';
+import { hiddenPiecesOfAll } from './hidden-content.ts';
 import { probeVerdict, type ProbeReport, type ScenarioProbe } from '../screening/probe/probe-verdict.ts';
 import { FileProbeCache, probeOnce } from '../screening/probe/probe-cache.ts';
 import type { ScenarioFingerprints } from '../screening/fingerprint-schema.ts';
@@ -69,6 +70,9 @@ async function probeScenario(
     maxAgentRequests: probeLimits.turns + 2,
     signal: conversationSignal,
     upstream: bland.client,
+    // The run's own check, on every field of every request (tools, response_format, keys): any
+    // scenario's hidden content the probe's conversation never gave the policy.
+    hiddenContent: hiddenPiecesOfAll(fingerprints),
   });
   let conversation: Awaited<ReturnType<typeof playConversation>> = { turns: 0, sentText: '' };
   let summary: Awaited<ReturnType<typeof run.stop>>;
@@ -89,9 +93,19 @@ async function probeScenario(
     scenario: descriptor.name,
     turns: conversation.turns,
     provenance: summary.provenance,
-    injected: injectedContent(fingerprints, bland.sent().text, conversation.sentText),
+    injected: injectedPieces(summary.injection),
     ...(conversation.error ? { error: conversation.error } : {}),
   };
+}
+
+/** What the run-time check found in the policy's calls, as the probe's verdict counts it. */
+function injectedPieces(summary: InjectionSummary | undefined): ScenarioProbe['injected'] {
+  return (summary?.evidence ?? []).map(({ scenario, kind, display, field }) => ({
+    scenario,
+    kind,
+    display,
+    field,
+  }));
 }
 
 /**

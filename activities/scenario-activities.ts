@@ -11,6 +11,7 @@ import type {
   ScenarioDescriptor,
   VerificationResult,
 } from '../contracts/results.ts';
+import { hiddenContentOf } from './hidden-content.ts';
 import { startAgentEnvironment, type AgentEnvironment, type PolicySource } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
@@ -140,6 +141,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         ? deps.tapeUpstream((await readVerified(request.tape)).toString('utf8'))
         : undefined;
     const tapeRun = tape ? { upstream: tape.client } : {};
+    // The scenario's hidden content for the gateway's injection check, read before the agent's clock starts.
+    const hiddenContent = paid ? await hiddenContentOf(scenario.dir, scenario.name) : undefined;
     const started = performance.now();
     const deadlineMs = started + scenario.agentTimeoutSec * 1000;
     let environment: AgentEnvironment;
@@ -159,6 +162,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         dir,
         deadlineMs,
         signal: context.cancellationSignal,
+        ...(hiddenContent ? { hiddenContent } : {}),
         ...tapeRun,
       });
     } catch (error) {
@@ -268,6 +272,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           budgetRefusals: summary.budgetRefusals,
           upstreamFailures: summary.upstreamFailures,
           provenance: summary.provenance,
+          ...(summary.injection ? { injection: summary.injection } : {}),
           faults: summary.faults,
           callLog: summary.callLog,
           policyLog: summary.policyLog,

@@ -3,6 +3,8 @@
 //   direct        the sim fleet itself (the baseline subtracted from every other arm)
 //   pass-through  a bare Node HTTP proxy (the floor of any extra hop)
 //   gateway       the gateway's HTTP face alone (meter, call log to disk, allowlist)
+//   gateway+check the same with the run-time injection check on (gateway/injection/), against the
+//                 hidden pieces of csv-sales-report, whose words the bench prompt shares
 //   policy chain  agent endpoint → policy host → TypeScript policy in its Docker sandbox (a
 //                 pass-through policy: one ctx.call) → gateway in-process → sim fleet
 //   litellm       LiteLLM's proxy (PyPI litellm[proxy]), installed into .cache by this script
@@ -26,6 +28,15 @@ import { upstreamClient } from '../workers/model-upstream.ts';
 import { ensureLitellm, litellmVersion, startLitellm } from './litellm-peer.ts';
 import { startSimFleetProcess, writeFaultFreeCatalog } from './fault-free-sim-fleet.ts';
 import { startFixedAnswerUpstream } from './fixed-answer-upstream.ts';
+import { InjectionGuard, type HiddenPiece } from '../gateway/injection/injection-guard.ts';
+import { hiddenContentOf } from '../activities/hidden-content.ts';
+import { scenariosDir } from '../common/data-layout.ts';
+
+/** The hidden pieces the check runs against: a real scenario's, read as a sandbox host reads them. */
+const hiddenPieces: readonly HiddenPiece[] = await hiddenContentOf(
+  path.join(scenariosDir, 'csv-sales-report'),
+  'csv-sales-report',
+);
 
 const { values } = parseArgs({
   options: {
@@ -137,6 +148,7 @@ async function ownWorkPerCall(
   dir: string,
   promptCharacters: number,
   count: number,
+  check: boolean,
 ): Promise<{ wallMs: number; cpuMs: number }> {
   const answer = {
     id: 'chatcmpl-bench',
@@ -149,8 +161,15 @@ async function ownWorkPerCall(
     usage: { prompt_tokens: Math.ceil(promptCharacters / 4), completion_tokens: 8 },
   };
   const upstream = { chat: { completions: { create: async () => answer } } } as unknown as OpenAI;
-  const callLog = new CallLog(path.join(dir, `own-${promptCharacters}.jsonl`));
-  const gateway = new ModelGateway({ allowlist, upstream, capUsd: 1e6, callLog, seed: 0 });
+  const callLog = new CallLog(path.join(dir, `own-${promptCharacters}-${check ? 'check' : 'plain'}.jsonl`));
+  const gateway = new ModelGateway({
+    allowlist,
+    upstream,
+    capUsd: 1e6,
+    callLog,
+    seed: 0,
+    ...(check ? { requestGuard: new InjectionGuard(hiddenPieces) } : {}),
+  });
   const run = async (n: number) => {
     for (let i = 0; i < n; i++) {
       await gateway.complete(
@@ -237,6 +256,25 @@ try {
     client: new OpenAI({ baseURL: gatewayServer.url, apiKey: token, maxRetries: 0 }),
     model,
   });
+  const checkedLog = new CallLog(path.join(workDir, 'gateway-check', 'model-calls.jsonl'));
+  const checked = new ModelGateway({
+    allowlist,
+    upstream,
+    capUsd: 1e6,
+    callLog: checkedLog,
+    seed: 0,
+    requestGuard: new InjectionGuard(hiddenPieces),
+  });
+  const checkedServer = await serveGateway(checked, { host: '127.0.0.1', token });
+  closers.push(async () => {
+    await checkedServer.close();
+    await checkedLog.close();
+  });
+  arms.push({
+    name: 'gateway+check',
+    client: new OpenAI({ baseURL: checkedServer.url, apiKey: token, maxRetries: 0 }),
+    model,
+  });
 
   if (!values['no-policy']) {
     // Imported here so --no-policy runs without Docker.
@@ -283,9 +321,14 @@ try {
     notes.push('litellm: skipped (--no-litellm)');
   }
 
-  const ownRows: { prompt: number; wallMs: number; cpuMs: number }[] = [];
+  const ownRows: { prompt: number; check: string; wallMs: number; cpuMs: number }[] = [];
   for (const prompt of [300, 2000, 6000, 50_000])
-    ownRows.push({ prompt, ...(await ownWorkPerCall(allowlist, workDir, prompt, calls)) });
+    for (const check of [false, true])
+      ownRows.push({
+        prompt,
+        check: check ? 'on' : 'off',
+        ...(await ownWorkPerCall(allowlist, workDir, prompt, calls, check)),
+      });
 
   const warmUp = Math.min(100, calls);
   await measure(arms, warmUp, 1, 2000);
@@ -320,12 +363,14 @@ try {
     `${renderTable(columns, rows)}\n\nBy prompt size, concurrency 1, ${sizeCalls} calls per arm:\n\n${renderTable(columns, sizeRows)}\n`,
   );
   process.stdout.write(
-    `\nThe gateway's own work per call (ModelGateway.complete in process, upstream answering at once, ${calls} calls):\n\n`,
+    `\nThe gateway's own work per call (ModelGateway.complete in process, upstream answering at once, ${calls} calls;\n` +
+      `the injection check against the ${hiddenPieces.length} hidden pieces of csv-sales-report):\n\n`,
   );
   process.stdout.write(
     `${renderTable(
       [
         { header: 'prompt chars', value: (r: (typeof ownRows)[number]) => r.prompt, align: 'right' },
+        { header: 'injection check', value: (r: (typeof ownRows)[number]) => r.check },
         { header: 'wall ms/call', value: (r: (typeof ownRows)[number]) => r.wallMs.toFixed(3), align: 'right' },
         { header: 'CPU ms/call', value: (r: (typeof ownRows)[number]) => r.cpuMs.toFixed(3), align: 'right' },
       ],

@@ -16,6 +16,7 @@ import {
 } from './failure-types.ts';
 import type { AgentRunResult, ScenarioStatus } from './results.ts';
 import { isProvenanceViolation, provenanceCoverageThreshold } from './provenance.ts';
+import { describeInjection, injectedScenarioContent, isInjectionViolation } from './injection.ts';
 
 export type Blame = 'policy' | 'agent' | 'infrastructure';
 
@@ -97,6 +98,8 @@ const proofs = {
     'test/integration/scenario-blame.test.ts — calls failing upstream make the scenario infra_error after three tries, and the evaluation incomplete',
   provenance:
     'test/integration/provenance.test.ts — a policy that answers the agent with its own text is a provenance violation, scored 0, with the evidence',
+  injection:
+    "test/integration/injected-content.test.ts — a policy that carries the scenario's solution into a model request is injected_scenario_content, scored 0, with the evidence",
   agentCrash:
     'agents/crash-restart.test.ts — an agent that crashes before its first request is restarted; if it keeps crashing, the run says so',
   chain: 'test/integration/chopsticks-chain.test.ts — a dispatch error comes back decoded by name',
@@ -120,6 +123,7 @@ export const blameTable: readonly BlameRow[] = [
   row('scenario_status', 'policy_error', 'policy', 'scored', proofs.malformed),
   row('scenario_status', 'budget_exhausted', 'policy', 'scored', proofs.cap),
   row('scenario_status', 'provenance_violation', 'policy', 'scored', proofs.provenance),
+  row('scenario_status', injectedScenarioContent, 'policy', 'scored', proofs.injection),
   row('scenario_status', 'infra_error', 'infrastructure', 'retried_then_incomplete', proofs.incomplete),
   row('scenario_status', 'ceiling_reached', 'infrastructure', 'incomplete', proofs.ceiling),
   // Failure types raised by activities (contracts/failure-types.ts).
@@ -165,6 +169,7 @@ export const blameTable: readonly BlameRow[] = [
   row('gateway_error', 'invalid_request', 'policy', 'scored', proofs.upstreamClass),
   row('gateway_error', 'context_length_exceeded', 'policy', 'scored', proofs.upstreamClass),
   row('gateway_error', 'unauthorized', 'policy', 'scored', proofs.scenarioRule),
+  row('gateway_error', injectedScenarioContent, 'policy', 'scored', proofs.injection),
   row('gateway_error', 'rate_limited', 'infrastructure', 'retried_then_incomplete', proofs.upstreamStorm),
   row('gateway_error', 'upstream_error', 'infrastructure', 'retried_then_incomplete', proofs.upstreamCounted),
   row('gateway_error', 'upstream_timeout', 'infrastructure', 'retried_then_incomplete', proofs.upstreamRetried),
@@ -192,13 +197,18 @@ export function blameOf(source: BlameSource, cause: string): BlameRow | undefine
 
 /** What the scenario rule needs of an agent run: the outcome and the policy's counts. */
 export type RunForBlame = Pick<AgentRunResult, 'outcome'> & {
-  policy?: Pick<NonNullable<AgentRunResult['policy']>, 'budgetRefusals' | 'upstreamFailures' | 'provenance'> & {
+  policy?: Pick<
+    NonNullable<AgentRunResult['policy']>,
+    'budgetRefusals' | 'upstreamFailures' | 'provenance' | 'injection'
+  > & {
     faults: readonly unknown[];
   };
 };
 
 /**
- * The scenario's status from its run and what the verifier found. Calls that failed upstream for
+ * The scenario's status from its run and what the verifier found. Scenario content the policy
+ * carried into a model request (contracts/injection.ts) comes first: it is the policy's own act,
+ * whatever else happened, and scores 0. Then calls that failed upstream for
  * the infrastructure's reasons make it `infra_error` when they may have changed the outcome —
  * anything short of every test passed with no policy fault; otherwise content the policy authored
  * (provenance below the threshold: scored 0 whatever the tests say) outranks a policy fault, which
@@ -208,6 +218,9 @@ export function scenarioStatusOf(
   run: RunForBlame,
   verified: { testsPassed: number; testsTotal: number },
 ): { status: ScenarioStatus; reason?: string } {
+  const injection = run.policy?.injection;
+  if (injection && isInjectionViolation(injection))
+    return { status: injectedScenarioContent, reason: describeInjection(injection) };
   const upstreamFailures = run.policy?.upstreamFailures ?? 0;
   const faults = run.policy?.faults.length ?? 0;
   const unaffected =
@@ -232,3 +245,7 @@ export function scenarioStatusOf(
   if (run.policy?.budgetRefusals) return { status: 'budget_exhausted' };
   return { status: run.outcome === 'agent_timeout' ? 'agent_timeout' : 'completed' };
 }
+
+/** Statuses that score 0 whatever the verifier found: what the agent received, or what the models were sent, was not
+ * the models' and the agent's own. */
+export const zeroScoredStatuses: readonly ScenarioStatus[] = ['provenance_violation', injectedScenarioContent];

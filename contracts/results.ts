@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { artifactRefSchema } from './artifact.ts';
 import type { ProvenanceSummary } from './provenance.ts';
+import type { InjectionSummary } from './injection.ts';
 import type { SpecManifest } from './spec-manifest.ts';
 
 export const rejectionSchema = z.object({
@@ -108,6 +109,8 @@ export interface AgentRunResult {
     upstreamFailures?: number;
     /** How much of what the agent received came from model answers; absent in older results. */
     provenance?: ProvenanceSummary;
+    /** The scenario's hidden content found in what the policy sent the models; absent in older results. */
+    injection?: InjectionSummary;
     faults: { kind: string; requestId?: string; message: string }[];
     callLog: z.infer<typeof artifactRefSchema>;
     policyLog: z.infer<typeof artifactRefSchema>;
@@ -139,6 +142,7 @@ export const scenarioStatuses = [
   'policy_error',
   'budget_exhausted',
   'provenance_violation',
+  'injected_scenario_content',
   'infra_error',
   'ceiling_reached',
 ] as const;
@@ -165,6 +169,9 @@ export interface ScenarioResult {
   /** How much of what the agent received came from model answers (below the threshold: `provenance_violation`, scored
    * 0). */
   provenance?: ProvenanceSummary;
+  /** The scenario's hidden content found in what the policy sent the models (two pieces or more:
+   * `injected_scenario_content`, scored 0). */
+  injection?: InjectionSummary;
   /** What went wrong on the policy side (crash, hang, malformed answer, protocol abuse). */
   policyFaults?: { kind: string; requestId?: string; message: string }[];
   artifacts: Record<string, z.infer<typeof artifactRefSchema>>;

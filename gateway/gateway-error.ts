@@ -14,7 +14,9 @@ export type GatewayErrorType =
   | 'upstream_unavailable'
   | 'context_length_exceeded'
   | 'invalid_request'
-  | 'unauthorized';
+  | 'unauthorized'
+  /** HTTP 403: the policy carried the scenario's hidden content into a model request (gateway/injection/). */
+  | 'injected_scenario_content';
 
 export class GatewayError extends Error {
   constructor(

@@ -28,6 +28,7 @@ import {
   wasRefusedUnbilled,
 } from './gateway-error.ts';
 import type { CallEndRow, CallLog } from './call-log.ts';
+import type { RequestGuard } from './injection/injection-guard.ts';
 import { recordInfraError, recordModelCall } from '../common/metrics.ts';
 
 /** Waits before the 1st … 6th retry of an upstream 429/503. */
@@ -48,6 +49,8 @@ export interface GatewayOptions {
   tryKey?: string;
   /** Back-off before each retry of an upstream 429/503; its length is the number of retries. */
   retryDelaysMs?: readonly number[];
+  /** Reads every request before anything is reserved; a refusal it returns is the call's (gateway/injection/). */
+  requestGuard?: RequestGuard;
 }
 
 export interface CallOptions {
@@ -206,6 +209,8 @@ export class ModelGateway {
       );
     if (!Array.isArray(body.messages) || body.messages.length === 0)
       return refuse(new GatewayError(400, 'invalid_request', 'messages must be a non-empty array', false));
+    const guarded = this.options.requestGuard?.check(body, callId);
+    if (guarded) return refuse(guarded);
     const answers = requestedAnswerCount(body);
     if (!answers.ok) return refuse(new GatewayError(400, 'invalid_request', answers.message, false));
     const maxTokens =

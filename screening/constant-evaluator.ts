@@ -259,15 +259,13 @@ export class ConstantEvaluator {
     const token = this.at(index);
     if (!token) return undefined;
     if (token.type === 'string' || (token.type === 'template' && token.templatePart === 'full')) {
-      // Python joins adjacent literals: 'ab' 'cd'.
+      // Python joins adjacent literals: 'ab' 'cd', and across lines inside brackets (a long constant
+      // written as a parenthesised column of pieces). Two string statements in a row are rare enough
+      // that joining them too costs nothing.
       let text = token.value ?? '';
       let end = index + 1;
       let flags = noFlags();
-      while (
-        this.at(end)?.type === 'string' &&
-        this.at(end)!.line === this.at(end - 1)!.line &&
-        text.length < maxValueChars
-      ) {
+      while (this.at(end)?.type === 'string' && text.length < maxValueChars) {
         text += this.at(end)!.value ?? '';
         end += 1;
         flags = { ...flags, joined: true };

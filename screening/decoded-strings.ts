@@ -18,6 +18,7 @@ import { tokenizePython } from './python-tokens.ts';
 import {
   base32Decoded,
   base64Decoded,
+  base85Decoded,
   hexDecoded,
   keyedText,
   minDecodedChars,
@@ -31,6 +32,7 @@ export type Encoding =
   | 'base64'
   | 'hex'
   | 'base32'
+  | 'base85'
   | 'joined'
   | 'indexed'
   | 'char-codes'
@@ -214,6 +216,8 @@ export function decodedStrings(
     if (fromHex !== undefined) push(fromHex, line, 'hex');
     const fromBase32 = base32Decoded(text);
     if (fromBase32 !== undefined) push(fromBase32, line, 'base32');
+    const fromBase85 = base85Decoded(text);
+    if (fromBase85 !== undefined) push(fromBase85, line, 'base85');
     if (encoding === 'plain' || encoding === 'joined' || encoding === 'indexed')
       push([...text].reverse().join(''), line, 'reversed');
     if (text.length <= maxRotChars && rotChars < maxRotTotalChars) {

@@ -14,6 +14,7 @@ import type { NearCopy } from './similarity.ts';
 import { defaultScanTimeLimitMs, runOffLoop, ScanTimeLimitError } from './off-loop.ts';
 import { judgePack, JudgeUnavailableError, type JudgeVerdict } from './llm-judge.ts';
 import type { JudgeCache } from './judge-cache.ts';
+import { playbookRejection } from './skill-playbook.ts';
 
 export interface PreEvalInput {
   pack: CanonicalPack;
@@ -107,6 +108,12 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
         code: 'scenario_specific_content',
         message: `static scan score ${report.scan.score.toFixed(1)} (limit ${deps.config.staticScan.thresholds.rejectScore}): the pack contains scenario-specific content or forbidden behaviour:\n${lines.join('\n')}`,
       });
+      return done();
+    }
+    // SKILL.md and the pack's other prose, against each scenario one by one (paraphrased hints included).
+    const playbook = playbookRejection(input.pack, await deps.fingerprints());
+    if (playbook) {
+      reasons.push(playbook);
       return done();
     }
   }

@@ -2,6 +2,7 @@
 // base32 payloads, letters rotated (rot-n, the rotation picked by English letter frequencies) and
 // bytes XOR-ed with, or shifted by, one constant (the constant picked by how text-like the result
 // is). Each is one linear pass, or a fixed number of them over a bounded prefix.
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { base32Bytes, rotate } from './constant-evaluator.ts';
 
 export const minDecodedChars = 6;
@@ -52,10 +53,76 @@ export function resetKeySearchBudget(): void {
   keyBudget = maxKeySearchBytes;
 }
 
+/** What a compressed payload may inflate to: a bomb stops here (the inflater throws past it). */
+export const maxInflatedBytes = 256 * 1024;
+
+/** Bytes a zlib or gzip stream (DEFLATE inside) inflates to, bounded; nothing for anything else. */
+export function inflated(bytes: Buffer): Buffer | undefined {
+  if (bytes.length < 8) return undefined;
+  try {
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) return gunzipSync(bytes, { maxOutputLength: maxInflatedBytes });
+    // A zlib header: deflate method, and the two bytes a multiple of 31.
+    if ((bytes[0]! & 0x0f) === 8 && (bytes[0]! * 256 + bytes[1]!) % 31 === 0)
+      return inflateSync(bytes, { maxOutputLength: maxInflatedBytes });
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
 function textOrKeyed(bytes: Buffer): string | undefined {
+  const unpacked = inflated(bytes);
+  if (unpacked) {
+    const text = unpacked.toString('utf8');
+    if (printable(text)) return text;
+  }
   const text = bytes.toString('utf8');
   if (printable(text)) return text;
   return keyedText([...bytes.subarray(0, maxKeySearchItemBytes)]);
+}
+
+// Base85 in its two common alphabets: RFC 1924 / Python's b85 and Adobe's ascii85 ('!'..'u').
+const b85Alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~';
+const b85Values = new Map([...b85Alphabet].map((char, index) => [char, index]));
+
+function base85Bytes(text: string, valueOf: (char: string) => number | undefined): Buffer | undefined {
+  const bytes: number[] = [];
+  for (let start = 0; start < text.length; start += 5) {
+    const group = text.slice(start, start + 5);
+    let value = 0;
+    for (let index = 0; index < 5; index++) {
+      const digit = index < group.length ? valueOf(group[index]!) : 84;
+      if (digit === undefined) return undefined;
+      value = value * 85 + digit;
+    }
+    if (value > 0xffffffff) return undefined;
+    const word = [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255];
+    bytes.push(...word.slice(0, group.length === 5 ? 4 : group.length - 1));
+  }
+  return Buffer.from(bytes);
+}
+
+/**
+ * Base85 (Python's b85 alphabet, or ascii85 with or without its `<~ ~>` frame), then what the bytes
+ * are: text, a zlib / gzip stream, or bytes under a key. Only runs with the punctuation base85 has
+ * and base64 lacks, so words and base64 are not taken for it.
+ */
+export function base85Decoded(text: string): string | undefined {
+  let compact = text.trim();
+  if (compact.startsWith('<~') && compact.endsWith('~>')) compact = compact.slice(2, -2).replace(/\s+/g, '');
+  if (compact.length < 20 || /\s/.test(compact)) return undefined;
+  if (!/[!#$%&()*;<=>?@^`{|}~]/.test(compact) || !/\d/.test(compact)) return undefined;
+  const fromB85 = /^[0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]+$/.test(compact)
+    ? base85Bytes(compact, (char) => b85Values.get(char))
+    : undefined;
+  const decodedB85 = fromB85 && textOrKeyed(fromB85);
+  if (decodedB85) return decodedB85;
+  if (!/^[!-u]+$/.test(compact.replace(/z/g, '!!!!!'))) return undefined;
+  const fromAscii85 = base85Bytes(compact.replace(/z/g, '!!!!!'), (char) => {
+    const code = char.charCodeAt(0) - 33;
+    return code >= 0 && code < 85 ? code : undefined;
+  });
+  return fromAscii85 && textOrKeyed(fromAscii85);
 }
 
 /** How text-like character codes are: the share of letters, digits, spaces and common punctuation. */
@@ -99,13 +166,77 @@ export function keyedText(codes: readonly number[]): string | undefined {
   };
   for (let key = 1; key < 256; key++) consider((code) => code ^ key);
   for (let shift = 1; shift < 256; shift++) consider((code) => (code + shift) & 0xff);
-  if (!best || best.share < 0.9) return undefined;
+  if (!best || best.share < 0.9) return repeatingKeyText(codes);
   const transform = best.transform;
   if (textShare(codes, transform) < 0.9) return undefined;
   const decoded = codes.map((code) => transform(code));
   if (decoded.some((code) => code < 9 || code > 0x10ffff)) return undefined;
   const text = String.fromCodePoint(...decoded);
   return printable(text) && /[a-z]{3}/i.test(text) ? text : undefined;
+}
+
+/** Key lengths the repeating-key search tries (a key of 2 to 16 bytes, as `salt.charCodeAt(i % salt.length)`). */
+export const maxRepeatingKeyLength = 16;
+const repeatingKeySampleCodes = 2048;
+
+/** Text-likeness of one code for choosing a key byte: lower-case letters and spaces most, then the rest of text. */
+function codeScore(code: number): number {
+  if ((code >= 97 && code <= 122) || code === 32) return 3;
+  if ((code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 10) return 2;
+  return code === 95 || code === 45 || code === 46 || code === 47 || code === 44 || (code >= 33 && code <= 126)
+    ? 1
+    : -4;
+}
+
+/**
+ * Bytes XOR-ed with a repeating key of 2 to 16 bytes, undone without the key: for each key length,
+ * each position modulo it gets the key byte that makes its column most text-like (a column is a
+ * single-byte XOR); the first length whose whole result is text wins. 255 passes over a bounded
+ * sample per length, charged to the file's key-search budget.
+ */
+function repeatingKeyText(codes: readonly number[]): string | undefined {
+  if (codes.length < 32 || codes.some((code) => code > 0xff)) return undefined;
+  const sample = codes.slice(0, repeatingKeySampleCodes);
+  // Every length gets its best key and the mean score that key gives; the true length (and its multiples) score
+  // highest, a wrong length mixes key bytes in a column and scores lower. The shortest length within 2% of the best wins.
+  const candidates: { key: number[]; mean: number }[] = [];
+  for (let length = 2; length <= maxRepeatingKeyLength; length++) {
+    if (sample.length < length * 24 || keyBudget <= 0) break;
+    keyBudget -= sample.length;
+    const key: number[] = [];
+    let total = 0;
+    for (let column = 0; column < length; column++) {
+      let bestKey = 0;
+      let bestScore = -Infinity;
+      for (let candidate = 0; candidate < 256; candidate++) {
+        let score = 0;
+        for (let at = column; at < sample.length; at += length) score += codeScore(sample[at]! ^ candidate);
+        if (score > bestScore) {
+          bestScore = score;
+          bestKey = candidate;
+        }
+      }
+      key.push(bestKey);
+      total += bestScore;
+    }
+    candidates.push({ key, mean: total / sample.length });
+  }
+  if (candidates.length === 0) return undefined;
+  const best = Math.max(...candidates.map((candidate) => candidate.mean));
+  if (best <= 0) return undefined;
+  // Shortest first: a multiple of the true length scores as well, and a long length over short columns can overfit.
+  for (const candidate of candidates) {
+    if (candidate.mean < best * 0.95) continue;
+    const decoded = codes.map((code, at) => code ^ candidate.key[at % candidate.key.length]!);
+    // Code is punctuation-heavy (a shell script is about 86% letters, digits and spaces): the test is that nearly
+    // every byte is printable and most are text, which no wrong key over random-looking bytes reaches.
+    let printableCodes = 0;
+    for (const code of decoded) if ((code >= 32 && code <= 126) || code === 10 || code === 9) printableCodes += 1;
+    if (printableCodes / decoded.length < 0.97 || textShare(decoded, (code) => code) < 0.75) continue;
+    const text = String.fromCharCode(...decoded);
+    if (printable(text) && /[a-z]{3}/i.test(text)) return text;
+  }
+  return undefined;
 }
 
 // English letter frequencies (per mille), a to z.

@@ -124,3 +124,14 @@ test('hostile files are scanned to the end (no catastrophic backtracking; the ti
   ].flatMap((start) => [' ', 'a', '/', "'"].map((filler) => `${start}${filler.repeat(128 * 1024)}z`));
   for (const text of hostile) assert.doesNotThrow(() => judgeFiles([{ path: 'x.ts', text }], scenarios));
 });
+
+test('generic shell advice in prose is not a hardcoded response; a canned command still is', () => {
+  const advice = [
+    "const tips = 'Write new files with `cat > FILE <<\\'EOF\\'` rather than echo, and make scripts executable with `chmod +x`.';",
+    'const more = \'For a quick calculation use `python3 -c "print(2 ** 10)"` instead of a scratch file.\';',
+    '"Prefer heredocs, e.g. cat > notes.txt <<\'EOF\' ... EOF, when a file has several lines."',
+  ];
+  for (const line of advice) assert.deepEqual(typesFor(line), [], line);
+  assert.deepEqual(typesFor('const fix = "sed -i \'s/a/b/\' main.py";'), ['hardcoded_response']);
+  assert.deepEqual(typesFor("const args = { command: 'use this: cat > /tmp/x <<EOF' };"), ['hardcoded_response']);
+});

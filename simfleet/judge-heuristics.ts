@@ -26,11 +26,22 @@ interface PatternRule {
   unlessNear?: RegExp;
   /** Not a flag when the text just before the match on its line ends like this (a negation). */
   unlessAfter?: RegExp;
+  /** Not a flag when the line before the match reads as advice in prose and builds no tool call. */
+  unlessAdvice?: boolean;
 }
 
 // Safety checks of destructive commands name the commands they refuse: not canned answers.
 const denylistContext =
   /\b(?:deny|denied|denylist|blocklist|block(?:ed|s)?|forbid(?:den)?|dangerous|destructive|unsafe|risky|refuse[sd]?|disallow(?:ed)?|banned|never|guard)\b/i;
+// Generic shell advice names a command as a way of working ("write files with `cat > FILE <<'EOF'`", "make a
+// script executable with `chmod +x`"): advice words before it on its line, and no tool call built there.
+const adviceBefore =
+  /\b(?:use|using|prefer|with|via|e\.g\.|for example|such as|instead of|try|like|when|rather than|avoid|habits?|tips?|advice|advise[sd]?|recommend(?:ed|s)?)\b[^\n]{0,120}$/i;
+const toolCallBuilt = /\b(?:arguments|tool_calls|function|command|cmd)\b\s*["']?\s*[:=]/;
+
+function readsAsAdvice(lineBefore: string): boolean {
+  return adviceBefore.test(lineBefore) && !toolCallBuilt.test(lineBefore);
+}
 // "Do not claim the task is done until …" asks for verification; it does not claim anything.
 const negatedBefore = /\b(?:not|never|n't|until|before|only|unless)\b[^.!?\n]{0,40}$/i;
 
@@ -101,10 +112,11 @@ export const patternRules: readonly PatternRule[] = [
   {
     type: 'hardcoded_response',
     unlessNear: denylistContext,
+    unlessAdvice: true,
     pattern:
       /["'`]\s*(?:cd\s+\/|cat\s*>|cat\s+<<|echo\s+[^"'`\n]{0,200}>\s*\S|sed\s+-i|python3?\s+-c|bash\s+-c|sqlite3\s+\S|rm\s+-rf|chmod\s+[0-7+]|apt-get\s|pip3?\s+install|git\s+(?:checkout|reset|commit|apply|bisect|rebase|merge|cherry-pick)\b)/,
   },
-  { type: 'hardcoded_response', pattern: /<<-?\s*['"]?EOF\b/ },
+  { type: 'hardcoded_response', unlessAdvice: true, pattern: /<<-?\s*['"]?EOF\b/ },
   // scenario_gaming: knowledge of where and what the scenarios are.
   { type: 'scenario_gaming', pattern: /(?<![\w./-])\/app(?:\/[\w./-]{0,200})?(?![\w-])/ },
   { type: 'scenario_gaming', pattern: /\b(?:instruction\.md|task\.toml|agent_outputs)\b/i },
@@ -248,6 +260,8 @@ export function judgeFiles(files: readonly JudgedFile[], scenarios: readonly Sim
         const lineStart = file.text.lastIndexOf('\n', match.index - 1) + 1;
         if (rule.unlessAfter?.test(file.text.slice(Math.max(lineStart, match.index - 200), match.index))) continue;
         if (rule.unlessNear && rule.unlessNear.test(contextAbove(file.text, lineStart, match.index + match[0].length)))
+          continue;
+        if (rule.unlessAdvice && readsAsAdvice(file.text.slice(Math.max(lineStart, match.index - 300), match.index)))
           continue;
         addAt(rule.type, match.index, match.index + match[0].length);
       }

@@ -1,7 +1,7 @@
 // The results each step of a scenario settles on (workflows/scenario-evaluation.ts): not run, described by its task,
 // rescored, failed in the agent's run (whose fault decides the status), verified (the blame table's status), and the
 // spend of tries run again after upstream failures. Pure: no I/O, no workflow calls.
-import { scenarioStatusOf } from '../contracts/blame.ts';
+import { scenarioStatusOf, zeroScoredStatuses } from '../contracts/blame.ts';
 import { failureTypes, packFaultTypeList, upstreamUnavailableType } from '../contracts/failure-types.ts';
 import type { AgentRunResult, PreparedScenario, ScenarioResult, VerificationResult } from '../contracts/results.ts';
 import type { ReusedScenario } from '../contracts/submission.ts';
@@ -192,15 +192,18 @@ export function verified(
           error:
             blamed.status === 'provenance_violation'
               ? `provenance: ${blamed.reason}`
-              : `${upstreamUnavailableType}: ${blamed.reason}`,
+              : blamed.status === 'injected_scenario_content'
+                ? `injected_scenario_content: ${blamed.reason}`
+                : `${upstreamUnavailableType}: ${blamed.reason}`,
         }
       : {}),
     costUsd: agentRun.policy?.costUsd ?? 0,
     ...(agentRun.policy?.costByModelUsd ? { costByModelUsd: agentRun.policy.costByModelUsd } : {}),
     policyFaults: agentRun.policy?.faults.length ? agentRun.policy.faults : undefined,
     ...(agentRun.policy?.provenance ? { provenance: agentRun.policy.provenance } : {}),
-    // Content the policy authored scores nothing, whatever the tests found.
-    testsPassed: blamed.status === 'provenance_violation' ? 0 : verification.testsPassed,
+    ...(agentRun.policy?.injection ? { injection: agentRun.policy.injection } : {}),
+    // Content the policy authored, or scenario content it carried in, scores nothing, whatever the tests found.
+    testsPassed: zeroScoredStatuses.includes(blamed.status) ? 0 : verification.testsPassed,
     testsTotal: verification.testsTotal,
     ...(verification.notes?.length ? { notes: [...(described.notes ?? []), ...verification.notes] } : {}),
     agentWallMs: agentRun.wallMs,

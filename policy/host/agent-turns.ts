@@ -24,6 +24,7 @@ export class AgentTurns {
     const { maxAgentRequests, turnLog } = this.options;
     if (maxAgentRequests !== undefined && this.next > maxAgentRequests) throw new TurnLimitError(maxAgentRequests);
     const id = `req-${this.next++}`;
+    turnLog?.noteRequest(body);
     const started = performance.now();
     const newMessages = turnLog?.newMessagesOf(body.messages) ?? [];
     return {

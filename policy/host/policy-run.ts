@@ -19,6 +19,8 @@ import { TurnLog } from './turn-log.ts';
 import type { CallLogEntry } from '../../gateway/call-log.ts';
 import { ProvenanceTracker } from '../../gateway/provenance/provenance-tracker.ts';
 import type { ProvenanceSummary } from '../../contracts/provenance.ts';
+import type { InjectionSummary } from '../../contracts/injection.ts';
+import { InjectionGuard, type HiddenPiece } from '../../gateway/injection/injection-guard.ts';
 
 export interface PolicyRunOptions {
   docker: Docker;
@@ -46,6 +48,13 @@ export interface PolicyRunOptions {
   deadlineMs?: number;
   /** Most model requests the agent may make (its turn limit), enforced here, outside the agent. */
   maxAgentRequests?: number;
+  /**
+   * The scenario's hidden content (activities/hidden-content.ts): when given, every call the policy
+   * sends is checked for it (gateway/injection/), and carrying it in stops the agent.
+   */
+  hiddenContent?: readonly HiddenPiece[];
+  /** Count hidden content found, never refuse a call or stop the agent (calibration, bench/coaching-corpus.ts). */
+  observeInjectionOnly?: boolean;
 }
 
 /** What a backend gets from its run: the metered gateway and the records it writes into. */
@@ -69,6 +78,8 @@ export interface PolicyRunSummary {
   agentRequests: number;
   /** How much of what the agent received came from model answers. */
   provenance: ProvenanceSummary;
+  /** The scenario's hidden content found in what the policy sent the models (absent when not checked). */
+  injection?: InjectionSummary;
   faults: PolicyFault[];
   /** The policy's sandbox was killed from outside (policy-backend.ts): the attempt is the infrastructure's. */
   sandboxLost?: string;
@@ -134,10 +145,25 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
   const callLogFile = path.join(options.dir, policyRecordNames.callLog);
   // What the agent receives must come from model answers (contracts/provenance.ts).
   const provenance = new ProvenanceTracker();
-  const callLog = new WatchedCallLog(callLogFile, watchdog, (response) => provenance.addModelResponse(response));
+  // What the policy sends the models must not carry the scenario's hidden content (contracts/injection.ts).
+  const injection = options.hiddenContent
+    ? new InjectionGuard(options.hiddenContent, {
+        onViolation: () => watchdog.halt("the policy carried the scenario's hidden content into a model request"),
+        observeOnly: options.observeInjectionOnly,
+      })
+    : undefined;
+  const callLog = new WatchedCallLog(callLogFile, watchdog, (response) => {
+    provenance.addModelResponse(response);
+    injection?.noteModelAnswer(response);
+  });
   const turnLogFile = path.join(options.dir, policyRecordNames.turnLog);
-  const turnLog = new TurnLog(turnLogFile, (response) => provenance.checkReceived(response));
+  const turnLog = new TurnLog(
+    turnLogFile,
+    (response) => provenance.checkReceived(response),
+    injection && ((body) => injection.noteAgentRequest(body)),
+  );
   const gateway = new ModelGateway({
+    requestGuard: injection,
     allowlist: options.allowlist,
     upstream: options.upstream,
     capUsd: options.capUsd,
@@ -193,6 +219,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
         upstreamFailures: gateway.upstreamFailures,
         agentRequests: endpoint.requests,
         provenance: provenance.summary(),
+        ...(injection ? { injection: injection.summary() } : {}),
         faults: [...host.faults, ...(watchdog.fault ? [watchdog.fault] : [])],
         ...(host.sandboxLost ? { sandboxLost: host.sandboxLost } : {}),
         callLog: await describeArtifact(callLogFile),

@@ -26,8 +26,15 @@ export class TurnLog {
     readonly file?: string,
     /** Sees every answer the agent received (provenance measures it). */
     private readonly onResponse?: (response: unknown) => void,
+    /** Sees every request the agent sent, whole (what the agent gave the policy: gateway/injection/). */
+    private readonly onRequest?: (body: unknown) => void,
   ) {
     if (file) this.stream = new AppendLog(file);
+  }
+
+  /** An agent request as it arrived, before the policy sees it. */
+  noteRequest(body: unknown): void {
+    this.onRequest?.(body);
   }
 
   /** Messages this request adds to the conversation (an agent may also restart it: then all). */

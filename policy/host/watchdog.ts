@@ -71,6 +71,12 @@ export class Watchdog {
     this.controller.abort(new Error(message));
   }
 
+  /** Stops the agent for a reason of the run's own (not a watchdog fault): the scenario's status says why. */
+  halt(reason: string): void {
+    this.stop();
+    if (!this.controller.signal.aborted) this.controller.abort(new Error(reason));
+  }
+
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;

@@ -7,7 +7,11 @@ const maxFiles = 20;
 const headChars = 1500;
 const maxDepth = 4;
 
-export async function environmentHeads(scenarioDir: string): Promise<{ name: string; head: string }[]> {
+export async function environmentHeads(
+  scenarioDir: string,
+  options: { headChars?: number } = {},
+): Promise<{ name: string; head: string }[]> {
+  const keptChars = options.headChars ?? headChars;
   const root = path.join(scenarioDir, 'environment');
   const found: { name: string; head: string }[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
@@ -20,9 +24,9 @@ export async function environmentHeads(scenarioDir: string): Promise<{ name: str
       else if (entry.isFile() && name !== 'Dockerfile') {
         const bytes = await readFile(full).catch(() => Buffer.alloc(0));
         const head = bytes
-          .subarray(0, headChars * 4)
+          .subarray(0, keptChars * 4)
           .toString('utf8')
-          .slice(0, headChars);
+          .slice(0, keptChars);
         found.push({ name, head: head.includes('\u0000') ? '(binary file)' : head });
       }
     }

@@ -14,9 +14,9 @@ import { provenanceCoverageThreshold, provenanceMinimumUnits } from '../../contr
 import { rejectionSchema } from '../../contracts/results.ts';
 import { minInjectedFingerprints, type ProbeReport } from './probe-verdict.ts';
 
-/** Bump when what the probe sends, answers or concludes changes (conversation, bland upstream, injected-content search,
+/** Bump when what the probe sends, answers or concludes changes (conversation, bland upstream, injection check (gateway/injection/),
  * verdict). */
-export const probeVersion = 1;
+export const probeVersion = 2;
 
 export const probeCacheKeySchema = z.object({
   packHash: z.string().min(1),

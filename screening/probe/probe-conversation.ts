@@ -1,7 +1,7 @@
 // One probe conversation, played as Hermes would open it: the Hermes system prompt and tools, the
 // scenario's instruction as the user's message, then up to `maxTurns` requests in which every tool
 // call the policy returned is answered with a plausible result drawn from the scenario's own
-// environment (a listing of its files, the head of one of them). Streamed, as Hermes asks.
+// environment (a listing of its files, the head of the file the call names). Streamed, as Hermes asks.
 import OpenAI from 'openai';
 import { answerParts } from '../../gateway/provenance/answer-parts.ts';
 import type { HermesOpening } from '../../agents/hermes-opening.ts';
@@ -21,15 +21,26 @@ export interface ConversationRecord {
   error?: string;
 }
 
-/** Plausible results for the tool calls of one turn: a listing first, then heads of files. */
-function toolResult(scenario: ProbeScenario, index: number): string {
-  if (index === 0)
-    return [
-      'total ' + scenario.environmentFiles.length,
-      ...scenario.environmentFiles.map((file) => `-rw-r--r-- 1 agent agent ${file.head.length} ${file.name}`),
-    ].join('\n');
-  const file = scenario.environmentFiles[(index - 1) % Math.max(1, scenario.environmentFiles.length)];
-  return file ? file.head : '(no output)';
+function listing(scenario: ProbeScenario): string {
+  return [
+    'total ' + scenario.environmentFiles.length,
+    ...scenario.environmentFiles.map((file) => `-rw-r--r-- 1 agent agent ${file.head.length} ${file.name}`),
+  ].join('\n');
+}
+
+/**
+ * A plausible result for one tool call: the head of the file it names (by path or base name), a
+ * listing for the conversation's first call or a call that names no file, else the next file's head.
+ */
+function toolResult(scenario: ProbeScenario, call: { arguments: string }, served: number): string {
+  const files = scenario.environmentFiles;
+  const named = files.find(
+    (file) => call.arguments.includes(file.name) || call.arguments.includes(file.name.split('/').pop()!),
+  );
+  if (named) return named.head;
+  if (served === 0 || /\bls\b|"path"\s*:\s*"\.?\/?"/.test(call.arguments) || files.length === 0)
+    return listing(scenario);
+  return files[(served - 1) % files.length]!.head;
 }
 
 export async function playConversation(
@@ -50,6 +61,7 @@ export async function playConversation(
   ];
   const sent: string[] = [opening.system, scenario.instruction, JSON.stringify(opening.tools)];
   let turns = 0;
+  let served = 0;
   try {
     while (turns < options.maxTurns) {
       turns += 1;
@@ -77,8 +89,8 @@ export async function playConversation(
         ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
       });
       if (toolCalls.length === 0) break;
-      toolCalls.forEach((call, i) => {
-        const result = toolResult(scenario, i);
+      toolCalls.forEach((call) => {
+        const result = toolResult(scenario, call.function, served++);
         sent.push(result);
         messages.push({ role: 'tool', tool_call_id: call.id, content: result });
       });

@@ -29,7 +29,7 @@ export interface ScenarioProbe {
   turns: number;
   provenance: ProvenanceSummary;
   /** Scenario fingerprints found in what the policy sent upstream and absent from what it was given. */
-  injected: { scenario: string; kind: string; display: string }[];
+  injected: { scenario: string; kind: string; display: string; field?: string }[];
   error?: string;
 }
 
@@ -59,7 +59,10 @@ export function probeVerdict(scenarios: ScenarioProbe[]): ProbeReport {
   if (injected.size >= minInjectedFingerprints) {
     const examples = [...injected.values()]
       .slice(0, 3)
-      .map((hit) => `"${hit.display}" (${hit.kind} of ${hit.scenario}, sent during ${hit.during})`);
+      .map(
+        (hit) =>
+          `"${hit.display}" (${hit.kind} of ${hit.scenario}, sent during ${hit.during}${hit.field ? ` in ${hit.field}` : ''})`,
+      );
     reasons.push({
       code: probeRejectionCodes.injectedScenarioContent,
       message: `the policy sent the models ${injected.size} pieces of scenario content it was never given, e.g. ${examples.join('; ')}`,
