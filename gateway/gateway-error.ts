@@ -14,7 +14,11 @@ export type GatewayErrorType =
   | 'upstream_unavailable'
   | 'context_length_exceeded'
   | 'invalid_request'
-  | 'unauthorized';
+  | 'unauthorized'
+  /** The call was left by the policy (its client went, or the episode ended with it running): the policy's. */
+  | 'abandoned'
+  /** The validator cancelled the call (the upstream billed another beyond its bound): not the policy's. */
+  | 'cancelled';
 
 export class GatewayError extends Error {
   constructor(
