@@ -267,6 +267,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,
           upstreamFailures: summary.upstreamFailures,
+          abandonedCalls: summary.abandonedCalls,
           provenance: summary.provenance,
           faults: summary.faults,
           callLog: summary.callLog,

@@ -18,7 +18,9 @@ export type GatewayErrorType =
   /** The call was left by the policy (its client went, or the episode ended with it running): the policy's. */
   | 'abandoned'
   /** The validator cancelled the call (the upstream billed another beyond its bound): not the policy's. */
-  | 'cancelled';
+  | 'cancelled'
+  /** The upstream billed a call beyond the bound its tokenizer allows (meter/prompt-bound.ts): the upstream's fault. */
+  | 'upstream_overbilled';
 
 export class GatewayError extends Error {
   constructor(
@@ -101,6 +103,9 @@ export const upstreamInfrastructureErrorTypes: ReadonlySet<GatewayErrorType> = n
   'upstream_error',
   'upstream_timeout',
   'upstream_unavailable',
+  'upstream_overbilled',
+  // Cut because the upstream overbilled another call (counted once, as upstream_overbilled).
+  'cancelled',
 ]);
 
 export function isUpstreamInfrastructureFailure(error: unknown): boolean {
