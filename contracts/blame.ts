@@ -14,7 +14,7 @@ import {
   verifierFailureTypes,
 } from './failure-types.ts';
 import type { AgentRunResult, ScenarioStatus } from './results.ts';
-import { isProvenanceViolation, provenanceCoverageThreshold } from './provenance.ts';
+import { isProvenanceViolation, provenanceViolationReason } from './provenance.ts';
 
 export type Blame = 'policy' | 'agent' | 'infrastructure';
 
@@ -216,7 +216,7 @@ export function scenarioStatusOf(
   if (provenance && isProvenanceViolation(provenance)) {
     return {
       status: 'provenance_violation',
-      reason: `only ${(provenance.coverage * 100).toFixed(1)}% of what the agent received came from model answers (at least ${provenanceCoverageThreshold * 100}% must)${provenance.uncovered[0] ? `; for example: "${provenance.uncovered[0]}"` : ''}`,
+      reason: provenanceViolationReason(provenance),
     };
   }
   if (faults > 0) return { status: 'policy_error' };
