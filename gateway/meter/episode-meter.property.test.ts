@@ -440,8 +440,8 @@ test('adversarial content, parallel schedules and a worst-case tokenizer: Σ cha
     { numRuns: Number(process.env.TRL_PROPERTY_RUNS ?? 150) },
   );
   console.log(
-    `worst Σ charged / cap over the adversarial-content runs: ${worstChargedOverCap.honest.toFixed(6)} with a ` +
-      `worst-case byte-level tokenizer, ${worstChargedOverCap.overbilling.toFixed(6)} with an upstream billing 100,000 ` +
+    `worst Σ charged / cap over the adversarial-content runs: ${worstChargedOverCap.honest.toFixed(9)} with a ` +
+      `worst-case byte-level tokenizer, ${worstChargedOverCap.overbilling.toFixed(9)} with an upstream billing 100,000 ` +
       `tokens past it`,
   );
 });
