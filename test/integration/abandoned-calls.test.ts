@@ -28,7 +28,8 @@ import { listenOn } from '../../gateway/http/listen.ts';
 import { readPackDirectory } from '../../packs/read-pack.ts';
 import { bundlePack } from '../../packs/bundle-pack.ts';
 import { scenarioStatusOf } from '../../contracts/blame.ts';
-import type { PreparedScenario } from '../../contracts/results.ts';
+import type { EvaluationResult, PreparedScenario } from '../../contracts/results.ts';
+import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 
 const docker = createDockerClient();
 const hostile = path.join(repoRoot, 'test', 'fixtures', 'hostile');
@@ -201,4 +202,41 @@ describe('calls a policy abandons', () => {
       );
     });
   }
+});
+
+// The same packs through the whole evaluation (Temporal, worker, sim fleet, verifier): whatever
+// their un-awaited calls were doing when the episode ended, the scenario is scored as it stands —
+// never infra_error, and the evaluation is never incomplete.
+describe('un-awaited calls through the whole evaluation', () => {
+  let harness: Harness;
+  const results = new Map<string, EvaluationResult>();
+
+  before(async () => {
+    harness = await startHarness();
+    await Promise.all(
+      ['unawaited-ts', 'unawaited-python-sdk', 'unawaited-raw-python'].map(async (name) =>
+        results.set(
+          name,
+          await harness.evaluate({
+            pack: { kind: 'directory', path: path.join(hostile, name) },
+            agent: 'loop',
+            scenarios: ['csv-sales-report'],
+            seed: 2,
+          }),
+        ),
+      ),
+    );
+  });
+  after(async () => harness?.close());
+
+  test('each kind: completed, scored as it stands, the books agree', () => {
+    for (const [name, result] of results) {
+      assert.equal(result.status, 'completed', `${name}: ${JSON.stringify(result.rejection ?? result.perScenario)}`);
+      const scenario = result.perScenario[0]!;
+      assert.notEqual(scenario.status, 'infra_error', `${name}: ${scenario.error}`);
+      console.log(
+        `${name} (evaluation): ${scenario.status}, ${scenario.testsPassed}/${scenario.testsTotal} tests, $${scenario.costUsd}`,
+      );
+    }
+  });
 });
