@@ -79,6 +79,15 @@ describe('the cap under under-estimated content', () => {
       const overBound = Math.max(
         ...ends.map((row) => Number(row.promptTokens) / Number(starts.get(row.callId)?.promptBoundTokens)),
       );
+      // The live rule on the same burst: it reserves estimate × prompt price + 1,024 completion tokens,
+      // so it admits as many calls as those reservations fit, and charges each what it is billed.
+      const first = ends.find((row) => row.status === 'ok')!;
+      const liveReservation = (Number(starts.get(first.callId)?.promptEstimateTokens) * 1950 + 1024 * 9750) / 1e9;
+      const liveAdmitted = Math.min(20, Math.floor(1 / liveReservation));
+      const liveCharged = liveAdmitted * Number(first.costUsd);
+      console.log(
+        `${pack} under the live rule: ${liveAdmitted} calls admitted, Σ charged / cap = ${liveCharged.toFixed(6)}`,
+      );
       console.log(
         `${pack}: ${ends.length} calls admitted of 20, Σ charged / cap = ${ratio.toFixed(6)}, ` +
           `usage billed $${billed.toFixed(6)}, overshoot rows ${ends.filter((row) => Number(row.overshootUsd) > 0).length}, ` +
