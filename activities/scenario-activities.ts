@@ -271,6 +271,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           agentRequests: summary.agentRequests,
           budgetRefusals: summary.budgetRefusals,
           upstreamFailures: summary.upstreamFailures,
+          abandonedCalls: summary.abandonedCalls,
           provenance: summary.provenance,
           ...(summary.injection ? { injection: summary.injection } : {}),
           faults: summary.faults,

@@ -15,7 +15,7 @@ import {
   verifierFailureTypes,
 } from './failure-types.ts';
 import type { AgentRunResult, ScenarioStatus } from './results.ts';
-import { isProvenanceViolation, provenanceCoverageThreshold } from './provenance.ts';
+import { isProvenanceViolation, provenanceViolationReason } from './provenance.ts';
 import { describeInjection, injectedScenarioContent, isInjectionViolation } from './injection.ts';
 
 export type Blame = 'policy' | 'agent' | 'infrastructure';
@@ -89,6 +89,10 @@ const proofs = {
     "gateway/gateway-error.test.ts — blame: rate limits past retries, 5xx, timeouts and account refusals are the infrastructure's",
   upstreamCounted:
     "gateway/model-gateway.test.ts — calls that fail upstream for the infrastructure's reasons are counted",
+  upstreamOverbilled:
+    "gateway/hard-cap.test.ts — an upstream billing past the bound is charged the reservation, counted as the upstream's, and closes the episode",
+  abandoned:
+    'test/integration/abandoned-calls.test.ts — calls a policy leaves in flight are abandoned, charged and booked, and the scenario is scored as it stands',
   upstreamStorm:
     "test/integration/seat-forfeit.test.ts — an upstream storm on the incumbent's model: infra_error, incomplete, the seat unmoved",
   scenarioRule: 'contracts/blame.test.ts — the scenario status follows the table',
@@ -170,6 +174,12 @@ export const blameTable: readonly BlameRow[] = [
   row('gateway_error', 'context_length_exceeded', 'policy', 'scored', proofs.upstreamClass),
   row('gateway_error', 'unauthorized', 'policy', 'scored', proofs.scenarioRule),
   row('gateway_error', injectedScenarioContent, 'policy', 'scored', proofs.injection),
+  // A call the policy left in flight (its client went, its stream was not read, the episode ended
+  // with it running): charged its usage or its reservation, never an upstream failure.
+  row('gateway_error', 'abandoned', 'policy', 'scored', proofs.abandoned),
+  // The upstream billed beyond the bound: its fault; the other calls in flight are cancelled.
+  row('gateway_error', 'upstream_overbilled', 'infrastructure', 'retried_then_incomplete', proofs.upstreamOverbilled),
+  row('gateway_error', 'cancelled', 'infrastructure', 'retried_then_incomplete', proofs.upstreamOverbilled),
   row('gateway_error', 'rate_limited', 'infrastructure', 'retried_then_incomplete', proofs.upstreamStorm),
   row('gateway_error', 'upstream_error', 'infrastructure', 'retried_then_incomplete', proofs.upstreamCounted),
   row('gateway_error', 'upstream_timeout', 'infrastructure', 'retried_then_incomplete', proofs.upstreamRetried),
@@ -238,7 +248,7 @@ export function scenarioStatusOf(
   if (provenance && isProvenanceViolation(provenance)) {
     return {
       status: 'provenance_violation',
-      reason: `only ${(provenance.coverage * 100).toFixed(1)}% of what the agent received came from model answers (at least ${provenanceCoverageThreshold * 100}% must)${provenance.uncovered[0] ? `; for example: "${provenance.uncovered[0]}"` : ''}`,
+      reason: provenanceViolationReason(provenance),
     };
   }
   if (faults > 0) return { status: 'policy_error' };

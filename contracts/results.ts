@@ -107,6 +107,8 @@ export interface AgentRunResult {
     /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries; absent in older
      * results. */
     upstreamFailures?: number;
+    /** Calls the policy left in flight (booked `abandoned`, charged): the policy's; absent in older results. */
+    abandonedCalls?: number;
     /** How much of what the agent received came from model answers; absent in older results. */
     provenance?: ProvenanceSummary;
     /** The scenario's hidden content found in what the policy sent the models; absent in older results. */

@@ -8,7 +8,7 @@ const prices = { promptUsdPerMillionTokens: 1, completionUsdPerMillionTokens: 10
 test('the ledger shows the meter in dollars: spent, held by calls in flight, remaining', () => {
   const meter = new EpisodeMeter(1);
   const ledger = new BudgetLedger(meter);
-  const call = meter.reserve({ prices, promptEstimateTokens: 1000, maxTokens: 10_000 });
+  const call = meter.reserve({ prices, promptBoundTokens: 1000, maxTokens: 10_000 });
   assert.ok(call.ok);
   // 1000 × $1/M + 10,000 × $10/M = $0.101 held.
   assert.equal(ledger.reservedUsd, 0.101);

@@ -21,7 +21,10 @@ interface CallIdentity {
 
 export interface CallStartRow extends CallIdentity {
   phase: 'start';
+  /** The live rule's character-class estimate (logged; not what is reserved). */
   promptEstimateTokens: number;
+  /** The prompt's token bound the reservation is made from (meter/prompt-bound.ts). */
+  promptBoundTokens?: number;
   /** Answers asked for (`n`), each reserved at maxTokens. */
   answerCount: number;
   /** What was sent upstream as max_tokens. */
@@ -35,6 +38,7 @@ export interface CallStartRow extends CallIdentity {
 export interface CallEndRow extends CallIdentity {
   phase: 'end';
   status: 'ok' | 'error';
+  /** A gateway error type; `abandoned` for a call the policy left (cut when its client went or the episode ended). */
   errorType?: string;
   /** The upstream's id of the call (x-request-id, else the body's id). */
   upstreamRequestId?: string;
@@ -49,7 +53,8 @@ export interface CallEndRow extends CallIdentity {
   clamped: boolean;
   reservedUsd: number;
   costUsd: number;
-  /** Cost above the reservation; non-zero closes the episode. */
+  /** What the upstream billed above the reservation (beyond the bound): its fault, not charged; non-zero closes the
+   * episode. */
   overshootUsd: number;
   spentAfterUsd: number;
   latencyMs: number;
@@ -62,6 +67,7 @@ export interface CallRefusedRow extends CallIdentity {
   errorType: string;
   message: string;
   promptEstimateTokens?: number;
+  promptBoundTokens?: number;
   reservedUsd: 0;
   costUsd: 0;
   spentAfterUsd: number;

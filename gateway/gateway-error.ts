@@ -16,7 +16,13 @@ export type GatewayErrorType =
   | 'invalid_request'
   | 'unauthorized'
   /** HTTP 403: the policy carried the scenario's hidden content into a model request (gateway/injection/). */
-  | 'injected_scenario_content';
+  | 'injected_scenario_content'
+  /** The call was left by the policy (its client went, or the episode ended with it running): the policy's. */
+  | 'abandoned'
+  /** The validator cancelled the call (the upstream billed another beyond its bound): not the policy's. */
+  | 'cancelled'
+  /** The upstream billed a call beyond the bound its tokenizer allows (meter/prompt-bound.ts): the upstream's fault. */
+  | 'upstream_overbilled';
 
 export class GatewayError extends Error {
   constructor(
@@ -99,6 +105,9 @@ export const upstreamInfrastructureErrorTypes: ReadonlySet<GatewayErrorType> = n
   'upstream_error',
   'upstream_timeout',
   'upstream_unavailable',
+  'upstream_overbilled',
+  // Cut because the upstream overbilled another call (counted once, as upstream_overbilled).
+  'cancelled',
 ]);
 
 export function isUpstreamInfrastructureFailure(error: unknown): boolean {

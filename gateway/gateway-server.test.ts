@@ -146,11 +146,11 @@ test('/v1/budget shows three parallel streamed calls held, then settled, and eve
       [0, 1, 2].map(() => client.chat.completions.create({ ...hiThere(1000), stream: true }).withResponse()),
     );
     for (const { response } of streams) assert.match(response.headers.get(budgetHeader) ?? '', /^0\.\d{6}$/);
-    // Each holds 53 × 980 + 1,000 × 3,080 = 3,131,940 n$; three hold $0.00939582.
+    // Each holds its bound 599 × 980 + 1,000 × 3,080 = 3,667,020 n$; three hold $0.01100106.
     const held = await getJson(server, '/budget', 'token-parallel');
     assert.equal(held.status, 200);
-    assert.deepEqual(held.body, { cap_usd: 1, spent_usd: 0, reserved_usd: 0.009396, remaining_usd: 0.990604 });
-    assert.equal(held.header, '0.990604');
+    assert.deepEqual(held.body, { cap_usd: 1, spent_usd: 0, reserved_usd: 0.011001, remaining_usd: 0.988999 });
+    assert.equal(held.header, '0.988999');
     release();
     for (const { data } of streams) {
       let sawUsage = false;
@@ -195,7 +195,7 @@ test('upstream 429 and 503 are retried by the gateway; the policy sees the 200 a
   }
 });
 
-test('a call in flight has its start row on disk; an abort ends it charged at its reservation', async () => {
+test('a call in flight has its start row on disk; the policy abandoning it ends it `abandoned`, charged at its reservation', async () => {
   const { gateway, log, server, client, file } = await episode('abort');
   try {
     let release!: () => void;
@@ -215,18 +215,21 @@ test('a call in flight has its start row on disk; an abort ends it charged at it
       inFlight.map((row) => row.phase),
       ['start'],
     );
-    assert.equal(inFlight[0]!.reservedUsd, 0.00313194);
+    assert.equal(inFlight[0]!.reservedUsd, 0.00366702);
     assert.ok(inFlight[0]!.request, 'the start row carries the request');
-    assert.equal((await readCallLogCost(file))?.costUsd, 0.00313194);
+    assert.equal((await readCallLogCost(file))?.costUsd, 0.00366702);
     controller.abort();
     await until(() => log.entries.length === 1, 'the aborted call to end');
     release();
     const call = log.entries[0]!;
     assert.ok(
-      call.status === 'error' && call.basis === 'failed-after-send' && call.costUsd === 0.00313194,
+      call.status === 'error' &&
+        call.errorType === 'abandoned' &&
+        call.basis === 'failed-after-send' &&
+        call.costUsd === 0.00366702,
       JSON.stringify(call),
     );
-    assert.equal(gateway.budget().spent_usd, 0.003132);
+    assert.equal(gateway.budget().spent_usd, 0.003667);
     await until(async () => (await rows(file)).length === 2, 'the end row on disk');
     assert.equal((await readCallLogCost(file))?.unfinishedCalls, 0);
   } finally {

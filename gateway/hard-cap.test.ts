@@ -1,7 +1,8 @@
 // Property: whatever a hostile policy does — 100 parallel calls, huge max_tokens, n > 1, any
 // prices, any interleaving of upstream answers, failures after sending — spend never passes the
-// cap while the upstream bills no more prompt than the estimate, and every cent is in the log. An
-// upstream that bills more (overshoot) closes the episode: nothing reserved after that goes out.
+// cap while the upstream bills no more prompt than the bound, and every cent is in the log. An
+// upstream that bills more (overshoot) is charged the reservation, is counted as the upstream's
+// failure and closes the episode: nothing reserved after that goes out.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -9,7 +10,8 @@ import OpenAI from 'openai';
 import { ModelGateway } from './model-gateway.ts';
 import { CallLog } from './call-log.ts';
 import { GatewayError } from './gateway-error.ts';
-import { promptEstimateTokens } from './meter/prompt-estimate.ts';
+import { splitBilledBody } from './meter/prompt-estimate.ts';
+import { promptBoundTokens } from './meter/prompt-bound.ts';
 import type { Allowlist } from './catalog/allowlist.ts';
 
 export function allowlistWith(prices: { input: number; output: number }[]): Allowlist {
@@ -39,7 +41,7 @@ interface UpstreamBody {
 }
 
 /**
- * Worst-case upstream: bills its prompt at `promptFactor` × the estimate, uses every output token
+ * Worst-case upstream: bills its prompt at `promptFactor` × the bound, uses every output token
  * of every answer, answers after random delays, and fails some calls after sending.
  */
 function greedyUpstream(delays: number[], options: { promptFactor?: number; failEvery?: number } = {}): OpenAI {
@@ -51,8 +53,9 @@ function greedyUpstream(delays: number[], options: { promptFactor?: number; fail
           const index = calls++;
           await new Promise((resolve) => setTimeout(resolve, delays[index % delays.length] ?? 0));
           if (options.failEvery && index % options.failEvery === 0) throw new OpenAI.APIConnectionTimeoutError();
+          const record = body as unknown as Record<string, unknown>;
           const promptTokens = Math.ceil(
-            promptEstimateTokens(body as unknown as Record<string, unknown>) * (options.promptFactor ?? 1),
+            promptBoundTokens(record, splitBilledBody(record).billedJson) * (options.promptFactor ?? 1),
           );
           const completionTokens = body.max_tokens * (body.n ?? 1);
           return {
@@ -123,7 +126,7 @@ test('100 parallel greedy calls never spend past the cap, under random prices, a
           gateway.meter.spentNanoUsd <= gateway.meter.capNanoUsd,
           `spent ${gateway.ledger.spentUsd} of a ${capUsd} cap`,
         );
-        assert.equal(gateway.meter.closed, false, 'an upstream billing within the estimate never overshoots');
+        assert.equal(gateway.meter.closed, false, 'an upstream billing within the bound never overshoots');
         assert.equal(log.entries.length, 100, 'every call, refused or not, is in the log');
         assert.equal(log.inFlightCount, 0);
         const logged = log.entries.reduce((t, e) => t + e.costUsd, 0);
@@ -138,7 +141,7 @@ test('100 parallel greedy calls never spend past the cap, under random prices, a
   );
 });
 
-test('an upstream billing past the estimate overshoots once and closes the episode to every later call', async () => {
+test("an upstream billing past the bound is charged the reservation, counted as the upstream's, and closes the episode", async () => {
   const log = new CallLog();
   const gateway = new ModelGateway({
     allowlist: allowlistWith([{ input: 1, output: 1 }]),
@@ -151,6 +154,9 @@ test('an upstream billing past the estimate overshoots once and closes the episo
   assert.equal(gateway.meter.closed, true);
   const ended = log.entries[0]!;
   assert.ok(ended.status === 'ok' && ended.overshootUsd > 0, JSON.stringify(ended));
+  assert.equal(ended.costUsd, ended.reservedUsd, 'charged the reservation, never the excess');
+  assert.equal(gateway.upstreamFailures, 1, "the upstream's fault");
+  assert.ok(gateway.meter.spentNanoUsd <= gateway.meter.capNanoUsd);
   await assert.rejects(
     gateway.complete({ messages: [{ role: 'user', content: 'again' }] }, { model: 'm0', maxTokens: 100 }),
     (e: unknown) =>

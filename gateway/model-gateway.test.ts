@@ -49,7 +49,7 @@ function ended(entry: CallLogEntry | undefined) {
   return entry;
 }
 
-test('the worked example: estimate 53, reservation $0.0252833, settled at $0.0003276', async () => {
+test('the worked example: estimate 53, bound 599, reservation $0.02581838, settled at $0.0003276', async () => {
   const bodies: Record<string, unknown>[] = [];
   const { gateway, log } = gatewayWith(recordingUpstream({ prompt_tokens: 20, completion_tokens: 100 }, bodies), 1);
   const rows: unknown[] = [];
@@ -59,7 +59,8 @@ test('the worked example: estimate 53, reservation $0.0252833, settled at $0.000
     started(row);
   };
   await gateway.complete(hiThere, { model: 'glm-5.3' });
-  // Billed JSON {"messages":[{"role":"user","content":"Hi there"}]}: plain 31, other 20 → ⌊37.92⌋ + 16.
+  // Billed JSON {"messages":[{"role":"user","content":"Hi there"}]}: plain 31, other 20 → estimate ⌊37.92⌋ + 16;
+  // bound 51 bytes + 4 separators + 32 (one message) + 512 (the request) = 599 tokens, reserved at 599 × 980 n$.
   assert.deepEqual(rows[0], {
     callId: (rows[0] as { callId: string }).callId,
     requestId: undefined,
@@ -67,10 +68,11 @@ test('the worked example: estimate 53, reservation $0.0252833, settled at $0.000
     model: 'glm-5.3',
     streamed: false,
     promptEstimateTokens: 53,
+    promptBoundTokens: 599,
     answerCount: 1,
     maxTokens: 8192,
     clamped: false,
-    reservedUsd: 0.0252833,
+    reservedUsd: 0.02581838,
     request: hiThere,
   });
   // 20 × 980 n$ + 100 × 3,080 n$.
@@ -93,33 +95,34 @@ test('cached prompt tokens are charged at the cache-read price', async () => {
   assert.equal(ended(log.entries[0]).costUsd, 0.0003708);
 });
 
-test('the clamp: kimi-k3 under the live $0.30 cap, a 10,000-token estimate asking 50,000 gets 28,769, clamped', async () => {
-  // {"messages":[{"role":"user","content":"xxx…"}]}: plain 23 + 23,879, other 20 → ⌊5 × 23,962 / 12⌋ + 16 = 10,000.
+test('the clamp: kimi-k3 under the live $0.30 cap, a 24,470-token bound asking 50,000 gets 25,875, clamped', async () => {
+  // {"messages":[{"role":"user","content":"xxx…"}]}: 23,922 bytes + 4 separators + 32 + 512 = 24,470 tokens
+  // (the live estimate would be ⌊5 × 23,962 / 12⌋ + 16 = 10,000).
   const body = { messages: [{ role: 'user', content: 'x'.repeat(23_879) }], max_tokens: 50_000 };
   const bodies: Record<string, unknown>[] = [];
   const { gateway, log } = gatewayWith(recordingUpstream({ prompt_tokens: 3000, completion_tokens: 10 }, bodies), 0.3);
   await gateway.complete(body, { model: 'kimi-k3' });
   const call = ended(log.entries[0]);
-  // ($0.30 − 10,000 × $0.00000195) / $0.00000975 = 28,769.2.
-  assert.equal(call.maxTokens, 28_769);
+  // ($0.30 − 24,470 × $0.00000195) / $0.00000975 = 25,875.2.
+  assert.equal(call.maxTokens, 25_875);
   assert.equal(call.clamped, true);
-  assert.equal(call.reservedUsd, 0.0195 + 28_769 * 0.00000975);
-  assert.equal(bodies[0]!.max_tokens, 28_769);
+  assert.equal(call.reservedUsd, (24_470 * 1950 + 25_875 * 9750) / 1e9);
+  assert.equal(bodies[0]!.max_tokens, 25_875);
 });
 
 test('n answers are reserved and clamped per answer', async () => {
   const { gateway, log } = gatewayWith(recordingUpstream({ prompt_tokens: 20, completion_tokens: 300 }), 0.01);
   await gateway.complete({ ...hiThere, n: 3, max_tokens: 5000 }, { model: 'glm-5.3' });
-  // ($0.01 − 51,940 n$) / (3 × 3,080 n$) = 1,076.6 tokens per answer.
+  // ($0.01 − 599 × 980 n$) / (3 × 3,080 n$) = 1,018.7 tokens per answer.
   const call = ended(log.entries[0]);
-  assert.equal(call.maxTokens, 1076);
+  assert.equal(call.maxTokens, 1018);
   assert.equal(call.clamped, true);
-  assert.equal(call.reservedUsd, 0.00005194 + 1076 * 3 * 0.00000308);
+  assert.equal(call.reservedUsd, (599 * 980 + 1018 * 3 * 3080) / 1e9);
 });
 
 test('402 cap when fewer than 64 tokens fit; 64 fit one micro-dollar later', async () => {
-  // Prompt 53 × 980 = 51,940 n$. A $0.000249 cap leaves 197,060 n$ = 63.98 tokens at 3,080 n$.
-  const refusedLog = gatewayWith(recordingUpstream({ prompt_tokens: 1, completion_tokens: 1 }), 0.000249);
+  // Prompt 599 × 980 = 587,020 n$. A $0.000784 cap leaves 196,980 n$ = 63.95 tokens at 3,080 n$.
+  const refusedLog = gatewayWith(recordingUpstream({ prompt_tokens: 1, completion_tokens: 1 }), 0.000784);
   await assert.rejects(
     refusedLog.gateway.complete(hiThere, { model: 'glm-5.3' }),
     (e: unknown) =>
@@ -129,8 +132,8 @@ test('402 cap when fewer than 64 tokens fit; 64 fit one micro-dollar later', asy
   assert.equal(refused.status, 'refused');
   assert.equal('request' in refused, false, 'a refused call is logged without its body');
   assert.equal(refusedLog.gateway.budgetRefusals, 1);
-  // $0.00025 leaves 198,060 n$ = 64.3 tokens: sent, clamped to 64.
-  const fits = gatewayWith(recordingUpstream({ prompt_tokens: 1, completion_tokens: 1 }), 0.00025);
+  // $0.000785 leaves 197,980 n$ = 64.3 tokens: sent, clamped to 64.
+  const fits = gatewayWith(recordingUpstream({ prompt_tokens: 1, completion_tokens: 1 }), 0.000785);
   await fits.gateway.complete(hiThere, { model: 'glm-5.3' });
   assert.equal(ended(fits.log.entries[0]).maxTokens, 64);
 });
@@ -140,7 +143,7 @@ test('no usage on a 200 is charged the whole reservation', async () => {
   await gateway.complete({ ...hiThere, max_tokens: 1000 }, { model: 'glm-5.3' });
   const call = ended(log.entries[0]);
   assert.equal(call.basis, 'missing-usage');
-  assert.equal(call.costUsd, 0.00005194 + 1000 * 0.00000308);
+  assert.equal(call.costUsd, (599 * 980 + 1000 * 3080) / 1e9);
 });
 
 test("calls that fail upstream for the infrastructure's reasons are counted; the policy still gets the typed error", async () => {

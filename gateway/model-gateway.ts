@@ -1,9 +1,12 @@
-// The metered model gateway of one episode (scenario run), under the live Season 2 rule
-// (gateway/meter/README.md): allowlist; the character-class prompt estimate; a reservation made
-// synchronously before anything goes upstream, max_tokens clamped to what fits, refused (402
-// `cap`) below 64 tokens; settled from usage; overshoot closes the episode. Upstream 429/503 are
-// retried here; the call log gets a row when a call starts and one when it ends. The policy host's
-// in-process ctx.call and the HTTP face (gateway-server.ts) both come through here.
+// The metered model gateway of one episode (scenario run) (gateway/meter/README.md): allowlist; a
+// reservation made synchronously before anything goes upstream from the prompt's token bound
+// (prompt-bound.ts: a true upper bound, so Σ charged ≤ cap), max_tokens clamped to what fits,
+// refused (402 `cap`) below 64 tokens; settled from usage by the live rule. An upstream billing
+// beyond the bound is its fault: the excess is not charged, the episode closes and the calls in
+// flight are cancelled. Calls the policy leaves (its client goes, or the episode ends with them
+// running: abandonInFlight) are the policy's: booked `abandoned`, never upstream failures. Upstream
+// 429/503 are retried here; the call log gets a row when a call starts and one when it ends. The
+// policy host's in-process ctx.call and the HTTP face (gateway-server.ts) both come through here.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type OpenAI from 'openai';
@@ -11,14 +14,11 @@ import { withBodyText, type ChatUpstream } from './upstream/chat-upstream.ts';
 import { meterPrices, type Allowlist, type ModelEntry } from './catalog/allowlist.ts';
 import { BudgetLedger } from './budget-ledger.ts';
 import { EpisodeMeter, type Budget, type Settlement } from './meter/episode-meter.ts';
-import {
-  fixedOverheadTokens,
-  promptEstimateOfBilledJson,
-  splitBilledBody,
-  type SplitBody,
-} from './meter/prompt-estimate.ts';
+import { promptEstimateOfBilledJson, splitBilledBody, type SplitBody } from './meter/prompt-estimate.ts';
 import { joinJsonObjects } from '../common/join-json-objects.ts';
 import { requestedAnswerCount, requestedMaxTokens } from './meter/request-limits.ts';
+import { nonTextContentPart, promptBoundTokens } from './meter/prompt-bound.ts';
+import { CallCut, cutOf, InFlightCalls } from './in-flight-calls.ts';
 import {
   GatewayError,
   fromUpstreamError,
@@ -157,9 +157,18 @@ export class ModelGateway {
   private readonly retryDelaysMs: readonly number[];
   /** Calls refused for the cap (the scenario's budget_exhausted signal). */
   budgetRefusals = 0;
-  /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries (the scenario's
-   * infra_error signal). */
+  /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries, and calls the upstream
+   * billed beyond their bound (the scenario's infra_error signal). */
   upstreamFailures = 0;
+  /** Calls the policy abandoned (cut when its client went or when the episode ended): the policy's, not the upstream's. */
+  abandonedCalls = 0;
+  /**
+   * Whether the agent is waiting for the policy's answer (set by the policy run once its agent
+   * endpoint is up). An upstream failure while it is not — between turns, after the last — is on a
+   * call nobody waited for: booked, not counted as the infrastructure's.
+   */
+  agentWaiting: (() => boolean) | undefined;
+  private readonly inFlight = new InFlightCalls();
 
   constructor(private readonly options: GatewayOptions) {
     this.meter = new EpisodeMeter(options.capUsd);
@@ -186,13 +195,14 @@ export class ModelGateway {
   private prepare(body: ChatBody, options: CallOptions, streamed: boolean): PreparedCall {
     const callId = randomUUID();
     const identity = { callId, requestId: options.requestId, branch: options.branch, model: options.model, streamed };
-    const refuse = (error: GatewayError, promptEstimate?: number): never => {
+    const refuse = (error: GatewayError, promptEstimate?: number, promptBound?: number): never => {
       if (error.type === 'cap') this.budgetRefusals += 1;
       this.options.callLog.refused({
         ...identity,
         errorType: error.type,
         message: error.message,
         promptEstimateTokens: promptEstimate,
+        promptBoundTokens: promptBound,
         spentAfterUsd: this.ledger.spentUsd,
       });
       throw error;
@@ -213,21 +223,36 @@ export class ModelGateway {
     if (guarded) return refuse(guarded);
     const answers = requestedAnswerCount(body);
     if (!answers.ok) return refuse(new GatewayError(400, 'invalid_request', answers.message, false));
+    const length = requestedMaxTokens(body);
+    if (!length.ok) return refuse(new GatewayError(400, 'invalid_request', length.message, false));
     const maxTokens =
-      options.maxTokens !== undefined && options.maxTokens >= 1
-        ? Math.floor(options.maxTokens)
-        : requestedMaxTokens(body);
-    // The body's billed part is serialized once, here: the estimate counts it, and the start row and
-    // every upstream attempt join their few knobs to it (bench/gateway-overhead.ts, by prompt size).
+      options.maxTokens !== undefined && options.maxTokens >= 1 ? Math.floor(options.maxTokens) : length.maxTokens;
+    const unbounded = nonTextContentPart(body);
+    if (unbounded)
+      return refuse(
+        new GatewayError(
+          400,
+          'invalid_request',
+          `${unbounded}: only text content parts are accepted — the meter's prompt bound counts bytes of text, and ` +
+            `an image, audio or file is billed at rates its bytes do not bound (gateway/meter/README.md)`,
+          false,
+        ),
+      );
+    // The body's billed part is serialized once, here: the bound and the estimate count it, and the
+    // start row and every upstream attempt join their few knobs to it (bench/gateway-overhead.ts).
     const split = splitOrNothing(body);
-    const estimate = split ? promptEstimateOfBilledJson(split.billedJson) : fixedOverheadTokens;
+    if (!split)
+      return refuse(new GatewayError(400, 'invalid_request', 'the request body is not JSON-serializable', false));
+    // The live rule's estimate is logged beside the bound the reservation is made from.
+    const estimate = promptEstimateOfBilledJson(split.billedJson);
+    const bound = promptBoundTokens(body, split.billedJson);
     const reserved = this.meter.reserve({
       prices: meterPrices(model),
-      promptEstimateTokens: estimate,
+      promptBoundTokens: bound,
       maxTokens,
       n: answers.answerCount,
     });
-    if (!reserved.ok) return refuse(new GatewayError(402, 'cap', reserved.message, false), estimate);
+    if (!reserved.ok) return refuse(new GatewayError(402, 'cap', reserved.message, false), estimate, bound);
     const upstreamBody = {
       ...notSentUpstream(body),
       model: model.id,
@@ -238,25 +263,24 @@ export class ModelGateway {
       {
         ...identity,
         promptEstimateTokens: estimate,
+        promptBoundTokens: bound,
         answerCount: answers.answerCount,
         maxTokens: reserved.maxTokens,
         clamped: reserved.clamped,
         reservedUsd: reserved.reservedUsd,
         request: body,
       },
-      split && joinJsonObjects(split.billedJson, JSON.stringify(split.knobs)),
+      joinJsonObjects(split.billedJson, JSON.stringify(split.knobs)),
     );
-    let upstreamText: ((extra: Record<string, unknown>) => string) | undefined;
-    if (split) {
-      const upstreamKnobs = {
-        ...notSentUpstream(split.knobs),
-        model: model.id,
-        max_tokens: reserved.maxTokens,
-        seed: this.options.seed,
-      };
-      upstreamText = (extra) => joinJsonObjects(split.billedJson, JSON.stringify({ ...upstreamKnobs, ...extra }));
-    }
-    return {
+    const upstreamKnobs = {
+      ...notSentUpstream(split.knobs),
+      model: model.id,
+      max_tokens: reserved.maxTokens,
+      seed: this.options.seed,
+    };
+    const upstreamText = (extra: Record<string, unknown>) =>
+      joinJsonObjects(split.billedJson, JSON.stringify({ ...upstreamKnobs, ...extra }));
+    const prepared: PreparedCall = {
       callId,
       model,
       identity,
@@ -269,9 +293,26 @@ export class ModelGateway {
       started: performance.now(),
       abort: linkedAbort(options.signal),
     };
+    // Until it is booked, the validator can cut it (abandonInFlight, an overbilling upstream); a
+    // cut call whose own end never comes (a stream nobody reads) is booked for it.
+    this.inFlight.add(callId, prepared.abort, (cut) =>
+      this.finish(prepared, { status: 'error', errorType: cut.type, failedAfterSend: true, attempts: 1 }),
+    );
+    return prepared;
+  }
+
+  /**
+   * Cuts every call still in flight as the policy's (the episode ended with them running) and
+   * waits until each is booked: `abandoned`, charged its usage or its reservation. Returns how many.
+   */
+  abandonInFlight(reason: string): Promise<number> {
+    return this.inFlight.cutAll(new CallCut('abandoned', `abandoned by the policy: ${reason}`));
   }
 
   private finish(prepared: PreparedCall, outcome: CallOutcome): void {
+    // Booked once: a call cut and booked by the validator may still end by itself later.
+    if (!this.inFlight.end(prepared.callId)) return;
+    if (outcome.errorType === 'abandoned') this.abandonedCalls += 1;
     let settlement: Pick<Settlement, 'costUsd' | 'overshootUsd'> & { basis: CallEndRow['basis'] };
     if (outcome.release && outcome.usage === undefined) {
       this.meter.release(prepared.reservationId);
@@ -280,6 +321,7 @@ export class ModelGateway {
       settlement = this.meter.settle(prepared.reservationId, outcome.usage, {
         failedAfterSend: outcome.failedAfterSend ?? false,
       });
+      if (settlement.overshootUsd > 0) this.upstreamOverbilled();
     }
     const usage = (outcome.usage ?? {}) as {
       prompt_tokens?: unknown;
@@ -337,13 +379,29 @@ export class ModelGateway {
     }
   }
 
+  /** Counts an upstream failure as the infrastructure's — unless nobody was waiting for the call. */
   private countUpstreamFailure(type: string): void {
+    if (this.agentWaiting && !this.agentWaiting()) return;
     this.upstreamFailures += 1;
     recordInfraError('gateway', type);
   }
 
+  /** The upstream billed a call beyond its bound: its fault; nothing more is admitted and the calls in flight are
+   * cancelled (each charged at most its reservation), so the episode never passes its cap. */
+  private upstreamOverbilled(): void {
+    this.upstreamFailures += 1;
+    recordInfraError('gateway', 'upstream_overbilled');
+    void this.inFlight.cutAll(new CallCut('cancelled', 'cancelled: the upstream billed a call beyond its bound'));
+  }
+
   private failed(prepared: PreparedCall, wrapped: unknown, extra: Partial<CallOutcome> = {}): GatewayError {
     const { cause, attempts } = wrapped instanceof AttemptsError ? wrapped : { cause: wrapped, attempts: 1 };
+    if (prepared.abort.signal.aborted) {
+      // Cut by the validator or left by the policy: charged its reservation, never the upstream's failure.
+      const cut = cutOf(prepared.abort.signal);
+      this.finish(prepared, { status: 'error', errorType: cut.type, failedAfterSend: true, attempts, ...extra });
+      return new GatewayError(499, cut.type, cut.message, false);
+    }
     const mapped = fromUpstreamError(cause, prepared.model.id);
     const release = wasRefusedUnbilled(cause);
     this.finish(prepared, {
@@ -421,7 +479,7 @@ export class ModelGateway {
       outcome = prepared.abort.signal.aborted
         ? {
             status: 'error',
-            errorType: 'aborted',
+            errorType: cutOf(prepared.abort.signal).type,
             usage,
             failedAfterSend: true,
             upstreamRequestId,
@@ -430,7 +488,10 @@ export class ModelGateway {
           }
         : { status: 'ok', usage, upstreamRequestId, attempts: sent.attempts, response: chunks };
     } catch (error) {
-      const mapped = fromUpstreamError(error, prepared.model.id);
+      const cut = prepared.abort.signal.aborted ? cutOf(prepared.abort.signal) : undefined;
+      const mapped = cut
+        ? new GatewayError(499, cut.type, cut.message, false)
+        : fromUpstreamError(error, prepared.model.id);
       outcome = {
         status: 'error',
         errorType: mapped.type,
@@ -446,10 +507,12 @@ export class ModelGateway {
       // Success, a broken stream, or the consumer stopping early: the call is settled once, from
       // usage when it came, else at its reservation (the answer may have been billed in full).
       if (!outcome) {
-        prepared.abort.abort();
+        // The consumer stopped reading: the policy left the call.
+        if (!prepared.abort.signal.aborted)
+          prepared.abort.abort(new CallCut('abandoned', 'the stream was not read to its end'));
         outcome = {
           status: 'error',
-          errorType: 'aborted',
+          errorType: cutOf(prepared.abort.signal).type,
           usage,
           failedAfterSend: true,
           upstreamRequestId,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { defaultTemporalAddress, searchAttributes, temporalUiPort } from '../contracts/temporal-names.ts';
 import { temporalDbFile, temporalLogFile, temporalPidFile } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
@@ -121,14 +122,61 @@ async function startDevServer(endpoint: TemporalEndpoint): Promise<void> {
   );
 }
 
-/** Registers the project's search attributes that the namespace lacks (the embedded server's wrong types are
- * re-created). */
+// Workflow histories of a namespace the bootstrap creates are kept this long after a run closes.
+const createdNamespaceRetentionSeconds = 30 * 24 * 3600;
+const namespaceReadyTimeoutMs = 30_000;
+
+const isNotFound = (error: unknown) => (error as { code?: unknown })?.code === 5; // gRPC NOT_FOUND
+
+/**
+ * Creates the namespace when the server lacks it (TRL_TEMPORAL_NAMESPACE naming one a shared
+ * server never had), then waits until it answers: registration is asynchronous in Temporal.
+ */
+export async function ensureNamespace(connection: Connection, namespace: string): Promise<boolean> {
+  try {
+    await connection.workflowService.describeNamespace({ namespace });
+    return false;
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  say(`creating the Temporal namespace ${namespace} (it did not exist)`);
+  try {
+    await connection.workflowService.registerNamespace({
+      namespace,
+      description: 'created by the TrajectoryRL validator bootstrap',
+      workflowExecutionRetentionPeriod: msToTs(createdNamespaceRetentionSeconds * 1000),
+    });
+  } catch (error) {
+    // Another worker created it first.
+    if ((error as { code?: unknown })?.code !== 6) {
+      throw new Error(
+        `the Temporal namespace "${namespace}" does not exist and could not be created (${(error as Error).message}); ` +
+          'create it on the server (temporal operator namespace create) or set TRL_TEMPORAL_NAMESPACE to one that exists',
+      );
+    }
+  }
+  const deadline = performance.now() + namespaceReadyTimeoutMs;
+  for (;;) {
+    try {
+      await connection.workflowService.describeNamespace({ namespace });
+      await connection.operatorService.listSearchAttributes({ namespace });
+      return true;
+    } catch (error) {
+      if (!isNotFound(error) || performance.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** Creates the namespace if it is missing, then registers the project's search attributes that it lacks (the
+ * embedded server's wrong types are re-created). */
 export async function registerSearchAttributes(
   endpoint: Pick<TemporalEndpoint, 'address' | 'namespace'>,
   connect: TemporalConnectionOptions = temporalConnectionOptions(endpoint.address),
 ): Promise<void> {
   const connection = await Connection.connect(connect);
   try {
+    await ensureNamespace(connection, endpoint.namespace);
     const listed = await connection.operatorService.listSearchAttributes({ namespace: endpoint.namespace });
     const existing = listed.customAttributes ?? {};
     const types = proto.temporal.api.enums.v1.IndexedValueType;

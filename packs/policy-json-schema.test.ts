@@ -85,6 +85,21 @@ test('each invalid document gets one line naming the field and the rule', () => 
   assert.match(!broken.ok ? broken.message : '', /^policy\.json: the document is not valid JSON/);
 });
 
+test('number and encoding errors are named plainly: 1e400 out of range, a BOM as a byte-order mark (issue 36)', () => {
+  const huge = parsePolicyJson('{"kind":"advisers","writer":"kimi-k3","advisers":["glm-5.2"],"max_tokens":1e400}');
+  assert.equal(huge.ok, false);
+  const hugeMessage = !huge.ok ? huge.message : '';
+  assert.match(hugeMessage, /^policy\.json: field "max_tokens" .*\(got a number out of range \(1e400 and the like/);
+  assert.doesNotMatch(hugeMessage, /null/);
+  const bom = parsePolicyJson('\ufeff{"kind":"pin","model":"glm-5.3"}');
+  assert.equal(bom.ok, false);
+  assert.equal(
+    !bom.ok ? bom.message : '',
+    'policy.json: the document starts with a byte-order mark (BOM, U+FEFF, bytes EF BB BF); save it as UTF-8 without a BOM',
+  );
+  assert.ok(!(!bom.ok && bom.message.includes('\ufeff')), 'the mark itself is not quoted');
+});
+
 test("the example packs' policy.json files are valid", () => {
   for (const name of readdirSync(examplesRoot)) {
     const file = path.join(examplesRoot, name, 'policy.json');
@@ -99,11 +114,21 @@ test("the example packs' policy.json files are valid", () => {
 const python = findPython() ?? 'python3-with-aiohttp-not-found';
 test("the sidecar's Python check agrees: same verdicts, same defaults, same message", () => {
   const documents = [...valid, ...invalid.map(([document]) => document)];
+  const texts = [
+    '{"kind":"advisers","writer":"kimi-k3","advisers":["glm-5.2"],"max_tokens":1e400}',
+    '\ufeff{"kind":"pin"}',
+  ];
   const script = [
     'import json, sys',
-    'from trajrl_policy.policy_json import PolicyJsonError, validate_policy_json',
+    'from trajrl_policy.policy_json import PolicyJsonError, parse_policy_json, validate_policy_json',
     'out = []',
-    'for document in json.load(sys.stdin):',
+    'given = json.load(sys.stdin)',
+    'for text in given["texts"]:',
+    '    try:',
+    '        out.append({"ok": True, "value": parse_policy_json(text)})',
+    '    except PolicyJsonError as error:',
+    '        out.append({"ok": False, "message": str(error)})',
+    'for document in given["documents"]:',
     '    try:',
     '        out.append({"ok": True, "value": validate_policy_json(document)})',
     '    except PolicyJsonError as error:',
@@ -111,13 +136,19 @@ test("the sidecar's Python check agrees: same verdicts, same defaults, same mess
     'print(json.dumps(out))',
   ].join('\n');
   const run = spawnSync(python!, ['-c', script], {
-    input: JSON.stringify(documents),
+    input: JSON.stringify({ texts, documents }),
     encoding: 'utf8',
     timeout: 20_000,
     env: { ...process.env, PYTHONPATH: pythonRoot, PYTHONDONTWRITEBYTECODE: '1' },
   });
   assert.equal(run.status, 0, run.stderr);
   const verdicts = JSON.parse(run.stdout) as { ok: boolean; value?: unknown; message?: string }[];
+  texts.forEach((text, index) => {
+    const fromZod = parsePolicyJson(text);
+    assert.equal(verdicts[index]!.ok, false);
+    assert.equal(verdicts[index]!.message, fromZod.ok ? '' : fromZod.message, text);
+  });
+  verdicts.splice(0, texts.length);
   documents.forEach((document, index) => {
     const fromZod = checkPolicyJson(document);
     const fromPython = verdicts[index]!;

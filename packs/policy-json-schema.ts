@@ -3,6 +3,7 @@
 // documents, fill in the same defaults and name the same field (policy-json-schema.test.ts).
 import { z } from 'zod';
 import { JsonTooDeepError, parseJsonBounded } from '../common/bounded-json.ts';
+import { byteOrderMarkProblem, showValue } from '../common/json-text-problems.ts';
 
 export const fusionModels = [
   'deepseek-v4-flash-0731',
@@ -17,10 +18,7 @@ export const fusionModels = [
 export const policySignals = ['stall', 'len', 'toolerr', 'noprog', 'repeat'] as const;
 export const policyKinds = ['pin', 'escalate', 'advisers'] as const;
 
-const show = (value: unknown) => {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length <= 60 ? text : `${text.slice(0, 57)}...`;
-};
+const show = (value: unknown) => showValue(value);
 
 function modelField() {
   return z
@@ -168,6 +166,8 @@ export function checkPolicyJson(document: unknown): PolicyJsonCheck {
 
 /** policy.json text → the checked document, or a one-line message. */
 export function parsePolicyJson(text: string): PolicyJsonCheck {
+  const bom = byteOrderMarkProblem(text, 'the document');
+  if (bom) return { ok: false, message: `policy.json: ${bom}` };
   let document: unknown;
   try {
     document = parseJsonBounded(text);

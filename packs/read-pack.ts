@@ -2,6 +2,7 @@
 // Hostile input: sizes are checked before reading, symlinks refused, downloads bounded.
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { byteOrderMarkProblem } from '../common/json-text-problems.ts';
 import { packLimits } from './limits.ts';
 import { PackError } from './pack-error.ts';
 import { safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
@@ -76,8 +77,11 @@ export async function readPackDirectory(dir: string): Promise<CanonicalPack> {
 /** JSON bytes → a pack in format 1 (any formatting; its identity is the hash of the canonical form). */
 export function parsePackJson(bytes: Buffer, source: string): CanonicalPack {
   let parsed: unknown;
+  const text = bytes.toString('utf8');
+  const bom = byteOrderMarkProblem(text, `the pack at ${source}`);
+  if (bom) throw new PackError('pack_invalid', bom);
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new PackError('pack_invalid', `the pack at ${source} is not JSON: ${(error as Error).message}`);
   }

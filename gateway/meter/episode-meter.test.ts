@@ -18,10 +18,10 @@ function accepted(result: ReserveResult): Extract<ReserveResult, { ok: true }> {
   return result as Extract<ReserveResult, { ok: true }>;
 }
 
-test('worked example: reserve the worst case, settle from usage', () => {
+test('worked example: reserve the bound, settle from usage', () => {
   const meter = new EpisodeMeter(1);
-  // 53 estimated prompt tokens × $0.98/M = $0.00005194; no max_tokens, so 8192 × $3.08/M = $0.02523136
-  const reservation = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 53 }));
+  // a 53-token prompt bound × $0.98/M = $0.00005194; no max_tokens, so 8192 × $3.08/M = $0.02523136
+  const reservation = accepted(meter.reserve({ prices: glm53, promptBoundTokens: 53 }));
   assert.equal(reservation.maxTokens, 8192);
   assert.equal(reservation.clamped, false);
   assert.equal(meter.reservedNanoUsd, 25_283_300n);
@@ -45,7 +45,7 @@ test('worked example: reserve the worst case, settle from usage', () => {
 test('a length that does not fit is clamped to what does', () => {
   const meter = new EpisodeMeter(0.3);
   // prompt 10,000 × $1.95/M = $0.0195; $0.2805 left pays for floor(0.2805 / 0.00000975) = 28,769 tokens
-  const reservation = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 10_000, maxTokens: 50_000 }));
+  const reservation = accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 10_000, maxTokens: 50_000 }));
   assert.equal(reservation.maxTokens, 28_769);
   assert.equal(reservation.clamped, true);
   assert.equal(meter.reservedNanoUsd, 299_997_750n);
@@ -54,7 +54,7 @@ test('a length that does not fit is clamped to what does', () => {
 
 test('as many tokens as fit when the request asks for an unbounded length', () => {
   const meter = new EpisodeMeter(1);
-  const reservation = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 0, maxTokens: Infinity }));
+  const reservation = accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 0, maxTokens: Infinity }));
   assert.equal(reservation.maxTokens, 102_564); // floor(1e9 nano-dollars / 9750)
   assert.equal(reservation.clamped, true);
 });
@@ -62,12 +62,12 @@ test('as many tokens as fit when the request asks for an unbounded length', () =
 test('n answers are reserved as n full-length answers and clamped per answer', () => {
   const meter = new EpisodeMeter(1);
   // prompt 1,000 × $1.95/M = $0.00195; 3 answers × 8192 × $9.75/M = $0.239616
-  const three = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 1000, n: 3 }));
+  const three = accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 1000, n: 3 }));
   assert.equal(three.maxTokens, 8192);
   assert.equal(meter.reservedNanoUsd, 241_566_000n);
   meter.release(three.reservationId);
   // 40 answers of 8192 cannot fit in $1: per answer floor((1e9 − 1,950,000) / (9750 × 40)) = 2559
-  const forty = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 1000, n: 40 }));
+  const forty = accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 1000, n: 40 }));
   assert.equal(forty.maxTokens, 2559);
   assert.equal(forty.clamped, true);
   assert.ok(meter.remainingNanoUsd >= 0n);
@@ -75,7 +75,7 @@ test('n answers are reserved as n full-length answers and clamped per answer', (
 
 test('refused when the prompt alone does not fit, or fewer than 64 tokens do', () => {
   const meter = new EpisodeMeter(0.001); // 1,000,000 nano-dollars
-  const promptTooBig = meter.reserve({ prices: kimiK3, promptEstimateTokens: 513 }); // 513 × 1950 ≥ 1,000,000
+  const promptTooBig = meter.reserve({ prices: kimiK3, promptBoundTokens: 513 }); // 513 × 1950 ≥ 1,000,000
   assert.equal(promptTooBig.ok, false);
   if (!promptTooBig.ok) {
     assert.equal(promptTooBig.type, 'cap');
@@ -83,7 +83,7 @@ test('refused when the prompt alone does not fit, or fewer than 64 tokens do', (
     assert.match(promptTooBig.message, /episode cap \$0\.001000.*prompt alone/);
   }
   // 450 × 1950 = 877,500 leaves 122,500 = 12 tokens at 9750
-  const tooShort = meter.reserve({ prices: kimiK3, promptEstimateTokens: 450 });
+  const tooShort = meter.reserve({ prices: kimiK3, promptBoundTokens: 450 });
   assert.equal(tooShort.ok, false);
   if (!tooShort.ok) assert.equal(tooShort.reason, 'below-minimum-tokens');
   assert.equal(meter.reservedNanoUsd, 0n);
@@ -92,27 +92,27 @@ test('refused when the prompt alone does not fit, or fewer than 64 tokens do', (
 test('the 64-token floor is inclusive', () => {
   const pricePerToken = 9750n;
   const exactlyMinimum = new EpisodeMeter(Number(pricePerToken * BigInt(minimumMaxTokens)) / 1e9);
-  const reservation = accepted(exactlyMinimum.reserve({ prices: kimiK3, promptEstimateTokens: 0, maxTokens: 1000 }));
+  const reservation = accepted(exactlyMinimum.reserve({ prices: kimiK3, promptBoundTokens: 0, maxTokens: 1000 }));
   assert.equal(reservation.maxTokens, 64);
   const oneShort = new EpisodeMeter(Number(pricePerToken * BigInt(minimumMaxTokens) - 1n) / 1e9);
-  assert.equal(oneShort.reserve({ prices: kimiK3, promptEstimateTokens: 0, maxTokens: 1000 }).ok, false);
+  assert.equal(oneShort.reserve({ prices: kimiK3, promptBoundTokens: 0, maxTokens: 1000 }).ok, false);
 });
 
 test('parallel calls reserve against what the calls in flight leave', () => {
   const meter = new EpisodeMeter(0.1);
-  const first = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 0, maxTokens: 8192 })); // $0.079872
-  const second = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 0, maxTokens: 8192 }));
+  const first = accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 0, maxTokens: 8192 })); // $0.079872
+  const second = accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 0, maxTokens: 8192 }));
   assert.equal(first.clamped, false);
   assert.equal(second.clamped, true);
   assert.equal(second.maxTokens, 2064); // floor(20,128,000 / 9750) = floor(2064.4)
-  assert.equal(meter.reserve({ prices: kimiK3, promptEstimateTokens: 0 }).ok, false);
+  assert.equal(meter.reserve({ prices: kimiK3, promptBoundTokens: 0 }).ok, false);
   meter.release(second.reservationId);
-  assert.equal(accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 0 })).maxTokens, 2064);
+  assert.equal(accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 0 })).maxTokens, 2064);
 });
 
 test('release charges nothing; a reservation settles or releases once', () => {
   const meter = new EpisodeMeter(1);
-  const reservation = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 100 }));
+  const reservation = accepted(meter.reserve({ prices: glm53, promptBoundTokens: 100 }));
   meter.release(reservation.reservationId);
   assert.equal(meter.spentNanoUsd, 0n);
   assert.equal(meter.reservedNanoUsd, 0n);
@@ -131,14 +131,14 @@ test('a call that failed after sending, or came back without valid usage, is cha
     [{ prompt_tokens: -5, completion_tokens: 10 }, false, 'invalid-usage'],
     [{ completion_tokens: 10 }, false, 'invalid-usage'],
   ] as const) {
-    const reservation = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 53, maxTokens: 100 }));
+    const reservation = accepted(meter.reserve({ prices: glm53, promptBoundTokens: 53, maxTokens: 100 }));
     const settlement = meter.settle(reservation.reservationId, usage, { failedAfterSend });
     assert.equal(settlement.basis, basis);
     assert.equal(settlement.costNanoUsd, 53n * 980n + 100n * 3080n);
     assert.equal(settlement.overshoot, false);
   }
   // failed after send but usage arrived (a stream that broke after its usage frame): usage is charged
-  const reservation = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 53, maxTokens: 100 }));
+  const reservation = accepted(meter.reserve({ prices: glm53, promptBoundTokens: 53, maxTokens: 100 }));
   const settlement = meter.settle(
     reservation.reservationId,
     { prompt_tokens: 1, completion_tokens: 1 },
@@ -150,39 +150,42 @@ test('a call that failed after sending, or came back without valid usage, is cha
 
 test('cached prompt tokens are billed at the cache-read price, never below zero', () => {
   const meter = new EpisodeMeter(1);
-  const first = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 2000 }));
+  const first = accepted(meter.reserve({ prices: glm53, promptBoundTokens: 2000 }));
   // 1000 uncached × 980 + 800 cached × 180 + 50 × 3080
   const usage = { prompt_tokens: 1800, completion_tokens: 50, prompt_tokens_details: { cached_tokens: 800 } };
   assert.equal(
     meter.settle(first.reservationId, usage, { failedAfterSend: false }).costNanoUsd,
     980_000n + 144_000n + 154_000n,
   );
-  const second = accepted(meter.reserve({ prices: glm53, promptEstimateTokens: 2000 }));
+  const second = accepted(meter.reserve({ prices: glm53, promptBoundTokens: 2000 }));
   // more cached than prompt tokens reported: cached is taken as the whole prompt
   const odd = { prompt_tokens: 100, completion_tokens: 0, prompt_tokens_details: { cached_tokens: 5000 } };
   assert.equal(meter.settle(second.reservationId, odd, { failedAfterSend: false }).costNanoUsd, 100n * 180n);
 });
 
-test('an overshoot is booked in full and closes the episode; calls already in flight still settle', () => {
+test('an upstream billing beyond the reservation is charged the reservation; the excess is its own and closes the episode', () => {
   const meter = new EpisodeMeter(1);
-  const small = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 100, maxTokens: 100 }));
-  const inFlight = accepted(meter.reserve({ prices: kimiK3, promptEstimateTokens: 100, maxTokens: 100 }));
-  // the upstream counted 5,000 prompt tokens where 100 were estimated
+  const small = accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 100, maxTokens: 100 }));
+  const inFlight = accepted(meter.reserve({ prices: kimiK3, promptBoundTokens: 100, maxTokens: 100 }));
+  // the upstream counted 5,000 prompt tokens where at most 100 were possible
   const settlement = meter.settle(
     small.reservationId,
     { prompt_tokens: 5000, completion_tokens: 10 },
     { failedAfterSend: false },
   );
   assert.equal(settlement.overshoot, true);
-  assert.equal(settlement.costNanoUsd, 5000n * 1950n + 10n * 9750n);
+  assert.equal(settlement.costNanoUsd, 100n * 1950n + 100n * 9750n, 'charged the reservation, never more');
   assert.equal(settlement.overshootUsd, (5000 * 1950 + 10 * 9750 - (100 * 1950 + 100 * 9750)) / 1e9);
   assert.equal(meter.spentNanoUsd, settlement.costNanoUsd);
   assert.equal(meter.closed, true);
-  const later = meter.reserve({ prices: glm53, promptEstimateTokens: 1 });
+  const later = meter.reserve({ prices: glm53, promptBoundTokens: 1 });
   assert.equal(later.ok, false);
   if (!later.ok) {
     assert.equal(later.reason, 'closed');
-    assert.match(later.message, /episode closed: reservation-1 cost \$0\.009848, more than the \$0\.001170 reserved/);
+    assert.match(
+      later.message,
+      /the upstream billed reservation-1 \$0\.009848, more than the \$0\.001170 bound reserved for it \(the upstream's fault/,
+    );
   }
   assert.equal(
     meter.settle(inFlight.reservationId, { prompt_tokens: 1, completion_tokens: 1 }, { failedAfterSend: false })
@@ -190,15 +193,16 @@ test('an overshoot is booked in full and closes the episode; calls already in fl
     false,
   );
   assert.equal(meter.reservedNanoUsd, 0n);
+  assert.ok(meter.spentNanoUsd <= meter.capNanoUsd);
 });
 
 test('bad inputs are programming errors and throw with the field named', () => {
   const meter = new EpisodeMeter(1);
-  assert.throws(() => meter.reserve({ prices: glm53, promptEstimateTokens: -1 }), /promptEstimateTokens/);
-  assert.throws(() => meter.reserve({ prices: glm53, promptEstimateTokens: 1, n: 0 }), /n must be/);
-  assert.throws(() => meter.reserve({ prices: glm53, promptEstimateTokens: 1, maxTokens: 0 }), /maxTokens/);
+  assert.throws(() => meter.reserve({ prices: glm53, promptBoundTokens: -1 }), /promptBoundTokens/);
+  assert.throws(() => meter.reserve({ prices: glm53, promptBoundTokens: 1, n: 0 }), /n must be/);
+  assert.throws(() => meter.reserve({ prices: glm53, promptBoundTokens: 1, maxTokens: 0 }), /maxTokens/);
   assert.throws(
-    () => meter.reserve({ prices: { ...glm53, completionUsdPerMillionTokens: 0 }, promptEstimateTokens: 1 }),
+    () => meter.reserve({ prices: { ...glm53, completionUsdPerMillionTokens: 0 }, promptBoundTokens: 1 }),
     /completion price must be above/,
   );
   assert.throws(() => new EpisodeMeter(-1), /episode cap/);

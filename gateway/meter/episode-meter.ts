@@ -1,5 +1,8 @@
-// One episode's money under the live Season 2 rule: every call reserves its worst case before it
-// is sent, against what remains after every call in flight; it is settled from usage afterwards.
+// One episode's money: every call reserves a true upper bound of what it can be billed
+// (prompt-bound.ts) before it is sent, against what remains after every call in flight; it is
+// settled from usage afterwards by the live Season 2 rule. A settlement above its reservation is
+// the upstream billing beyond its tokenizer's bound: the excess is recorded as the upstream's,
+// never charged, and the episode closes. So Σ charged ≤ Σ reservations ≤ cap under any schedule.
 // Synchronous and in memory, so reserve-then-send is atomic with respect to parallel calls.
 import { z } from 'zod';
 import { nanoUsdFromUsd, nanoUsdPerTokenFromUsdPerMillionTokens, roundedUsd, usdFromNanoUsd } from './money.ts';
@@ -16,8 +19,8 @@ export interface ModelPrices {
 
 export interface ReserveRequest {
   prices: ModelPrices;
-  /** From promptEstimateTokens(body). */
-  promptEstimateTokens: number;
+  /** The prompt's token bound, from promptBoundTokens(body) (prompt-bound.ts). */
+  promptBoundTokens: number;
   /** Completion tokens per answer; absent means 8192, Infinity means as many as fit. */
   maxTokens?: number;
   /** Answers asked for (`n`); each is reserved at the full length. */
@@ -34,12 +37,14 @@ export type RefusalReason = 'closed' | 'prompt-exceeds-remaining' | 'below-minim
 export type SettlementBasis = 'usage' | 'failed-after-send' | 'missing-usage' | 'invalid-usage';
 
 export interface Settlement {
+  /** What is charged: the usage's cost, at most the reservation. */
   costUsd: number;
   /** Exact, for ledgers that add settlements up. */
   costNanoUsd: bigint;
   basis: SettlementBasis;
-  /** The call cost more than it reserved; the episode is now closed. */
+  /** The upstream billed more than the reservation (beyond the bound): the episode is now closed. */
   overshoot: boolean;
+  /** The usage's cost above the reservation: the upstream's, recorded and never charged. */
   overshootUsd: number;
 }
 
@@ -145,9 +150,9 @@ export class EpisodeMeter {
 
   reserve(request: ReserveRequest): ReserveResult {
     const prices = exactPrices(request.prices);
-    const estimate = request.promptEstimateTokens;
+    const estimate = request.promptBoundTokens;
     if (!Number.isSafeInteger(estimate) || estimate < 0) {
-      throw new RangeError(`promptEstimateTokens must be a whole number ≥ 0, got ${estimate}`);
+      throw new RangeError(`promptBoundTokens must be a whole number ≥ 0, got ${estimate}`);
     }
     const answerCount = request.n ?? 1;
     if (!Number.isSafeInteger(answerCount) || answerCount < 1) {
@@ -169,7 +174,7 @@ export class EpisodeMeter {
         reason: 'prompt-exceeds-remaining',
         message:
           `episode cap ${formatUsd(this.capNanoUsd)}: this call cannot fit — its prompt alone is reserved at ` +
-          `${formatUsd(promptNanoUsd)} (${estimate} estimated tokens) and ${formatUsd(remaining)} remains`,
+          `${formatUsd(promptNanoUsd)} (at most ${estimate} tokens) and ${formatUsd(remaining)} remains`,
       };
     }
     // Per answer token, n answers are paid for at once.
@@ -206,8 +211,9 @@ export class EpisodeMeter {
   /**
    * Books a sent call. With valid usage the cost is computed from it; without (the upstream failed
    * or timed out after the request left, or answered without usage) the whole reservation is
-   * charged, since the upstream may have billed up to it. A cost above the reservation is booked
-   * in full as overshoot and closes the episode.
+   * charged, since the upstream may have billed up to it. A cost above the reservation (the
+   * upstream billed beyond the bound) is charged at the reservation, the excess is returned as
+   * overshoot (the upstream's fault, never charged) and the episode closes.
    */
   settle(reservationId: string, usage: unknown, options: { failedAfterSend: boolean }): Settlement {
     const reservation = this.take(reservationId);
@@ -226,17 +232,19 @@ export class EpisodeMeter {
         costNanoUsd = reservation.reservedNanoUsd;
       }
     }
-    this.spent += costNanoUsd;
     const overshootNanoUsd = costNanoUsd - reservation.reservedNanoUsd;
     const overshoot = overshootNanoUsd > 0n;
+    const chargedNanoUsd = overshoot ? reservation.reservedNanoUsd : costNanoUsd;
+    this.spent += chargedNanoUsd;
     if (overshoot && this.closedBecause === undefined) {
       this.closedBecause =
-        `episode closed: ${reservationId} cost ${formatUsd(costNanoUsd)}, more than the ` +
-        `${formatUsd(reservation.reservedNanoUsd)} reserved for it (overshoot); no further calls are metered in this episode`;
+        `episode closed: the upstream billed ${reservationId} ${formatUsd(costNanoUsd)}, more than the ` +
+        `${formatUsd(reservation.reservedNanoUsd)} bound reserved for it (the upstream's fault; the excess is not ` +
+        `charged); no further calls are admitted in this episode`;
     }
     return {
-      costUsd: usdFromNanoUsd(costNanoUsd),
-      costNanoUsd,
+      costUsd: usdFromNanoUsd(chargedNanoUsd),
+      costNanoUsd: chargedNanoUsd,
       basis,
       overshoot,
       overshootUsd: overshoot ? usdFromNanoUsd(overshootNanoUsd) : 0,

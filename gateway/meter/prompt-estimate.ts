@@ -1,6 +1,7 @@
-// The live Season 2 worst-case prompt estimate. It needs no tokenizer, so every validator reserves
-// the same amount for the same request body, and it is one linear pass, so no body can stall the
-// gateway.
+// The live Season 2 character-class prompt estimate. It needs no tokenizer and is one linear pass.
+// It is NOT an upper bound of what an upstream bills (astral-plane characters were billed 3.12× it,
+// runs of one letter 1.42×: issue 36), so reservations are made from prompt-bound.ts; this estimate
+// is logged beside each call, as the live rule's figure.
 
 // Request fields that shape the answer but are not billed as prompt. Everything else in the body
 // (messages, tools, functions, response_format, prediction, unknown fields) counts.
@@ -27,9 +28,9 @@ export const generationKnobs = [
 
 const generationKnobSet: ReadonlySet<string> = new Set(generationKnobs);
 
-// Letters, digits and whitespace tokenize at three or more characters a token; punctuation,
-// symbols and non-ASCII are close to one a token, which is what a body built to be under-priced
-// would be made of.
+// The live rule's assumption: letters, digits and whitespace tokenize at three characters a token,
+// every other character at one. Both fail for adversarial content (a run of one letter, an astral
+// character of four bytes), which is why the reservation uses prompt-bound.ts.
 export const plainCharactersPerToken = 3;
 // The estimate is multiplied by 1.25 = 5/4 for tokenizer differences, then this is added.
 export const safetyFactorNumerator = 5;
@@ -118,12 +119,12 @@ export function promptEstimateFromCounts(counts: CharacterClassCounts): number {
   return Math.floor(numerator / denominator) + fixedOverheadTokens;
 }
 
-/** Worst-case prompt tokens of a body whose billed part is `billedJson` (splitBilledBody). */
+/** The live rule's estimated prompt tokens of a body whose billed part is `billedJson` (splitBilledBody). */
 export function promptEstimateOfBilledJson(billedJson: string): number {
   return promptEstimateFromCounts(countCharacterClasses(billedJson));
 }
 
-/** Worst-case prompt tokens of a chat-completions request body (no cache hits assumed). */
+/** The live rule's estimated prompt tokens of a chat-completions request body (no cache hits assumed). */
 export function promptEstimateTokens(body: Record<string, unknown>): number {
   let json: string;
   try {

@@ -4,39 +4,37 @@
 // Reserved (and clamped) when a request names no length; a policy that needs more must ask.
 export const defaultMaxTokens = 8192;
 
-function isTruthy(value: unknown): boolean {
-  // The live rule is Python's `a or b or default`; empty arrays and objects are falsy there too.
-  if (Array.isArray(value)) return value.length > 0;
-  if (value !== null && typeof value === 'object') return Object.keys(value).length > 0;
-  return Boolean(value);
-}
+export type MaxTokensResult = { ok: true; maxTokens: number } | { ok: false; field: string; message: string };
 
-function wholeTokenCount(value: unknown): number | undefined {
-  if (typeof value === 'number') {
-    if (Number.isNaN(value) || value < 1) return undefined;
-    // 1e400 parses as Infinity: ask for everything, the meter clamps it to what fits.
-    return value === Infinity ? Infinity : Math.floor(value);
-  }
-  if (typeof value === 'string' && /^\s*\d{1,20}\s*$/.test(value)) {
-    const parsed = Number(value.trim());
-    return parsed >= 1 ? parsed : undefined;
-  }
-  return undefined;
+function describe(value: unknown): string {
+  if (typeof value === 'number' && !Number.isFinite(value))
+    return `${value} (a number out of range: 1e400 and the like read as Infinity)`;
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /**
- * The completion length a request asks for: `max_tokens` if set, else `max_completion_tokens`, else
- * 8192; the first one set that is not a whole number ≥ 1 also counts as 8192. The gateway sends the
- * meter's (possibly clamped) value upstream as `max_tokens` and drops `max_completion_tokens`.
+ * The completion length a request asks for: `max_tokens` if present, else `max_completion_tokens`,
+ * else 8192. A length that is present must be a positive whole number of tokens (a JSON number, at
+ * most 2^53 − 1): 0, negatives, fractions, strings and out-of-range numbers are refused with the
+ * field named, never guessed at (the live rule read 0 and −1 as absent and reserved 8192; a string
+ * went upstream as sent). `null` is absent. The gateway sends the meter's (possibly clamped) value
+ * upstream as `max_tokens` and drops `max_completion_tokens`.
  */
-export function requestedMaxTokens(body: Record<string, unknown>): number {
-  const chosen = isTruthy(body.max_tokens)
-    ? body.max_tokens
-    : isTruthy(body.max_completion_tokens)
-      ? body.max_completion_tokens
-      : undefined;
-  if (chosen === undefined) return defaultMaxTokens;
-  return wholeTokenCount(chosen) ?? defaultMaxTokens;
+export function requestedMaxTokens(body: Record<string, unknown>): MaxTokensResult {
+  for (const field of ['max_tokens', 'max_completion_tokens'] as const) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return { ok: true, maxTokens: value };
+    return {
+      ok: false,
+      field,
+      message:
+        `${field} must be a positive whole number of tokens (a JSON number such as 4096), got ${describe(value)}; ` +
+        `omit it to ask for ${defaultMaxTokens}, or send a number ≥ 1 — a length above what the budget pays for is cut to fit`,
+    };
+  }
+  return { ok: true, maxTokens: defaultMaxTokens };
 }
 
 export type AnswerCountResult = { ok: true; answerCount: number } | { ok: false; message: string };

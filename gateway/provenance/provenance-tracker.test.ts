@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isProvenanceViolation } from '../../contracts/provenance.ts';
+import { isProvenanceViolation, provenanceViolationReason } from '../../contracts/provenance.ts';
 import { ProvenanceTracker } from './provenance-tracker.ts';
 
 const completion = (content: string | null, toolCalls: { name: string; arguments: string }[] = []) => ({
@@ -67,8 +67,56 @@ test('a model answer with a few authored words added stays above the threshold; 
     ]),
   );
   const after = tracker.summary();
-  assert.ok(after.coveredUnits === honest.coveredUnits && after.units > honest.units);
+  assert.equal(after.coveredUnits, honest.coveredUnits, 'actions are not words');
+  assert.equal(after.units, honest.units);
+  assert.deepEqual([after.actions, after.coveredActions, after.actionCoverage], [2, 1, 0.5]);
   assert.match(after.uncovered.at(-1)!, /^tool call terminal/);
+  assert.equal(isProvenanceViolation(after), true, 'one authored action is a violation whatever the words');
+});
+
+test('an action a model wrote in its text is covered; one with an edited argument is not', () => {
+  const tracker = new ProvenanceTracker();
+  tracker.addModelResponse(
+    completion(
+      'Next, run {"name": "terminal", "arguments": {"command": "python3 -m pytest -q /app/tests"}} and read it.',
+    ),
+  );
+  tracker.checkReceived(
+    received(null, [{ name: 'terminal', arguments: '{"command":"python3 -m pytest -q /app/tests"}' }]),
+  );
+  assert.equal(tracker.summary().actionCoverage, 1);
+  tracker.checkReceived(received(null, [{ name: 'terminal', arguments: '{"command":"python3 -m pytest -q /app"}' }]));
+  // "python3 -m pytest -q /app" is inside the model's text too: a truncation of a model's argument passes
+  tracker.checkReceived(received(null, [{ name: 'terminal', arguments: '{"command":"rm -rf /app/tests"}' }]));
+  const summary = tracker.summary();
+  assert.deepEqual([summary.actions, summary.coveredActions], [3, 2]);
+  assert.equal(isProvenanceViolation(summary), true);
+});
+
+test("issue 36: tool calls the policy writes itself behind a cheap model's repeated text are a violation", () => {
+  const tracker = new ProvenanceTracker();
+  for (let turn = 0; turn < 9; turn++) {
+    tracker.addModelResponse(completion(answerA));
+    tracker.checkReceived(
+      received(answerA, [{ name: 'terminal', arguments: JSON.stringify({ command: `cat /app/step-${turn}.txt` }) }]),
+    );
+  }
+  const summary = tracker.summary();
+  assert.ok(summary.coverage > 0.9, `word coverage stays high: ${summary.coverage}`);
+  assert.deepEqual([summary.actions, summary.coveredActions, summary.actionCoverage], [9, 0, 0]);
+  assert.equal(isProvenanceViolation(summary), true);
+  assert.match(
+    provenanceViolationReason(summary),
+    /^9 of the 9 tool calls the agent received came from no model's output/,
+  );
+});
+
+test('a call with more argument values than the text check reads must match a model call exactly', () => {
+  const tracker = new ProvenanceTracker();
+  const values = Array.from({ length: 200 }, (_, i) => `v${i}`);
+  tracker.addModelResponse(completion(`terminal ${values.join(' ')}`));
+  tracker.checkReceived(received(null, [{ name: 'terminal', arguments: JSON.stringify({ values }) }]));
+  assert.equal(tracker.summary().coveredActions, 0);
 });
 
 test('streamed answers are folded per choice before fingerprinting', () => {

@@ -1,9 +1,11 @@
 // Provenance at run time. Every model answer the gateway settles is fingerprinted (text as
 // overlapping runs of words, each tool call as its name and canonical arguments); every answer the
-// agent receives is measured against them: a word counts as covered when some run of
-// `shingleWords` words around it appears in a model answer, a tool call when a model produced the
-// same call. Selecting, truncating, combining and reordering model output keeps coverage near 1;
-// text the policy wrote itself does not. Memory is bounded: the most recent answers are kept up to
+// agent receives is measured against them, words and actions apart (contracts/provenance.ts): a
+// word counts as covered when some run of `shingleWords` words around it appears in a model
+// answer; a tool call (an action) when a model produced the same call (name and canonical
+// arguments), or when one model answer's text holds its name and every argument value (a policy
+// may turn a model's written action into a call). Selecting, truncating, combining and reordering
+// model output keeps both near 1; text or actions the policy wrote itself do not. Memory is bounded: the most recent answers are kept up to
 // `windowChars`, older ones are forgotten (an answer is normally used in the turn that asked it).
 import { canonicalJson } from '../catalog/canonical-json.ts';
 import type { ProvenanceSummary } from '../../contracts/provenance.ts';
@@ -43,8 +45,43 @@ function toolCallFingerprint(call: { name: string; arguments: string }): string 
 interface IndexedAnswer {
   chars: number;
   joined: string;
+  /** The answer's text as it came (for actions written in text). */
+  text: string;
   shingles: number[];
   toolCalls: string[];
+}
+
+// A tool call covered by text must have at most this many argument values to look for: a call
+// built with thousands of values must match a model's tool call exactly (bounded work per call).
+const maxTextCoveredLeaves = 64;
+
+/** The argument values of a call, as text to find in a model's answer; undefined when there are too many. */
+function argumentLeaves(argumentsText: string): string[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(argumentsText);
+  } catch {
+    return argumentsText.trim() === '' ? [] : [argumentsText.trim()];
+  }
+  const leaves: string[] = [];
+  const stack: unknown[] = [parsed];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) stack.push(...value);
+    else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+    else if (typeof value === 'string') {
+      if (value.trim() !== '') leaves.push(value);
+    } else if (value !== null && value !== undefined) leaves.push(String(value));
+    if (leaves.length > maxTextCoveredLeaves || stack.length > 4 * maxTextCoveredLeaves) return undefined;
+  }
+  return leaves;
+}
+
+/** A value as a model may have written it in text: as is, or JSON-escaped inside a string. */
+function textHolds(text: string, value: string): boolean {
+  if (text.includes(value)) return true;
+  const escaped = JSON.stringify(value).slice(1, -1);
+  return escaped !== value && text.includes(escaped);
 }
 
 export class ProvenanceTracker {
@@ -54,6 +91,8 @@ export class ProvenanceTracker {
   private windowUsed = 0;
   private units = 0;
   private coveredUnits = 0;
+  private actions = 0;
+  private coveredActions = 0;
   private turns = 0;
   private readonly uncovered: string[] = [];
 
@@ -70,11 +109,20 @@ export class ProvenanceTracker {
     this.turns += 1;
     this.checkText(parts.text);
     for (const call of parts.toolCalls) {
-      const weight = Math.max(1, wordsOf(call.arguments).length);
-      this.units += weight;
-      if (this.toolCalls.has(toolCallFingerprint(call))) this.coveredUnits += weight;
+      this.actions += 1;
+      if (this.toolCalls.has(toolCallFingerprint(call)) || this.writtenByAModel(call)) this.coveredActions += 1;
       else this.sample(`tool call ${call.name}(${call.arguments})`);
     }
+  }
+
+  /** One model answer's text holds the call: its name and every argument value. */
+  private writtenByAModel(call: { name: string; arguments: string }): boolean {
+    if (call.name === '') return false;
+    const leaves = argumentLeaves(call.arguments);
+    if (leaves === undefined) return false;
+    return this.answers.some(
+      (answer) => answer.text.includes(call.name) && leaves.every((leaf) => textHolds(answer.text, leaf)),
+    );
   }
 
   summary(): ProvenanceSummary {
@@ -82,6 +130,9 @@ export class ProvenanceTracker {
       coverage: this.units === 0 ? 1 : Math.round((this.coveredUnits / this.units) * 1e4) / 1e4,
       units: this.units,
       coveredUnits: this.coveredUnits,
+      actionCoverage: this.actions === 0 ? 1 : Math.round((this.coveredActions / this.actions) * 1e4) / 1e4,
+      actions: this.actions,
+      coveredActions: this.coveredActions,
       turns: this.turns,
       uncovered: [...this.uncovered],
     };
@@ -95,6 +146,7 @@ export class ProvenanceTracker {
     const indexed: IndexedAnswer = {
       chars: answer.text.length + answer.toolCalls.reduce((sum, call) => sum + call.arguments.length, 0),
       joined: words.join(' '),
+      text: answer.text,
       shingles,
       toolCalls: answer.toolCalls.map(toolCallFingerprint),
     };

@@ -80,9 +80,9 @@ test('a reservation past a ceiling is a non-retryable spend_ceiling_reached fail
 test("an attempt's gateway spend counts calls still in flight at their reservation", () => {
   const meter = new EpisodeMeter(1);
   const prices = { promptUsdPerMillionTokens: 0, completionUsdPerMillionTokens: 1000, cacheReadUsdPerMillionTokens: 0 };
-  const done = meter.reserve({ prices, promptEstimateTokens: 0, maxTokens: 300 });
+  const done = meter.reserve({ prices, promptBoundTokens: 0, maxTokens: 300 });
   assert.ok(done.ok);
   meter.settle(done.reservationId, { prompt_tokens: 0, completion_tokens: 100 }, { failedAfterSend: false });
-  assert.ok(meter.reserve({ prices, promptEstimateTokens: 0, maxTokens: 200 }).ok);
+  assert.ok(meter.reserve({ prices, promptBoundTokens: 0, maxTokens: 200 }).ok);
   assert.ok(Math.abs(gatewaySpendUsd(new BudgetLedger(meter)) - 0.3) < 1e-12);
 });

@@ -265,3 +265,84 @@ test("an answer over the bound fails the call as the upstream's, without reading
   const seen = await meet(upstream, 'any', false);
   assert.deepEqual([seen.type, seen.unbilled, seen.retried], ['upstream_error', false, false]);
 });
+
+// The race of issue 36: the upstream closes a keep-alive socket it considers idle just as the
+// gateway writes the next request into it. This server answers the first request on each
+// connection and, like a server whose idle timer fired as the bytes arrived, drops the connection
+// on the second without reading or answering it.
+test('a request on a reused socket the upstream closed is sent again on a fresh connection, and charged once from usage', async (t) => {
+  const { ModelGateway } = await import('../model-gateway.ts');
+  const { CallLog } = await import('../call-log.ts');
+  const { defaultAllowlistFile, loadAllowlist } = await import('../catalog/allowlist.ts');
+  let processed = 0;
+  let dropped = 0;
+  const server = http.createServer((request, response) => {
+    const socket = request.socket as typeof request.socket & { served?: number };
+    socket.served = (socket.served ?? 0) + 1;
+    if (socket.served > 1) {
+      dropped += 1;
+      return void socket.destroy();
+    }
+    let text = '';
+    request.on('data', (chunk) => (text += chunk));
+    request.on('end', () => {
+      processed += 1;
+      const body = JSON.parse(text) as { model: string };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: `answer-${processed}`,
+          object: 'chat.completion',
+          created: 0,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+        }),
+      );
+    });
+  });
+  const listening = await listenOn(server, '127.0.0.1');
+  const upstream = new HttpChatUpstream({ baseURL: `${listening.url}/v1`, apiKey: 'k', timeoutMs: 10_000 });
+  const log = new CallLog();
+  const gateway = new ModelGateway({
+    allowlist: loadAllowlist(defaultAllowlistFile),
+    upstream,
+    capUsd: 1,
+    callLog: log,
+    seed: 0,
+    retryDelaysMs: [],
+  });
+  t.after(async () => {
+    upstream.close();
+    await listening.close();
+  });
+  // 1: a new pooled socket, answered; 2: reused, dropped, sent again on a connection of its own;
+  // 3: a new pooled socket (the dropped one is gone), answered; 4: reused, dropped, sent again.
+  for (let call = 0; call < 4; call++) {
+    await gateway.complete({ messages, max_tokens: 16 }, { model: 'glm-5.3-flash' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  assert.equal(dropped, 2, 'the second and fourth calls first went into a reused socket the upstream dropped');
+  assert.equal(upstream.staleRetries, 2);
+  assert.equal(processed, 4, 'each call was processed once');
+  assert.equal(log.entries.length, 4);
+  for (const entry of log.entries) {
+    assert.ok(entry.status === 'ok' && entry.basis === 'usage', JSON.stringify(entry));
+    assert.equal(entry.costUsd, (10 * 135 + 2 * 450) / 1e9, 'charged its usage, never its reservation');
+  }
+  assert.equal(gateway.upstreamFailures, 0);
+});
+
+test("idle keep-alive sockets are closed by us before a Node upstream's 5 s idle timeout", async (t) => {
+  const { idleSocketTimeoutMs } = await import('./http-chat-upstream.ts');
+  assert.ok(idleSocketTimeoutMs < 5000);
+  const server = http.createServer((_request, response) => response.end('{}'));
+  assert.equal(server.keepAliveTimeout, 5000, "Node's default, the sim fleet's");
+  const listening = await listenOn(server, '127.0.0.1');
+  const upstream = new HttpChatUpstream({ baseURL: `${listening.url}/v1`, apiKey: 'k', timeoutMs: 10_000 });
+  t.after(async () => {
+    upstream.close();
+    await listening.close();
+  });
+  const agent = (upstream as unknown as { agent: http.Agent & { options: { timeout?: number } } }).agent;
+  assert.equal(agent.options.timeout, idleSocketTimeoutMs);
+});

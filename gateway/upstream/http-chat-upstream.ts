@@ -4,6 +4,13 @@
 // and formatted debug details of every request, logged or not: most of what the gateway's own hop
 // still cost (bench/gateway-overhead.ts). No retries here: the gateway retries 429 and 503 itself.
 //
+// Connection faults are the validator's, never a policy's: keep-alive sockets idle longer than
+// idleSocketTimeoutMs are closed by us (below the 5 s idle timeout of Node servers, the sim fleet's
+// included), and a request that fails on a reused socket before any byte of an answer — the
+// upstream had closed that idle socket, so it never read the request — is sent again, once, on a
+// fresh connection (issue 36: 6 of 2,000 calls after a pause were charged to the policy as
+// `failed-after-send`). The stale send is not charged: only the fresh attempt's outcome is booked.
+//
 // Its failures are the SDK's error classes, raised on the same conditions (an HTTP error status,
 // an `error` object in the stream, a connection that failed or timed out, the caller's abort), so
 // gateway/gateway-error.ts blames and bills a failure the same whichever client met it.
@@ -31,6 +38,28 @@ export type UpstreamPromise = Promise<unknown> & {
 };
 
 const defaultMaxAnswerBytes = 64 * 1024 * 1024;
+
+/**
+ * How long a keep-alive socket may sit idle before we close it: below the upstream's own idle
+ * timeout (5 s for Node's http servers, the sim fleet's; 60–75 s for common proxies), so we close
+ * first and never write into a socket the upstream is closing.
+ */
+export const idleSocketTimeoutMs = 4000;
+
+// Errors of a write into a socket the peer had closed.
+const staleSocketCodes: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** A request on a reused keep-alive socket failed before any answer byte: the upstream never read it. */
+class StaleConnectionError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`the reused connection was closed by the upstream before it answered: ${cause.message}`);
+    this.name = 'StaleConnectionError';
+  }
+}
+
+function isStaleSocketError(error: Error & { code?: string }): boolean {
+  return (error.code !== undefined && staleSocketCodes.has(error.code)) || error.message === 'socket hang up';
+}
 const maxErrorBodyBytes = 1024 * 1024;
 
 /** The response headers as the SDK's errors keep them (APIError reads x-request-id from them). */
@@ -106,7 +135,7 @@ export class HttpChatUpstream implements ChatUpstream {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new TypeError(`the upstream speaks http or https, not ${url.protocol}`);
     this.transport = url.protocol === 'https:' ? https : http;
-    this.agent = new this.transport.Agent({ keepAlive: true });
+    this.agent = new this.transport.Agent({ keepAlive: true, timeout: idleSocketTimeoutMs });
     this.maxAnswerBytes = options.maxAnswerBytes ?? defaultMaxAnswerBytes;
     this.target = {
       protocol: url.protocol,
@@ -134,10 +163,22 @@ export class HttpChatUpstream implements ChatUpstream {
   }
 
   private send(body: ChatBody, options: UpstreamRequestOptions): Promise<Answer> {
+    if (options.signal?.aborted) return Promise.reject(new APIUserAbortError());
+    const text = bodyTextOf(body) ?? JSON.stringify(body);
+    return this.sendOnce(body, text, options, false).catch((error: unknown) => {
+      if (!(error instanceof StaleConnectionError)) throw error;
+      this.staleRetries += 1;
+      return this.sendOnce(body, text, options, true);
+    });
+  }
+
+  /** Requests sent again on a fresh connection after a reused one proved stale (for tests and benches). */
+  staleRetries = 0;
+
+  private sendOnce(body: ChatBody, text: string, options: UpstreamRequestOptions, fresh: boolean): Promise<Answer> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(new APIUserAbortError());
     const streamed = body.stream === true;
-    const text = bodyTextOf(body) ?? JSON.stringify(body);
     return new Promise<Answer>((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
@@ -154,8 +195,11 @@ export class HttpChatUpstream implements ChatUpstream {
         reject(error);
       };
       const onAbort = () => fail(new APIUserAbortError());
+      let answered = false;
       const request = this.transport.request({
         ...this.target,
+        // The second try goes on a connection of its own, never another idle one that may be stale too.
+        ...(fresh ? { agent: false as const } : {}),
         headers: {
           ...options.headers,
           'content-type': 'application/json',
@@ -170,10 +214,13 @@ export class HttpChatUpstream implements ChatUpstream {
         fail(
           signal?.aborted
             ? new APIUserAbortError()
-            : new APIConnectionError({ message: `Connection error: ${error.message}`, cause: error }),
+            : !answered && !fresh && request.reusedSocket && isStaleSocketError(error)
+              ? new StaleConnectionError(error)
+              : new APIConnectionError({ message: `Connection error: ${error.message}`, cause: error }),
         ),
       );
       request.once('response', (incoming) => {
+        answered = true;
         const status = incoming.statusCode ?? 0;
         const requestId = requestIdOf(incoming);
         if (status < 200 || status >= 300) {

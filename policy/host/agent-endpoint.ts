@@ -19,6 +19,8 @@ export interface AgentEndpoint {
   url: string;
   port: number;
   requests: number;
+  /** Agent requests being answered now: the agent is waiting for the policy while this is above 0. */
+  openRequests: number;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export async function serveAgentEndpoint(
   backend: PolicyBackend,
   options: { host: string; port?: number; maxBodyBytes?: number },
 ): Promise<AgentEndpoint> {
-  const state = { requests: 0 };
+  const state = { requests: 0, open: 0 };
   const server = http.createServer(async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', 'http://policy');
@@ -46,14 +48,19 @@ export async function serveAgentEndpoint(
         throw new HttpError(400, 'invalid_request_error', `field "${issue?.path.join('.')}": ${issue?.message}`);
       }
       state.requests += 1;
-      const body = parsed.data as AgentRequestBody;
-      const answer = await backend.answer(body);
-      if (answer.kind === 'relay') return await relay(response, answer);
-      if (!body.stream) return sendJson(response, 200, answer.completion);
-      startSse(response);
-      for (const chunk of completionToChunks(answer.completion, body.stream_options?.include_usage === true))
-        writeSse(response, chunk);
-      endSse(response);
+      state.open += 1;
+      try {
+        const body = parsed.data as AgentRequestBody;
+        const answer = await backend.answer(body);
+        if (answer.kind === 'relay') return await relay(response, answer);
+        if (!body.stream) return sendJson(response, 200, answer.completion);
+        startSse(response);
+        for (const chunk of completionToChunks(answer.completion, body.stream_options?.include_usage === true))
+          writeSse(response, chunk);
+        endSse(response);
+      } finally {
+        state.open -= 1;
+      }
     } catch (error) {
       if (error instanceof PolicyRequestError)
         return sendError(response, error.status, 'policy_error', error.message, error.fault.kind);
@@ -68,6 +75,9 @@ export async function serveAgentEndpoint(
     ...listening,
     get requests() {
       return state.requests;
+    },
+    get openRequests() {
+      return state.open;
     },
   };
 }

@@ -1,6 +1,7 @@
 // The trusted policy host: forwards each agent request to the policy in its sandbox, serves the
 // policy's ctx.call through the gateway, and turns every policy fault (crash, hang, malformed
 // answer, protocol abuse) into a recorded fault and an OpenAI-style error for the agent.
+import { HeadTailLines } from '../../common/head-tail-lines.ts';
 import type { ModelGateway } from '../../gateway/model-gateway.ts';
 import { GatewayError } from '../../gateway/gateway-error.ts';
 import { runnerMessageSchema, type ModelInfo } from '../runtime/protocol.ts';
@@ -37,13 +38,15 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
-const maxLogLines = 2000;
+// policy.log keeps its first and its last lines (common/head-tail-lines.ts).
+const logHeadLines = 1000;
+const logTailLines = 1000;
 const maxFaults = 200;
 
 /** The TypeScript backend: the policy bundle in its no-network sandbox, spoken to over its channel. */
 export class PolicyHost implements PolicyBackend {
   readonly faults: PolicyFault[] = [];
-  readonly logLines: string[] = [];
+  readonly logLines = new HeadTailLines(logHeadLines, logTailLines);
   requestsServed = 0;
   sandboxLost: string | undefined;
   private readonly pending = new Map<string, Pending>();
@@ -128,7 +131,7 @@ export class PolicyHost implements PolicyBackend {
   }
 
   private log(line: string): void {
-    if (this.logLines.length < maxLogLines) this.logLines.push(line.slice(0, 2000));
+    this.logLines.push(line.slice(0, 2000));
   }
 
   /**
@@ -261,7 +264,7 @@ export class PolicyHost implements PolicyBackend {
   }
 
   logText(): string {
-    return this.logLines.join('\n') + '\n';
+    return this.logLines.lines().join('\n') + '\n';
   }
 
   /** One agent request through the policy; rejects with PolicyRequestError on any policy fault. */

@@ -73,8 +73,11 @@ export interface PolicyRunSummary {
   costByModelUsd: Record<string, number>;
   calls: number;
   budgetRefusals: number;
-  /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries (contracts/blame.ts). */
+  /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries, on a call the policy
+   * was waiting for, and calls the upstream billed beyond their bound (contracts/blame.ts). */
   upstreamFailures: number;
+  /** Calls the policy left in flight (cut when its client went or when the episode ended): the policy's. */
+  abandonedCalls: number;
   agentRequests: number;
   /** How much of what the agent received came from model answers. */
   provenance: ProvenanceSummary;
@@ -200,6 +203,9 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
     await closeRecords();
     throw error;
   }
+  // An upstream failure while no agent request is open (between turns, after the last) is on a
+  // call nobody waited for: not the infrastructure's (contracts/blame.ts).
+  gateway.agentWaiting = () => endpoint.openRequests > 0;
   return {
     endpoint,
     host,
@@ -209,7 +215,13 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
     async stop() {
       watchdog.stop();
       await endpoint.close();
+      // The episode is over: a call still in flight is one the policy left (un-awaited, fired and
+      // forgotten). It is cut and booked `abandoned` before the policy's sandbox goes (so its end
+      // row, its charge and the spend ledger agree), and never counted as the upstream's failure.
+      await gateway.abandonInFlight('the episode ended with the call in flight');
       await host.stop();
+      // A call the policy started while it was being stopped.
+      await gateway.abandonInFlight('the episode ended with the call in flight');
       await closeRecords();
       return {
         costUsd: gateway.ledger.spentUsd,
@@ -217,6 +229,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
         calls: callLog.entries.length,
         budgetRefusals: gateway.budgetRefusals,
         upstreamFailures: gateway.upstreamFailures,
+        abandonedCalls: gateway.abandonedCalls,
         agentRequests: endpoint.requests,
         provenance: provenance.summary(),
         ...(injection ? { injection: injection.summary() } : {}),

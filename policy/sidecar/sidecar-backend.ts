@@ -2,6 +2,7 @@
 // POST /v1/chat/completions and its answer comes back byte for byte (SSE included), while the turn
 // log records what the agent received. A request never waits past the agent's deadline; a sidecar
 // that is gone, breaks a stream, answers 5xx or with garbage is a recorded policy fault.
+import { HeadTailLines } from '../../common/head-tail-lines.ts';
 import http from 'node:http';
 import { checkPolicyCompletion } from '../host/completion-schema.ts';
 import { AgentTurns } from '../host/agent-turns.ts';
@@ -18,7 +19,9 @@ import { parseJsonBounded } from '../../common/bounded-json.ts';
 import { killedFromOutside } from '../../sandbox/container-exit.ts';
 
 const maxFaults = 200;
-const maxLogLines = 2000;
+// policy.log keeps its first and its last lines (common/head-tail-lines.ts).
+const logHeadLines = 1000;
+const logTailLines = 1000;
 const maxCompletionBytes = 16 * 1024 * 1024;
 const maxErrorBytes = 64 * 1024;
 
@@ -73,7 +76,7 @@ function errorMessageOf(bytes: Buffer): string | undefined {
 
 export class SidecarBackend implements PolicyBackend {
   readonly faults: PolicyFault[] = [];
-  private readonly logLines: string[] = [];
+  private readonly logLines = new HeadTailLines(logHeadLines, logTailLines);
   private sidecarOutput = '';
   private readonly open = new Set<string>();
   private readonly turns: AgentTurns;
@@ -136,13 +139,13 @@ export class SidecarBackend implements PolicyBackend {
   }
 
   private log(line: string): void {
-    if (this.logLines.length < maxLogLines) this.logLines.push(line.slice(0, 4000));
+    this.logLines.push(line.slice(0, 4000));
   }
 
   logText(): string {
     return (
       [
-        ...this.logLines,
+        ...this.logLines.lines(),
         this.sidecarOutput ? `--- policy sidecar output (stdout and stderr) ---\n${this.sidecarOutput}` : '',
       ].join('\n') + '\n'
     );

@@ -7,7 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
+import path from 'node:path';
+import { repoRoot } from '../../common/data-layout.ts';
 import { examplePackDir, validSkill, writePack } from '../support/fixture-packs.ts';
+
+// Issue 36: repeats a cheap model's text and rewrites every tool call the model proposes.
+const authoredActionsPack = path.join(repoRoot, 'test', 'fixtures', 'hostile', 'authored-actions');
 
 const authoredAnswer =
   'I have gone through the whole task step by step. The data was loaded, checked for malformed rows, grouped as the instructions ask, ' +
@@ -31,11 +36,12 @@ describe('provenance of what the agent received', () => {
   let harness: Harness;
   let authored: EvaluationResult;
   let honest: EvaluationResult;
+  let authoredActions: EvaluationResult;
 
   before(async () => {
     harness = await startHarness();
     const dir = await writePack({ 'SKILL.md': validSkill, 'policy.ts': authoringPolicy });
-    [authored, honest] = await Promise.all([
+    [authored, honest, authoredActions] = await Promise.all([
       harness.evaluate({
         pack: { kind: 'directory', path: dir },
         agent: 'loop',
@@ -44,6 +50,12 @@ describe('provenance of what the agent received', () => {
       }),
       harness.evaluate({
         pack: { kind: 'directory', path: examplePackDir },
+        agent: 'loop',
+        scenarios: ['csv-sales-report'],
+        seed: 3,
+      }),
+      harness.evaluate({
+        pack: { kind: 'directory', path: authoredActionsPack },
         agent: 'loop',
         scenarios: ['csv-sales-report'],
         seed: 3,
@@ -63,12 +75,33 @@ describe('provenance of what the agent received', () => {
       JSON.stringify(scenario.provenance),
     );
     assert.match(scenario.error ?? '', /^provenance: .*I have gone through the whole task/);
+    // No tool call of its own: its actions (none or the model's) are not what it is caught for.
+    assert.equal(scenario.provenance?.coveredActions, scenario.provenance?.actions);
     assert.equal(authored.testsPassed, 0);
   });
 
-  test('the honest example beside it passes model output on: coverage 1', () => {
+  test("a policy that edits the model's tool calls behind its repeated text is a provenance violation, whatever its word coverage", () => {
+    assert.equal(
+      authoredActions.status,
+      'completed',
+      JSON.stringify(authoredActions.rejection ?? authoredActions.perScenario),
+    );
+    const scenario = authoredActions.perScenario[0]!;
+    assert.equal(scenario.status, 'provenance_violation', JSON.stringify(scenario));
+    assert.equal(scenario.testsPassed, 0);
+    const provenance = scenario.provenance!;
+    assert.ok(provenance.actions! > 0 && provenance.coveredActions! < provenance.actions!, JSON.stringify(provenance));
+    assert.match(scenario.error ?? '', /tool calls the agent received came from no model's output/);
+    console.log(
+      `authored-actions: word coverage ${provenance.coverage}, action coverage ${provenance.actionCoverage} ` +
+        `(${provenance.coveredActions}/${provenance.actions})`,
+    );
+  });
+
+  test("the honest example beside it passes model output on: coverage 1, every action a model's", () => {
     const scenario = honest.perScenario[0]!;
     assert.notEqual(scenario.status, 'provenance_violation');
     assert.ok(scenario.provenance && scenario.provenance.coverage >= 0.95, JSON.stringify(scenario.provenance));
+    assert.equal(scenario.provenance.actionCoverage, 1, JSON.stringify(scenario.provenance));
   });
 });

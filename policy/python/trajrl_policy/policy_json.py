@@ -55,6 +55,12 @@ class PolicyJsonError(ValueError):
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, float) and value != value:
+        return "NaN (not a number)"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        sign = "" if value > 0 else "-"
+        return (f"a number out of range ({sign}1e400 and the like are too large for a double "
+                f"and read as {sign}Infinity)")
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -119,6 +125,9 @@ def validate_policy_json(document: Any) -> dict:
 
 
 def parse_policy_json(text: str) -> dict:
+    if text.startswith("\ufeff"):
+        raise PolicyJsonError("", "starts with a byte-order mark (BOM, U+FEFF, bytes EF BB BF); "
+                                  "save it as UTF-8 without a BOM")
     try:
         document = json.loads(text)
     except ValueError as error:
