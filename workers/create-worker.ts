@@ -25,10 +25,12 @@ import type { SeatActivityDependencies } from '../activities/seat-activities.ts'
 import { steadyHeartbeatInterceptor } from './steady-heartbeat.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
+/** Workflow interceptors bundled with the workflows (a failed evaluation's TrlStatus). */
+export const workflowInterceptorModules = [path.join(repoRoot, 'workflows', 'failed-status-interceptor.ts')];
 
 /** The workflow bundle; `path` replaces the project's workflows (replaying against other code). */
 export async function bundleWorkflows(path = workflowsPath): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: path, logger: quietBundlerLogger });
+  return bundleWorkflowCode({ workflowsPath: path, workflowInterceptorModules, logger: quietBundlerLogger });
 }
 
 const quietBundlerLogger = {

@@ -34,6 +34,7 @@ import {
   upstreamUnavailableType,
 } from '../contracts/failure-types.ts';
 import { scenarioStatusOf } from '../contracts/blame.ts';
+import { preparationFailed } from '../contracts/task-invalid.ts';
 import { probeLimits } from '../contracts/probe.ts';
 import { isPolicyDriven } from '../contracts/agent-kinds.ts';
 import { progressDetails, resultDetails, summarized } from './run-metadata.ts';
@@ -314,7 +315,7 @@ export async function evaluateSubmission(submission: Submission): Promise<Evalua
       setPhase(scenario.name, 'building');
       prepared = await onHost(buildActivities(hostQueue)).prepareScenario(scenario);
     } catch (error) {
-      return done({ ...base, error: `prepare: ${failureText(error).message}` });
+      return done(preparationFailed(base, error));
     }
     const described = {
       ...base,
