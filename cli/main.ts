@@ -37,8 +37,9 @@ const usage = `usage: trl <command> [options]
                              (default .cache/images/, named by the base's recipe hash); a machine whose cache
                              holds the archive of its recipe loads it instead of building (debootstrap)
   images load FILE           load such an archive, if it is of this checkout's recipe
-  import-tasks SRC DEST      convert Terminal-Bench 1 tasks (task.yaml, run-tests.sh; found up to two folders
-                             below SRC) to the Harbor layout under DEST, saying per task what changed or why not
+  import-tasks SRC DEST      convert Terminal-Bench 1 tasks (task.yaml, run-tests.sh) and check Harbor tasks
+                             (task.toml), found up to two folders below SRC, into DEST, saying per task what
+                             changed, what the build will rewrite, or why not
   pack <dir> [--out FILE]    print a pack's hash; --out writes its canonical JSON
   submit <pack>              commit a pack: on the local chain (default) store it and commit it for a
                              miner hotkey; on Subtensor print the commitment to make
@@ -193,7 +194,7 @@ async function main(argv: string[]): Promise<number> {
       });
       if (positionals.length !== 2)
         throw new UsageError(
-          'trl import-tasks needs SRC (Terminal-Bench 1 tasks) and DEST (where the Harbor-layout tasks go)',
+          'trl import-tasks needs SRC (Terminal-Bench 1 or Harbor tasks) and DEST (where the Harbor-layout tasks go)',
         );
       return (await import('./commands/import-tasks-command.ts')).importTasksCommand({
         src: positionals[0]!,
