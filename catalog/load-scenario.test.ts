@@ -175,3 +175,10 @@ test('a missing tests/test.sh names the file, what it is for and where to add it
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a timeout past the most the validator grants is lowered and noted, not refused', async () => {
+  const { parseTaskTomlWithRaw } = await import('./load-scenario.ts');
+  const { config, raw } = parseTaskTomlWithRaw('s', '[agent]\ntimeout_sec = 10800.0\n[verifier]\ntimeout_sec = 600\n');
+  assert.equal(config.agent.timeout_sec, 7200);
+  assert.match(configNotes(config, raw).join('\n'), /\[agent\] timeout_sec = 10800 lowered to 7200/);
+});

@@ -2,7 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { taskConfigSchema, type TaskConfig } from '../contracts/task-config.ts';
+import { maxTimeoutSec, taskConfigSchema, type TaskConfig } from '../contracts/task-config.ts';
 import { ScenarioError } from './scenario-error.ts';
 import { planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
 
@@ -29,6 +29,13 @@ export function configNotes(config: TaskConfig, raw?: Record<string, unknown>): 
     notes.push(`[environment] gpus = ${environment.gpus} asked; sandboxes have no GPU`);
   if (Array.isArray(environment.mcp_servers) && environment.mcp_servers.length > 0)
     notes.push('[environment] mcp_servers declared; no MCP server is started here');
+  for (const section of ['agent', 'verifier'] as const) {
+    const asked = (raw?.[section] as Record<string, unknown> | undefined)?.timeout_sec;
+    if (typeof asked === 'number' && asked > maxTimeoutSec[section])
+      notes.push(
+        `[${section}] timeout_sec = ${asked} lowered to ${maxTimeoutSec[section]}, the most the validator grants`,
+      );
+  }
   if (raw) notes.push(...unknownKeyNotes(raw));
   return notes;
 }
