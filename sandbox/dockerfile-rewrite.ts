@@ -4,6 +4,7 @@
 // their registries (which this machine reaches through TLS interception). A Dockerfile already FROM
 // ${BASE_IMAGE} (the project's own scenarios) is built as written. The plan is pure (the loader
 // reports it); the rendering takes the registry endpoints the host is configured with.
+import path from 'node:path';
 import { resolveBase, type BaseStandIn, type Toolchain } from './public-base-images.ts';
 
 export interface DockerInstruction {
@@ -70,7 +71,13 @@ function parseFrom(argument: string, args: Map<string, string>): ParsedFrom {
 
 export type BuildPlan =
   | { kind: 'as-written' }
-  | { kind: 'rewrite'; instructions: DockerInstruction[]; stages: Map<number, BaseStandIn & { stage?: string }> }
+  | {
+      kind: 'rewrite';
+      instructions: DockerInstruction[];
+      stages: Map<number, BaseStandIn & { stage?: string }>;
+      /** Instructions replaced by their registry equivalent (COPY --from the uv image → uv from PyPI). */
+      replaced?: Map<number, { lines: string[]; note: string }>;
+    }
   | { kind: 'refused'; reason: string };
 
 const sandboxBaseReference = /^\$\{?BASE_IMAGE\}?$/;
@@ -81,6 +88,7 @@ export function planBuild(dockerfile: string): BuildPlan {
   const globalArgs = new Map<string, string>();
   const stages = new Map<number, BaseStandIn & { stage?: string }>();
   const stageNames = new Set<string>();
+  const replaced = new Map<number, { lines: string[]; note: string }>();
   let sawFrom = false;
   let anyRewrite = false;
   for (const [index, instruction] of instructions.entries()) {
@@ -97,7 +105,11 @@ export function planBuild(dockerfile: string): BuildPlan {
     }
     if (instruction.keyword === 'COPY' || instruction.keyword === 'ADD') {
       const from = /--from=(\S+)/.exec(instruction.argument)?.[1];
-      if (from && !stageNames.has(from.toLowerCase()) && !/^\d+$/.test(from))
+      const uv = from ? uvFromPyPi(from, instruction.argument) : undefined;
+      if (uv) {
+        replaced.set(index, uv);
+        anyRewrite = true;
+      } else if (from && !stageNames.has(from.toLowerCase()) && !/^\d+$/.test(from))
         return {
           kind: 'refused',
           reason: `${instruction.keyword} --from=${from} copies out of an image no registry here serves`,
@@ -116,16 +128,42 @@ export function planBuild(dockerfile: string): BuildPlan {
     anyRewrite = true;
   }
   if (!sawFrom) return { kind: 'refused', reason: 'the Dockerfile has no FROM line' };
-  return anyRewrite ? { kind: 'rewrite', instructions, stages } : { kind: 'as-written' };
+  return anyRewrite ? { kind: 'rewrite', instructions, stages, replaced } : { kind: 'as-written' };
+}
+
+/**
+ * `COPY --from=ghcr.io/astral-sh/uv:X /uv /uvx DEST`: the same binaries from PyPI's `uv` wheel, which
+ * ships them; the image itself is on a registry this machine cannot reach.
+ */
+function uvFromPyPi(image: string, argument: string): { lines: string[]; note: string } | undefined {
+  const match = /^ghcr\.io\/astral-sh\/uv(?::([\w.]+))?(?:@\S+)?$/.exec(image);
+  if (!match) return undefined;
+  const version = match[1] && /^\d/.test(match[1]) ? match[1].replace(/-.*$/, '') : undefined;
+  const paths = argument.split(/\s+/).filter((word) => !word.startsWith('--'));
+  const dest = paths.pop() ?? '/bin/';
+  const wanted = paths.map((source) => path.posix.basename(source)).filter((name) => name === 'uv' || name === 'uvx');
+  if (wanted.length === 0) return undefined;
+  const target = (name: string) =>
+    dest.endsWith('/') || wanted.length > 1 ? `${dest.replace(/\/?$/, '/')}${name}` : dest;
+  return {
+    lines: [
+      `RUN python3 -m venv /opt/trl-uv && /opt/trl-uv/bin/pip install -q ${version ? `uv==${version}` : 'uv'} \\`,
+      ` && mkdir -p ${dest.endsWith('/') ? dest : path.posix.dirname(dest)} && ${wanted.map((name) => `cp /opt/trl-uv/bin/${name} ${target(name)}`).join(' && ')} && rm -rf /opt/trl-uv`,
+    ],
+    note: `COPY --from=${image} rewritten: uv ${version ?? '(newest)'} from PyPI's uv wheel`,
+  };
 }
 
 /** One line per rewritten base: what the build puts in its place. */
 export function planNotes(plan: BuildPlan): string[] {
   if (plan.kind !== 'rewrite') return [];
-  return [...plan.stages.values()].map(
-    (standIn) =>
-      `FROM ${standIn.reference} rewritten: ${standIn.note}; built offline from the sandbox base image and the package registries`,
-  );
+  return [
+    ...[...plan.stages.values()].map(
+      (standIn) =>
+        `FROM ${standIn.reference} rewritten: ${standIn.note}; built offline from the sandbox base image and the package registries`,
+    ),
+    ...[...(plan.replaced?.values() ?? [])].map((replacement) => replacement.note),
+  ];
 }
 
 /** The registries the host is configured with (pip's, npm's and Go's own settings), for the build's toolchains. */
@@ -252,7 +290,8 @@ export function renderRewrite(plan: Extract<BuildPlan, { kind: 'rewrite' }>, reg
   if (!declaresBase) out.push('ARG BASE_IMAGE=trl-sandbox-base:latest');
   for (const [index, instruction] of plan.instructions.entries()) {
     const standIn = plan.stages.get(index);
-    out.push(...(standIn ? standInLines(standIn, registries) : [instruction.raw]));
+    const replacement = plan.replaced?.get(index);
+    out.push(...(standIn ? standInLines(standIn, registries) : replacement ? replacement.lines : [instruction.raw]));
   }
   return out.join('\n') + '\n';
 }

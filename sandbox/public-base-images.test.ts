@@ -82,8 +82,8 @@ test('the plan keeps ${BASE_IMAGE} Dockerfiles as written and rewrites each publ
 
 test('the plan refuses what it cannot build: a refused base, COPY --from an image, no FROM', () => {
   assert.deepEqual(planBuild('FROM python:3.12-alpine\n').kind, 'refused');
-  const copied = planBuild('FROM python:3.12\nCOPY --from=ghcr.io/astral-sh/uv:0.5 /uv /bin/\n');
-  assert.ok(copied.kind === 'refused' && /COPY --from=ghcr\.io\/astral-sh\/uv:0\.5/.test(copied.reason));
+  const copied = planBuild('FROM python:3.12\nCOPY --from=registry.example.test/tools:1 /tool /bin/\n');
+  assert.ok(copied.kind === 'refused' && /COPY --from=registry\.example\.test\/tools:1/.test(copied.reason));
   assert.equal(planBuild('RUN true\n').kind, 'refused');
 });
 
@@ -96,4 +96,14 @@ test('continuation lines join; comments inside them are dropped', () => {
 test('a CA bundle splits into one certificate each', () => {
   const pem = (n: number) => `-----BEGIN CERTIFICATE-----\nAAA${n}\n-----END CERTIFICATE-----`;
   assert.equal(splitCaBundle(`# a\n${pem(1)}\n\n${pem(2)}\n`).length, 2);
+});
+
+test('COPY --from the uv image becomes uv from PyPI, at the same version', () => {
+  const plan = planBuild('FROM ubuntu:24.04\nCOPY --from=ghcr.io/astral-sh/uv:0.8.15 /uv /uvx /bin/\n');
+  assert.equal(plan.kind, 'rewrite');
+  assert.match(planNotes(plan).join('\n'), /uv 0\.8\.15 from PyPI's uv wheel/);
+  const rendered = renderRewrite(plan as Extract<typeof plan, { kind: 'rewrite' }>, {});
+  assert.match(rendered, /pip install -q uv==0\.8\.15/);
+  assert.match(rendered, /cp \/opt\/trl-uv\/bin\/uv \/bin\/uv && cp \/opt\/trl-uv\/bin\/uvx \/bin\/uvx/);
+  assert.doesNotMatch(rendered, /COPY --from/);
 });
