@@ -5,8 +5,7 @@
 //
 //   node --import tsx bench/public-tasks.ts sample SCRATCH --seed 39 --per-repo 6 GITDIR...
 //   node --import tsx bench/public-tasks.ts build SCRATCH [--parallel 2]
-//   ./trl eval policy/examples/<pack> --scenarios-dir SCRATCH/tasks --agent oracle --json > SCRATCH/oracle.json
-//   ./trl eval policy/examples/<pack> --scenarios-dir SCRATCH/tasks --agent null --json > SCRATCH/null.json
+//   node --import tsx bench/public-tasks.ts eval SCRATCH   (oracle and null, as trl eval --scenarios-dir runs them)
 //   node --import tsx bench/public-tasks.ts table SCRATCH
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -20,6 +19,8 @@ import { createDockerClient } from '../sandbox/docker-client.ts';
 import { ensureScenarioImage } from '../sandbox/scenario-image.ts';
 import { SeededRandom } from '../scoring/seeded-random.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
+import { startHarness, uniqueId } from '../test/support/evaluation-harness.ts';
+import { examplePackDir } from '../test/support/fixture-packs.ts';
 
 interface Candidate {
   repo: string;
@@ -144,6 +145,30 @@ async function build(scratch: string, parallel: number, reverse: boolean): Promi
   await Promise.all(Array.from({ length: parallel }, worker));
 }
 
+/**
+ * The oracle and the null agent on every task, as `trl eval --scenarios-dir SCRATCH/tasks --agent X`
+ * runs them, but on a task queue of its own: `trl eval`'s fixed queue is shared by every checkout
+ * polling the same Temporal server.
+ */
+async function evaluate(scratch: string): Promise<void> {
+  const harness = await startHarness();
+  try {
+    const pack = { kind: 'directory' as const, path: examplePackDir };
+    const scenariosDir = path.join(scratch, 'tasks');
+    const runs = await Promise.all(
+      (['oracle', 'null'] as const).map(async (agent) => {
+        const started = performance.now();
+        const result = await harness.evaluate({ submissionId: uniqueId(`public-${agent}`), pack, agent, scenariosDir });
+        await writeFile(path.join(scratch, `${agent}.json`), JSON.stringify(result, null, 2) + '\n');
+        return `${agent}: ${result.status}, ${result.testsPassed}/${result.testsTotal} in ${((performance.now() - started) / 1000).toFixed(0)} s`;
+      }),
+    );
+    process.stdout.write(runs.join('\n') + '\n');
+  } finally {
+    await harness.close();
+  }
+}
+
 async function readJson<T>(file: string): Promise<T | undefined> {
   if (!existsSync(file)) return undefined;
   const text = await readFile(file, 'utf8');
@@ -230,5 +255,6 @@ const [scratch, ...gitDirs] = positionals;
 if (!scratch) throw new Error('usage: public-tasks.ts sample|build|table SCRATCH [GITDIR...]');
 if (command === 'sample') await sample(path.resolve(scratch), Number(values.seed), Number(values['per-repo']), gitDirs);
 else if (command === 'build') await build(path.resolve(scratch), Number(values.parallel), values.reverse!);
+else if (command === 'eval') await evaluate(path.resolve(scratch));
 else if (command === 'table') await table(path.resolve(scratch));
 else throw new Error(`unknown command ${command}`);
