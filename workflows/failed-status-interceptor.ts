@@ -3,11 +3,14 @@
 // then say what happened. An interceptor, so the workflow's own code stays as it is.
 import {
   isCancellation,
+  patched,
   upsertSearchAttributes,
   workflowInfo,
   type WorkflowInterceptorsFactory,
 } from '@temporalio/workflow';
 import { searchAttributes } from '../contracts/temporal-names.ts';
+
+export const failedStatusPatch = 'trl-failed-status';
 
 export const interceptors: WorkflowInterceptorsFactory = () => ({
   inbound: [
@@ -16,7 +19,8 @@ export const interceptors: WorkflowInterceptorsFactory = () => ({
         try {
           return await next(input);
         } catch (error) {
-          if (workflowInfo().workflowType === 'evaluateSubmission')
+          // Patched: histories that failed before this interceptor replay without the upsert.
+          if (workflowInfo().workflowType === 'evaluateSubmission' && patched(failedStatusPatch))
             upsertSearchAttributes([
               { key: searchAttributes.status, value: isCancellation(error) ? 'cancelled' : 'failed' },
             ]);
