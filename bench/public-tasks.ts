@@ -150,19 +150,27 @@ async function build(scratch: string, parallel: number, reverse: boolean): Promi
  * runs them, but on a task queue of its own: `trl eval`'s fixed queue is shared by every checkout
  * polling the same Temporal server.
  */
-async function evaluate(scratch: string): Promise<void> {
+async function evaluate(scratch: string, agents: ('oracle' | 'null')[]): Promise<void> {
   const harness = await startHarness();
   try {
     const pack = { kind: 'directory' as const, path: examplePackDir };
     const scenariosDir = path.join(scratch, 'tasks');
-    const runs = await Promise.all(
-      (['oracle', 'null'] as const).map(async (agent) => {
-        const started = performance.now();
-        const result = await harness.evaluate({ submissionId: uniqueId(`public-${agent}`), pack, agent, scenariosDir });
-        await writeFile(path.join(scratch, `${agent}.json`), JSON.stringify(result, null, 2) + '\n');
-        return `${agent}: ${result.status}, ${result.testsPassed}/${result.testsTotal} in ${((performance.now() - started) / 1000).toFixed(0)} s`;
-      }),
-    );
+    // One after the other: the null run then finds every image the oracle run built.
+    const runs: string[] = [];
+    for (const agent of agents)
+      runs.push(
+        await (async () => {
+          const started = performance.now();
+          const result = await harness.evaluate({
+            submissionId: uniqueId(`public-${agent}`),
+            pack,
+            agent,
+            scenariosDir,
+          });
+          await writeFile(path.join(scratch, `${agent}.json`), JSON.stringify(result, null, 2) + '\n');
+          return `${agent}: ${result.status}, ${result.testsPassed}/${result.testsTotal} in ${((performance.now() - started) / 1000).toFixed(0)} s`;
+        })(),
+      );
     process.stdout.write(runs.join('\n') + '\n');
   } finally {
     await harness.close();
@@ -249,12 +257,13 @@ const { values, positionals } = parseArgs({
     'per-repo': { type: 'string', default: '6' },
     parallel: { type: 'string', default: '2' },
     reverse: { type: 'boolean', default: false },
+    agents: { type: 'string', default: 'oracle,null' },
   },
 });
 const [scratch, ...gitDirs] = positionals;
 if (!scratch) throw new Error('usage: public-tasks.ts sample|build|table SCRATCH [GITDIR...]');
 if (command === 'sample') await sample(path.resolve(scratch), Number(values.seed), Number(values['per-repo']), gitDirs);
 else if (command === 'build') await build(path.resolve(scratch), Number(values.parallel), values.reverse!);
-else if (command === 'eval') await evaluate(path.resolve(scratch));
+else if (command === 'eval') await evaluate(path.resolve(scratch), values.agents!.split(',') as ('oracle' | 'null')[]);
 else if (command === 'table') await table(path.resolve(scratch));
 else throw new Error(`unknown command ${command}`);
