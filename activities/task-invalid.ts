@@ -8,12 +8,17 @@ import { parse as parseToml } from 'smol-toml';
 import { ScenarioError } from '../catalog/scenario-error.ts';
 import { testsInFolder } from '../catalog/count-tests.ts';
 import { ImageBuildError } from '../sandbox/image-build.ts';
+import { BuildRefusedError } from '../sandbox/scenario-image.ts';
 import { failureTypes } from '../contracts/failure-types.ts';
 import type { TaskInvalidDetails } from '../contracts/task-invalid.ts';
 
 /** The task's own problem (a folder that does not load, a Dockerfile step that fails), as opposed to the engine's. */
 export function isTaskProblem(error: unknown): boolean {
-  return error instanceof ScenarioError || (error instanceof ImageBuildError && error.stepFailed);
+  return (
+    error instanceof ScenarioError ||
+    error instanceof BuildRefusedError ||
+    (error instanceof ImageBuildError && error.stepFailed)
+  );
 }
 
 /** What can be read of a task that does not load: its task.toml's metadata and its tests' static count. */

@@ -5,12 +5,22 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type Docker from 'dockerode';
-import { ScenarioError } from '../catalog/scenario-error.ts';
 import { imageExists } from './docker-client.ts';
 import { hostCaContextDir, planBuild, renderRewrite } from './dockerfile-rewrite.ts';
 import { buildImage } from './image-build.ts';
 import { hostExtraCertificates, hostRegistryEndpoints } from './registry-endpoints.ts';
 import { readDirectoryAsFiles, type ArchiveFile } from './tar-archive.ts';
+
+/** A scenario's Dockerfile that cannot be built here (a base the table cannot honour): the task's failure. */
+export class BuildRefusedError extends Error {
+  constructor(
+    readonly scenario: string,
+    reason: string,
+  ) {
+    super(`scenario ${scenario}: ${reason}`);
+    this.name = 'BuildRefusedError';
+  }
+}
 
 /** A Docker repository name for a scenario: lower case, only the characters a repository may hold. */
 export function scenarioImageRepository(name: string): string {
@@ -24,9 +34,9 @@ export function scenarioImageRepository(name: string): string {
 export async function scenarioBuildContext(scenario: { name: string; dir: string }): Promise<ArchiveFile[]> {
   const files = await readDirectoryAsFiles(path.join(scenario.dir, 'environment'));
   const dockerfile = files.find((file) => file.name === 'Dockerfile');
-  if (!dockerfile) throw new ScenarioError(scenario.name, 'missing environment/Dockerfile');
+  if (!dockerfile) throw new BuildRefusedError(scenario.name, 'missing environment/Dockerfile');
   const plan = planBuild(dockerfile.content.toString('utf8'));
-  if (plan.kind === 'refused') throw new ScenarioError(scenario.name, plan.reason);
+  if (plan.kind === 'refused') throw new BuildRefusedError(scenario.name, plan.reason);
   if (plan.kind === 'as-written') return files;
   const rewritten = renderRewrite(plan, await hostRegistryEndpoints());
   const certificates = await hostExtraCertificates();
