@@ -74,3 +74,12 @@ test('import-tasks writes a loadable Harbor task and refuses the one that downlo
     await rm(dest, { recursive: true, force: true });
   }
 });
+
+test('task files the Dockerfile copies into the image stay in its build context', async () => {
+  const { copiedByDockerfile } = await import('./import-terminal-bench.ts');
+  const dockerfile = 'FROM ubuntu:24.04\nCOPY tests/ /app/tests/\nCOPY --chown=1000 solution.sh /oracle/solution.sh\n';
+  assert.equal(copiedByDockerfile(dockerfile, 'tests'), true);
+  assert.equal(copiedByDockerfile(dockerfile, 'solution.sh'), true);
+  assert.equal(copiedByDockerfile(dockerfile, 'run-tests.sh'), false);
+  assert.equal(copiedByDockerfile('FROM x\nCOPY . /app/\n', 'run-tests.sh'), true);
+});

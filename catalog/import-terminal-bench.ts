@@ -197,6 +197,20 @@ function composeServices(text: string | undefined): number {
   return Object.keys(parsed?.services ?? {}).length || 1;
 }
 
+/** Whether a COPY or ADD of the Dockerfile takes `name` (a file or folder of the task) from the build context. */
+export function copiedByDockerfile(dockerfile: string, name: string): boolean {
+  return parseDockerfile(dockerfile).some((instruction) => {
+    if (instruction.keyword !== 'COPY' && instruction.keyword !== 'ADD') return false;
+    const sources = instruction.argument
+      .split(/\s+/)
+      .filter((word) => !word.startsWith('--'))
+      .slice(0, -1);
+    return sources.some(
+      (source) => source.replace(/^\.\//, '').replace(/\/$/, '').split('/')[0] === name || source === '.',
+    );
+  });
+}
+
 /** Converts one TB1 task folder into dest/<name>; refusals write nothing. */
 export async function importTerminalBenchTask(
   source: string,
@@ -241,7 +255,8 @@ export async function importTerminalBenchTask(
   await mkdir(path.join(dest, 'environment'), { recursive: true });
   await mkdir(path.join(dest, 'tests'), { recursive: true });
   for (const entry of await readdir(source, { withFileTypes: true })) {
-    if (taskFiles.has(entry.name)) continue;
+    // A task file the Dockerfile itself copies into the image (tests/, solution.sh, …) stays in the build context too.
+    if (taskFiles.has(entry.name) && !copiedByDockerfile(dockerfile, entry.name)) continue;
     await cp(path.join(source, entry.name), path.join(dest, 'environment', entry.name), { recursive: true });
   }
   if ((await stat(testsDir).catch(() => undefined))?.isDirectory())
