@@ -45,3 +45,18 @@ test('a claim idle past idleMs is dropped, but never while one of its activities
   assert.equal(claims.tryClaim('w/b'), true, 'idle for idleMs: the room is free');
   assert.equal(claims.active(), 1);
 });
+
+test('a failure that ends the scenario (its task is invalid) frees the room at once', async () => {
+  const claims = new HostClaims({ capacity: 1, idleMs: 120_000 });
+  assert.equal(claims.tryClaim('w/a'), true);
+  await assert.rejects(
+    claims.within('w/a', () => Promise.reject(new Error('task invalid')), {
+      endsOnFailure: (error) => (error as Error).message === 'task invalid',
+    }),
+  );
+  assert.equal(claims.tryClaim('w/b'), true, 'no 120 s idle wait');
+  await assert.rejects(
+    claims.within('w/b', () => Promise.reject(new Error('transient')), { endsOnFailure: () => false }),
+  );
+  assert.equal(claims.tryClaim('w/c'), false, 'a failure that may be retried keeps the room');
+});

@@ -45,16 +45,25 @@ export class HostClaims {
   }
 
   /** Runs one of the claim's activities; the claim is held while it runs (and re-made if it had lapsed). */
-  async within<T>(key: string, work: () => Promise<T>, options: { last?: boolean } = {}): Promise<T> {
+  async within<T>(
+    key: string,
+    work: () => Promise<T>,
+    options: { last?: boolean; endsOnFailure?: (error: unknown) => boolean } = {},
+  ): Promise<T> {
     const claim = this.claims.get(key) ?? { running: 0, lastSeenMs: this.now() };
     this.claims.set(key, claim);
     claim.running += 1;
+    let last = options.last === true;
     try {
       return await work();
+    } catch (error) {
+      // A failure after which nothing more of the scenario runs (its task is invalid): the room is free at once.
+      if (options.endsOnFailure?.(error)) last = true;
+      throw error;
     } finally {
       claim.running -= 1;
       claim.lastSeenMs = this.now();
-      if (options.last && claim.running === 0) this.claims.delete(key);
+      if (last && claim.running === 0) this.claims.delete(key);
     }
   }
 }

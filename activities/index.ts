@@ -8,6 +8,9 @@ import { createSeatActivities } from './seat-activities.ts';
 import { hashScenarios } from './rerun-activities.ts';
 import { createProbeActivity } from './probe-activity.ts';
 import { createSandboxHostActivities } from './sandbox-host-activities.ts';
+import { isTaskProblem } from './task-invalid.ts';
+import { ApplicationFailure } from '@temporalio/common';
+import { failureTypes } from '../contracts/failure-types.ts';
 import type { PreparedScenario, ScenarioDescriptor } from '../contracts/results.ts';
 import { publishArtifacts } from '../common/store/publish-artifacts.ts';
 import { sharedBlobStore } from '../common/store/open-blob-store.ts';
@@ -22,6 +25,14 @@ function published<A extends unknown[], R>(activity: (...args: A) => Promise<R>)
   };
 }
 
+/** prepareScenario's failures after which the workflow runs nothing more of the scenario. */
+function endsScenario(error: unknown): boolean {
+  return (
+    isTaskProblem(error) ||
+    (error instanceof ApplicationFailure && (error.nonRetryable || error.type === failureTypes.scenarioInvalid))
+  );
+}
+
 export function createActivities(deps: ActivityDependencies) {
   const scenario = createScenarioActivities(deps);
   const pack = createPackActivities(deps);
@@ -34,7 +45,10 @@ export function createActivities(deps: ActivityDependencies) {
     resolveScenarios: classified(scenario.resolveScenarios),
     // Not classified: it raises its own typed failure, and a full host is no infrastructure error to count.
     claimSandboxHost: host.claimSandboxHost,
-    prepareScenario: classified(host.held((s: ScenarioDescriptor) => s.name, scenario.prepareScenario)),
+    // A task that does not load or build ends its claim at once: nothing more of it will run.
+    prepareScenario: classified(
+      host.held((s: ScenarioDescriptor) => s.name, scenario.prepareScenario, false, endsScenario),
+    ),
     runScenario: classified(
       host.held((r: { scenario: PreparedScenario }) => r.scenario.name, published(scenario.runScenario)),
     ),

@@ -42,9 +42,15 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
     nameOf: (input: I) => string,
     work: (input: I) => Promise<O>,
     last = false,
+    endsOnFailure?: (error: unknown) => boolean,
   ): (input: I) => Promise<O> {
     return (input: I) =>
-      host ? host.claims.within(claimKey(nameOf(input)), () => work(input), { last }) : work(input);
+      host
+        ? host.claims.within(claimKey(nameOf(input)), () => work(input), {
+            last,
+            ...(endsOnFailure ? { endsOnFailure } : {}),
+          })
+        : work(input);
   }
 
   return { claimSandboxHost, held };

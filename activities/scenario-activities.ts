@@ -39,6 +39,7 @@ import { removeSnapshot, snapshotAgentContainer, snapshotTag, type AgentSnapshot
 import { agentUser } from '../agents/scenario-agent.ts';
 import { recordAgentRun, recordVerifierRun } from '../common/metrics.ts';
 import { withLogFields } from '../common/log.ts';
+import { asTaskInvalid } from './task-invalid.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: {
@@ -46,13 +47,22 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     scenariosDir?: string;
   }): Promise<{ spec: number | null; scenarios: ScenarioDescriptor[] }> {
     const selected = await selectScenarios(request.names, request.scenariosDir);
-    // Load each now so a malformed task.toml fails the evaluation before any sandbox starts.
-    for (const scenario of selected) await loadScenario(scenario.dir);
+    // A task that does not load is not loaded here: prepareScenario makes it that scenario's
+    // task_invalid, and the others run.
     const registry = await readRegistry(path.resolve(request.scenariosDir ?? scenariosDir));
     return { spec: request.names.length === 0 ? (registry?.spec ?? null) : null, scenarios: selected };
   }
 
+  /** A task that does not load or build fails as `scenario_invalid` with its metadata (activities/task-invalid.ts). */
   async function prepareScenario(scenario: ScenarioDescriptor): Promise<PreparedScenario> {
+    try {
+      return await prepareLoadedScenario(scenario);
+    } catch (error) {
+      throw await asTaskInvalid(error, scenario);
+    }
+  }
+
+  async function prepareLoadedScenario(scenario: ScenarioDescriptor): Promise<PreparedScenario> {
     const folder = await loadScenario(scenario.dir);
     const context = Context.current();
     const imageTag = await ensureScenarioImage(deps.docker, deps.baseImageTag, scenario);

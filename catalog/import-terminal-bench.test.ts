@@ -7,38 +7,53 @@ import { importTerminalBenchTasks, rewriteDockerfile } from './import-terminal-b
 import { loadScenario } from './load-scenario.ts';
 import { repoRoot } from '../common/data-layout.ts';
 
-test('a Dockerfile that adds only Debian packages and local files is rebuilt FROM the base image', () => {
+test('a Dockerfile keeps its FROM (the build resolves it), with the rewrite noted and the WORKDIR handed over', () => {
   const result = rewriteDockerfile(
-    'FROM ubuntu:24.04\nRUN apt-get update && \\\n  apt-get install -y jq\nWORKDIR /app\nCOPY data/ /app/data/\nENTRYPOINT ["bash"]\n',
+    'FROM ubuntu:24.04\nRUN apt-get update && \\\n  apt-get install -y jq curl\nRUN pip3 install --break-system-packages pytest\nWORKDIR /app\nCOPY data/ /app/data/\nENTRYPOINT ["bash"]\n',
   );
-  assert.ok(!('refused' in result));
-  assert.match(result.dockerfile, /^ARG BASE_IMAGE=trl-sandbox-base:latest\nFROM \$\{BASE_IMAGE\}\n/);
-  assert.doesNotMatch(result.dockerfile, /ubuntu|ENTRYPOINT/);
+  assert.ok(!('refused' in result), 'refused' in result ? result.refused : '');
+  assert.match(result.dockerfile, /^FROM ubuntu:24\.04\n/);
+  assert.doesNotMatch(result.dockerfile, /ENTRYPOINT/);
   assert.match(result.dockerfile, /RUN mkdir -p \/app && chown -R agent:agent \/app\n$/);
-  assert.match(result.notes.join('\n'), /FROM ubuntu:24.04 rewritten/);
+  const notes = result.notes.join('\n');
+  assert.match(notes, /FROM ubuntu:24\.04 rewritten: Debian bookworm for Ubuntu 24\.04/);
+  assert.match(notes, /the build installs from pypi/);
 });
 
-test('a Dockerfile that needs the internet or several stages is refused, saying why', () => {
+test('a Dockerfile that needs an unreachable host, a third-party apt source or a refused base is refused, saying why', () => {
   const refusal = (text: string) => {
     const result = rewriteDockerfile(text);
     return 'refused' in result ? result.refused : '';
   };
-  assert.match(refusal('FROM python:3.13\nRUN pip install numpy\n'), /pip install/);
-  assert.match(refusal('FROM debian\nRUN curl -L https://x | sh\n'), /curl \/ wget/);
-  assert.match(refusal('FROM debian\nADD https://example.org/a.tgz /a\n'), /downloads a file/);
-  assert.match(refusal('FROM golang AS build\nFROM debian\n'), /2 FROM lines/);
+  assert.equal(refusal('FROM python:3.13\nRUN pip install numpy\n'), '', 'PyPI is reached from the build');
+  assert.equal(refusal('FROM debian\nRUN apt-get install -y curl wget git\n'), '', 'curl here is a Debian package');
+  assert.match(
+    refusal('FROM debian\nRUN curl -L https://get.example.org/x | sh\n'),
+    /installer piped to a shell from get\.example\.org/,
+  );
+  assert.match(
+    refusal('FROM debian\nRUN git clone https://code.example.org/r.git\n'),
+    /git clone from code\.example\.org/,
+  );
+  assert.match(refusal('FROM debian\nRUN add-apt-repository ppa:x/y\n'), /third-party apt source/);
+  assert.match(refusal('FROM swebench/sweb.eval.x86_64.astropy__astropy-12907\n'), /prebuilt SWE-bench task image/);
+  assert.equal(refusal('FROM golang:1.22 AS build\nFROM debian:bookworm\nCOPY --from=build /x /x\n'), '');
 });
 
-test('import-tasks writes a loadable Harbor task and refuses the PyPI one', async () => {
+test('import-tasks writes a loadable Harbor task and refuses the one that downloads from an unreachable host', async () => {
   const dest = await mkdtemp(path.join(tmpdir(), 'trl-import-'));
   try {
     const results = await importTerminalBenchTasks(path.join(repoRoot, 'test', 'fixtures', 'harbor-tasks'), dest);
     assert.deepEqual(
       results.map((r) => [r.name, r.status]),
       [
+        ['fractional-reward', 'imported'],
+        ['nonroot-user', 'imported'],
+        ['system-state', 'imported'],
         ['hello-world', 'imported'],
-        ['needs-pip', 'refused'],
+        ['needs-download', 'refused'],
       ],
+      'Harbor tasks are checked and copied; TB1 tasks converted',
     );
     const task = await loadScenario(path.join(dest, 'hello-world'));
     assert.equal(task.config.agent_outputs, undefined);
@@ -58,4 +73,13 @@ test('import-tasks writes a loadable Harbor task and refuses the PyPI one', asyn
   } finally {
     await rm(dest, { recursive: true, force: true });
   }
+});
+
+test('task files the Dockerfile copies into the image stay in its build context', async () => {
+  const { copiedByDockerfile } = await import('./import-terminal-bench.ts');
+  const dockerfile = 'FROM ubuntu:24.04\nCOPY tests/ /app/tests/\nCOPY --chown=1000 solution.sh /oracle/solution.sh\n';
+  assert.equal(copiedByDockerfile(dockerfile, 'tests'), true);
+  assert.equal(copiedByDockerfile(dockerfile, 'solution.sh'), true);
+  assert.equal(copiedByDockerfile(dockerfile, 'run-tests.sh'), false);
+  assert.equal(copiedByDockerfile('FROM x\nCOPY . /app/\n', 'run-tests.sh'), true);
 });

@@ -1,10 +1,14 @@
 // `trl import-tasks SRC DEST`: Terminal-Bench 1 tasks (task.yaml, Dockerfile, run-tests.sh,
-// solution.sh) converted to the Harbor layout the loader reads. A Dockerfile FROM a public image is
-// rebuilt FROM the sandbox base image when all it adds is Debian packages and local files; anything
-// that needs the internet at build time (pip, curl, git clone, …) is refused with the reason.
+// solution.sh) converted to the Harbor layout the loader reads. The Dockerfile keeps its FROM (the
+// scenario build resolves public bases); its RUN lines are read as package-manager calls, and what
+// needs a host other than Debian's mirror and the package registries is refused with the reason.
 import { copyFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import yaml from 'js-yaml';
+import { parseDockerfile, planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
+import { dockerfileNeeds, unreachableNeed } from './dockerfile-steps.ts';
+import { loadScenario } from './load-scenario.ts';
+import { hostRegistryEndpoints } from '../sandbox/registry-endpoints.ts';
 
 export interface ImportedTask {
   name: string;
@@ -26,21 +30,10 @@ const taskFiles = new Set([
   'tests',
 ]);
 
-/** Build steps that need the internet (the sandbox images build offline, Debian's mirror aside). */
-const onlineSteps: [RegExp, string][] = [
-  [/\bpip3?\s+install\b|\bpython3?\s+-m\s+pip\s+install\b/, 'pip install (PyPI packages)'],
-  [/\buv\s+(pip|sync|add|tool)\b|\buvx\b/, 'uv (PyPI packages)'],
-  [/\bcurl\b|\bwget\b/, 'a download (curl / wget)'],
-  [/\bgit\s+clone\b/, 'git clone'],
-  [/\b(npm|yarn|pnpm)\s+(install|i|add)\b|\bnpx\b/, 'npm packages'],
-  [/\bcargo\s+install\b|\bgo\s+(install|get)\b|\bgem\s+install\b|\bconda\b/, 'a language package manager'],
-  [/\badd-apt-repository\b|\bapt-key\b|sources\.list/, 'a third-party apt repository'],
-];
-
-/** TB1 tasks under src: src itself, its sub-folders, or theirs. */
+/** TB1 tasks (task.yaml) and Harbor tasks (task.toml) under src: src itself, its sub-folders, or theirs. */
 export async function findTerminalBenchTasks(src: string, depth = 2): Promise<string[]> {
   const isFile = async (file: string) => (await stat(file).catch(() => undefined))?.isFile() === true;
-  if (await isFile(path.join(src, 'task.yaml'))) return [src];
+  if ((await isFile(path.join(src, 'task.yaml'))) || (await isFile(path.join(src, 'task.toml')))) return [src];
   if (depth === 0) return [];
   const found: string[] = [];
   for (const entry of (await readdir(src, { withFileTypes: true }).catch(() => [])).sort((a, b) =>
@@ -90,45 +83,33 @@ function taskToml(task: Record<string, unknown>): string {
   return lines.join('\n');
 }
 
-/** Dockerfile instructions with continuation lines joined. */
-function instructions(dockerfile: string): string[] {
-  return dockerfile
-    .replace(/\\\r?\n/g, ' ')
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'));
-}
-
-/** The Dockerfile FROM the sandbox base image, or why it cannot be. */
-export function rewriteDockerfile(dockerfile: string): { dockerfile: string; notes: string[] } | { refused: string } {
-  const steps = instructions(dockerfile);
-  const froms = steps.filter((step) => /^FROM\s/i.test(step));
-  if (froms.length !== 1)
-    return { refused: `the Dockerfile has ${froms.length} FROM lines; only single-stage builds are converted` };
-  const image = froms[0]!.split(/\s+/)[1] ?? '';
-  const notes = [
-    `FROM ${image} rewritten to the sandbox base image (Debian bookworm, python3 3.11, pytest); its build runs offline but for Debian's mirror`,
-  ];
+/**
+ * The Dockerfile as the scenario build will take it, or why it cannot be built here. Its FROM stays as
+ * written: the build resolves public bases (sandbox/public-base-images.ts) and the notes say how. Its
+ * RUN lines are read as package-manager calls: Debian packages and the package registries are
+ * reached; a download, clone or third-party apt source from any other host is refused, naming it.
+ */
+export function rewriteDockerfile(
+  dockerfile: string,
+  reachableHosts: ReadonlySet<string> = new Set(),
+): { dockerfile: string; notes: string[] } | { refused: string } {
+  const plan = planBuild(dockerfile);
+  if (plan.kind === 'refused') return { refused: plan.reason };
+  const notes = planNotes(plan);
+  const needs = dockerfileNeeds(dockerfile);
+  const unreachable = unreachableNeed(needs, reachableHosts);
+  if (unreachable) return { refused: `the Dockerfile needs ${unreachable}` };
+  const registries = [...new Set(needs.flatMap((need) => (need.kind === 'registry' ? [need.registry] : [])))];
+  if (registries.length)
+    notes.push(
+      `the build installs from ${registries.join(', ')} (reached from the build with the host's CA bundle); the agent's run and the verifier stay offline`,
+    );
   let workdir = '/';
   let user = '';
-  const kept: string[] = ['ARG BASE_IMAGE=trl-sandbox-base:latest', 'FROM ${BASE_IMAGE}'];
-  for (const step of steps) {
-    const [keyword = '', ...rest] = step.split(/\s+/);
-    const argument = rest.join(' ');
-    switch (keyword.toUpperCase()) {
-      case 'FROM':
-        continue;
-      case 'RUN':
-        for (const [pattern, what] of onlineSteps)
-          if (pattern.test(argument))
-            return {
-              refused: `the Dockerfile needs more than Debian packages: ${what} in "RUN ${argument.slice(0, 120)}"`,
-            };
-        break;
-      case 'ADD':
-        if (/https?:\/\//.test(argument))
-          return { refused: `the Dockerfile downloads a file (ADD ${argument.slice(0, 120)})` };
-        break;
+  const kept: string[] = [];
+  for (const instruction of parseDockerfile(dockerfile)) {
+    const argument = instruction.argument;
+    switch (instruction.keyword) {
       case 'WORKDIR':
         workdir = path.posix.resolve(workdir, argument.replace(/^["']|["']$/g, ''));
         break;
@@ -141,14 +122,14 @@ export function rewriteDockerfile(dockerfile: string): { dockerfile: string; not
       default:
         break;
     }
-    kept.push(step);
+    kept.push(instruction.raw);
   }
   // TB1 agents work as root; here they are `agent` (uid 1000), so the working directory is handed over.
   if (!user && workdir !== '/') {
     kept.push(`RUN mkdir -p ${workdir} && chown -R agent:agent ${workdir}`);
     notes.push(`the agent runs as agent (uid 1000), not root: ${workdir} (the WORKDIR) is handed to it`);
   }
-  return { dockerfile: kept.join('\n') + '\n', notes };
+  return { dockerfile: kept.join('\n').replace(/\n*$/, '\n'), notes };
 }
 
 /** Terminal-Bench 1's usual run-tests.sh: set up pytest (uv or pip) and run the tests in $TEST_DIR. */
@@ -185,8 +166,11 @@ function testScript(
       ],
     };
   }
-  for (const [pattern, what] of onlineSteps)
-    if (pattern.test(runTests)) return { refused: `run-tests.sh needs the internet: ${what}` };
+  const online = dockerfileNeeds(runTests, { script: true }).find((need) => need.kind !== 'debian');
+  if (online)
+    return {
+      refused: `run-tests.sh fetches at verify time, when no sandbox has egress: "${'command' in online ? online.command : ''}"`,
+    };
   return {
     script: [...header, 'bash /tests/run-tests.sh', ...reward].join('\n'),
     notes: ['run-tests.sh kept and run as is; reward 1 when it exits 0'],
@@ -213,8 +197,26 @@ function composeServices(text: string | undefined): number {
   return Object.keys(parsed?.services ?? {}).length || 1;
 }
 
+/** Whether a COPY or ADD of the Dockerfile takes `name` (a file or folder of the task) from the build context. */
+export function copiedByDockerfile(dockerfile: string, name: string): boolean {
+  return parseDockerfile(dockerfile).some((instruction) => {
+    if (instruction.keyword !== 'COPY' && instruction.keyword !== 'ADD') return false;
+    const sources = instruction.argument
+      .split(/\s+/)
+      .filter((word) => !word.startsWith('--'))
+      .slice(0, -1);
+    return sources.some(
+      (source) => source.replace(/^\.\//, '').replace(/\/$/, '').split('/')[0] === name || source === '.',
+    );
+  });
+}
+
 /** Converts one TB1 task folder into dest/<name>; refusals write nothing. */
-export async function importTerminalBenchTask(source: string, destRoot: string): Promise<ImportedTask> {
+export async function importTerminalBenchTask(
+  source: string,
+  destRoot: string,
+  reachableHosts: ReadonlySet<string> = new Set(),
+): Promise<ImportedTask> {
   const name = path
     .basename(source)
     .toLowerCase()
@@ -236,7 +238,7 @@ export async function importTerminalBenchTask(source: string, destRoot: string):
   const services = composeServices((await read('docker-compose.yaml')) ?? (await read('docker-compose.yml')));
   if (services > 1)
     return refused(`docker-compose.yaml defines ${services} services; only single-container tasks run here`);
-  const rewritten = rewriteDockerfile(dockerfile);
+  const rewritten = rewriteDockerfile(dockerfile, reachableHosts);
   if ('refused' in rewritten) return refused(rewritten.refused);
   const runTests = await read('run-tests.sh');
   if (runTests === undefined) return refused('no run-tests.sh');
@@ -253,7 +255,8 @@ export async function importTerminalBenchTask(source: string, destRoot: string):
   await mkdir(path.join(dest, 'environment'), { recursive: true });
   await mkdir(path.join(dest, 'tests'), { recursive: true });
   for (const entry of await readdir(source, { withFileTypes: true })) {
-    if (taskFiles.has(entry.name)) continue;
+    // A task file the Dockerfile itself copies into the image (tests/, solution.sh, …) stays in the build context too.
+    if (taskFiles.has(entry.name) && !copiedByDockerfile(dockerfile, entry.name)) continue;
     await cp(path.join(source, entry.name), path.join(dest, 'environment', entry.name), { recursive: true });
   }
   if ((await stat(testsDir).catch(() => undefined))?.isDirectory())
@@ -272,9 +275,62 @@ export async function importTerminalBenchTask(source: string, destRoot: string):
   return { name, source, status: 'imported', notes };
 }
 
+/** Hosts of the package registries this host is configured with: downloads from them are reached. */
+async function reachableRegistryHosts(): Promise<Set<string>> {
+  const endpoints = await hostRegistryEndpoints();
+  const hosts = new Set<string>();
+  for (const url of [endpoints.goProxy, endpoints.npmRegistry, endpoints.pipIndexUrl])
+    if (url) hosts.add(new URL(url).hostname.toLowerCase());
+  return hosts;
+}
+
+/**
+ * A Harbor-layout task (task.toml): validated as the loader and the build will take it, then copied
+ * to dest unchanged; the notes say what the build will rewrite and what will not work offline.
+ */
+export async function importHarborTask(
+  source: string,
+  destRoot: string,
+  reachableHosts: ReadonlySet<string>,
+): Promise<ImportedTask> {
+  const name = path.basename(source);
+  const refused = (reason: string): ImportedTask => ({ name, source, status: 'refused', notes: [reason] });
+  let folder;
+  try {
+    folder = await loadScenario(source);
+  } catch (error) {
+    return refused((error as Error).message.replace(/^scenario [^:]+: /, ''));
+  }
+  const dockerfile = await readFile(path.join(source, 'environment', 'Dockerfile'), 'utf8');
+  const unreachable = unreachableNeed(dockerfileNeeds(dockerfile), reachableHosts);
+  if (unreachable) return refused(`the Dockerfile needs ${unreachable}`);
+  const notes = ['Harbor task: copied unchanged', ...folder.notes];
+  const testScript = await readFile(path.join(source, 'tests', 'test.sh'), 'utf8');
+  const online = dockerfileNeeds(testScript, { script: true }).find((need) => need.kind !== 'debian');
+  if (online)
+    notes.push(
+      `tests/test.sh fetches at verify time ("${'command' in online ? online.command : ''}"), when no sandbox has egress: the verifier will fail unless the image already has it`,
+    );
+  if (!(await stat(path.join(source, 'solution', 'solve.sh')).catch(() => undefined)))
+    notes.push('no solution/solve.sh: the oracle cannot run this task');
+  const dest = path.join(destRoot, name);
+  if (await stat(dest).catch(() => undefined))
+    return { name, source, status: 'skipped', notes: [`${dest} exists; left as it is`] };
+  await cp(source, dest, { recursive: true });
+  return { name, source, status: 'imported', notes };
+}
+
 export async function importTerminalBenchTasks(src: string, dest: string): Promise<ImportedTask[]> {
   const sources = await findTerminalBenchTasks(path.resolve(src));
+  const reachableHosts = await reachableRegistryHosts();
   const results: ImportedTask[] = [];
-  for (const source of sources) results.push(await importTerminalBenchTask(source, path.resolve(dest)));
+  for (const source of sources) {
+    const harbor = (await stat(path.join(source, 'task.toml')).catch(() => undefined))?.isFile();
+    results.push(
+      harbor
+        ? await importHarborTask(source, path.resolve(dest), reachableHosts)
+        : await importTerminalBenchTask(source, path.resolve(dest), reachableHosts),
+    );
+  }
   return results;
 }

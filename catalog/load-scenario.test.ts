@@ -139,3 +139,46 @@ test('tasks one folder deeper are found; a folder with none says why', async () 
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('notes say only what is true: undeclared allow_internet earns none, an unknown key is reported', async () => {
+  const { parseTaskTomlWithRaw } = await import('./load-scenario.ts');
+  const undeclared = parseTaskTomlWithRaw('s', '[agent]\ntimeout_sec = 60\noutputs = ["/app/x"]\n');
+  const notes = configNotes(undeclared.config, undeclared.raw);
+  assert.doesNotMatch(notes.join('\n'), /allow_internet/);
+  assert.match(notes.join('\n'), /task\.toml \[agent\] outputs is not a key Harbor or this validator reads: ignored/);
+  const declared = parseTaskTomlWithRaw('s', '[environment]\nallow_internet = true\ngpus = 1\n');
+  assert.match(configNotes(declared.config, declared.raw).join('\n'), /allow_internet = true accepted/);
+  assert.match(configNotes(declared.config, declared.raw).join('\n'), /gpus = 1 asked; sandboxes have no GPU/);
+});
+
+test('a missing tests/test.sh names the file, what it is for and where to add it; a refused base says why', async () => {
+  const { mkdtemp, mkdir, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const dir = await mkdtemp(path.join(tmpdir(), 'trl-load-'));
+  try {
+    await mkdir(path.join(dir, 'environment'));
+    await writeFile(path.join(dir, 'task.toml'), 'version = "1.0"\n');
+    await writeFile(path.join(dir, 'instruction.md'), 'x\n');
+    await writeFile(path.join(dir, 'environment', 'Dockerfile'), 'FROM python:3.12-slim\n');
+    await assert.rejects(loadScenario(dir), /missing tests\/test\.sh \(the verifier: .*\); add it to /);
+    await mkdir(path.join(dir, 'tests'));
+    await writeFile(path.join(dir, 'tests', 'test.sh'), 'true\n');
+    const loaded = await loadScenario(dir);
+    assert.match(
+      loaded.notes.join('\n'),
+      /FROM python:3\.12-slim rewritten: Python 3\.11 \(Debian bookworm\) for Python 3\.12/,
+    );
+    await writeFile(path.join(dir, 'environment', 'Dockerfile'), 'FROM swebench/sweb.eval.x86_64.x:latest\n');
+    await assert.rejects(loadScenario(dir), /prebuilt SWE-bench task image/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a timeout past the most the validator grants is lowered and noted, not refused', async () => {
+  const { parseTaskTomlWithRaw } = await import('./load-scenario.ts');
+  const { config, raw } = parseTaskTomlWithRaw('s', '[agent]\ntimeout_sec = 10800.0\n[verifier]\ntimeout_sec = 600\n');
+  assert.equal(config.agent.timeout_sec, 7200);
+  assert.match(configNotes(config, raw).join('\n'), /\[agent\] timeout_sec = 10800 lowered to 7200/);
+});

@@ -2,8 +2,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { taskConfigSchema, type TaskConfig } from '../contracts/task-config.ts';
+import { maxTimeoutSec, taskConfigSchema, type TaskConfig } from '../contracts/task-config.ts';
 import { ScenarioError } from './scenario-error.ts';
+import { planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
 
 export interface ScenarioFolder {
   name: string;
@@ -14,19 +15,105 @@ export interface ScenarioFolder {
   notes: string[];
 }
 
-/** Notes a task's configuration earns: settings the validator accepts but does not grant. */
-export function configNotes(config: TaskConfig): string[] {
+/**
+ * Notes a task's configuration earns: settings the validator accepts but does not grant, and keys it
+ * does not read. `raw` is the parsed TOML as written (without it, only what the typed config says).
+ */
+export function configNotes(config: TaskConfig, raw?: Record<string, unknown>): string[] {
   const notes: string[] = [];
-  if (config.environment.allow_internet)
-    notes.push(
-      "allow_internet = true (Harbor's default) accepted; the validator runs every scenario without egress all the same",
-    );
+  const environment = (raw?.environment ?? {}) as Record<string, unknown>;
+  const declared = raw === undefined || 'allow_internet' in environment;
+  if (config.environment.allow_internet && declared)
+    notes.push('allow_internet = true accepted; the validator runs every scenario without egress all the same');
+  if (typeof environment.gpus === 'number' && environment.gpus > 0)
+    notes.push(`[environment] gpus = ${environment.gpus} asked; sandboxes have no GPU`);
+  if (Array.isArray(environment.mcp_servers) && environment.mcp_servers.length > 0)
+    notes.push('[environment] mcp_servers declared; no MCP server is started here');
+  for (const section of ['agent', 'verifier'] as const) {
+    const asked = (raw?.[section] as Record<string, unknown> | undefined)?.timeout_sec;
+    if (typeof asked === 'number' && asked > maxTimeoutSec[section])
+      notes.push(
+        `[${section}] timeout_sec = ${asked} lowered to ${maxTimeoutSec[section]}, the most the validator grants`,
+      );
+  }
+  if (raw) notes.push(...unknownKeyNotes(raw));
   return notes;
 }
 
-const requiredFiles = ['instruction.md', 'environment/Dockerfile', 'tests/test.sh'];
+/** Keys of task.toml that Harbor or this validator reads; [metadata] is free-form. */
+const knownKeys: Record<string, readonly string[] | 'any'> = {
+  '': [
+    'version',
+    'schema_version',
+    'agent_outputs',
+    'metadata',
+    'task',
+    'agent',
+    'verifier',
+    'solution',
+    'environment',
+  ],
+  metadata: 'any',
+  task: 'any',
+  agent: ['timeout_sec', 'max_turns', 'user', 'env'],
+  verifier: ['timeout_sec', 'user', 'env'],
+  solution: ['env'],
+  environment: [
+    'cpus',
+    'memory_mb',
+    'memory',
+    'storage_mb',
+    'storage',
+    'allow_internet',
+    'workdir',
+    'env',
+    'build_timeout_sec',
+    'gpus',
+    'mcp_servers',
+    'docker_image',
+  ],
+};
+
+/** One note per key the validator does not read (e.g. `[agent] outputs`): reported, not dropped silently. */
+export function unknownKeyNotes(raw: Record<string, unknown>): string[] {
+  const notes: string[] = [];
+  const check = (section: string, table: Record<string, unknown>) => {
+    const known = knownKeys[section];
+    if (known === 'any' || known === undefined) return;
+    for (const key of Object.keys(table)) {
+      if (!known.includes(key)) {
+        notes.push(
+          `task.toml ${section ? `[${section}] ` : ''}${key} is not a key Harbor or this validator reads: ignored`,
+        );
+        continue;
+      }
+      const value = table[key];
+      if (section === '' && key in knownKeys && value && typeof value === 'object' && !Array.isArray(value))
+        check(key, value as Record<string, unknown>);
+    }
+  };
+  check('', raw);
+  return notes;
+}
+
+const requiredFiles: [string, string][] = [
+  ['instruction.md', 'the task statement the agent receives'],
+  ['environment/Dockerfile', "the task's image"],
+  [
+    'tests/test.sh',
+    'the verifier: it runs the tests and writes /logs/verifier/reward.txt or ctrf.json (test/fixtures/harbor-tasks/ has examples)',
+  ],
+];
 
 export function parseTaskToml(scenario: string, text: string): TaskConfig {
+  return parseTaskTomlWithRaw(scenario, text).config;
+}
+
+/** The typed config and the TOML as written (for the notes on keys it does not read). */
+export function parseTaskTomlWithRaw(
+  scenario: string,
+  text: string,
+): { config: TaskConfig; raw: Record<string, unknown> } {
   let raw: unknown;
   try {
     raw = parseToml(text);
@@ -38,7 +125,7 @@ export function parseTaskToml(scenario: string, text: string): TaskConfig {
     const problems = parsed.error.issues.map((issue) => `field "${issue.path.join('.')}": ${issue.message}`);
     throw new ScenarioError(scenario, `task.toml ${problems.join('; ')}`);
   }
-  return parsed.data;
+  return { config: parsed.data, raw: raw as Record<string, unknown> };
 }
 
 export async function loadScenario(dir: string): Promise<ScenarioFolder> {
@@ -49,11 +136,19 @@ export async function loadScenario(dir: string): Promise<ScenarioFolder> {
   } catch {
     throw new ScenarioError(name, `no task.toml in ${dir}`);
   }
-  const config = parseTaskToml(name, tomlText);
-  for (const file of requiredFiles) {
+  const { config, raw } = parseTaskTomlWithRaw(name, tomlText);
+  const environment = (raw.environment ?? {}) as Record<string, unknown>;
+  if (typeof environment.docker_image === 'string' && environment.docker_image)
+    throw new ScenarioError(
+      name,
+      `[environment] docker_image = ${JSON.stringify(environment.docker_image)} asks for a prebuilt task image, which no registry here serves; this validator builds environment/Dockerfile`,
+    );
+  for (const [file, what] of requiredFiles) {
     const found = await stat(path.join(dir, file)).catch(() => undefined);
-    if (!found?.isFile()) throw new ScenarioError(name, `missing ${file}; see the scenario layout in DESIGN.md`);
+    if (!found?.isFile()) throw new ScenarioError(name, `missing ${file} (${what}); add it to ${dir}`);
   }
   const instruction = await readFile(path.join(dir, 'instruction.md'), 'utf8');
-  return { name, dir, config, instruction, notes: configNotes(config) };
+  const plan = planBuild(await readFile(path.join(dir, 'environment', 'Dockerfile'), 'utf8'));
+  if (plan.kind === 'refused') throw new ScenarioError(name, plan.reason);
+  return { name, dir, config, instruction, notes: [...planNotes(plan), ...configNotes(config, raw)] };
 }

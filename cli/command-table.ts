@@ -111,8 +111,9 @@ export const commandTable: readonly CommandSpec[] = [
     command: 'import-tasks',
     usage: 'import-tasks SRC DEST',
     summary: [
-      'convert Terminal-Bench 1 tasks (task.yaml, run-tests.sh; found up to two folders',
-      'below SRC) to the Harbor layout under DEST, saying per task what changed or why not',
+      'convert Terminal-Bench 1 tasks (task.yaml, run-tests.sh) and check Harbor tasks',
+      '(task.toml), found up to two folders below SRC, into DEST, saying per task what',
+      'changed, what the build will rewrite, or why not',
     ],
     flags: [json('print the per-task outcomes as JSON')],
   },

@@ -61,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
       const flags = parseCommand('import-tasks', rest);
       if (flags.positionals.length !== 2)
         throw new UsageError(
-          'trl import-tasks needs SRC (Terminal-Bench 1 tasks) and DEST (where the Harbor-layout tasks go)',
+          'trl import-tasks needs SRC (Terminal-Bench 1 or Harbor tasks) and DEST (where the Harbor-layout tasks go)',
         );
       return (await import('./commands/import-tasks-command.ts')).importTasksCommand({
         src: flags.positionals[0]!,

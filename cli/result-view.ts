@@ -27,7 +27,13 @@ export function renderEvaluation(result: EvaluationResult): string {
       { header: 'category', value: (s) => s.category ?? '' },
       { header: 'difficulty', value: (s) => s.difficulty ?? '' },
       { header: 'status', value: (s) => (s.name === 'total' ? result.status : s.status) },
-      { header: 'passed', value: (s) => `${s.testsPassed}/${s.testsTotal}`, align: 'right' },
+      {
+        header: 'passed',
+        // A task that did not run: its own test count when known, nothing passed or failed.
+        value: (s) =>
+          s.status === 'task_invalid' ? `–/${s.testsDeclared ?? '?'}` : `${s.testsPassed}/${s.testsTotal}`,
+        align: 'right',
+      },
       { header: 'cost $', value: (s) => s.costUsd.toFixed(4), align: 'right' },
       { header: 'agent s', value: (s) => seconds(s.agentWallMs), align: 'right' },
       { header: 'verify s', value: (s) => seconds(s.verifierWallMs), align: 'right' },

@@ -18,7 +18,8 @@ import type { AgentRunResult, ScenarioStatus } from './results.ts';
 import { isProvenanceViolation, provenanceViolationReason } from './provenance.ts';
 import { describeInjection, injectedScenarioContent, isInjectionViolation } from './injection.ts';
 
-export type Blame = 'policy' | 'agent' | 'infrastructure';
+/** `task`: the scenario itself (it does not load or its image does not build): never the policy's, never scored. */
+export type Blame = 'policy' | 'agent' | 'infrastructure' | 'task';
 
 /**
  * - `scored`: the scenario counts with the tests it passed (0 when nothing was verified);
@@ -96,6 +97,8 @@ const proofs = {
   upstreamStorm:
     "test/integration/seat-forfeit.test.ts — an upstream storm on the incumbent's model: infra_error, incomplete, the seat unmoved",
   scenarioRule: 'contracts/blame.test.ts — the scenario status follows the table',
+  taskInvalid:
+    'scoring/evaluation-summary.test.ts — a task that does not load or build is task_invalid: not scored, the evaluation incomplete',
   packFault:
     'test/integration/scenario-blame.test.ts — a pack that breaks its own run is scored 0 for it, and the evaluation completes',
   upstreamRetried:
@@ -130,6 +133,8 @@ export const blameTable: readonly BlameRow[] = [
   row('scenario_status', injectedScenarioContent, 'policy', 'scored', proofs.injection),
   row('scenario_status', 'infra_error', 'infrastructure', 'retried_then_incomplete', proofs.incomplete),
   row('scenario_status', 'ceiling_reached', 'infrastructure', 'incomplete', proofs.ceiling),
+  // Never scored, never the policy's: the evaluation is incomplete, so it cannot move the seat.
+  row('scenario_status', 'task_invalid', 'task', 'incomplete', proofs.taskInvalid),
   // Failure types raised by activities (contracts/failure-types.ts).
   row('failure_type', packFailureTypes.notFound, 'policy', 'rejected', proofs.notFound),
   row('failure_type', packFailureTypes.tooLarge, 'policy', 'rejected', proofs.tooLarge),
@@ -152,7 +157,7 @@ export const blameTable: readonly BlameRow[] = [
     'retried_then_incomplete',
     proofs.verifierCrash,
   ),
-  row('failure_type', failureTypes.scenarioInvalid, 'infrastructure', 'incomplete', proofs.incomplete),
+  row('failure_type', failureTypes.scenarioInvalid, 'task', 'incomplete', proofs.taskInvalid),
   row('failure_type', failureTypes.imageBuildFailed, 'infrastructure', 'retried_then_incomplete', proofs.incomplete),
   row('failure_type', failureTypes.artifactCorrupt, 'infrastructure', 'incomplete', proofs.incomplete),
   row('failure_type', failureTypes.spendCeilingReached, 'infrastructure', 'incomplete', proofs.ceiling),

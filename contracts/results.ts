@@ -137,6 +137,8 @@ export interface VerificationResult {
 /**
  * `ceiling_reached`: not run (or refused before paid work) because a spend ceiling was reached —
  * neither a policy failure nor scored; like `infra_error` it makes the evaluation incomplete.
+ * `task_invalid`: the task itself does not load or its image does not build (the reason in `error`):
+ * the task's failure, never the policy's; not scored, and the evaluation is incomplete.
  */
 export const scenarioStatuses = [
   'completed',
@@ -147,6 +149,7 @@ export const scenarioStatuses = [
   'injected_scenario_content',
   'infra_error',
   'ceiling_reached',
+  'task_invalid',
 ] as const;
 export type ScenarioStatus = (typeof scenarioStatuses)[number];
 
@@ -157,6 +160,8 @@ export interface ScenarioResult {
   status: ScenarioStatus;
   testsPassed: number;
   testsTotal: number;
+  /** The task's own test count when known and the scenario was not scored (`task_invalid`). */
+  testsDeclared?: number;
   costUsd: number;
   /** The scenario's cost by model. */
   costByModelUsd?: Record<string, number>;

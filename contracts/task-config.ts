@@ -29,6 +29,9 @@ const sizeMb = z.union([z.string(), z.number()]).transform((value, context) => {
   return megabytes;
 });
 
+/** The longest agent run and verifier run the validator grants a task; a task.toml asking for more gets these. */
+export const maxTimeoutSec = { agent: 7200, verifier: 3600 } as const;
+
 /** Environment variables of a table: TOML values of any scalar kind, passed on as strings. */
 const envTable = z
   .record(
@@ -68,7 +71,12 @@ export const taskConfigSchema = z
       .prefault({}),
     agent: z
       .object({
-        timeout_sec: z.number().positive().max(7200).default(600),
+        // Longer asks are lowered to the most the validator grants, and noted (catalog/load-scenario.ts).
+        timeout_sec: z
+          .number()
+          .positive()
+          .default(600)
+          .transform((seconds) => Math.min(seconds, maxTimeoutSec.agent)),
         /** Most model turns the agent may take; enforced outside the agent by the policy host. */
         max_turns: z.number().int().positive().max(500).default(40),
         /** The OS user the agent runs as; default the image's USER, or `agent` when that is root. */
@@ -78,7 +86,11 @@ export const taskConfigSchema = z
       .prefault({}),
     verifier: z
       .object({
-        timeout_sec: z.number().positive().max(3600).default(600),
+        timeout_sec: z
+          .number()
+          .positive()
+          .default(600)
+          .transform((seconds) => Math.min(seconds, maxTimeoutSec.verifier)),
         /** The OS user test.sh runs as; default root. */
         user: osUser.optional(),
         env: envTable,

@@ -3,14 +3,23 @@ import type Docker from 'dockerode';
 import { packFiles, type ArchiveFile } from './tar-archive.ts';
 
 export class ImageBuildError extends Error {
+  /** A step of the Dockerfile failed (a RUN's non-zero exit, a COPY of a missing file, a parse error): the task's
+   * failure, not the engine's. */
+  readonly stepFailed: boolean;
   constructor(
     readonly tag: string,
     readonly logTail: string,
+    failure = '',
   ) {
     super(`docker build of ${tag} failed:\n${logTail}`);
     this.name = 'ImageBuildError';
+    this.stepFailed = dockerfileStepFailure.test(failure);
   }
 }
+
+/** Messages of the engine that blame a step of the Dockerfile (legacy builder and BuildKit wordings). */
+const dockerfileStepFailure =
+  /returned a non-zero code|did not complete successfully|COPY failed|ADD failed|failed to compute cache key|Dockerfile parse error|unknown instruction|no source files were specified|failed to process|pull access denied|manifest unknown|repository does not exist/i;
 
 export async function buildImage(
   docker: Docker,
@@ -43,5 +52,5 @@ export async function buildImage(
       },
     );
   });
-  if (failure) throw new ImageBuildError(request.tag, `${logTail}\n${failure}`);
+  if (failure) throw new ImageBuildError(request.tag, `${logTail}\n${failure}`, failure);
 }

@@ -81,3 +81,36 @@ test('a scenario a spend ceiling kept from running makes the evaluation incomple
     undefined,
   );
 });
+
+test('a task that does not load or build is task_invalid: not scored, the evaluation incomplete', async () => {
+  const { ApplicationFailure } = await import('@temporalio/common');
+  const { preparationFailed } = await import('../contracts/task-invalid.ts');
+  const { evaluationExitCode } = await import('../cli/commands/eval-command.ts');
+  const base = scenario('broken', { status: 'infra_error', testsPassed: 0, testsTotal: 0, costUsd: 0 });
+  const invalid = preparationFailed(
+    base,
+    ApplicationFailure.create({
+      type: 'scenario_invalid',
+      message: 'scenario broken: missing tests/test.sh',
+      nonRetryable: true,
+      details: [{ category: 'sql', difficulty: 'hard', testsDeclared: 4 }],
+    }),
+  );
+  assert.deepEqual(
+    [invalid.status, invalid.category, invalid.difficulty, invalid.testsDeclared, invalid.testsTotal],
+    ['task_invalid', 'sql', 'hard', 4, 0],
+  );
+  assert.match(invalid.error!, /^task: scenario broken: missing tests\/test\.sh/);
+  const engine = preparationFailed(base, ApplicationFailure.create({ type: 'image_build_failed', message: 'daemon' }));
+  assert.equal(engine.status, 'infra_error', "the engine's failure stays the infrastructure's");
+  const result = summarizeEvaluation({
+    submissionId: 's',
+    workflowId: 'w',
+    agent: 'oracle',
+    perScenario: [scenario('ok'), invalid],
+  });
+  assert.equal(result.status, 'incomplete', 'so it can never move the seat');
+  assert.deepEqual([result.testsPassed, result.testsTotal], [3, 5], 'the invalid task is not scored');
+  assert.equal(evaluationExitCode(result), 3, 'something ran: not bad input');
+  assert.equal(evaluationExitCode({ ...result, perScenario: [invalid] }), 64, 'nothing could run');
+});

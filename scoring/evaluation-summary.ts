@@ -15,7 +15,7 @@ export interface SummaryInput {
 }
 
 /** Statuses that leave a scenario unresolved: the evaluation cannot be used to move the seat. */
-const unresolvedStatuses: readonly ScenarioResult['status'][] = ['infra_error', 'ceiling_reached'];
+const unresolvedStatuses: readonly ScenarioResult['status'][] = ['infra_error', 'ceiling_reached', 'task_invalid'];
 
 function costByModel(perScenario: readonly ScenarioResult[]): Record<string, number> {
   const byModel: Record<string, number> = {};

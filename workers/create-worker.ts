@@ -27,10 +27,12 @@ import { readSetting } from '../common/settings/setting.ts';
 import { workerSettings } from '../common/settings/worker-settings.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
+/** Workflow interceptors bundled with the workflows (a failed evaluation's TrlStatus). */
+export const workflowInterceptorModules = [path.join(repoRoot, 'workflows', 'failed-status-interceptor.ts')];
 
 /** The workflow bundle; `path` replaces the project's workflows (replaying against other code). */
 export async function bundleWorkflows(path = workflowsPath): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: path, logger: quietBundlerLogger });
+  return bundleWorkflowCode({ workflowsPath: path, workflowInterceptorModules, logger: quietBundlerLogger });
 }
 
 const quietBundlerLogger = {

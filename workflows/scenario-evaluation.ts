@@ -5,6 +5,7 @@
 // host loop → one host's steps → one try), so the commands of concurrent scenarios interleave as they always did and
 // recorded histories replay (test/integration/recorded-histories.test.ts); the rest is synchronous helpers.
 import { setCurrentDetails, sleep } from '@temporalio/workflow';
+import { preparationFailed } from '../contracts/task-invalid.ts';
 import { failureTypes } from '../contracts/failure-types.ts';
 import type { EvaluationProgress, ScenarioPhase } from '../contracts/progress.ts';
 import type {
@@ -119,7 +120,7 @@ async function evaluateScenarioOn(
     setPhase(run.progress, scenario.name, 'building');
     prepared = await onHost(buildActivities(hostQueue)).prepareScenario(scenario);
   } catch (error) {
-    return done({ ...base, error: `prepare: ${failureText(error).message}` });
+    return done(preparationFailed(base, error));
   }
   const described = describedResult(base, prepared);
   const sandbox = onHost(sandboxActivities(Math.max(prepared.agentTimeoutSec, prepared.verifierTimeoutSec), hostQueue));

@@ -6,7 +6,7 @@ import type { ReusedScenario, Submission, SubmissionInput } from '../../contract
 import { UsageError } from '../usage-error.ts';
 
 /** Never a result: the scenario did not get a verdict, so a rerun always runs it again. */
-export const unresolvedStatuses: readonly ScenarioStatus[] = ['infra_error', 'ceiling_reached'];
+export const unresolvedStatuses: readonly ScenarioStatus[] = ['infra_error', 'ceiling_reached', 'task_invalid'];
 
 export interface RerunPlan {
   input: SubmissionInput;

@@ -149,5 +149,11 @@ export async function runEvaluation(
     if (options.after) process.stdout.write(options.after(result) + '\n');
     process.stdout.write(`result: ${result.resultFile?.path ?? '(none)'}\nTemporal UI: ${uiLink}\n`);
   }
+  return evaluationExitCode(result);
+}
+
+/** 0 completed, 2 rejected, 3 incomplete; 64 (bad input) when no scenario could run because every task is invalid. */
+export function evaluationExitCode(result: EvaluationResult): number {
+  if (result.perScenario.length > 0 && result.perScenario.every((s) => s.status === 'task_invalid')) return 64;
   return result.status === 'completed' ? 0 : result.status === 'rejected' ? 2 : 3;
 }

@@ -42,7 +42,11 @@ export function comparablePoint(
     return undefined;
   const scenarios = reported.perScenario.map((s) =>
     candidate.perScenario.find(
-      (c) => c.name === s.name && c.status !== 'infra_error' && c.status !== 'ceiling_reached',
+      (c) =>
+        c.name === s.name &&
+        c.status !== 'infra_error' &&
+        c.status !== 'ceiling_reached' &&
+        c.status !== 'task_invalid',
     ),
   );
   if (!scenarios.length || scenarios.some((s) => s === undefined)) return undefined;

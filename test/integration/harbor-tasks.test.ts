@@ -1,10 +1,11 @@
 // Tasks in the published Harbor / Terminal-Bench shapes run unchanged on the real pipeline (Temporal,
 // Docker, verifiers): no agent_outputs with a system-state test (verified from a snapshot), a
 // reward-only verifier with a fractional reward, a Terminal-Bench 1 task through `trl import-tasks`,
-// and a task whose agent is the image's own non-root user. Oracle passes all, null passes none.
+// and a task whose agent is the image's own non-root user. Oracle passes all, null passes none; a task
+// folder with no tests/test.sh is that task's failure (task_invalid, its metadata kept), not the run's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EvaluationResult } from '../../contracts/results.ts';
@@ -32,6 +33,11 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
     for (const name of harborShaped)
       await cp(path.join(fixtures, name), path.join(dir, 'harbor', name), { recursive: true });
     imported = await importTerminalBenchTasks(path.join(fixtures, 'tb1'), path.join(dir, 'imported'));
+    const broken = path.join(dir, 'harbor', 'no-test-sh');
+    await mkdir(path.join(broken, 'environment'), { recursive: true });
+    await writeFile(path.join(broken, 'task.toml'), '[metadata]\ncategory = "broken"\ndifficulty = "easy"\n');
+    await writeFile(path.join(broken, 'instruction.md'), 'Nothing to do.\n');
+    await writeFile(path.join(broken, 'environment', 'Dockerfile'), 'FROM debian:bookworm\n');
     harness = await startHarness();
     const pack = { kind: 'directory' as const, path: examplePackDir };
     const [oracle, nullRun, partial] = await Promise.all([
@@ -52,21 +58,39 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  test('import-tasks converts the Debian-only TB1 task and refuses the one that needs PyPI, saying why', () => {
+  test('import-tasks converts the TB1 task and refuses the one that downloads from an unreachable host, saying why', () => {
     const byName = Object.fromEntries(imported.map((task) => [task.name, task]));
     assert.equal(byName['hello-world']?.status, 'imported');
     assert.match(
       byName['hello-world']!.notes.join('\n'),
-      /FROM ghcr\.io\/laude-institute\/t-bench\/python-3-13:20250620 rewritten to the sandbox base image/,
+      /FROM ghcr\.io\/laude-institute\/t-bench\/python-3-13:20250620 rewritten: Python 3\.11 \(Debian bookworm\) for Python 3\.13/,
     );
-    assert.equal(byName['needs-pip']?.status, 'refused');
-    assert.match(byName['needs-pip']!.notes.join('\n'), /needs more than Debian packages: pip install/);
+    assert.equal(byName['needs-download']?.status, 'refused');
+    assert.match(
+      byName['needs-download']!.notes.join('\n'),
+      /an installer piped to a shell from tools\.example\.org .* a host this machine cannot reach/,
+    );
+  });
+
+  test('a task folder with no tests/test.sh is task_invalid with its metadata; the others run', () => {
+    for (const result of [results.oracle!, results.null!]) {
+      const broken = result.perScenario.find((s) => s.name === 'no-test-sh');
+      assert.deepEqual([broken?.status, broken?.category, broken?.difficulty], ['task_invalid', 'broken', 'easy']);
+      assert.match(broken?.error ?? '', /missing tests\/test\.sh \(the verifier/);
+      assert.equal(result.status, 'incomplete');
+    }
   });
 
   test('the oracle passes every test of every shape; the null agent passes none', () => {
     const names = [...harborShaped, 'hello-world'].sort();
-    assert.deepEqual(results.oracle!.perScenario.map((s) => s.name).sort(), names);
-    for (const scenario of results.oracle!.perScenario) {
+    const ran = (result: EvaluationResult) => result.perScenario.filter((s) => s.name !== 'no-test-sh');
+    assert.deepEqual(
+      ran(results.oracle!)
+        .map((s) => s.name)
+        .sort(),
+      names,
+    );
+    for (const scenario of ran(results.oracle!)) {
       assert.equal(scenario.status, 'completed', `${scenario.name}: ${scenario.error ?? ''}`);
       assert.ok(scenario.testsTotal >= 2, `${scenario.name}: ${scenario.testsTotal} tests`);
       assert.equal(
@@ -75,7 +99,7 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
         `${scenario.name}: ${scenario.testsPassed}/${scenario.testsTotal}`,
       );
     }
-    for (const scenario of results.null!.perScenario) {
+    for (const scenario of ran(results.null!)) {
       assert.equal(scenario.status, 'completed', `${scenario.name}: ${scenario.error ?? ''}`);
       assert.equal(scenario.testsPassed, 0, `${scenario.name} passed ${scenario.testsPassed} with a null agent`);
     }
@@ -87,9 +111,9 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
     assert.deepEqual([scenario?.testsPassed, scenario?.testsTotal], [2, 4], scenario?.error);
   });
 
-  test("allow_internet at Harbor's default is accepted and noted; metadata may be left out", () => {
+  test('allow_internet left out of task.toml earns no note; metadata may be left out', () => {
     const systemState = results.oracle!.perScenario.find((s) => s.name === 'system-state')!;
-    assert.match((systemState.notes ?? []).join('\n'), /allow_internet = true .* without egress/);
+    assert.doesNotMatch((systemState.notes ?? []).join('\n'), /allow_internet/);
     assert.equal(systemState.category, undefined);
   });
 

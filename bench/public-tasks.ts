@@ -1,0 +1,269 @@
+// Public tasks as they are published, measured: a seeded random sample of tasks with solutions from
+// public task repositories (git directories, e.g. the search tool's fetched snapshots), copied to a
+// scratch folder outside the repo (third-party content is never committed), imported with
+// `trl import-tasks`, each image built cold with its time, then a table of the `trl eval` results.
+//
+//   node --import tsx bench/public-tasks.ts sample SCRATCH --seed 39 --per-repo 6 GITDIR...
+//   node --import tsx bench/public-tasks.ts build SCRATCH [--parallel 2]
+//   node --import tsx bench/public-tasks.ts eval SCRATCH   (oracle and null, as trl eval --scenarios-dir runs them)
+//   node --import tsx bench/public-tasks.ts table SCRATCH
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { importTerminalBenchTasks, type ImportedTask } from '../catalog/import-terminal-bench.ts';
+import { loadScenario } from '../catalog/load-scenario.ts';
+import { ensureBaseImage } from '../infra/base-image.ts';
+import { createDockerClient } from '../sandbox/docker-client.ts';
+import { ensureScenarioImage } from '../sandbox/scenario-image.ts';
+import { SeededRandom } from '../scoring/seeded-random.ts';
+import type { EvaluationResult } from '../contracts/results.ts';
+import { startHarness, uniqueId } from '../test/support/evaluation-harness.ts';
+import { examplePackDir } from '../test/support/fixture-packs.ts';
+
+interface Candidate {
+  repo: string;
+  /** The task folder inside the repository. */
+  folder: string;
+  format: 'harbor' | 'tb1';
+}
+
+interface BuildRecord {
+  name: string;
+  seconds: number;
+  ok: boolean;
+  reason?: string;
+}
+
+function git(gitDir: string, args: string[]): string {
+  return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+}
+
+/** Task folders with a solution: Harbor (task.toml + solution/solve.sh) or TB1 (task.yaml + solution.sh/.yaml). */
+function candidatesOf(gitDir: string, repo: string): Candidate[] {
+  const files = new Set(git(gitDir, ['ls-tree', '-r', '--name-only', 'HEAD']).split('\n'));
+  const out: Candidate[] = [];
+  for (const file of files) {
+    const folder = path.posix.dirname(file);
+    if (file.endsWith('/task.toml') && files.has(`${folder}/solution/solve.sh`))
+      out.push({ repo, folder, format: 'harbor' });
+    if (
+      file.endsWith('/task.yaml') &&
+      (files.has(`${folder}/solution.sh`) || files.has(`${folder}/solution.yaml`)) &&
+      files.has(`${folder}/Dockerfile`)
+    )
+      out.push({ repo, folder, format: 'tb1' });
+  }
+  return out.sort((a, b) => a.folder.localeCompare(b.folder));
+}
+
+function repoName(gitDir: string): string {
+  // /work/.mirror/owner+name/repo → owner/name
+  const parts = path.resolve(gitDir).split(path.sep);
+  const named = parts.find((part) => part.includes('+'));
+  return named ? named.replace('+', '/') : path.basename(path.dirname(path.resolve(gitDir)));
+}
+
+function taskId(candidate: Candidate): string {
+  return `${candidate.repo.split('/')[1]}--${path.posix.basename(candidate.folder)}`
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-');
+}
+
+async function sample(scratch: string, seed: number, perRepo: number, gitDirs: string[]): Promise<void> {
+  await mkdir(scratch, { recursive: true });
+  const random = new SeededRandom(BigInt(seed));
+  const drawn: (Candidate & { id: string })[] = [];
+  const lines: string[] = [];
+  for (const gitDir of gitDirs) {
+    const repo = repoName(gitDir);
+    const candidates = candidatesOf(gitDir, repo);
+    for (const candidate of candidates) lines.push(`${repo}\t${candidate.format}\t${candidate.folder}`);
+    // Fisher–Yates with the seeded generator: the same seed and candidates draw the same sample.
+    const shuffled = [...candidates];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = random.nextInt(i + 1);
+      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+    }
+    for (const candidate of shuffled.slice(0, perRepo)) {
+      const id = taskId(candidate);
+      drawn.push({ ...candidate, id });
+      const raw = path.join(scratch, 'raw', id);
+      await rm(raw, { recursive: true, force: true });
+      await mkdir(raw, { recursive: true });
+      const archive = execFileSync('git', ['--git-dir', gitDir, 'archive', 'HEAD', candidate.folder], {
+        maxBuffer: 512 * 1024 * 1024,
+      });
+      execFileSync('tar', ['-x', '-C', raw, `--strip-components=${candidate.folder.split('/').length}`], {
+        input: archive,
+      });
+    }
+  }
+  await writeFile(path.join(scratch, 'candidates.tsv'), `repo\tformat\tfolder\n${lines.join('\n')}\n`);
+  await writeFile(path.join(scratch, 'sample.json'), JSON.stringify({ seed, perRepo, drawn }, null, 2) + '\n');
+  const imported = await importTerminalBenchTasks(path.join(scratch, 'raw'), path.join(scratch, 'tasks'));
+  await writeFile(path.join(scratch, 'import.json'), JSON.stringify(imported, null, 2) + '\n');
+  process.stdout.write(
+    `${drawn.length} tasks drawn (seed ${seed}) from ${lines.length} candidates in ${gitDirs.length} repositories; ` +
+      `${imported.filter((t) => t.status === 'imported').length} imported into ${path.join(scratch, 'tasks')}\n`,
+  );
+}
+
+async function build(scratch: string, parallel: number, reverse: boolean): Promise<void> {
+  const docker = createDockerClient();
+  const base = await ensureBaseImage(docker);
+  const tasksDir = path.join(scratch, 'tasks');
+  const names = (await readdir(tasksDir)).sort();
+  if (reverse) names.reverse();
+  // A second builder may work from the other end (--reverse): each keeps its own record file.
+  const recordFile = path.join(scratch, reverse ? 'build-reverse.json' : 'build.json');
+  const records: BuildRecord[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < names.length) {
+      const name = names[next++]!;
+      const dir = path.join(tasksDir, name);
+      if (existsSync(path.join(scratch, 'builds', name))) continue;
+      await mkdir(path.join(scratch, 'builds', name), { recursive: true });
+      const started = performance.now();
+      try {
+        await loadScenario(dir);
+        await ensureScenarioImage(docker, base, { name, dir });
+        records.push({ name, ok: true, seconds: (performance.now() - started) / 1000 });
+      } catch (error) {
+        const reason = (error as Error).message.split('\n').filter(Boolean).slice(-3).join(' ⏎ ').slice(-400);
+        records.push({ name, ok: false, reason, seconds: (performance.now() - started) / 1000 });
+      }
+      const last = records.at(-1)!;
+      process.stdout.write(
+        `${last.ok ? 'built ' : 'FAILED'} ${name} ${last.seconds.toFixed(0)}s${last.reason ? ` ${last.reason}` : ''}\n`,
+      );
+      await writeFile(recordFile, JSON.stringify(records, null, 2) + '\n');
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+/**
+ * The oracle and the null agent on every task, as `trl eval --scenarios-dir SCRATCH/tasks --agent X`
+ * runs them, but on a task queue of its own: `trl eval`'s fixed queue is shared by every checkout
+ * polling the same Temporal server.
+ */
+async function evaluate(scratch: string, agents: ('oracle' | 'null')[]): Promise<void> {
+  const harness = await startHarness();
+  try {
+    const pack = { kind: 'directory' as const, path: examplePackDir };
+    const scenariosDir = path.join(scratch, 'tasks');
+    // One after the other: the null run then finds every image the oracle run built.
+    const runs: string[] = [];
+    for (const agent of agents)
+      runs.push(
+        await (async () => {
+          const started = performance.now();
+          const result = await harness.evaluate({
+            submissionId: uniqueId(`public-${agent}`),
+            pack,
+            agent,
+            scenariosDir,
+          });
+          await writeFile(path.join(scratch, `${agent}.json`), JSON.stringify(result, null, 2) + '\n');
+          return `${agent}: ${result.status}, ${result.testsPassed}/${result.testsTotal} in ${((performance.now() - started) / 1000).toFixed(0)} s`;
+        })(),
+      );
+    process.stdout.write(runs.join('\n') + '\n');
+  } finally {
+    await harness.close();
+  }
+}
+
+async function readJson<T>(file: string): Promise<T | undefined> {
+  if (!existsSync(file)) return undefined;
+  const text = await readFile(file, 'utf8');
+  // `trl eval --json` prints the result; anything before the first brace is progress.
+  return JSON.parse(text.slice(text.indexOf('{'))) as T;
+}
+
+async function table(scratch: string): Promise<void> {
+  const drawn = (await readJson<{ seed: number; drawn: (Candidate & { id: string })[] }>(
+    path.join(scratch, 'sample.json'),
+  ))!;
+  const imported = (await readJson<ImportedTask[]>(path.join(scratch, 'import.json'))) ?? [];
+  const builds = [
+    ...((await readJson<BuildRecord[]>(path.join(scratch, 'build.json'))) ?? []),
+    ...((await readJson<BuildRecord[]>(path.join(scratch, 'build-reverse.json'))) ?? []),
+  ];
+  const oracle = await readJson<EvaluationResult>(path.join(scratch, 'oracle.json'));
+  const nullRun = await readJson<EvaluationResult>(path.join(scratch, 'null.json'));
+  const rows: string[][] = [];
+  const counts = { unchanged: 0, rewritten: 0, refused: 0, oraclePass: 0, runningOraclePass: 0 };
+  for (const task of drawn.drawn) {
+    const importedTask = imported.find((t) => path.basename(t.source) === task.id);
+    const name = importedTask?.name ?? task.id;
+    // The cold build: of two builders' records (one finding the image already built), the longer.
+    const built = builds.filter((b) => b.name === name).sort((a, b) => b.seconds - a.seconds)[0];
+    const score = (result: EvaluationResult | undefined) => {
+      const s = result?.perScenario.find((p) => p.name === name);
+      if (!s) return '—';
+      return s.status === 'completed' ? `${s.testsPassed}/${s.testsTotal}` : s.status;
+    };
+    const oracleScenario = oracle?.perScenario.find((p) => p.name === name);
+    const notes = importedTask?.notes ?? [];
+    const rewritten = notes.some((n) => / rewritten: /.test(n)) || task.format === 'tb1';
+    let outcome: string;
+    let reason = '';
+    if (!importedTask || importedTask.status === 'refused') {
+      outcome = 'refused (import)';
+      reason = notes[0] ?? 'not imported';
+    } else if (built && !built.ok) {
+      outcome = 'refused (build)';
+      reason = built.reason ?? '';
+    } else outcome = rewritten ? 'ran after rewrite' : 'ran unchanged';
+    if (outcome.startsWith('refused')) counts.refused++;
+    else if (rewritten) counts.rewritten++;
+    else counts.unchanged++;
+    const oraclePassed =
+      oracleScenario?.status === 'completed' &&
+      oracleScenario.testsTotal > 0 &&
+      oracleScenario.testsPassed === oracleScenario.testsTotal;
+    if (oraclePassed) counts.oraclePass++;
+    if (!reason && oracleScenario && oracleScenario.status !== 'completed') reason = oracleScenario.error ?? '';
+    else if (!reason && oracleScenario && !oraclePassed) reason = 'oracle did not pass every test';
+    rows.push([
+      task.repo,
+      task.format,
+      name,
+      outcome,
+      built ? `${built.seconds.toFixed(0)}` : '—',
+      score(oracle),
+      score(nullRun),
+      reason.replace(/\s+/g, ' ').slice(0, 160),
+    ]);
+  }
+  const header = ['repository', 'format', 'task', 'outcome', 'cold build s', 'oracle', 'null', 'reason / note'];
+  process.stdout.write(
+    [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n') +
+      `\n\n${drawn.drawn.length} tasks (seed ${drawn.seed}): ran unchanged ${counts.unchanged}, ran after a rewrite ${counts.rewritten}, refused ${counts.refused}; ` +
+      `oracle passed every test on ${counts.oraclePass} (${((100 * counts.oraclePass) / drawn.drawn.length).toFixed(0)} %)\n`,
+  );
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const { values, positionals } = parseArgs({
+  args: rest,
+  allowPositionals: true,
+  options: {
+    seed: { type: 'string', default: '39' },
+    'per-repo': { type: 'string', default: '6' },
+    parallel: { type: 'string', default: '2' },
+    reverse: { type: 'boolean', default: false },
+    agents: { type: 'string', default: 'oracle,null' },
+  },
+});
+const [scratch, ...gitDirs] = positionals;
+if (!scratch) throw new Error('usage: public-tasks.ts sample|build|table SCRATCH [GITDIR...]');
+if (command === 'sample') await sample(path.resolve(scratch), Number(values.seed), Number(values['per-repo']), gitDirs);
+else if (command === 'build') await build(path.resolve(scratch), Number(values.parallel), values.reverse!);
+else if (command === 'eval') await evaluate(path.resolve(scratch), values.agents!.split(',') as ('oracle' | 'null')[]);
+else if (command === 'table') await table(path.resolve(scratch));
+else throw new Error(`unknown command ${command}`);
