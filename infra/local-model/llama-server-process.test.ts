@@ -11,7 +11,14 @@ test('two slots on two cores, one on one, never more than four', () => {
 });
 
 test('the server listens on loopback only, with tool-call templates and the context shared by its slots', () => {
-  const args = serverArgs({ modelFile: '/m.gguf', slots: 2, threads: 2, port: 8123, contextPerSlot: 8192 });
+  const args = serverArgs({
+    modelFile: '/m.gguf',
+    slots: 2,
+    threads: 2,
+    port: 8123,
+    contextPerSlot: 8192,
+    aliases: ['glm-5.3', 'kimi-k3'],
+  });
   const value = (flag: string) => args[args.indexOf(flag) + 1];
   assert.equal(value('--host'), '127.0.0.1');
   assert.ok(!args.includes('0.0.0.0'));
@@ -19,6 +26,7 @@ test('the server listens on loopback only, with tool-call templates and the cont
   assert.equal(value('--parallel'), '2');
   assert.equal(value('--ctx-size'), '16384');
   assert.ok(args.includes('--jinja'));
+  assert.equal(value('--alias'), 'glm-5.3,kimi-k3');
 });
 
 test('a port someone listens on is refused before llama-server starts; a free one passes', async () => {

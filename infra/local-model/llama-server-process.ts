@@ -17,6 +17,8 @@ export interface LlamaServerSettings {
   slots?: number;
   threads?: number;
   readyTimeoutMs?: number;
+  /** The names the server answers to (the allowlisted ones: local-model-catalog.ts's mapping). */
+  aliases?: string[];
 }
 
 export interface LlamaServer {
@@ -40,6 +42,7 @@ export function serverArgs(
   settings: Required<Pick<LlamaServerSettings, 'modelFile' | 'slots' | 'threads'>> & {
     port: number;
     contextPerSlot: number;
+    aliases?: string[];
   },
 ): string[] {
   return [
@@ -59,6 +62,7 @@ export function serverArgs(
     // The model's own chat template, with tool calls parsed into OpenAI's tool_calls.
     '--jinja',
     '--no-webui',
+    ...(settings.aliases?.length ? ['--alias', settings.aliases.join(',')] : []),
   ];
 }
 
@@ -100,7 +104,14 @@ export async function startLlamaServer(settings: LlamaServerSettings): Promise<L
   if (port) await assertPortFree(port);
   else port = await freeLoopbackPort();
   const contextPerSlot = settings.spec.contextPerSlot;
-  const args = serverArgs({ modelFile: settings.modelFile, slots, threads, port, contextPerSlot });
+  const args = serverArgs({
+    modelFile: settings.modelFile,
+    slots,
+    threads,
+    port,
+    contextPerSlot,
+    aliases: settings.aliases,
+  });
   const child = spawn(settings.binary, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '' },

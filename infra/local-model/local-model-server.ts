@@ -4,8 +4,9 @@
 import { say } from '../../common/log.ts';
 import { ensureLlamaServer } from './llama-server-build.ts';
 import { startLlamaServer, type LlamaServer } from './llama-server-process.ts';
-import { localModelSpec, type LocalModelSpec } from './local-model-catalog.ts';
+import { localModelMapping, localModelSpec, type LocalModelSpec } from './local-model-catalog.ts';
 import { ensureModelWeights } from './model-weights.ts';
+import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
 
 export interface LocalModelServer extends LlamaServer {
   spec: LocalModelSpec;
@@ -40,7 +41,14 @@ export async function startLocalModel(options: LocalModelOptions = {}): Promise<
   const spec = localModelSpec(options.model);
   const binary = await ensureLlamaServer();
   const modelFile = await ensureModelWeights(spec);
-  const server = await startLlamaServer({ binary, modelFile, spec, port: options.port, slots: options.slots });
+  // The server answers to every allowlisted name (GET /v1/models lists them): one model behind all eight.
+  const aliases = Object.keys(
+    localModelMapping(
+      loadAllowlist().models.map((model) => model.id),
+      spec,
+    ),
+  );
+  const server = await startLlamaServer({ binary, modelFile, spec, port: options.port, slots: options.slots, aliases });
   say(`local model ${spec.id} on ${server.baseURL} (${server.slots} slots of ${server.contextPerSlot} tokens)`);
   return { ...server, spec };
 }
