@@ -26,6 +26,7 @@ test('the server listens on loopback only, with tool-call templates and the cont
   assert.equal(value('--parallel'), '2');
   assert.equal(value('--ctx-size'), '16384');
   assert.ok(args.includes('--jinja'));
+  assert.ok(args.includes('--no-repack'), 'the AMX path crashes here');
   assert.equal(value('--alias'), 'glm-5.3,kimi-k3');
 });
 

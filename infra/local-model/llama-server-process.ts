@@ -62,6 +62,9 @@ export function serverArgs(
     // The model's own chat template, with tool calls parsed into OpenAI's tool_calls.
     '--jinja',
     '--no-webui',
+    // No extra buffer types (repacked weights, AMX): on this machine's Xeon (AMX advertised) the native
+    // build's AMX matmul segfaults at the first decode; the plain CPU kernels run.
+    '--no-repack',
     ...(settings.aliases?.length ? ['--alias', settings.aliases.join(',')] : []),
   ];
 }
