@@ -35,10 +35,17 @@ export function gatewayOn(
   return { gateway, log, client };
 }
 
-/** What a call must cost at the frozen prices from the usage the server reported. */
-export function frozenCost(model: string, promptTokens: number, completionTokens: number): number {
+/** What a call must cost at the frozen prices from the usage the server reported (its prompt cache's hits at the
+ * cache-read price). */
+export function frozenCost(model: string, promptTokens: number, completionTokens: number, cachedTokens = 0): number {
   const entry = allowlist.models.find((m) => m.id === model)!;
-  return (promptTokens * entry.pricing.inputUsdPerMillion + completionTokens * entry.pricing.outputUsdPerMillion) / 1e6;
+  const p = entry.pricing;
+  return (
+    ((promptTokens - cachedTokens) * p.inputUsdPerMillion +
+      cachedTokens * p.cachedInputUsdPerMillion +
+      completionTokens * p.outputUsdPerMillion) /
+    1e6
+  );
 }
 
 export const listFilesTool = {
