@@ -4,7 +4,7 @@
 // Measured on this 2-core machine: see docs/how-to/use-the-local-model.md.
 import { access, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { cacheDir } from '../../common/data-layout.ts';
+import { llamaCppCacheDir } from '../../common/data-layout.ts';
 import { say } from '../../common/log.ts';
 import { runCommand } from '../../common/run-command.ts';
 import { ensureDebianPackages } from '../debian-packages.ts';
@@ -14,7 +14,7 @@ import { LocalModelError, missingBuildToolsError } from './local-model-error.ts'
 export const llamaCppVersion = '11434.0.0';
 
 export function llamaCppDir(version: string = llamaCppVersion): string {
-  return path.join(cacheDir, `llama-cpp-${version}`);
+  return llamaCppCacheDir(version);
 }
 
 export function llamaServerBinary(version: string = llamaCppVersion): string {

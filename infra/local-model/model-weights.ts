@@ -7,13 +7,13 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { cacheDir } from '../../common/data-layout.ts';
+import { localModelsDir } from '../../common/data-layout.ts';
 import { say } from '../../common/log.ts';
 import { runCommand } from '../../common/run-command.ts';
 import { checksumMismatchError, LocalModelError } from './local-model-error.ts';
 import type { LocalModelSpec } from './local-model-catalog.ts';
 
-export const modelsDir = path.join(cacheDir, 'models');
+export const modelsDir = localModelsDir;
 
 export async function sha256OfFile(file: string): Promise<string> {
   const hash = createHash('sha256');
