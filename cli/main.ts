@@ -1,6 +1,8 @@
 // `trl`: one command for validators, operators, engineers and miners. Each command's module is
 // loaded when that command runs: loading them all cost every `trl` about 3 s of CPU before it did anything.
 import { UsageError } from './usage-error.ts';
+import { applyUpstreamOption } from './upstream-option.ts';
+import { LocalModelError } from '../infra/local-model/local-model-error.ts';
 import { ConfigError } from '../common/config-error.ts';
 import { ChainError } from '../chain/chain-error.ts';
 import { ScenarioError } from '../catalog/scenario-error.ts';
@@ -17,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'eval': {
       const flags = parseCommand('eval', rest);
+      applyUpstreamOption(flags.text('upstream'));
       if (flags.positionals.length !== 1)
         throw new UsageError('trl eval needs exactly one pack directory, e.g. trl eval policy/examples/single-model');
       const seed = Number(flags.text('seed'));
@@ -31,10 +34,14 @@ async function main(argv: string[]): Promise<number> {
         json: flags.on('json'),
         id: flags.text('id'),
         tape: flags.text('tape'),
+        upstream: flags.text('upstream'),
       });
     }
-    case 'up':
+    case 'up': {
+      const flags = parseCommand('up', rest, { positionals: false });
+      applyUpstreamOption(flags.text('upstream'));
       return (await import('./commands/up-command.ts')).upCommand();
+    }
     case 'worker': {
       const flags = parseCommand('worker', rest, { positionals: false });
       const worker = await import('./commands/worker-command.ts');
@@ -215,6 +222,7 @@ async function main(argv: string[]): Promise<number> {
         });
       }
       const flags = parseCommand('serve', rest);
+      applyUpstreamOption(flags.text('upstream'));
       if (flags.positionals.length)
         throw new UsageError(
           `trl serve takes no positional arguments (got "${flags.positionals[0]}"); use --pack DIR|FILE|HASH or --seated`,
@@ -261,6 +269,7 @@ async function main(argv: string[]): Promise<number> {
         faults: flags.on('faults'),
         browser: flags.on('browser'),
         topology: flags.on('topology'),
+        realModel: flags.on('real-model'),
       });
     }
     case 'docs': {
@@ -311,6 +320,7 @@ main(process.argv.slice(2)).then(
       (error as Error).name === 'HotkeyError' ||
       error instanceof ScenarioError ||
       error instanceof PackError ||
+      error instanceof LocalModelError ||
       (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
     ) {
       process.stderr.write(`trl: ${(error as Error).message}\n`);

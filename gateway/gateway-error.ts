@@ -125,7 +125,8 @@ export function fromUpstreamError(error: unknown, model: string): GatewayError {
     const code = (error.code ?? (error.error as { code?: string } | undefined)?.code ?? '') as string;
     if (status === 429)
       return new GatewayError(429, 'rate_limited', `${model} is rate limited; retry later or use another model`, true);
-    if (code === 'context_length_exceeded')
+    // OpenAI's code, or llama.cpp's error type (its `code` is the HTTP status).
+    if (code === 'context_length_exceeded' || error.type === 'exceed_context_size_error')
       return new GatewayError(400, 'context_length_exceeded', `${model}: ${error.message}`, false);
     if (status >= 500) return new GatewayError(502, 'upstream_error', `${model} failed upstream (${status})`, true);
     if (upstreamAccountStatuses.has(status))

@@ -1,5 +1,6 @@
 // The model upstream the gateway calls: a configured OpenAI-compatible service (Engy in
-// production, its key only in the worker's environment), or else the sim fleet in its own process.
+// production, its key only in the worker's environment), the local model (a real small model in
+// llama-server on loopback, TRL_UPSTREAM=local-model), or else the sim fleet in its own process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from '../common/data-layout.ts';
@@ -8,6 +9,7 @@ import { HttpChatUpstream } from '../gateway/upstream/http-chat-upstream.ts';
 import type { WorkerConfig } from './worker-config.ts';
 import { readSetting } from '../common/settings/setting.ts';
 import { moneySettings } from '../common/settings/money-settings.ts';
+import { localModelOptionsFromEnv, startLocalModel } from '../infra/local-model/local-model-server.ts';
 
 export interface ModelUpstream {
   client: ChatUpstream;
@@ -31,6 +33,19 @@ export async function startModelUpstream(config: WorkerConfig): Promise<ModelUps
   if (config.TRL_UPSTREAM_BASE_URL) {
     const upstream = upstreamClient(config.TRL_UPSTREAM_BASE_URL, config.TRL_UPSTREAM_API_KEY ?? '', timeout);
     return { client: upstream.client, description: config.TRL_UPSTREAM_BASE_URL, close: async () => upstream.close() };
+  }
+  if (config.TRL_UPSTREAM === 'local-model') {
+    const server = await startLocalModel(localModelOptionsFromEnv());
+    // The server answers every allowlisted name with its one model (local-model-catalog.ts); no key.
+    const upstream = upstreamClient(server.baseURL, 'local-model-needs-no-key', timeout);
+    return {
+      client: upstream.client,
+      description: `${server.baseURL} (local model ${server.spec.id}, ${server.slots} slots)`,
+      close: async () => {
+        upstream.close();
+        await server.stop();
+      },
+    };
   }
   const { child, url } = await spawnSimFleet(config);
   const upstream = upstreamClient(url, 'sim-fleet-needs-no-key', timeout);

@@ -14,6 +14,7 @@ const configSchema = z
     ...settingsShape(moneySettings, [
       'TRL_UPSTREAM_BASE_URL',
       'TRL_UPSTREAM_API_KEY',
+      'TRL_UPSTREAM',
       'TRL_UPSTREAM_TIMEOUT_SEC',
       'TRL_BUDGET_CAP_USD',
       'TRL_SIM_TIME_SCALE',
@@ -28,6 +29,10 @@ const configSchema = z
   .refine((c) => !c.TRL_UPSTREAM_BASE_URL || c.TRL_UPSTREAM_API_KEY, {
     message: 'TRL_UPSTREAM_API_KEY is required with TRL_UPSTREAM_BASE_URL',
     path: ['TRL_UPSTREAM_API_KEY'],
+  })
+  .refine((c) => !(c.TRL_UPSTREAM && c.TRL_UPSTREAM_BASE_URL), {
+    message: 'TRL_UPSTREAM (sim-fleet or local-model) and TRL_UPSTREAM_BASE_URL (a provider) exclude each other',
+    path: ['TRL_UPSTREAM'],
   })
   // A ceiling below the scenario cap could never admit a single attempt.
   .refine((c) => c.TRL_SUBMISSION_CEILING_USD >= c.TRL_BUDGET_CAP_USD, {

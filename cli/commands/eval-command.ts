@@ -33,6 +33,9 @@ export interface EvalOptions {
   id?: string;
   /** A recorded run (workflow id) whose model calls answer instead of the upstream, at $0. */
   tape?: string;
+  /** --upstream: applied to this process's environment already (cli/upstream-option.ts); checked here against a
+   * worker of `trl up`, which keeps the upstream it started with. */
+  upstream?: string;
 }
 
 /** Each scenario's model-call log of a recorded run, for `--tape`; scenarios of the run by default. */
@@ -69,6 +72,10 @@ export async function evalCommand(options: EvalOptions): Promise<number> {
     if (!id.success) throw new UsageError(`--id: ${id.error.issues[0]?.message ?? 'not a valid submission id'}`);
   }
 
+  if (options.upstream !== undefined && liveWorkerPid(workerPidFile))
+    throw new UsageError(
+      `--upstream ${options.upstream}: a worker of \`trl up\` serves the queue with its own upstream; stop it, or start it with \`trl up --upstream ${options.upstream}\``,
+    );
   const submissionId =
     options.id ??
     `local-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '')}-${randomBytes(3).toString('hex')}`;

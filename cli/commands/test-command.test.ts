@@ -39,3 +39,12 @@ test('test files run three at a time unless TRL_TEST_CONCURRENCY says otherwise;
   );
   assert.throws(() => testConcurrency({ TRL_TEST_CONCURRENCY: '0' }), /TRL_TEST_CONCURRENCY/);
 });
+
+test('test/real-model/ runs only with --real-model, and then alone', () => {
+  const withRealModel = [...files, path.join(repoRoot, 'test/real-model/gateway-conformance.test.ts')];
+  for (const faults of [false, true])
+    assert.ok(!relative(selectTestFiles(withRealModel, faults)).some((f) => f.startsWith('test/real-model/')));
+  assert.deepEqual(relative(selectTestFiles(withRealModel, false, false, false, true)), [
+    'test/real-model/gateway-conformance.test.ts',
+  ]);
+});

@@ -3,7 +3,9 @@
 // Chromium on the Temporal Web UI) run only with --browser: they install a browser and are slow. The
 // fault-injection suite (test/faults/: it restarts dockerd and kills workers, about 30 minutes) runs
 // only with `--faults`, and then alone; the production topology (test/topology/: Temporal's server
-// on PostgreSQL, built from its Go module, with worker processes per role) only with `--topology`.
+// on PostgreSQL, built from its Go module, with worker processes per role) only with `--topology`;
+// the real-model suite (test/real-model/: a small open-weight model in llama-server, built from its
+// PyPI source once, tens of minutes on 2 cores) only with `--real-model`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -38,14 +40,22 @@ async function findTestFiles(dir: string, filter: string[]): Promise<string[]> {
 
 export const browserSuiteDir = path.join(repoRoot, 'test', 'browser');
 export const topologySuiteDir = path.join(repoRoot, 'test', 'topology');
+export const realModelSuiteDir = path.join(repoRoot, 'test', 'real-model');
 
 /** The suite's files: test/faults/ only with `faults` (and then alone), test/topology/ only with `topology` (alone
- * too), test/browser/ only with `browser`. */
-export function selectTestFiles(files: string[], faults: boolean, browser = false, topology = false): string[] {
+ * too), test/real-model/ only with `realModel` (alone too), test/browser/ only with `browser`. */
+export function selectTestFiles(
+  files: string[],
+  faults: boolean,
+  browser = false,
+  topology = false,
+  realModel = false,
+): string[] {
   const inside = (file: string, dir: string) => file.startsWith(dir + path.sep);
   if (topology) return files.filter((file) => inside(file, topologySuiteDir));
+  if (realModel) return files.filter((file) => inside(file, realModelSuiteDir));
   return files
-    .filter((file) => !inside(file, topologySuiteDir))
+    .filter((file) => !inside(file, topologySuiteDir) && !inside(file, realModelSuiteDir))
     .filter((file) => inside(file, faultSuiteDir) === faults)
     .filter((file) => faults || browser || !inside(file, browserSuiteDir));
 }
@@ -55,6 +65,7 @@ export async function testCommand(options: {
   faults?: boolean;
   browser?: boolean;
   topology?: boolean;
+  realModel?: boolean;
 }): Promise<number> {
   await bootstrapForTests(createDockerClient());
   const selected = selectTestFiles(
@@ -62,6 +73,7 @@ export async function testCommand(options: {
     options.faults ?? false,
     options.browser ?? false,
     options.topology ?? false,
+    options.realModel ?? false,
   ).map((f) => path.relative(repoRoot, f));
   if (selected.length === 0) {
     process.stderr.write('trl: no test files matched\n');
@@ -88,7 +100,7 @@ export async function testCommand(options: {
     // Docker and Temporal, so a few at once finish sooner. TRL_TEST_CONCURRENCY overrides; the
     // fault and topology suites run one file at a time (they restart shared services). Files start
     // longest first, by the last run's durations (test-durations.ts).
-    const concurrency = options.faults || options.topology ? 1 : testConcurrency();
+    const concurrency = options.faults || options.topology || options.realModel ? 1 : testConcurrency();
     // One workflow bundle for every file of the run, instead of one per file that starts a worker.
     // Only the suites under test/ start workers; a run of other files skips the 5 s of bundling (a
     // file elsewhere that needs a bundle still builds its own: test/support/shared-workflow-bundle.ts).

@@ -3,6 +3,7 @@
 // checks that every TRL_* name in the source is declared here.
 import type { Setting, SettingGroup } from './setting.ts';
 import { chainSettings } from './chain-settings.ts';
+import { localModelSettings } from './local-model-settings.ts';
 import { machineSettings } from './machine-settings.ts';
 import { moneySettings } from './money-settings.ts';
 import { observabilitySettings } from './observability-settings.ts';
@@ -18,6 +19,11 @@ export const settingGroups: readonly SettingGroup[] = [
     title: 'Models and money',
     about: 'Where model calls go and what they may cost; the sim fleet that plays the models offline.',
     settings: moneySettings,
+  },
+  {
+    title: 'Local model',
+    about: 'The real small model that `--upstream local-model` serves on loopback.',
+    settings: localModelSettings,
   },
   { title: 'Metrics and logs', about: 'What a process tells its operator.', settings: observabilitySettings },
   {

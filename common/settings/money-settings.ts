@@ -17,6 +17,14 @@ export const moneySettings = settingTable({
     secret: true,
     description: "The upstream's key; it lives only in the worker's environment (the gateway alone holds it).",
   },
+  TRL_UPSTREAM: {
+    schema: z
+      .enum(['sim-fleet', 'local-model'], { error: 'TRL_UPSTREAM must be "sim-fleet" or "local-model"' })
+      .optional(),
+    defaultText: 'unset: the sim fleet',
+    description:
+      'Which upstream answers when no provider is configured: `sim-fleet` or `local-model` (llama-server on 127.0.0.1, infra/local-model/); `--upstream` of eval, serve and up sets it. Excludes `TRL_UPSTREAM_BASE_URL`.',
+  },
   TRL_UPSTREAM_TIMEOUT_SEC: {
     schema: z.coerce.number().positive().default(120),
     description: 'Per upstream call: to the whole answer, or to the first byte of a streamed one.',
