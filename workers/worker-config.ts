@@ -27,6 +27,12 @@ const configSchema = z
       .default(1),
     TRL_POLICY_REQUEST_TIMEOUT_SEC: z.coerce.number().positive().max(3600).default(300),
     TRL_SIM_TIME_SCALE: z.coerce.number().nonnegative().default(0.1),
+    /** The sim fleet's pace; wins over TRL_SIM_TIME_SCALE when set (simfleet/README.md). */
+    TRL_SIM_FLEET_TIME_SCALE: z.coerce.number().nonnegative().optional(),
+    /** `fast` (one attempt, 2–4 turns) or `realistic` (long trajectories, prompt-sensitive outcomes). */
+    TRL_SIM_FLEET_MODE: z
+      .enum(['fast', 'realistic'], { error: 'TRL_SIM_FLEET_MODE must be "fast" or "realistic"' })
+      .default('fast'),
     TRL_SIM_SCENARIOS_DIR: z.string().optional(),
     /** Spend ceilings of the ledger across attempts (gateway/spend/): per submission, all days; per UTC day. */
     TRL_SUBMISSION_CEILING_USD: z.coerce
