@@ -204,7 +204,8 @@ export function simulateChatCompletion(
   const { promptTokens, cachedTokens } = countPromptTokens(request);
   if (promptTokens > model.contextWindow) {
     const error = invalidRequest(
-      `This model's maximum context length is ${model.contextWindow} tokens, but the messages are ${promptTokens} tokens. Shorten the messages.`,
+      // OpenAI's wording, type and code: clients (and policies) parse this exact shape.
+      `This model's maximum context length is ${model.contextWindow} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
       'messages',
       'context_length_exceeded',
     );
