@@ -6,7 +6,7 @@
 //   node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--no-coaching]
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,7 +27,7 @@ const { values } = parseArgs({
 
 const benchPacksDir = path.join(repoRoot, 'bench', 'packs');
 
-function evaluate(dir: string): Promise<EvaluationResult> {
+function evaluate(dir: string, extraEnv: Record<string, string> = {}): Promise<EvaluationResult> {
   const args = [
     '--import',
     'tsx',
@@ -37,7 +37,12 @@ function evaluate(dir: string): Promise<EvaluationResult> {
     '--json',
     ...values.scenario!.flatMap((s) => ['--scenario', s]),
   ];
-  const env = { ...process.env, TRL_SIM_FLEET_MODE: 'realistic', TRL_SIM_FLEET_TIME_SCALE: values['time-scale']! };
+  const env = {
+    ...process.env,
+    TRL_SIM_FLEET_MODE: 'realistic',
+    TRL_SIM_FLEET_TIME_SCALE: values['time-scale']!,
+    ...extraEnv,
+  };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -120,16 +125,39 @@ interface Row {
   wallS: string;
 }
 
-async function packs(): Promise<{ name: string; dir: string }[]> {
+/** Pre-evaluation with every layer off: what a coaching pack would gain if it got past screening. */
+async function screeningOffFile(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-preeval-off-'));
+  const file = path.join(dir, 'preeval.json');
+  const off = {
+    version: 1,
+    staticScan: { enabled: false },
+    similarity: { enabled: false, maxDistance: null },
+    judge: { enabled: false, model: 'glm-5.2', maxAttempts: 1, timeoutSec: 120 },
+  };
+  await writeFile(file, JSON.stringify(off));
+  return file;
+}
+
+async function packs(): Promise<{ name: string; dir: string; env?: Record<string, string> }[]> {
   const list = async (root: string, prefix: string) =>
     (await readdir(root, { withFileTypes: true }).catch(() => []))
       .filter((e) => e.isDirectory())
       .map((e) => ({ name: `${prefix}${e.name}`, dir: path.join(root, e.name) }));
-  const all = [...(await list(examplesDir, '')), ...(await list(benchPacksDir, 'bench/'))];
+  const all: { name: string; dir: string; env?: Record<string, string> }[] = [
+    ...(await list(examplesDir, '')),
+    ...(await list(benchPacksDir, 'bench/')),
+  ];
   if (!values['no-coaching']) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-coaching-pack-'));
     await writeCoachingPack(dir, 'glm-5.3-flash');
+    // Once as submitted (screening is expected to reject it), once with screening off (its gain).
     all.push({ name: 'bench/coaching-glm-flash (generated)', dir });
+    all.push({
+      name: 'bench/coaching-glm-flash, screening off',
+      dir,
+      env: { TRL_PREEVAL_FILE: await screeningOffFile() },
+    });
   }
   const only = values.only!;
   return all.filter((p) => only.length === 0 || only.some((o) => p.name.includes(o)));
@@ -138,7 +166,7 @@ async function packs(): Promise<{ name: string; dir: string }[]> {
 const rows: Row[] = [];
 for (const pack of await packs()) {
   const started = Date.now();
-  const result = await evaluate(pack.dir);
+  const result = await evaluate(pack.dir, pack.env);
   let counts: CallCounts = { turns: 0, modelCalls: 0, promptTokens: 0, clamped: 0, refused402: 0, contextOverflow: 0 };
   let solved = 0;
   for (const scenario of result.perScenario) {
