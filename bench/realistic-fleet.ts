@@ -125,7 +125,12 @@ interface Row {
   wallS: string;
 }
 
-/** Pre-evaluation with every layer off: what a coaching pack would gain if it got past screening. */
+/**
+ * Pre-evaluation with the static scan, similarity and judge off: the coaching pack then meets the probe
+ * (screening/probe), which rejects a policy that sends the models scenario content it was never given.
+ * There is no switch for the probe: the pack's gain past screening is measured in-process
+ * (bench/realistic-fleet-seeds.ts).
+ */
 async function screeningOffFile(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-preeval-off-'));
   const file = path.join(dir, 'preeval.json');
@@ -151,10 +156,10 @@ async function packs(): Promise<{ name: string; dir: string; env?: Record<string
   if (!values['no-coaching']) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-coaching-pack-'));
     await writeCoachingPack(dir, 'glm-5.3-flash');
-    // Once as submitted (screening is expected to reject it), once with screening off (its gain).
+    // Once as submitted (the static scan rejects it), once with the scan, similarity and judge off (the probe does).
     all.push({ name: 'bench/coaching-glm-flash (generated)', dir });
     all.push({
-      name: 'bench/coaching-glm-flash, screening off',
+      name: 'bench/coaching-glm-flash, scan+judge off',
       dir,
       env: { TRL_PREEVAL_FILE: await screeningOffFile() },
     });
