@@ -3,7 +3,7 @@
 // Hermes on the realistic fleet at time scale 0, one `trl eval --json` after another, and one table:
 // tests, agent turns, prompt tokens, $, and how often the budget clamp, the 402 floor and context overflow
 // fired. The figures are the sim fleet's (simfleet/README.md), not real models'.
-//   node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--no-coaching]
+//   node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--cap-usd X] [--no-coaching]
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     only: { type: 'string', multiple: true, default: [] },
     'time-scale': { type: 'string', default: '0' },
     'no-coaching': { type: 'boolean', default: false },
+    /** The per-scenario cap (TRL_BUDGET_CAP_USD; local default $1, the live season's $0.30). */
+    'cap-usd': { type: 'string' },
   },
 });
 
@@ -41,6 +43,7 @@ function evaluate(dir: string, extraEnv: Record<string, string> = {}): Promise<E
     ...process.env,
     TRL_SIM_FLEET_MODE: 'realistic',
     TRL_SIM_FLEET_TIME_SCALE: values['time-scale']!,
+    ...(values['cap-usd'] === undefined ? {} : { TRL_BUDGET_CAP_USD: values['cap-usd'] }),
     ...extraEnv,
   };
   return new Promise((resolve, reject) => {
