@@ -15,7 +15,16 @@ export const unsureFinish =
 
 export type AgentReply =
   | { kind: 'text'; content: string }
-  | { kind: 'tool_call'; toolName: string; argumentsText: string; attempt: AttemptKind; malformed: boolean };
+  | {
+      kind: 'tool_call';
+      toolName: string;
+      argumentsText: string;
+      /** 'none' for the realistic fleet's exploratory and checking steps. */
+      attempt: AttemptKind | 'none';
+      malformed: boolean;
+      /** Visible text sent with the call (the realistic fleet's answers). */
+      content?: string;
+    };
 
 export interface AgentTurnInput {
   request: Pick<ChatRequest, 'messages' | 'tools' | 'tool_choice'>;

@@ -69,3 +69,10 @@ test('a scenarios directory that does not exist stops the start with a clear mes
   assert.match(output().stderr, /cannot start: .*does not exist/);
   assert.equal(output().stdout, '');
 });
+
+test('--mode takes fast or realistic, and says so when it is neither', async () => {
+  const { child, output } = startMain(['--mode', 'slow']);
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 64);
+  assert.match(output().stderr, /--mode must be one of fast, realistic, not slow/);
+});

@@ -1,12 +1,15 @@
 // Runs the sim fleet as its own process:
-//   node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR] [--exit-with-stdin]
+//   node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--mode fast|realistic] [--scenarios-dir DIR] [--exit-with-stdin]
 // Prints one line when ready and closes cleanly on SIGTERM / SIGINT, or (--exit-with-stdin) when its
 // stdin ends: a worker that started it and was SIGKILLed closes that pipe, and no fleet outlives it.
 import { parseArgs } from 'node:util';
 import { startSimFleet } from './sim-fleet-server.ts';
+import { fleetModes, type FleetMode } from './simulate-completion.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { moneySettings } from '../common/settings/money-settings.ts';
 
 const usage =
-  'usage: node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--scenarios-dir DIR] [--exit-with-stdin]';
+  'usage: node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--mode fast|realistic] [--scenarios-dir DIR] [--exit-with-stdin]';
 
 function fail(message: string): never {
   process.stderr.write(`trl-sim-fleet: ${message}\n${usage}\n`);
@@ -16,12 +19,14 @@ function fail(message: string): never {
 function parseOptions(argv: string[]): {
   port: number;
   timeScale: number;
+  mode: FleetMode;
   scenariosDir?: string;
   exitWithStdin: boolean;
 } {
   let values: {
     port?: string;
     'time-scale'?: string;
+    mode?: string;
     'scenarios-dir'?: string;
     'exit-with-stdin'?: boolean;
     help?: boolean;
@@ -32,6 +37,7 @@ function parseOptions(argv: string[]): {
       options: {
         port: { type: 'string' },
         'time-scale': { type: 'string' },
+        mode: { type: 'string' },
         'scenarios-dir': { type: 'string' },
         'exit-with-stdin': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -48,12 +54,26 @@ function parseOptions(argv: string[]): {
   const port = Number(values.port ?? '0');
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`--port must be an integer from 0 to 65535, not ${values.port}`);
-  const timeScale = Number(values['time-scale'] ?? '1');
+  const fromEnvironment = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  };
+  const timeScale =
+    values['time-scale'] !== undefined
+      ? Number(values['time-scale'])
+      : (fromEnvironment(() => readSetting(moneySettings, 'TRL_SIM_FLEET_TIME_SCALE')) ?? 1);
   if (!Number.isFinite(timeScale) || timeScale < 0)
     fail(`--time-scale must be a non-negative number, not ${values['time-scale']}`);
+  // The flags win; else TRL_SIM_FLEET_MODE / TRL_SIM_FLEET_TIME_SCALE; else fast at time scale 1.
+  const mode = values.mode ?? fromEnvironment(() => readSetting(moneySettings, 'TRL_SIM_FLEET_MODE'));
+  if (!fleetModes.includes(mode as FleetMode)) fail(`--mode must be one of ${fleetModes.join(', ')}, not ${mode}`);
   return {
     port,
     timeScale,
+    mode: mode as FleetMode,
     exitWithStdin: values['exit-with-stdin'] === true,
     ...(values['scenarios-dir'] === undefined ? {} : { scenariosDir: values['scenarios-dir'] }),
   };

@@ -1,11 +1,13 @@
 // Which competition scenario a conversation is about: the scenario's instruction.md appears in a user
 // message (whitespace aside), or at least most of its opening does (an agent may wrap or trim it).
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { listScenarioFolders } from '../catalog/list-scenarios.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { contentText, type ChatMessage } from './request-schema.ts';
 import { notDeclared } from '../contracts/task-config.ts';
+import { hiddenScenarioLines } from './hidden-scenario-lines.ts';
+import { normaliseWhitespace } from './normalise-whitespace.ts';
 
 export interface SimScenario {
   name: string;
@@ -17,6 +19,8 @@ export interface SimScenario {
   partialScript?: string;
   /** task.toml agent_outputs: what the scenario's verifier reads. */
   agentOutputs: string[];
+  /** What the agent is not shown (solution lines, expected values): coaching when a prompt holds it. */
+  hiddenLines?: string[];
 }
 
 /** Harbor leaves difficulty free-form and optional; the sim plays anything else as medium. */
@@ -28,12 +32,17 @@ const openingChars = 300;
 const shingleWords = 4;
 const minimumOverlap = 0.6;
 
-export function normaliseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 async function readOptional(file: string): Promise<string | undefined> {
   return readFile(file, 'utf8').catch(() => undefined);
+}
+
+/** The scenario's test sources (tests/*.py), which the agent never sees. */
+async function readTestSources(dir: string): Promise<string[]> {
+  const names = await readdir(path.join(dir, 'tests')).catch(() => [] as string[]);
+  const sources = await Promise.all(
+    names.filter((name) => name.endsWith('.py')).map((name) => readOptional(path.join(dir, 'tests', name))),
+  );
+  return sources.filter((source): source is string => source !== undefined);
 }
 
 /** Every scenario under dir that has a reference solution (without one there is nothing to simulate). */
@@ -55,6 +64,7 @@ export async function loadSimScenarios(dir?: string): Promise<SimScenario[]> {
       solveScript,
       ...(partialScript === undefined ? {} : { partialScript }),
       agentOutputs: folder.config.agent_outputs ?? [],
+      hiddenLines: hiddenScenarioLines(folder.instruction, solveScript, await readTestSources(folder.dir)),
     });
   }
   return scenarios;

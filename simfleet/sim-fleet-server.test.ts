@@ -226,3 +226,34 @@ test('a drifting model answers worse as the fleet answers more of its calls; the
     await driftingFleet.close();
   }
 });
+
+test('realistic mode over HTTP: text with each tool call, a long trajectory, then a final answer', async () => {
+  const realistic = await startSimFleet({ port: 0, timeScale: 0, allowlist: withoutFaults(), mode: 'realistic' });
+  try {
+    const messages: ChatMessage[] = agentStart(scenario('csv-sales-report'));
+    let turns = 0;
+    let finish: string | undefined;
+    let lastPrompt = 0;
+    while (turns < 45) {
+      turns++;
+      const response = await fetch(`${realistic.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'glm-5.3-flash', messages, tools: hermesTools, seed: 3 }),
+      });
+      const completion = (await response.json()) as ChatCompletion;
+      assert.ok(completion.usage.prompt_tokens > lastPrompt, 'the prompt grows turn by turn');
+      lastPrompt = completion.usage.prompt_tokens;
+      const choice = completion.choices[0];
+      finish = choice.finish_reason;
+      if (finish !== 'tool_calls') break;
+      assert.ok((choice.message.content ?? '').length > 100, 'each tool call comes with visible text');
+      const call = choice.message.tool_calls![0]!;
+      messages.push(...afterToolCall([], call, 'output\n'.repeat(20)));
+    }
+    assert.equal(finish, 'stop');
+    assert.ok(turns >= 10 && turns <= 40, `${turns} turns`);
+  } finally {
+    await realistic.close();
+  }
+});

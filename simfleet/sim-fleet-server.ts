@@ -10,6 +10,7 @@ import {
   simulateChatCompletion,
   simulatorName,
   type FleetContext,
+  type FleetMode,
   type SimulatedCompletion,
 } from './simulate-completion.ts';
 import { completionChunks, sseDone, sseEvent } from './sse.ts';
@@ -23,6 +24,8 @@ export interface SimFleetOptions {
   scenariosDir?: string;
   /** Multiplies every simulated delay: 1 is the profiles' real pace, 0 answers at once. */
   timeScale?: number;
+  /** `fast` (the default: one attempt, 2–4 turns) or `realistic` (simfleet/README.md). */
+  mode?: FleetMode;
 }
 
 export interface SimFleet {
@@ -90,6 +93,7 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
   const context: FleetContext = {
     allowlist: options.allowlist ?? loadAllowlist(),
     scenarios: await loadSimScenarios(options.scenariosDir),
+    mode: options.mode ?? 'fast',
   };
   const closing = new AbortController();
   // The order of calls per model, for models whose profile drifts.

@@ -3,6 +3,7 @@
 // The HTTP server only adds the waiting and the wire format.
 import type { Allowlist, ModelEntry } from '../gateway/catalog/allowlist.ts';
 import { decideAgentTurn } from './agent-behaviour.ts';
+import { decideRealisticTurn } from './realistic-agent.ts';
 import { invalidRequest, SimApiError } from './api-error.ts';
 import { canonicalJson, DeterministicRandom, sha256Hex, unitFromParts } from './deterministic-random.ts';
 import { answerForJsonObject, answerForSchema } from './json-schema-answer.ts';
@@ -16,9 +17,15 @@ export const simulatorName = 'trl-sim-fleet';
 /** Fixed so that equal requests give byte-identical responses (2026-01-01T00:00:00Z). */
 export const simulatedCreated = 1_767_225_600;
 
+/** `fast`: one attempt per model, 2–4 turns (tests that need speed); `realistic`: see simfleet/README.md. */
+export type FleetMode = 'fast' | 'realistic';
+export const fleetModes: readonly FleetMode[] = ['fast', 'realistic'];
+
 export interface FleetContext {
   allowlist: Allowlist;
   scenarios: readonly SimScenario[];
+  /** Default `fast`. */
+  mode?: FleetMode;
 }
 
 export interface CompletionToolCall {
@@ -68,7 +75,9 @@ export type SimulationResult =
   | { ok: true; value: SimulatedCompletion }
   | { ok: false; error: SimApiError; delayMs: number };
 
-type Reply = { kind: 'text'; content: string } | { kind: 'tool_call'; toolName: string; argumentsText: string };
+type Reply =
+  | { kind: 'text'; content: string }
+  | { kind: 'tool_call'; toolName: string; argumentsText: string; content?: string };
 
 function modelNotFound(id: string, allowlist: Allowlist): SimApiError {
   const available = allowlist.models.map((m) => m.id).join(', ');
@@ -139,14 +148,21 @@ interface BoundedReply {
 /** Cuts the reply to the completion budget (a real model stops mid-text or mid-arguments). */
 function boundReply(reply: Reply, maxTokens: number): BoundedReply {
   if (reply.kind === 'tool_call') {
+    // Visible text comes first; a budget too small for it is cut there, before any tool call.
+    const text = reply.content ?? '';
+    const textTokens = countTokens(text);
+    if (text !== '' && textTokens >= maxTokens) {
+      const content = truncateToTokens(text, maxTokens);
+      return { content, completionTokens: countTokens(content), truncated: true };
+    }
     const nameTokens = countTokens(reply.toolName);
-    const argumentsBudget = maxTokens - nameTokens;
+    const argumentsBudget = maxTokens - textTokens - nameTokens;
     if (argumentsBudget >= 1) {
       const argumentsText = truncateToTokens(reply.argumentsText, argumentsBudget);
       return {
-        content: null,
+        content: text === '' ? null : text,
         toolCall: { name: reply.toolName, arguments: argumentsText },
-        completionTokens: nameTokens + countTokens(argumentsText),
+        completionTokens: textTokens + nameTokens + countTokens(argumentsText),
         truncated: argumentsText !== reply.argumentsText,
       };
     }
@@ -188,7 +204,8 @@ export function simulateChatCompletion(
   const { promptTokens, cachedTokens } = countPromptTokens(request);
   if (promptTokens > model.contextWindow) {
     const error = invalidRequest(
-      `This model's maximum context length is ${model.contextWindow} tokens, but the messages are ${promptTokens} tokens. Shorten the messages.`,
+      // OpenAI's wording, type and code: clients (and policies) parse this exact shape.
+      `This model's maximum context length is ${model.contextWindow} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`,
       'messages',
       'context_length_exceeded',
     );
@@ -207,9 +224,10 @@ export function simulateChatCompletion(
   const seed = request.seed ?? 0;
   const reply: Reply =
     structuredReply(request, model, random.derive('json'), context.scenarios) ??
-    decideAgentTurn({
+    (context.mode === 'realistic' ? decideRealisticTurn : decideAgentTurn)({
       request,
       model,
+      models: context.allowlist.models,
       scenarios: context.scenarios,
       seed,
       requestKey,

@@ -51,7 +51,7 @@ export async function startModelUpstream(config: WorkerConfig): Promise<ModelUps
   const upstream = upstreamClient(url, 'sim-fleet-needs-no-key', timeout);
   return {
     client: upstream.client,
-    description: `${url} (sim fleet, simulated models)`,
+    description: `${url} (sim fleet, simulated models, ${config.TRL_SIM_FLEET_MODE} mode)`,
     close: () =>
       new Promise<void>((resolve) => {
         upstream.close();
@@ -71,7 +71,9 @@ function spawnSimFleet(config: WorkerConfig): Promise<{ child: ChildProcess; url
     '--port',
     '0',
     '--time-scale',
-    String(config.TRL_SIM_TIME_SCALE),
+    String(config.TRL_SIM_FLEET_TIME_SCALE ?? config.TRL_SIM_TIME_SCALE),
+    '--mode',
+    config.TRL_SIM_FLEET_MODE,
     '--exit-with-stdin',
   ];
   if (config.TRL_SIM_SCENARIOS_DIR) args.push('--scenarios-dir', config.TRL_SIM_SCENARIOS_DIR);

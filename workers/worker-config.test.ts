@@ -61,3 +61,15 @@ test('the sandbox host id: TRL_WORKER_HOST_ID when set and fit for a queue name,
   );
   assert.throws(() => readWorkerConfig({ TRL_WORKER_HOST_ID: '-x' }), /TRL_WORKER_HOST_ID/);
 });
+
+test('the sim fleet is fast unless TRL_SIM_FLEET_MODE says realistic; its own time scale is optional', () => {
+  assert.equal(readWorkerConfig({}).TRL_SIM_FLEET_MODE, 'fast');
+  assert.equal(readWorkerConfig({}).TRL_SIM_FLEET_TIME_SCALE, undefined);
+  const realistic = readWorkerConfig({ TRL_SIM_FLEET_MODE: 'realistic', TRL_SIM_FLEET_TIME_SCALE: '0' });
+  assert.equal(realistic.TRL_SIM_FLEET_MODE, 'realistic');
+  assert.equal(realistic.TRL_SIM_FLEET_TIME_SCALE, 0);
+  assert.throws(
+    () => readWorkerConfig({ TRL_SIM_FLEET_MODE: 'slow' }),
+    /TRL_SIM_FLEET_MODE must be "fast" or "realistic"/,
+  );
+});

@@ -62,6 +62,19 @@ export const moneySettings = settingTable({
     schema: z.coerce.number().nonnegative().default(0.1),
     description: "The sim fleet's latency profile scaled: 0 answers at once, 1 as in the profile.",
   },
+  TRL_SIM_FLEET_TIME_SCALE: {
+    schema: z.coerce.number().nonnegative().optional(),
+    defaultText: '`TRL_SIM_TIME_SCALE`',
+    description:
+      "The sim fleet's pace (0 answers at once, 1 at the models' real latency); wins over `TRL_SIM_TIME_SCALE` when set.",
+  },
+  TRL_SIM_FLEET_MODE: {
+    schema: z
+      .enum(['fast', 'realistic'], { error: 'TRL_SIM_FLEET_MODE must be "fast" or "realistic"' })
+      .default('fast'),
+    description:
+      "The sim fleet's behaviour: `fast` (one attempt, 2–4 turns, for tests) or `realistic` (long trajectories whose outcomes depend on what the policy sends; docs/explanation/sim-fleet.md).",
+  },
   TRL_SIM_SCENARIOS_DIR: {
     schema: z.string().optional(),
     defaultText: '`scenarios/`',

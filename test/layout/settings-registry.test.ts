@@ -43,6 +43,7 @@ test('outside common/settings/ no source file reads a TRL_* or AWS_* variable fr
     /process\.env\.(TRL|AWS)_[A-Z0-9_]+/.test(line) &&
     // Setting a default for this process or a child's environment is not a read.
     !/process\.env\.\w+ \?\?=/.test(line) &&
+    !/process\.env\.\w+ = /.test(line) &&
     !/^\s*(TRL|AWS)_\w+: process\.env\.\w+ \?\?/.test(line) &&
     // Through the registry's own schema (common/log.ts, which must never throw).
     !/Settings\.\w+\.schema\.safeParse\(process\.env\./.test(line);

@@ -30,8 +30,12 @@ export function uniqueId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 }
 
-export async function startHarness(options: { withWorker?: boolean; chain?: ChainConfig } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { withWorker?: boolean; chain?: ChainConfig; simFleetMode?: 'fast' | 'realistic' } = {},
+): Promise<Harness> {
   process.env.TRL_QUIET ??= '1';
+  // The suite's figures (turns, costs) are fast mode's unless a test asks for the realistic fleet.
+  process.env.TRL_SIM_FLEET_MODE = options.simFleetMode ?? 'fast';
   const docker = createDockerClient();
   const stack = await bootstrap(docker);
   const { temporal, baseImage } = stack;

@@ -17,6 +17,8 @@ export function startWorkerProcess(
     TRL_TASK_QUEUE: taskQueue,
     TRL_WORKER_PID_FILE: pidFile,
     TRL_QUIET: '1',
+    // The suite's figures (turns, costs) are fast mode's; a test that wants the realistic fleet says so in `env`.
+    TRL_SIM_FLEET_MODE: 'fast',
   };
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete childEnv[name];

@@ -1,0 +1,219 @@
+// What the realistic sim fleet shows: every example policy (and the bench's own packs: two on the same
+// model that differ only by prompting, one that cuts tool results, one coaching cheat built here) through
+// Hermes on the realistic fleet at time scale 0, one `trl eval --json` after another, and one table:
+// tests, agent turns, prompt tokens, $, and how often the budget clamp, the 402 floor and context overflow
+// fired. The figures are the sim fleet's (simfleet/README.md), not real models'.
+//   node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--cap-usd X] [--no-coaching]
+import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { examplesDir, repoRoot } from '../common/data-layout.ts';
+import type { EvaluationResult } from '../contracts/results.ts';
+import { renderTable } from '../cli/render-table.ts';
+import { writeCoachingPack } from './realistic-fleet-coaching.ts';
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: 'string', multiple: true, default: [] },
+    only: { type: 'string', multiple: true, default: [] },
+    'time-scale': { type: 'string', default: '0' },
+    'no-coaching': { type: 'boolean', default: false },
+    /** The per-scenario cap (TRL_BUDGET_CAP_USD; local default $1, the live season's $0.30). */
+    'cap-usd': { type: 'string' },
+  },
+});
+
+const benchPacksDir = path.join(repoRoot, 'bench', 'packs');
+
+function evaluate(dir: string, extraEnv: Record<string, string> = {}): Promise<EvaluationResult> {
+  const args = [
+    '--import',
+    'tsx',
+    path.join(repoRoot, 'cli', 'main.ts'),
+    'eval',
+    dir,
+    '--json',
+    ...values.scenario!.flatMap((s) => ['--scenario', s]),
+  ];
+  const env = {
+    ...process.env,
+    TRL_SIM_FLEET_MODE: 'realistic',
+    TRL_SIM_FLEET_TIME_SCALE: values['time-scale']!,
+    ...(values['cap-usd'] === undefined ? {} : { TRL_BUDGET_CAP_USD: values['cap-usd'] }),
+    ...extraEnv,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      try {
+        resolve(JSON.parse(out) as EvaluationResult);
+      } catch {
+        reject(new Error(`trl eval ${dir} exited ${code} without a JSON result`));
+      }
+    });
+  });
+}
+
+export interface CallCounts {
+  /** Agent turns: requests the agent made to the policy. */
+  turns: number;
+  modelCalls: number;
+  promptTokens: number;
+  clamped: number;
+  /** Calls refused for the budget (HTTP 402). */
+  refused402: number;
+  contextOverflow: number;
+}
+
+/** Counts from one scenario's model-call log (gateway/call-log.ts rows). */
+export async function countCalls(file: string): Promise<CallCounts> {
+  const counts: CallCounts = {
+    turns: 0,
+    modelCalls: 0,
+    promptTokens: 0,
+    clamped: 0,
+    refused402: 0,
+    contextOverflow: 0,
+  };
+  const requests = new Set<string>();
+  const lines = createInterface({ input: createReadStream(file).on('error', () => undefined) });
+  try {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      const row = JSON.parse(line) as Record<string, unknown>;
+      if (typeof row['requestId'] === 'string') requests.add(row['requestId']);
+      if (row['phase'] === 'start') continue;
+      counts.modelCalls++;
+      counts.promptTokens += typeof row['promptTokens'] === 'number' ? row['promptTokens'] : 0;
+      if (row['clamped'] === true) counts.clamped++;
+      if (row['errorType'] === 'cap') counts.refused402++;
+      if (row['errorType'] === 'context_length_exceeded') counts.contextOverflow++;
+    }
+  } catch {
+    // A scenario that never reached the agent has no log: zero calls.
+  }
+  counts.turns = requests.size;
+  return counts;
+}
+
+function add(a: CallCounts, b: CallCounts): CallCounts {
+  return {
+    turns: a.turns + b.turns,
+    modelCalls: a.modelCalls + b.modelCalls,
+    promptTokens: a.promptTokens + b.promptTokens,
+    clamped: a.clamped + b.clamped,
+    refused402: a.refused402 + b.refused402,
+    contextOverflow: a.contextOverflow + b.contextOverflow,
+  };
+}
+
+interface Row {
+  name: string;
+  status: string;
+  tests: string;
+  solved: string;
+  turns: string;
+  promptK: string;
+  costUsd: string;
+  clamp: number;
+  r402: number;
+  overflow: number;
+  wallS: string;
+}
+
+/**
+ * Pre-evaluation with the static scan, similarity and judge off: the coaching pack then meets the probe
+ * (screening/probe), which rejects a policy that sends the models scenario content it was never given.
+ * There is no switch for the probe: the pack's gain past screening is measured in-process
+ * (bench/realistic-fleet-seeds.ts).
+ */
+async function screeningOffFile(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-preeval-off-'));
+  const file = path.join(dir, 'preeval.json');
+  const off = {
+    version: 1,
+    staticScan: { enabled: false },
+    similarity: { enabled: false, maxDistance: null },
+    judge: { enabled: false, model: 'glm-5.2', maxAttempts: 1, timeoutSec: 120 },
+  };
+  await writeFile(file, JSON.stringify(off));
+  return file;
+}
+
+async function packs(): Promise<{ name: string; dir: string; env?: Record<string, string> }[]> {
+  const list = async (root: string, prefix: string) =>
+    (await readdir(root, { withFileTypes: true }).catch(() => []))
+      .filter((e) => e.isDirectory())
+      .map((e) => ({ name: `${prefix}${e.name}`, dir: path.join(root, e.name) }));
+  const all: { name: string; dir: string; env?: Record<string, string> }[] = [
+    ...(await list(examplesDir, '')),
+    ...(await list(benchPacksDir, 'bench/')),
+  ];
+  if (!values['no-coaching']) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-coaching-pack-'));
+    await writeCoachingPack(dir, 'glm-5.3-flash');
+    // Once as submitted (the static scan rejects it), once with the scan, similarity and judge off (the probe does).
+    all.push({ name: 'bench/coaching-glm-flash (generated)', dir });
+    all.push({
+      name: 'bench/coaching-glm-flash, scan+judge off',
+      dir,
+      env: { TRL_PREEVAL_FILE: await screeningOffFile() },
+    });
+  }
+  const only = values.only!;
+  return all.filter((p) => only.length === 0 || only.some((o) => p.name.includes(o)));
+}
+
+const rows: Row[] = [];
+for (const pack of await packs()) {
+  const started = Date.now();
+  const result = await evaluate(pack.dir, pack.env);
+  let counts: CallCounts = { turns: 0, modelCalls: 0, promptTokens: 0, clamped: 0, refused402: 0, contextOverflow: 0 };
+  let solved = 0;
+  for (const scenario of result.perScenario) {
+    if (scenario.testsTotal > 0 && scenario.testsPassed === scenario.testsTotal) solved++;
+    const log = scenario.artifacts?.modelCallLog?.path;
+    if (log) counts = add(counts, await countCalls(log));
+  }
+  const n = Math.max(1, result.perScenario.length);
+  const row: Row = {
+    name: pack.name,
+    status: result.status,
+    tests: `${result.testsPassed}/${result.testsTotal}`,
+    solved: `${solved}/${result.perScenario.length}`,
+    turns: (counts.turns / n).toFixed(1),
+    promptK: (counts.promptTokens / n / 1000).toFixed(0),
+    costUsd: result.costUsd.toFixed(4),
+    clamp: counts.clamped,
+    r402: counts.refused402,
+    overflow: counts.contextOverflow,
+    wallS: ((Date.now() - started) / 1000).toFixed(0),
+  };
+  rows.push(row);
+  process.stderr.write(`${JSON.stringify(row)}\n`);
+}
+process.stdout.write(
+  renderTable(
+    [
+      { header: 'policy', value: (r: Row) => r.name },
+      { header: 'status', value: (r) => r.status },
+      { header: 'tests', value: (r) => r.tests, align: 'right' },
+      { header: 'solved', value: (r) => r.solved, align: 'right' },
+      { header: 'turns/scen', value: (r) => r.turns, align: 'right' },
+      { header: 'prompt k/scen', value: (r) => r.promptK, align: 'right' },
+      { header: '$ total', value: (r) => r.costUsd, align: 'right' },
+      { header: 'clamped', value: (r) => String(r.clamp), align: 'right' },
+      { header: '402', value: (r) => String(r.r402), align: 'right' },
+      { header: 'ctx overflow', value: (r) => String(r.overflow), align: 'right' },
+      { header: 'wall s', value: (r) => r.wallS, align: 'right' },
+    ],
+    rows,
+  ) + '\n',
+);
