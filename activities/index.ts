@@ -67,7 +67,7 @@ export function createActivities(deps: ActivityDependencies) {
 
 export type Activities = ReturnType<typeof createActivities>;
 
-/** What each role's worker registers (README "Roles and host queues"). */
+/** What each role's worker registers (docs/explanation/roles-and-queues.md). */
 export const sandboxClaimActivityNames = ['claimSandboxHost'] as const;
 export const sandboxHostActivityNames = ['prepareScenario', 'runScenario', 'verifyScenario'] as const;
 type SandboxActivityName = (typeof sandboxClaimActivityNames)[number] | (typeof sandboxHostActivityNames)[number];

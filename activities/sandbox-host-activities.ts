@@ -1,4 +1,4 @@
-// The sandbox host's side of the roles (README "Roles and host queues"): claimSandboxHost, taken
+// The sandbox host's side of the roles (docs/explanation/roles-and-queues.md): claimSandboxHost, taken
 // from the shared sandbox queue, answers with this host's own queue when it has room; prepare,
 // run and verify of that scenario then come on that queue and hold the claim while they run.
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,8 +1,8 @@
 // The machine's floor under every hop of the policy chain: one message's round trip over a unix
 // socket to an echo in this process's event loop, and to an echo in another process. The second
 // pays for waking the other process, which is what each hop between the agent, the policy host,
-// the policy and the upstream costs; machines differ most in it (see README, "Where the chain's
-// time goes, drawn").
+// the policy and the upstream costs; machines differ most in it (see docs/figures/policy-chain-profile.md,
+// where the chain's time goes, drawn).
 //   node --import tsx bench/process-round-trip.ts [--round-trips 5000] [--bytes 2048]
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -8,7 +8,7 @@
 // (d) identical policies on a drifting upstream (the sim fleet's drift mode), under the old
 //     sequential schedule and the interleaved one (fair pairing), side by side.
 // The outcome model is documented in seat-sim-policies.ts. Every run is reproducible: all draws come
-// from seat/seeded-random.ts, and each cycle makes up a fresh pack-hash pair, so the bootstrap seed
+// from scoring/seeded-random.ts, and each cycle makes up a fresh pack-hash pair, so the bootstrap seed
 // differs from cycle to cycle as it would between real challengers.
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -11,7 +11,7 @@ export const temporalUiPort = 8233;
 export const evaluationTaskQueue = 'trl-evaluations';
 
 /**
- * Roles (README "Roles and host queues"): the orchestration worker polls the evaluation queue
+ * Roles (docs/explanation/roles-and-queues.md): the orchestration worker polls the evaluation queue
  * (workflows, pre-evaluation, probe, aggregation, seat, chain); every sandbox worker polls the
  * shared sandbox queue, where a scenario's first activity (`claimSandboxHost`) is taken, and its
  * own host queue, where that scenario's prepare → run → verify go. Both derive from the

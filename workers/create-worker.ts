@@ -1,4 +1,4 @@
-// Builds the evaluation workers of one process, by role (README "Roles and host queues"): the
+// Builds the evaluation workers of one process, by role (docs/explanation/roles-and-queues.md): the
 // orchestration worker (workflows from workflows/, pre-evaluation, probe, aggregation, seat, chain)
 // on the evaluation queue; the sandbox role as two workers, one taking claims from the shared
 // sandbox queue and one serving this host's own queue (prepare, run, verify). Activities wired with real clients.

@@ -19,7 +19,7 @@ const levels: Record<string, 'debug' | 'info' | 'warn' | 'error'> = {
 
 /**
  * Warnings that describe the design working, not a fault: the sandbox role's workers are
- * activity-only (README "Roles and host queues"), and a full host refuses a claim so that the
+ * activity-only (docs/explanation/roles-and-queues.md), and a full host refuses a claim so that the
  * scenario waits on the shared queue — every busy evaluation does that many times a minute.
  */
 export function isWarningByDesign(message: string, meta: LogMetadata | undefined): boolean {

@@ -27,7 +27,7 @@ export const screening = summarized(
   }),
 );
 
-/** Image builds; on the scenario's sandbox host when it has one (README "Roles and host queues"). */
+/** Image builds; on the scenario's sandbox host when it has one (docs/explanation/roles-and-queues.md). */
 export function buildActivities(hostQueue?: string) {
   return summarized(
     proxyActivities<Activities>({

@@ -1,4 +1,4 @@
-// The workflow's side of the roles (README "Roles and host queues"): a scenario is claimed on the
+// The workflow's side of the roles (docs/explanation/roles-and-queues.md): a scenario is claimed on the
 // shared sandbox queue by a host with room, and its prepare → run → verify go to that host's own
 // queue. A task there that no worker starts within its schedule-to-start timeout means the host
 // is gone: the scenario is marked lost and starts over from a new claim.

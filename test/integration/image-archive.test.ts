@@ -1,5 +1,5 @@
 // Image archives on the real engine, with a one-file image of the test's own (the base image's
-// archive is 243 MB: `trl images save` on it is measured in README, not here). Saved, removed and
+// archive is 243 MB: `trl images save` on it is measured in docs/figures/fresh-clone.md, not here). Saved, removed and
 // loaded back it is the same image; a truncated archive, one holding another image, and a missing
 // file are each reported with a reason, never thrown, and the caller then builds.
 import { after, before, describe, test } from 'node:test';

@@ -2,7 +2,7 @@
 // workflow: the static scan (with the bundle of TypeScript packs), the similarity check against every
 // honest pack and example, and the sim fleet's judge. Every honest pack passes every layer; every
 // gaming pack is caught by the layer meant for it, by the evidence it was meant to leave. The
-// per-layer caught / passed counts are printed (the README's pre-evaluation figures).
+// per-layer caught / passed counts are printed (the figures of docs/explanation/pre-evaluation.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bundlePack } from '../../packs/bundle-pack.ts';

@@ -1,4 +1,4 @@
-// Roles on the real Temporal server and Docker (README "Roles and host queues"): one orchestration
+// Roles on the real Temporal server and Docker (docs/explanation/roles-and-queues.md): one orchestration
 // worker and two sandbox workers in this process, with distinct host ids (the data directory is
 // one per process: common/data-layout.ts reads TRL_DATA_DIR once). Every scenario's prepare, run
 // and verify go to the queue of the host that claimed it; a host shut down mid-scenario makes the

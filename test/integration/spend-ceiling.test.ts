@@ -164,7 +164,7 @@ describe('spend ledger and ceilings', () => {
 
     const events = await ledgerEvents(submissionId);
     // The killed worker's host queue is gone: the scenario started over from a new claim on the
-    // next worker's host (README "Roles and host queues"), a new activity, so a new attempt id.
+    // next worker's host (docs/explanation/roles-and-queues.md), a new activity, so a new attempt id.
     assert.deepEqual(
       events.map((e) => e.kind),
       ['reserve', 'settle', 'reserve', 'settle'],

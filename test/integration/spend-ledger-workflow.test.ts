@@ -1,4 +1,4 @@
-// Invariant 4 across hosts (README "Money across hosts"): the shared spend ledger workflow on the
+// Invariant 4 across hosts (docs/explanation/money-across-hosts.md): the shared spend ledger workflow on the
 // real Temporal server. Two "hosts" (each its own connection) reserving at once for one submission
 // never get more than the ceiling holds; the state survives continue-as-new and every run replays;
 // a malformed update is rejected before it reaches the history; an orphan is settled from its call

@@ -87,7 +87,7 @@ describe('worker crash mid-evaluation', () => {
 
     const history = await handle.fetchHistory();
     // The killed worker's host queue has no poller any more: the scenario started over from a new
-    // claim on the new worker's host (README "Roles and host queues").
+    // claim on the new worker's host (docs/explanation/roles-and-queues.md).
     const claims =
       history.events?.filter(
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'claimSandboxHost',

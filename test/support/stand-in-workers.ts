@@ -1,5 +1,5 @@
-// Stand-in activities on real Temporal workers, one per queue the evaluation uses (README "Roles
-// and host queues"): the workflows and the orchestration's activities on the evaluation queue, a
+// Stand-in activities on real Temporal workers, one per queue the evaluation uses
+// (docs/explanation/roles-and-queues.md): the workflows and the orchestration's activities on the evaluation queue, a
 // claim that always names one host on the shared sandbox queue, and the scenario's activities on
 // that host's queue. For tests of the workflow's decisions, not of the sandbox.
 import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';

@@ -1,4 +1,4 @@
-// The production topology on one machine (README "Production topology"), run by
+// The production topology on one machine (docs/how-to/production-topology.md), run by
 // `./trl test --topology`: Temporal's own server on PostgreSQL (both built or installed by the
 // project: infra/postgres-cluster.ts, infra/temporal-postgres-server.ts), its Web UI server, moto's
 // S3 server as the shared store, the frontend behind mutual TLS, and the validator as separate processes — one
