@@ -16,7 +16,8 @@ import { minInjectedFingerprints, type ProbeReport } from './probe-verdict.ts';
 
 /** Bump when what the probe sends, answers or concludes changes (conversation, bland upstream, injection check (gateway/injection/),
  * verdict). */
-export const probeVersion = 2;
+// 3: provenance of actions (an authored tool call rejects whatever the word coverage).
+export const probeVersion = 3;
 
 export const probeCacheKeySchema = z.object({
   packHash: z.string().min(1),
@@ -66,6 +67,9 @@ const reportSchema = z.object({
         coverage: z.number(),
         units: z.number(),
         coveredUnits: z.number(),
+        actionCoverage: z.number().optional(),
+        actions: z.number().int().nonnegative().optional(),
+        coveredActions: z.number().int().nonnegative().optional(),
         turns: z.number(),
         uncovered: z.array(z.string()),
       }),
