@@ -5,7 +5,8 @@
 //                 call sent directly, interleaved call by call, against the local model and against the
 //                 sim fleet (time scale 0, faults off) — the overhead is the difference of medians
 // Per-turn latency through the policy chain and one scenario's wall time and cost come from a run:
-// `./trl eval policy/examples/cost-cascade --upstream local-model --scenario NAME` (docs/how-to/use-the-local-model.md).
+// `./trl eval policy/examples/cost-cascade --upstream local-model --scenario NAME`
+// (docs/how-to/use-the-local-model.md).
 //   node --import tsx bench/local-model.ts [--calls 20] [--tokens 128]
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';

@@ -3,7 +3,8 @@
 // Hermes on the realistic fleet at time scale 0, one `trl eval --json` after another, and one table:
 // tests, agent turns, prompt tokens, $, and how often the budget clamp, the 402 floor and context overflow
 // fired. The figures are the sim fleet's (simfleet/README.md), not real models'.
-//   node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--cap-usd X] [--no-coaching]
+// node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--cap-usd X]
+// [--no-coaching]
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';

@@ -101,7 +101,8 @@ export const chainNonRetryableTypes: readonly string[] = [
   failureTypes.seatNotConfigured,
 ];
 
-/** What each failure type means, as docs/reference/failure-types.md shows it (`trl docs` fails on a type without one). */
+/** What each failure type means, as docs/reference/failure-types.md shows it (`trl docs` fails on a type without one).
+ * */
 export const failureTypeMeanings: Readonly<Record<string, string>> = {
   [packFailureTypes.notFound]: 'The pack is not where the submission says (no directory, file or stored hash).',
   [packFailureTypes.tooLarge]:

@@ -160,7 +160,8 @@ export class ModelGateway {
   /** Calls that failed upstream for the infrastructure's reasons after the gateway's retries, and calls the upstream
    * billed beyond their bound (the scenario's infra_error signal). */
   upstreamFailures = 0;
-  /** Calls the policy abandoned (cut when its client went or when the episode ended): the policy's, not the upstream's. */
+  /** Calls the policy abandoned (cut when its client went or when the episode ended): the policy's, not the upstream's.
+   * */
   abandonedCalls = 0;
   /**
    * Whether the agent is waiting for the policy's answer (set by the policy run once its agent

@@ -256,7 +256,8 @@ function standInLines(standIn: BaseStandIn & { stage?: string }, registries: Reg
     `COPY ${hostCaContextDir}/ /usr/local/share/ca-certificates/trl-host/`,
     envLine(caEnv),
     [
-      // Appended rather than update-ca-certificates (tens of seconds); the files stay where a later run of it finds them.
+      // Appended rather than update-ca-certificates (tens of seconds); the files stay where a later run of it finds
+      // them.
       `RUN cat /usr/local/share/ca-certificates/trl-host/*.crt >> ${caBundle} 2> /dev/null || true`,
       ...(packages.length
         ? [

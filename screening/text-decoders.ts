@@ -198,7 +198,8 @@ function repeatingKeyText(codes: readonly number[]): string | undefined {
   if (codes.length < 32 || codes.some((code) => code > 0xff)) return undefined;
   const sample = codes.slice(0, repeatingKeySampleCodes);
   // Every length gets its best key and the mean score that key gives; the true length (and its multiples) score
-  // highest, a wrong length mixes key bytes in a column and scores lower. The shortest length within 2% of the best wins.
+  // highest, a wrong length mixes key bytes in a column and scores lower. The shortest length within 2% of the best
+  // wins.
   const candidates: { key: number[]; mean: number }[] = [];
   for (let length = 2; length <= maxRepeatingKeyLength; length++) {
     if (sample.length < length * 24 || keyBudget <= 0) break;

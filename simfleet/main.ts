@@ -1,5 +1,6 @@
 // Runs the sim fleet as its own process:
-//   node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--mode fast|realistic] [--scenarios-dir DIR] [--exit-with-stdin]
+// node --import tsx simfleet/main.ts [--port N] [--time-scale X] [--mode fast|realistic] [--scenarios-dir DIR]
+// [--exit-with-stdin]
 // Prints one line when ready and closes cleanly on SIGTERM / SIGINT, or (--exit-with-stdin) when its
 // stdin ends: a worker that started it and was SIGKILLed closes that pipe, and no fleet outlives it.
 import { parseArgs } from 'node:util';

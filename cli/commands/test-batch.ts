@@ -1,7 +1,8 @@
 // The unit files of a `trl test` run share one process. Each file in a process of its own paid for
 // Node, tsx and its imports again (zod, the contracts, the catalog…): `trl test` of the unit rooms
 // took 296–331 CPU-s that way and 130–137 with the batch, the same 825 tests passing
-// (docs/figures/test-suite.md). The suites under test/ (workers, containers, Temporal, restarts) keep a process each, and so do a file whose source
+// (docs/figures/test-suite.md). The suites under test/ (workers, containers, Temporal, restarts) keep a process each,
+// and so do a file whose source
 // carries `ownProcessMarker` (one that must change what a process has only one of) and a file with a
 // top-level await: node:test finds a test's parent by the async context it is declared in, and the
 // module's code after such an await no longer runs in its suite's (its tests landed elsewhere, or

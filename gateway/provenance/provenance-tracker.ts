@@ -5,7 +5,8 @@
 // answer; a tool call (an action) when a model produced the same call (name and canonical
 // arguments), or when one model answer's text holds its name and every argument value (a policy
 // may turn a model's written action into a call). Selecting, truncating, combining and reordering
-// model output keeps both near 1; text or actions the policy wrote itself do not. Memory is bounded: the most recent answers are kept up to
+// model output keeps both near 1; text or actions the policy wrote itself do not. Memory is bounded: the most recent
+// answers are kept up to
 // `windowChars`, older ones are forgotten (an answer is normally used in the turn that asked it).
 import { canonicalJson } from '../catalog/canonical-json.ts';
 import type { ProvenanceSummary } from '../../contracts/provenance.ts';

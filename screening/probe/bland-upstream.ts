@@ -3,7 +3,8 @@
 // sized from the request (so the gateway's meter charges it as it would a real call, against the
 // probe's own cap; nothing is paid), text in a working model's register streamed a few words a
 // chunk, and when the request offers tools, the step a model would take (list the directory, then
-// read the files the listing showed). Nothing in it belongs to any scenario. Whatever the policy passes on to the agent should come from these answers;
+// read the files the listing showed). Nothing in it belongs to any scenario. Whatever the policy passes on to the agent
+// should come from these answers;
 // whatever the policy sends here is kept (bounded) to be searched for scenario content.
 import { randomBytes } from 'node:crypto';
 import OpenAI from 'openai';

@@ -14,7 +14,8 @@ import { provenanceCoverageThreshold, provenanceMinimumUnits } from '../../contr
 import { rejectionSchema } from '../../contracts/results.ts';
 import { minInjectedFingerprints, type ProbeReport } from './probe-verdict.ts';
 
-/** Bump when what the probe sends, answers or concludes changes (conversation, bland upstream, injection check (gateway/injection/),
+/** Bump when what the probe sends, answers or concludes changes (conversation, bland upstream, injection check
+ * (gateway/injection/),
  * verdict). */
 // 3: provenance of actions (an authored tool call rejects whatever the word coverage).
 export const probeVersion = 3;
