@@ -116,8 +116,10 @@ test('Σ charged ≤ cap under any schedule and any usage; an overshoot is charg
               completion: BigInt(operation.prices.completion),
               cacheRead: BigInt(operation.prices.cacheRead),
             };
+            // a prompt token is billed at the prompt or the cache-read price: the dearer one bounds both
+            const promptBoundPrice = prices.cacheRead > prices.prompt ? prices.cacheRead : prices.prompt;
             const reservedNanoUsd =
-              BigInt(operation.promptBoundTokens) * prices.prompt +
+              BigInt(operation.promptBoundTokens) * promptBoundPrice +
               BigInt(result.maxTokens) * prices.completion * BigInt(answerCount);
             open.push({
               reservationId: result.reservationId,

@@ -166,7 +166,13 @@ export class EpisodeMeter {
     }
 
     const remaining = this.remainingNanoUsd;
-    const promptNanoUsd = BigInt(estimate) * prices.promptNanoUsdPerToken;
+    // Each prompt token is billed at the prompt or the cache-read price: the dearer of the two bounds
+    // both (a table, e.g. an operator's override, may price cache reads above fresh prompt tokens).
+    const promptBoundPrice =
+      prices.cacheReadNanoUsdPerToken > prices.promptNanoUsdPerToken
+        ? prices.cacheReadNanoUsdPerToken
+        : prices.promptNanoUsdPerToken;
+    const promptNanoUsd = BigInt(estimate) * promptBoundPrice;
     if (promptNanoUsd >= remaining) {
       return {
         ok: false,
