@@ -47,7 +47,8 @@ export const commandTable: readonly CommandSpec[] = [
     usage: 'worker --role ROLE',
     summary: [
       'one role against the Temporal at TRL_TEMPORAL_ADDRESS, until interrupted:',
-      'orchestration (workflows, pre-evaluation, probe, aggregation, seat, chain) or',
+      'orchestration (workflows, pre-evaluation, probe, aggregation, seat, chain; it creates or',
+      "updates the seat's cycle Schedule and leaves it running when it stops) or",
       "sandbox (claims scenarios; prepare, run and verify on this host's own queue)",
     ],
     flags: [{ flag: '--role ROLE', text: ['orchestration or sandbox'], inUsage: true }],
