@@ -1,33 +1,10 @@
 // Every `trl` command and flag, written down once: `trl help` prints this table (render-help.ts), main.ts parses each
 // command's arguments with the options it declares, and `trl docs` writes docs/reference/commands.md
 // from it. A flag a command parses is a flag this table documents.
-import type { ParseArgsConfig } from 'node:util';
 import { defaultAgent } from '../contracts/agent-kinds.ts';
 import { defaultServeSettings } from '../workers/serve-settings.ts';
 import { defaultSeatPollSec, defaultShadowCapUsd, defaultShadowRate } from './commands/serve-defaults.ts';
-
-export interface FlagSpec {
-  /** As help shows it: the flag, then its value's placeholder if it takes one (`--scenario NAME`). */
-  flag: string;
-  /** What it does, as help wraps it (one string a line). */
-  text: string[];
-  /** The value parseArgs gives when the flag is absent. */
-  default?: string;
-  /** It may be given more than once (the values are collected). */
-  multiple?: true;
-  /** Shown in the command's usage line (`seat [--json]`), not as a row of its own in help. */
-  inUsage?: true;
-}
-
-export interface CommandSpec {
-  /** The words after `trl` that select the parser: `eval`, `serve keys`. */
-  command: string;
-  /** The help line's left column: the command with its arguments. */
-  usage: string;
-  /** What it does, as help wraps it (one string a line). */
-  summary: string[];
-  flags: FlagSpec[];
-}
+import { parseOptionsOfRows, type CommandSpec, type FlagSpec, type ParseOptions } from './command-spec.ts';
 
 const json = (what: string): FlagSpec => ({ flag: '--json', text: [what] });
 
@@ -47,7 +24,8 @@ export const commandTable: readonly CommandSpec[] = [
     usage: 'worker --role ROLE',
     summary: [
       'one role against the Temporal at TRL_TEMPORAL_ADDRESS, until interrupted:',
-      'orchestration (workflows, pre-evaluation, probe, aggregation, seat, chain) or',
+      'orchestration (workflows, pre-evaluation, probe, aggregation, seat, chain; it creates or',
+      "updates the seat's cycle Schedule and leaves it running when it stops) or",
       "sandbox (claims scenarios; prepare, run and verify on this host's own queue)",
     ],
     flags: [{ flag: '--role ROLE', text: ['orchestration or sandbox'], inUsage: true }],
@@ -387,29 +365,11 @@ export const commandTable: readonly CommandSpec[] = [
   },
 ];
 
-type ParseOptions = NonNullable<ParseArgsConfig['options']>;
-
-/** The name parseArgs knows a flag by: `--max-chars N` → `max-chars`. */
-export function flagName(flag: FlagSpec): string {
-  return flag.flag.split(' ')[0]!.replace(/^--/, '');
-}
-
-/** The parseArgs options of a command: every flag its table rows declare, strings where a placeholder follows. */
+/** The parseArgs options of a command: every flag its table rows declare. */
 export function parseOptionsOf(command: string): ParseOptions {
   const specs = commandTable.filter((spec) => spec.command === command);
   if (specs.length === 0) throw new Error(`no command "${command}" in the command table`);
-  const options: ParseOptions = {};
-  for (const flag of specs.flatMap((spec) => spec.flags)) {
-    const takesValue = flag.flag.includes(' ');
-    options[flagName(flag)] = takesValue
-      ? {
-          type: 'string',
-          ...(flag.multiple ? { multiple: true, default: [] } : {}),
-          ...(flag.default !== undefined ? { default: flag.default } : {}),
-        }
-      : { type: 'boolean', default: false };
-  }
-  return options;
+  return parseOptionsOfRows(specs);
 }
 
 /** Every command with the options its parser accepts (`serve keys` is a command of its own), for the docs check. */

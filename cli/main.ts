@@ -9,6 +9,7 @@ import { ScenarioError } from '../catalog/scenario-error.ts';
 import { PackError } from '../packs/pack-error.ts';
 import { renderHelp } from './render-help.ts';
 import { parseCommand, type ParsedCommand } from './parse-command.ts';
+import { helpCommands } from './command-table.ts';
 import { defaultServeSettings } from '../workers/serve-settings.ts';
 import { defaultSeatPollSec, defaultShadowCapUsd, defaultShadowRate } from './commands/serve-defaults.ts';
 
@@ -16,6 +17,10 @@ const usage = renderHelp();
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined || (helpCommands as readonly string[]).includes(command)) {
+    process.stdout.write(usage);
+    return command === undefined ? 64 : 0;
+  }
   switch (command) {
     case 'eval': {
       const flags = parseCommand('eval', rest);
@@ -276,12 +281,6 @@ async function main(argv: string[]): Promise<number> {
       const flags = parseCommand('docs', rest, { positionals: false });
       return (await import('./commands/docs-command.ts')).docsCommand({ check: flags.on('check') });
     }
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(usage);
-      return command === undefined ? 64 : 0;
     default:
       throw new UsageError(`unknown command "${command}"\n\n${usage}`);
   }

@@ -1,7 +1,8 @@
 // A command's arguments parsed with exactly the flags the command table declares for it, read back
 // by kind: a flag the table does not declare cannot be parsed, nor read.
 import { parseArgs } from 'node:util';
-import { commandTable, flagName, parseOptionsOf } from './command-table.ts';
+import { commandTable, parseOptionsOf } from './command-table.ts';
+import { flagName } from './command-spec.ts';
 
 export interface ParsedCommand {
   positionals: string[];

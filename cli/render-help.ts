@@ -1,5 +1,6 @@
 // `trl help`: the command table in two aligned columns, as it has always printed.
-import { commandTable, type CommandSpec } from './command-table.ts';
+import { commandTable } from './command-table.ts';
+import type { CommandSpec } from './command-spec.ts';
 
 const usageColumn = 27;
 const flagColumn = 25;

@@ -8,21 +8,18 @@
 // 429/503 are retried here; the call log gets a row when a call starts and one when it ends. The
 // policy host's in-process ctx.call and the HTTP face (gateway-server.ts) both come through here.
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleepFor } from 'node:timers/promises';
 import type OpenAI from 'openai';
-import { withBodyText, type ChatUpstream } from './upstream/chat-upstream.ts';
+import type { ChatUpstream } from './upstream/chat-upstream.ts';
 import { meterPrices, type Allowlist, type ModelEntry } from './catalog/allowlist.ts';
 import { BudgetLedger } from './budget-ledger.ts';
 import { EpisodeMeter, type Budget, type Settlement } from './meter/episode-meter.ts';
-import { promptEstimateOfBilledJson, splitBilledBody, type SplitBody } from './meter/prompt-estimate.ts';
+import { promptEstimateOfBilledJson } from './meter/prompt-estimate.ts';
 import { joinJsonObjects } from '../common/join-json-objects.ts';
-import { requestedAnswerCount, requestedMaxTokens } from './meter/request-limits.ts';
-import { nonTextContentPart, promptBoundTokens } from './meter/prompt-bound.ts';
+import { promptBoundTokens } from './meter/prompt-bound.ts';
 import { CallCut, cutOf, InFlightCalls } from './in-flight-calls.ts';
 import {
   GatewayError,
   fromUpstreamError,
-  isRetriedByGateway,
   isUpstreamInfrastructureFailure,
   upstreamRequestIdOf,
   wasRefusedUnbilled,
@@ -30,6 +27,19 @@ import {
 import type { CallEndRow, CallLog } from './call-log.ts';
 import type { RequestGuard } from './injection/injection-guard.ts';
 import { recordInfraError, recordModelCall } from '../common/metrics.ts';
+import { checkRequest } from './request-checks.ts';
+import {
+  AttemptsError,
+  linkedAbort,
+  notSentUpstream,
+  requestOptions,
+  sendWithRetries,
+  upstreamRequest,
+  withRequestId,
+  type CallOutcome,
+  type ChatBody,
+  type PreparedCall,
+} from './upstream-attempt.ts';
 
 /** Waits before the 1st … 6th retry of an upstream 429/503. */
 export const defaultRetryDelaysMs: readonly number[] = [250, 500, 1000, 2000, 4000, 8000];
@@ -63,91 +73,8 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-type ChatBody = Record<string, unknown>;
-
-interface PreparedCall {
-  callId: string;
-  model: ModelEntry;
-  identity: { callId: string; requestId?: string; branch?: string; model: string; streamed: boolean };
-  reservationId: string;
-  maxTokens: number;
-  clamped: boolean;
-  reservedUsd: number;
-  upstreamBody: ChatBody;
-  /** The JSON text of `{ ...upstreamBody, ...extra }`, from the one serialization of the billed part (absent for a body
-   * that is not JSON's). */
-  upstreamText?: (extra: Record<string, unknown>) => string;
-  started: number;
-  abort: AbortController;
-}
-
-interface CallOutcome {
-  status: 'ok' | 'error';
-  errorType?: string;
-  usage?: unknown;
-  /** The request left and failed (or was cut) without usage. */
-  failedAfterSend?: boolean;
-  /** Known to be unbilled (refused upstream, never sent): the reservation is released. */
-  release?: boolean;
-  upstreamRequestId?: string;
-  attempts: number;
-  response?: unknown;
-}
-
 // Stops the relay copy of a streamed answer in the log from growing without bound.
 const maxLoggedChunks = 10_000;
-
-function linkedAbort(signal: AbortSignal | undefined): AbortController {
-  const controller = new AbortController();
-  if (signal?.aborted) controller.abort(signal.reason);
-  else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  return controller;
-}
-
-// The attempt number and the scenario's try go upstream as headers (the sim fleet rolls the faults
-// of each attempt of each try anew).
-function requestOptions(
-  prepared: PreparedCall,
-  attempt: number,
-  tryKey?: string,
-): { signal: AbortSignal; headers?: Record<string, string> } {
-  const headers: Record<string, string> = {};
-  if (attempt > 1) headers['x-trl-attempt'] = String(attempt);
-  if (tryKey) headers['x-trl-try'] = tryKey;
-  return Object.keys(headers).length ? { signal: prepared.abort.signal, headers } : { signal: prepared.abort.signal };
-}
-
-/** The fields the gateway does not pass upstream as they came: the length is the meter's, the stream fields each
- * attempt's. */
-function notSentUpstream(fields: ChatBody): ChatBody {
-  const { max_completion_tokens: _length, stream: _stream, stream_options: _streamOptions, ...rest } = fields;
-  return rest;
-}
-
-/** The upstream body of one attempt, carrying its JSON text when the gateway has it (chat-upstream.ts). */
-function upstreamRequest(prepared: PreparedCall, extra: Record<string, unknown>): ChatBody {
-  const body = { ...prepared.upstreamBody, ...extra };
-  return prepared.upstreamText ? withBodyText(body, prepared.upstreamText(extra)) : body;
-}
-
-/** A body that did not come from JSON (a cycle, a BigInt) cannot be serialized; the meter prices it at the fixed
- * overhead. */
-function splitOrNothing(body: ChatBody): SplitBody | undefined {
-  try {
-    return splitBilledBody(body);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Calls `create` and reads the x-request-id header when the client offers it (test fakes may not). */
-async function withRequestId<T>(
-  promise: Promise<T> & { withResponse?: () => Promise<{ data: T; request_id: string | null }> },
-): Promise<{ data: T; requestId?: string }> {
-  if (typeof promise.withResponse !== 'function') return { data: await promise };
-  const { data, request_id } = await promise.withResponse();
-  return { data, requestId: request_id ?? undefined };
-}
 
 export class ModelGateway {
   readonly meter: EpisodeMeter;
@@ -208,42 +135,15 @@ export class ModelGateway {
       });
       throw error;
     };
-    const model = this.models.get(options.model);
-    if (!model)
-      return refuse(
-        new GatewayError(
-          400,
-          'model_not_allowed',
-          `model "${options.model}" is not on the allowlist: ${[...this.models.keys()].join(', ')}`,
-          false,
-        ),
-      );
-    if (!Array.isArray(body.messages) || body.messages.length === 0)
-      return refuse(new GatewayError(400, 'invalid_request', 'messages must be a non-empty array', false));
-    const guarded = this.options.requestGuard?.check(body, callId);
-    if (guarded) return refuse(guarded);
-    const answers = requestedAnswerCount(body);
-    if (!answers.ok) return refuse(new GatewayError(400, 'invalid_request', answers.message, false));
-    const length = requestedMaxTokens(body);
-    if (!length.ok) return refuse(new GatewayError(400, 'invalid_request', length.message, false));
-    const maxTokens =
-      options.maxTokens !== undefined && options.maxTokens >= 1 ? Math.floor(options.maxTokens) : length.maxTokens;
-    const unbounded = nonTextContentPart(body);
-    if (unbounded)
-      return refuse(
-        new GatewayError(
-          400,
-          'invalid_request',
-          `${unbounded}: only text content parts are accepted — the meter's prompt bound counts bytes of text, and ` +
-            `an image, audio or file is billed at rates its bytes do not bound (gateway/meter/README.md)`,
-          false,
-        ),
-      );
-    // The body's billed part is serialized once, here: the bound and the estimate count it, and the
-    // start row and every upstream attempt join their few knobs to it (bench/gateway-overhead.ts).
-    const split = splitOrNothing(body);
-    if (!split)
-      return refuse(new GatewayError(400, 'invalid_request', 'the request body is not JSON-serializable', false));
+    const checked = checkRequest(body, {
+      models: this.models,
+      modelId: options.model,
+      maxTokensOverride: options.maxTokens,
+      guard: this.options.requestGuard,
+      callId,
+    });
+    if (!checked.ok) return refuse(checked.error);
+    const { model, split, maxTokens } = checked;
     // The live rule's estimate is logged beside the bound the reservation is made from.
     const estimate = promptEstimateOfBilledJson(split.billedJson);
     const bound = promptBoundTokens(body, split.billedJson);
@@ -251,7 +151,7 @@ export class ModelGateway {
       prices: meterPrices(model),
       promptBoundTokens: bound,
       maxTokens,
-      n: answers.answerCount,
+      n: checked.answerCount,
     });
     if (!reserved.ok) return refuse(new GatewayError(402, 'cap', reserved.message, false), estimate, bound);
     const upstreamBody = {
@@ -265,7 +165,7 @@ export class ModelGateway {
         ...identity,
         promptEstimateTokens: estimate,
         promptBoundTokens: bound,
-        answerCount: answers.answerCount,
+        answerCount: checked.answerCount,
         maxTokens: reserved.maxTokens,
         clamped: reserved.clamped,
         reservedUsd: reserved.reservedUsd,
@@ -358,28 +258,6 @@ export class ModelGateway {
     });
   }
 
-  /** Sends with up to retryDelaysMs.length retries of an upstream 429/503; returns the attempts made. */
-  private async sendWithRetries<T>(
-    prepared: PreparedCall,
-    send: (attempt: number) => Promise<T>,
-  ): Promise<{ value: T; attempts: number }> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return { value: await send(attempt), attempts: attempt };
-      } catch (error) {
-        const delay = this.retryDelaysMs[attempt - 1];
-        if (delay === undefined || !isRetriedByGateway(error) || prepared.abort.signal.aborted) {
-          throw Object.assign(new AttemptsError(error), { attempts: attempt });
-        }
-        try {
-          await sleepFor(delay, undefined, { signal: prepared.abort.signal });
-        } catch {
-          throw Object.assign(new AttemptsError(error), { attempts: attempt });
-        }
-      }
-    }
-  }
-
   /** Counts an upstream failure as the infrastructure's — unless nobody was waiting for the call. */
   private countUpstreamFailure(type: string): void {
     if (this.agentWaiting && !this.agentWaiting()) return;
@@ -423,7 +301,7 @@ export class ModelGateway {
     const prepared = this.prepare(body, options, false);
     let sent: { value: { data: OpenAI.Chat.Completions.ChatCompletion; requestId?: string }; attempts: number };
     try {
-      sent = await this.sendWithRetries(prepared, (attempt) =>
+      sent = await sendWithRetries(prepared, this.retryDelaysMs, (attempt) =>
         withRequestId(
           this.options.upstream.chat.completions.create(
             upstreamRequest(prepared, { stream: false }) as never,
@@ -454,7 +332,7 @@ export class ModelGateway {
       attempts: number;
     };
     try {
-      sent = await this.sendWithRetries(prepared, (attempt) =>
+      sent = await sendWithRetries(prepared, this.retryDelaysMs, (attempt) =>
         withRequestId(
           this.options.upstream.chat.completions.create(
             upstreamRequest(prepared, { stream: true, stream_options: { include_usage: true } }) as never,
@@ -523,13 +401,5 @@ export class ModelGateway {
       }
       this.finish(prepared, outcome);
     }
-  }
-}
-
-/** An upstream failure with the number of attempts made (429/503 retries included). */
-class AttemptsError extends Error {
-  attempts = 1;
-  constructor(override readonly cause: unknown) {
-    super('upstream call failed');
   }
 }

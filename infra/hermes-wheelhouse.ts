@@ -6,7 +6,8 @@ import { access, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { hermesWheelhouseDir, repoRoot } from '../common/data-layout.ts';
 import { say } from '../common/log.ts';
-import { runCommand } from '../common/run-command.ts';
+import { CommandFailedError } from '../common/run-command.ts';
+import { pipDownload } from './pip-download.ts';
 
 export const hermesLockFile = path.join(repoRoot, 'infra', 'hermes', 'requirements.lock');
 const completeMarker = '.complete';
@@ -37,40 +38,25 @@ export async function ensureHermesWheelhouse(): Promise<HermesWheelhouse> {
     say(`downloading the Hermes ${hermesVersion} wheelhouse from PyPI into ${dir}`);
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
-    await runCommand('python3', [
-      '-m',
-      'pip',
-      'download',
-      '--quiet',
-      '--no-deps',
-      '--only-binary=:all:',
-      '--python-version',
-      '3.11',
-      '--implementation',
-      'cp',
-      '--abi',
-      'cp311',
-      '--abi',
-      'abi3',
-      '--abi',
-      'none',
-      '--platform',
-      'manylinux2014_x86_64',
-      '--platform',
-      'manylinux_2_17_x86_64',
-      '--platform',
-      'manylinux_2_28_x86_64',
-      '--platform',
-      'manylinux1_x86_64',
-      '--platform',
-      'manylinux2010_x86_64',
-      '--platform',
-      'any',
-      '-r',
-      hermesLockFile,
-      '-d',
+    const download = await pipDownload({
+      requirements: { file: hermesLockFile },
       dir,
-    ]);
+      // The agent's Python in the base image, whatever the host's.
+      target: {
+        pythonVersion: '3.11',
+        implementation: 'cp',
+        abis: ['cp311', 'abi3', 'none'],
+        platforms: [
+          'manylinux2014_x86_64',
+          'manylinux_2_17_x86_64',
+          'manylinux_2_28_x86_64',
+          'manylinux1_x86_64',
+          'manylinux2010_x86_64',
+          'any',
+        ],
+      },
+    });
+    if (download.exitCode !== 0) throw new CommandFailedError('pip download of the Hermes wheelhouse', download);
     await writeFile(path.join(dir, completeMarker), `${lockHash}\n`);
   }
   const wheels = (await readdir(dir)).filter((name) => name.endsWith('.whl')).sort();

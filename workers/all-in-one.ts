@@ -14,7 +14,7 @@ import { workerPidFile } from '../common/data-layout.ts';
 import { startHostedWorker } from './hosted-worker.ts';
 import { Client, Connection } from '@temporalio/client';
 import { readChainConfig, seatConfigFrom } from '../chain/chain-config.ts';
-import { ensureSeatSchedule } from './seat-schedule.ts';
+import { ensureSeatSchedule, type SeatScheduleUse } from './seat-schedule.ts';
 import { temporalConnectionOptions } from '../infra/temporal-connection-options.ts';
 import { readSetting } from '../common/settings/setting.ts';
 import { workerSettings } from '../common/settings/worker-settings.ts';
@@ -26,8 +26,8 @@ export interface AllInOneOptions {
   /** One role against a Temporal already running (`trl worker --role`); default both, with the embedded server if none
    * answers. */
   roles?: readonly WorkerRole[];
-  /** Create (or update) the Schedule that runs the seat's chain cycle: `trl up` does. */
-  seatSchedule?: boolean;
+  /** Create (or update) the Schedule that runs the seat's chain cycle (see seatScheduleFor). */
+  seatSchedule?: SeatScheduleUse;
   onReady?: (ready: {
     upstream: string;
     metrics?: string;
@@ -63,12 +63,16 @@ export async function runAllInOneWorker(options: AllInOneOptions = {}): Promise<
         ? `local chain ${chainConfig.TRL_LOCAL_CHAIN_FILE}`
         : `Subtensor ${chainConfig.TRL_CHAIN_ENDPOINT}`;
     seat = { scheduleId, intervalSec: chainConfig.TRL_CYCLE_INTERVAL_SEC, netuid: chainConfig.TRL_NETUID, chain };
-    // No worker, no cycles: paused when this worker stops, resumed by the next `trl up`.
+    // `trl up` is the deployment's only worker: no worker, no cycles, so it pauses the Schedule when it
+    // stops and the next start resumes it. An orchestration worker of a deployment leaves it running:
+    // others may still serve it, and a cycle that finds no worker waits on the queue (overlap: skip).
+    const pauseOnStop = options.seatSchedule.pauseOnStop;
     pauseSchedule = async () => {
-      await client.schedule
-        .getHandle(scheduleId)
-        .pause('trl up stopped')
-        .catch(() => undefined);
+      if (pauseOnStop)
+        await client.schedule
+          .getHandle(scheduleId)
+          .pause('trl up stopped')
+          .catch(() => undefined);
       await connection.close();
     };
   }

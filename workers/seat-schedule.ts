@@ -1,9 +1,26 @@
 // The Schedule that drives the seat's chain cycle: created when missing, updated when the interval
 // or the seat's configuration changed, so `trl up` can be run again safely.
-import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { seatCycleScheduleId, seatCycleSchedulePrefix } from '../contracts/temporal-names.ts';
 import type { SeatConfig } from '../contracts/seat.ts';
 import type { seatCycle } from '../workflows/seat-cycle.ts';
+import type { WorkerRole } from './create-worker.ts';
+
+/** Whether a worker keeps the seat's Schedule, and whether it pauses it when it stops. */
+export interface SeatScheduleUse {
+  pauseOnStop: boolean;
+}
+
+/**
+ * Who keeps the Schedule: `trl up` (both roles, `roles` undefined) creates it and pauses it when it
+ * stops; every orchestration worker of a split deployment creates or updates it and leaves it running
+ * (the seat cycle is orchestration work, and a deployment without `trl up` would otherwise never
+ * run one); a sandbox-only worker leaves it alone.
+ */
+export function seatScheduleFor(roles: readonly WorkerRole[] | undefined): SeatScheduleUse | undefined {
+  if (roles === undefined) return { pauseOnStop: true };
+  return roles.includes('orchestration') ? { pauseOnStop: false } : undefined;
+}
 
 /**
  * A worker serves one subnet (its chain config names it): cycles of another subnet's Schedule on
@@ -48,12 +65,17 @@ export async function ensureSeatSchedule(
     await handle.describe();
   } catch (error) {
     if (!(error instanceof ScheduleNotFoundError)) throw error;
-    await client.schedule.create({ scheduleId, spec, action, policies, memo: { netuid: input.seat.netuid } });
-    return {
-      scheduleId,
-      created: true,
-      pausedOthers: await pauseOtherSubnets(client, scheduleId, input.taskQueue, input.seat.netuid),
-    };
+    try {
+      await client.schedule.create({ scheduleId, spec, action, policies, memo: { netuid: input.seat.netuid } });
+      return {
+        scheduleId,
+        created: true,
+        pausedOthers: await pauseOtherSubnets(client, scheduleId, input.taskQueue, input.seat.netuid),
+      };
+    } catch (createError) {
+      // Two orchestration workers starting together: the other created it; update it as below.
+      if (!(createError instanceof ScheduleAlreadyRunning)) throw createError;
+    }
   }
   await handle.update((previous) => ({
     ...previous,

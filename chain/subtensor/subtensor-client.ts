@@ -15,27 +15,19 @@ import type {
   CommitmentReceipt,
   CommitmentsRead,
   Metagraph,
-  PackCommitment,
-  SkippedCommitment,
   WeightRow,
   WeightSettings,
   WeightsSubmission,
 } from '../chain-client.ts';
 import { ChainError } from '../chain-error.ts';
 import { checkWeightsPreflight } from '../weights-preflight.ts';
-import { codecArray, codecNumber, runtimeCall, storageItem, type BlockView } from './chain-view.ts';
-import { commitmentEntryFromCodec, decodeCommitmentEntry } from './commitment-fields.ts';
-import {
-  commitHash,
-  epochIndex,
-  netuidIndex,
-  randomSalt,
-  revealState,
-  revealWindow,
-  type RevealWindow,
-} from './commit-reveal.ts';
+import { storageItem, type BlockView } from './chain-view.ts';
+import { commitHash, epochIndex, netuidIndex, randomSalt, revealState, revealWindow } from './commit-reveal.ts';
 import { submitAndWaitForInclusion, type Inclusion } from './extrinsic-submission.ts';
-import { hasNeuronRuntimeApi, readHotkeysByUid, readNeurons } from './neuron-reading.ts';
+import { readNeurons } from './neuron-reading.ts';
+import { readCommitments } from './commitment-reading.ts';
+import { readWeightRows } from './weights-reading.ts';
+import { readEpochCounter, revealWindowAfterCommit } from './reveal-window-reading.ts';
 import { loadPendingReveals, savePendingReveals, type PendingReveal } from './pending-reveals-store.ts';
 import {
   buildCall,
@@ -148,29 +140,9 @@ export class SubtensorClient implements ChainClient {
   async commitments(netuid: number): Promise<CommitmentsRead> {
     return this.#read(`the commitments of subnet ${netuid}`, async () => {
       const { view, block } = await this.#snapshot();
-      const commitmentOf = storageItem(view, 'commitments', 'commitmentOf');
-      if (!commitmentOf) throw this.#noCommitmentsPallet('bad_data');
-      const commitments: PackCommitment[] = [];
-      const skipped: SkippedCommitment[] = [];
-      for (const [key, value] of await commitmentOf.entries(netuid)) {
-        const hotkey = key.args[1]!.toString();
-        const option = value as unknown as { isSome?: boolean; unwrap?: () => unknown };
-        const registration = option.isSome === undefined ? value : option.isSome ? option.unwrap!() : undefined;
-        if (registration === undefined) {
-          skipped.push({ hotkey, reason: 'the commitment is empty', raw: '' });
-          continue;
-        }
-        let decoded;
-        try {
-          decoded = decodeCommitmentEntry(commitmentEntryFromCodec(hotkey, registration));
-        } catch (error) {
-          skipped.push({ hotkey, reason: `the commitment does not decode: ${(error as Error).message}`, raw: '' });
-          continue;
-        }
-        if (decoded.ok) commitments.push(decoded.commitment);
-        else skipped.push(decoded.skipped);
-      }
-      return { block, commitments, skipped };
+      const read = await readCommitments(view, netuid);
+      if (!read) throw this.#noCommitmentsPallet('bad_data');
+      return { block, ...read };
     });
   }
 
@@ -184,26 +156,7 @@ export class SubtensorClient implements ChainClient {
   async weights(netuid: number): Promise<WeightRow[]> {
     return this.#read(`the weights of subnet ${netuid}`, async () => {
       const { view } = await this.#snapshot();
-      const weights = storageItem(view, 'subtensorModule', 'weights');
-      if (!weights) return [];
-      const [hotkeys, entries] = await Promise.all([
-        readHotkeysByUid(view, netuid),
-        weights.entries(netuidIndex(netuid)),
-      ]);
-      return entries
-        .map(([key, row]) => {
-          const validatorUid = codecNumber(key.args[1]);
-          return {
-            validatorUid,
-            validatorHotkey: hotkeys.get(validatorUid) ?? '',
-            weights: codecArray<[unknown, unknown]>(row).map(([uid, value]) => ({
-              uid: codecNumber(uid),
-              value: codecNumber(value),
-            })),
-          };
-        })
-        .filter((row) => row.weights.length > 0)
-        .sort((a, b) => a.validatorUid - b.validatorUid);
+      return readWeightRows(view, netuid);
     });
   }
 
@@ -344,20 +297,17 @@ export class SubtensorClient implements ChainClient {
     const { tempo, revealPeriodEpochs } = settings;
     // The commit is on chain now: whatever happens, its salt must reach the file. If reading the
     // exact epoch fails, the counter read just before sending is the estimate.
-    const { window, epochSource } = await this.#revealWindowAfterCommit(
-      signer,
-      netuid,
-      hash,
-      inclusion,
-      settings,
-    ).catch(() =>
-      counterBefore !== undefined
-        ? { window: revealWindow(counterBefore, netuid, tempo, revealPeriodEpochs), epochSource: 'counter' as const }
-        : {
-            window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs),
-            epochSource: 'tempo' as const,
-          },
-    );
+    const { window, epochSource } = await this.#api
+      .at(inclusion.blockHash)
+      .then((view) => revealWindowAfterCommit(view, signer, netuid, hash, inclusion, settings))
+      .catch(() =>
+        counterBefore !== undefined
+          ? { window: revealWindow(counterBefore, netuid, tempo, revealPeriodEpochs), epochSource: 'counter' as const }
+          : {
+              window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs),
+              epochSource: 'tempo' as const,
+            },
+      );
     const pending: PendingReveal = {
       netuid,
       hotkey: signer,
@@ -380,44 +330,6 @@ export class SubtensorClient implements ChainClient {
       transaction: inclusion.transaction,
       revealFromBlock: window.revealFromBlock,
     };
-  }
-
-  /**
-   * Spec 424 tags a commit with the `SubnetEpochIndex` counter (read back from `WeightCommits`
-   * for our hash) and reveals in epoch commit + RevealPeriodEpochs; the reveal blocks are then an
-   * estimate from the next epoch start. Older runtimes use the tempo formula throughout.
-   */
-  async #revealWindowAfterCommit(
-    signer: string,
-    netuid: number,
-    hash: string,
-    inclusion: Inclusion,
-    settings: WeightSettings,
-  ): Promise<{ window: RevealWindow; epochSource: 'counter' | 'tempo' }> {
-    const { tempo, revealPeriodEpochs } = settings;
-    const view = await this.#api.at(inclusion.blockHash);
-    const counterEpoch = await readEpochCounter(view, netuid);
-    if (counterEpoch === undefined)
-      return {
-        window: revealWindow(epochIndex(inclusion.block, netuid, tempo), netuid, tempo, revealPeriodEpochs),
-        epochSource: 'tempo',
-      };
-    let commitEpoch = counterEpoch;
-    const commits = storageItem(view, 'subtensorModule', 'weightCommits');
-    if (commits) {
-      const ours = optionalArray<[{ toHex(): string }, unknown]>(await commits(netuidIndex(netuid), signer)).find(
-        ([commit]) => commit.toHex() === hash,
-      );
-      if (ours) commitEpoch = codecNumber(ours[1]);
-    }
-    const window = revealWindow(commitEpoch, netuid, tempo, revealPeriodEpochs);
-    const nextEpochStart = runtimeCall(view, 'subnetInfoRuntimeApi', 'getNextEpochStartBlock');
-    const next = nextEpochStart ? optionalNumber(await nextEpochStart(netuid)) : undefined;
-    if (next !== undefined) {
-      window.revealFromBlock = next + Math.max(0, revealPeriodEpochs - 1) * (tempo + 1);
-      window.revealUntilBlock = window.revealFromBlock + tempo;
-    }
-    return { window, epochSource: 'counter' };
   }
 
   async #send(plan: CallPlan): Promise<Inclusion> {
@@ -472,22 +384,4 @@ export class SubtensorClient implements ChainClient {
     this.#fileQueue = next.catch(() => undefined);
     return next;
   }
-}
-
-/** `SubnetEpochIndex(netuid)` where the runtime keeps an epoch counter (spec 424), else undefined. */
-async function readEpochCounter(view: BlockView, netuid: number): Promise<number | undefined> {
-  const counter = storageItem(view, 'subtensorModule', 'subnetEpochIndex');
-  return counter ? codecNumber(await counter(netuid)) : undefined;
-}
-
-function optionalArray<T>(value: unknown): T[] {
-  const option = value as { isSome?: boolean; unwrap?: () => unknown };
-  if (option.isSome === undefined) return codecArray<T>(value);
-  return option.isSome ? codecArray<T>(option.unwrap!()) : [];
-}
-
-function optionalNumber(value: unknown): number | undefined {
-  const option = value as { isSome?: boolean; unwrap?: () => unknown };
-  if (option.isSome === undefined) return codecNumber(value);
-  return option.isSome ? codecNumber(option.unwrap!()) : undefined;
 }

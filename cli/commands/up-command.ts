@@ -2,10 +2,11 @@
 import { runAllInOneWorker } from '../../workers/all-in-one.ts';
 import { temporalEndpoint } from '../../infra/temporal-server.ts';
 import { evaluationTaskQueue } from '../../contracts/temporal-names.ts';
+import { seatScheduleFor } from '../../workers/seat-schedule.ts';
 
 export async function upCommand(): Promise<number> {
   await runAllInOneWorker({
-    seatSchedule: true,
+    seatSchedule: seatScheduleFor(undefined),
     onReady: ({ upstream, metrics, seat, queues }) => {
       const endpoint = temporalEndpoint();
       process.stderr.write(

@@ -4,6 +4,7 @@ import { runAllInOneWorker } from '../../workers/all-in-one.ts';
 import { temporalEndpoint } from '../../infra/temporal-server.ts';
 import { workerRoles, type WorkerRole } from '../../workers/create-worker.ts';
 import { UsageError } from '../usage-error.ts';
+import { seatScheduleFor } from '../../workers/seat-schedule.ts';
 
 export function parseWorkerRole(value: string | undefined): WorkerRole {
   const role = workerRoles.find((known) => known === value);
@@ -18,10 +19,14 @@ export async function workerCommand(options: { role: WorkerRole }): Promise<numb
   await runAllInOneWorker({
     roles: [options.role],
     pidFile: false,
-    onReady: ({ upstream, queues }) => {
+    seatSchedule: seatScheduleFor([options.role]),
+    onReady: ({ upstream, queues, seat }) => {
       process.stderr.write(
         `trl: ${options.role} worker polling ${queues.join(', ')} on Temporal ${temporalEndpoint().address}` +
           (options.role === 'sandbox' ? `; models from ${upstream}` : '') +
+          (seat
+            ? `\ntrl: seat of subnet ${seat.netuid}: cycle every ${seat.intervalSec} s (Schedule ${seat.scheduleId}, kept running when this worker stops) on the ${seat.chain}`
+            : '') +
           `\ntrl: Ctrl-C stops it (its running activities are cancelled after 10 s and tried again elsewhere)\n`,
       );
     },

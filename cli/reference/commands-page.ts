@@ -1,6 +1,7 @@
 // docs/reference/commands.md: every `trl` command and flag, from the table `trl help` prints and
 // main.ts parses with (cli/command-table.ts).
-import { commandTable, flagName, parseOptionsOf, type CommandSpec } from '../command-table.ts';
+import { commandTable, parseOptionsOf } from '../command-table.ts';
+import { flagName, type CommandSpec } from '../command-spec.ts';
 import { code, generatedHeader, markdownTable } from './markdown.ts';
 
 function anchorOf(spec: CommandSpec): string {

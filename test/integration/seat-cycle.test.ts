@@ -261,5 +261,14 @@ describe('the seat on the local chain', () => {
     });
     assert.deepEqual(moved.pausedOthers, [scheduleId]);
     assert.equal((await handle.describe()).state.paused, true);
+
+    // Two orchestration workers of one deployment starting together: one creates, the other updates.
+    const racing = { ...seat, netuid: netuid + 2 };
+    const both = await Promise.all([
+      ensureSeatSchedule(harness.client, { seat: racing, intervalSec: 60, taskQueue: harness.taskQueue }),
+      ensureSeatSchedule(harness.client, { seat: racing, intervalSec: 60, taskQueue: harness.taskQueue }),
+    ]);
+    assert.deepEqual(both.map((r) => r.created).sort(), [false, true]);
+    await harness.client.schedule.getHandle(both[0].scheduleId).delete();
   });
 });
