@@ -78,6 +78,8 @@ test('a held scenario counts what was measured of it when that is more than the 
     claims.lastRefusal()!.reason,
     /^memory: 2 scenarios hold 2\.50 GiB of 3\.00 GiB, one more needs 1\.00 GiB$/,
   );
+  claims.observe('w/a', { memoryBytes: 0.5 * gib, cpus: 0.9 });
+  assert.deepEqual(claims.held()[0], { memoryBytes: 1.5 * gib, cpus: 0.9 }, 'the highest memory, the latest CPU share');
   claims.observe('w/x', { memoryBytes: 100 * gib, cpus: 9 });
   assert.deepEqual(claims.keys(), ['w/a', 'w/b'], 'a sample of a scenario not held is ignored');
 });

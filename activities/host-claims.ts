@@ -91,13 +91,14 @@ export class HostClaims {
     return [...this.claims.keys()];
   }
 
-  /** A sample of a held scenario's containers (sandbox/container-usage.ts): kept when above what was seen. */
+  /** A sample of a held scenario's containers (sandbox/container-usage.ts): the highest memory seen, the latest mean
+   * CPU share (its first seconds, starting containers, are not what the scenario costs over its life). */
   observe(key: string, cost: ScenarioCost): void {
     const claim = this.claims.get(key);
     if (!claim) return;
     claim.measured = {
       memoryBytes: Math.max(claim.measured?.memoryBytes ?? 0, cost.memoryBytes),
-      cpus: Math.max(claim.measured?.cpus ?? 0, cost.cpus),
+      cpus: cost.cpus,
     };
   }
 

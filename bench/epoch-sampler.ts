@@ -105,7 +105,7 @@ export class EpochSampler {
         const seen = this.perScenario.get(key);
         this.perScenario.set(key, {
           memoryBytes: Math.max(seen?.memoryBytes ?? 0, cost.memoryBytes),
-          cpus: Math.max(seen?.cpus ?? 0, cost.cpus),
+          cpus: cost.cpus,
         });
       }
     this.samples.push({
