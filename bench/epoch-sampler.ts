@@ -94,7 +94,9 @@ export class EpochSampler {
       listed.map(async (info) => {
         const scenario = info.Labels?.[containerLabels.scenario];
         if (scenario) scenarios.add(scenario);
-        containersBytes += await currentMemory(info.Id);
+        // Read first, then added: `x += await …` would add to the value x had before the await.
+        const bytes = await currentMemory(info.Id);
+        containersBytes += bytes;
         const reading = await readContainerCgroup(info.Id);
         if (reading) this.cpu.set(info.Id, { role: info.Labels?.[containerLabels.role] ?? '?', ns: reading.cpuNs });
       }),

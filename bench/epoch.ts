@@ -218,6 +218,20 @@ const roles = [...new Set(arms.flatMap((a) => Object.keys(a.cpuByRole)))].sort()
 process.stdout.write(
   `container CPU by role label (s): ${arms.map((a) => `${a.hosts} host(s): ${roles.map((r) => `${r} ${(a.cpuByRole[r] ?? 0).toFixed(1)}`).join(', ')}`).join('; ')}\n`,
 );
+const quantiles = (sorted: number[], digits: number) =>
+  sorted.length
+    ? [0.5, 0.9, 1]
+        .map((q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]!.toFixed(digits))
+        .join(' / ')
+    : '—';
+process.stdout.write(
+  `one scenario as the host's admission measures it (agent + policy sidecar + verifier containers), p50 / p90 / max: ${arms
+    .map(
+      (a) =>
+        `${a.hosts} host(s): peak memory ${quantiles(a.scenarioMemoryMib, 0)} MiB, mean CPU ${quantiles(a.scenarioCpus, 3)} cores (${a.scenarioMemoryMib.length} scenarios)`,
+    )
+    .join('; ')}\n`,
+);
 await writeFile(
   values.svg,
   inFlightSvg(
