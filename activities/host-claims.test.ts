@@ -2,6 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HostClaims } from './host-claims.ts';
 
+const gib = 1024 ** 3;
+/** A host with memory for `scenarios` scenarios of the calibrated 1 GiB, and CPU to spare. */
+const room = (scenarios: number) => ({
+  budget: { memoryBytes: scenarios * gib, cpus: 64 },
+  calibrated: { memoryBytes: gib, cpus: 0.1 },
+});
+
 function clock() {
   let nowMs = 0;
   return {
@@ -14,7 +21,7 @@ function clock() {
 
 test('a full host takes no further scenario until one is verified', async () => {
   const time = clock();
-  const claims = new HostClaims({ capacity: 2, idleMs: 1000, now: time.now });
+  const claims = new HostClaims({ ...room(2), idleMs: 1000, now: time.now });
   assert.equal(claims.tryClaim('w/a'), true);
   assert.equal(claims.tryClaim('w/b'), true);
   assert.equal(claims.tryClaim('w/c'), false);
@@ -25,7 +32,7 @@ test('a full host takes no further scenario until one is verified', async () => 
 
 test('a claim idle past idleMs is dropped, but never while one of its activities runs', async () => {
   const time = clock();
-  const claims = new HostClaims({ capacity: 1, idleMs: 1000, now: time.now });
+  const claims = new HostClaims({ ...room(1), idleMs: 1000, now: time.now });
   assert.equal(claims.tryClaim('w/a'), true);
   let release!: () => void;
   const running = claims.within(
@@ -47,7 +54,7 @@ test('a claim idle past idleMs is dropped, but never while one of its activities
 });
 
 test('a failure that ends the scenario (its task is invalid) frees the room at once', async () => {
-  const claims = new HostClaims({ capacity: 1, idleMs: 120_000 });
+  const claims = new HostClaims({ ...room(1), idleMs: 120_000 });
   assert.equal(claims.tryClaim('w/a'), true);
   await assert.rejects(
     claims.within('w/a', () => Promise.reject(new Error('task invalid')), {
@@ -59,4 +66,34 @@ test('a failure that ends the scenario (its task is invalid) frees the room at o
     claims.within('w/b', () => Promise.reject(new Error('transient')), { endsOnFailure: () => false }),
   );
   assert.equal(claims.tryClaim('w/c'), false, 'a failure that may be retried keeps the room');
+});
+
+test('a held scenario counts what was measured of it when that is more than the estimate, and says why the next waits', () => {
+  const claims = new HostClaims({ ...room(3), idleMs: 120_000 });
+  assert.equal(claims.tryClaim('w/a'), true);
+  assert.equal(claims.tryClaim('w/b'), true);
+  claims.observe('w/a', { memoryBytes: 1.5 * gib, cpus: 0.05 });
+  assert.equal(claims.tryClaim('w/c'), false, '1.5 + 1 + 1 GiB > 3 GiB');
+  assert.match(
+    claims.lastRefusal()!.reason,
+    /^memory: 2 scenarios hold 2\.50 GiB of 3\.00 GiB, one more needs 1\.00 GiB$/,
+  );
+  claims.observe('w/a', { memoryBytes: 0.5 * gib, cpus: 0.9 });
+  assert.deepEqual(claims.held()[0], { memoryBytes: 1.5 * gib, cpus: 0.9 }, 'the highest memory, the latest CPU share');
+  claims.observe('w/x', { memoryBytes: 100 * gib, cpus: 9 });
+  assert.deepEqual(claims.keys(), ['w/a', 'w/b'], 'a sample of a scenario not held is ignored');
+});
+
+test("finished scenarios' measurements replace the calibrated estimate after three", async () => {
+  const claims = new HostClaims({ ...room(4), idleMs: 120_000 });
+  for (const [i, mib] of [300, 400, 200].entries()) {
+    const key = `w/${i}`;
+    assert.equal(claims.tryClaim(key), true);
+    claims.observe(key, { memoryBytes: mib * 1024 ** 2, cpus: 0.1 });
+    assert.equal(claims.estimate().memoryBytes, gib, 'the calibrated default until three are measured');
+    await claims.within(key, async () => undefined, { last: true });
+  }
+  assert.equal(claims.estimate().memoryBytes, Math.round(400 * 1024 ** 2 * 1.1));
+  for (let i = 0; i < 9; i++) assert.equal(claims.tryClaim(`v/${i}`), true, `v/${i}: 9 × 440 MiB fit in 4 GiB`);
+  assert.equal(claims.tryClaim('v/9'), false);
 });

@@ -1,11 +1,16 @@
 // The scenarios a sandbox host has taken (claimSandboxHost): a host takes a scenario only while
-// it has room, so the prepare → run → verify it is then sent on its own queue start at once —
+// its memory and CPU budget has room for one more (host-admission.ts; each held scenario costs what
+// was measured of its containers, sandbox/container-usage.ts, or the host's estimate), so the prepare → run → verify it is then sent on its own queue start at once —
 // a task waiting there past its schedule-to-start timeout must mean the host is gone, not busy.
 // A claim ends when its verifyScenario ends, or when nothing of it has run for `idleMs` (the
 // workflow gave the scenario up or waits at the seat's gate: the room is lent meanwhile).
+import { admitScenario, estimateCost, type HostBudget, type ScenarioCost } from './host-admission.ts';
+
 export interface HostClaimsOptions {
-  /** Scenarios this host runs at once. */
-  capacity: number;
+  /** What this host lends to scenarios. */
+  budget: HostBudget;
+  /** One scenario's cost until this host has measured a few of its own (the calibrated default). */
+  calibrated: ScenarioCost;
   /** A claim with no activity running and none started for this long no longer takes room. */
   idleMs: number;
   now?: () => number;
@@ -14,11 +19,22 @@ export interface HostClaimsOptions {
 interface Claim {
   running: number;
   lastSeenMs: number;
+  /** The peak memory and mean CPU of the scenario's containers so far, once sampled. */
+  measured?: ScenarioCost;
+}
+
+/** Why the host last refused a scenario, and when. */
+export interface HostRefusal {
+  reason: string;
+  atMs: number;
 }
 
 export class HostClaims {
   private readonly claims = new Map<string, Claim>();
   private readonly now: () => number;
+  /** Measured costs of the scenarios this host finished, oldest first (the last few make the estimate). */
+  private readonly finished: ScenarioCost[] = [];
+  private refusal: HostRefusal | undefined;
 
   constructor(private readonly options: HostClaimsOptions) {
     this.now = options.now ?? Date.now;
@@ -33,15 +49,62 @@ export class HostClaims {
     return this.claims.size;
   }
 
-  /** Takes room for `key` if there is any (a key already held is taken again at no cost). */
+  /** What the next scenario is expected to cost on this host. */
+  estimate(): ScenarioCost {
+    return estimateCost(this.options.calibrated, this.finished);
+  }
+
+  /** What each held scenario costs now: its measurement where that is above the estimate, else the estimate. */
+  held(): ScenarioCost[] {
+    this.active();
+    const estimate = this.estimate();
+    return [...this.claims.values()].map((claim) => ({
+      memoryBytes: Math.max(claim.measured?.memoryBytes ?? 0, estimate.memoryBytes),
+      cpus: Math.max(claim.measured?.cpus ?? 0, estimate.cpus),
+    }));
+  }
+
+  /** Takes room for `key` if the budget has it (a key already held is taken again at no cost); else the reason is kept
+   * for refusal(). */
   tryClaim(key: string): boolean {
     if (this.claims.has(key)) {
       this.claims.get(key)!.lastSeenMs = this.now();
       return true;
     }
-    if (this.active() >= this.options.capacity) return false;
+    const admission = admitScenario(this.options.budget, this.held(), this.estimate());
+    if (!admission.admitted) {
+      this.refusal = { reason: admission.reason, atMs: this.now() };
+      return false;
+    }
     this.claims.set(key, { running: 0, lastSeenMs: this.now() });
     return true;
+  }
+
+  /** Why the host last refused a scenario. */
+  lastRefusal(): HostRefusal | undefined {
+    return this.refusal;
+  }
+
+  /** The keys of the scenarios held now. */
+  keys(): string[] {
+    this.active();
+    return [...this.claims.keys()];
+  }
+
+  /** A sample of a held scenario's containers (sandbox/container-usage.ts): the highest memory seen, the latest mean
+   * CPU share (its first seconds, starting containers, are not what the scenario costs over its life). */
+  observe(key: string, cost: ScenarioCost): void {
+    const claim = this.claims.get(key);
+    if (!claim) return;
+    claim.measured = {
+      memoryBytes: Math.max(claim.measured?.memoryBytes ?? 0, cost.memoryBytes),
+      cpus: cost.cpus,
+    };
+  }
+
+  /** Measured costs of finished scenarios, oldest first. */
+  measuredCosts(): readonly ScenarioCost[] {
+    return this.finished;
   }
 
   /** Runs one of the claim's activities; the claim is held while it runs (and re-made if it had lapsed). */
@@ -63,7 +126,13 @@ export class HostClaims {
     } finally {
       claim.running -= 1;
       claim.lastSeenMs = this.now();
-      if (last && claim.running === 0) this.claims.delete(key);
+      if (last && claim.running === 0) this.end(key, claim);
     }
+  }
+
+  private end(key: string, claim: Claim): void {
+    this.claims.delete(key);
+    if (claim.measured) this.finished.push(claim.measured);
+    if (this.finished.length > 100) this.finished.splice(0, this.finished.length - 100);
   }
 }

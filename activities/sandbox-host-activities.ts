@@ -6,6 +6,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { failureTypes } from '../contracts/failure-types.ts';
 import { workflowIdOf, type SandboxHost } from './activity-context.ts';
+import type { ClaimWaitDetails } from '../contracts/host-wait.ts';
 
 export interface SandboxHostClaim {
   hostId: string;
@@ -26,11 +27,11 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
     const context = Context.current();
     const deadline = Date.now() + roomWaitMs;
     while (!host.claims.tryClaim(key)) {
+      // Why it waits, as the pending activity's heartbeat and then its failure: the Temporal UI and `trl seat` show it.
+      const reason = `sandbox host ${host.id} is full: ${host.claims.lastRefusal()?.reason ?? `${host.claims.active()} scenarios running`}`;
+      context.heartbeat({ scenario: request.name, waiting: reason } satisfies ClaimWaitDetails);
       if (Date.now() >= deadline || context.cancellationSignal.aborted) {
-        throw ApplicationFailure.retryable(
-          `sandbox host ${host.id} is running ${host.claims.active()} scenarios, its capacity`,
-          failureTypes.sandboxHostFull,
-        );
+        throw ApplicationFailure.retryable(reason, failureTypes.sandboxHostFull);
       }
       await sleep(250);
     }

@@ -4,7 +4,7 @@ import { ensureDockerEngine } from './docker-engine.ts';
 import { ensureBaseImage } from './base-image.ts';
 import { ensurePolicySandboxImage } from './policy-sandbox-image.ts';
 import { ensurePolicySidecarImage } from './policy-sidecar-image.ts';
-import { ensureTemporalServer, type TemporalEndpoint } from './temporal-server.ts';
+import { ensureTemporalServer, registerSearchAttributes, type TemporalEndpoint } from './temporal-server.ts';
 import { ensureDebianPackages } from './debian-packages.ts';
 import { ensureMotoServer } from './s3-test-server.ts';
 
@@ -37,10 +37,12 @@ async function ensureSandboxImages(docker: Docker): Promise<Omit<BootstrapResult
   return { baseImage, policyImage, sidecarImage };
 }
 
-/** `trl test`: the embedded default plus the test-only servers (moto's S3 server for the blob store's contract tests).
- * */
-export async function bootstrapForTests(docker: Docker): Promise<BootstrapResult> {
+/** `trl test`: the embedded default plus the test-only servers (moto's S3 server for the blob store's contract tests),
+ * and the suite's own Temporal namespace (created with its search attributes), which its files are given in place of
+ * the user's. */
+export async function bootstrapForTests(docker: Docker, namespace: string): Promise<BootstrapResult> {
   const result = await bootstrap(docker);
-  await ensureMotoServer();
-  return result;
+  const temporal = { ...result.temporal, namespace };
+  await Promise.all([registerSearchAttributes(temporal), ensureMotoServer()]);
+  return { ...result, temporal };
 }

@@ -8,6 +8,8 @@ import type Docker from 'dockerode';
 import { Client } from '@temporalio/client';
 import { activitiesOfRole, createActivities } from '../activities/index.ts';
 import { HostClaims } from '../activities/host-claims.ts';
+import { hostBudget, calibratedScenarioCost } from './host-budget.ts';
+import { ContainerUsage, sampleContainerUsage } from '../sandbox/container-usage.ts';
 import { sandboxHostTaskQueue, sandboxTaskQueue } from '../contracts/temporal-names.ts';
 import { repoRoot } from '../common/data-layout.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
@@ -50,6 +52,8 @@ export const workerRoles: readonly WorkerRole[] = ['orchestration', 'sandbox'];
 /** A claim whose scenario has had nothing running this long (given up, or waiting at the seat's gate) frees its room.
  * */
 const claimIdleMs = 120_000;
+/** The orchestration worker's activity slots when TRL_MAX_CONCURRENT_ACTIVITIES is unset. */
+const defaultOrchestrationSlots = 4;
 
 export interface EvaluationWorkerOptions {
   connection: NativeConnection;
@@ -86,8 +90,11 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
   const roles = options.roles ?? workerRoles;
   const sandboxRole = roles.includes('sandbox');
   const orchestrationRole = roles.includes('orchestration');
-  // Sandboxed scenarios are mostly waiting on Docker; the cap protects a 2-core machine.
-  const maxConcurrent = options.maxConcurrentActivities ?? readSetting(workerSettings, 'TRL_MAX_CONCURRENT_ACTIVITIES');
+  // The orchestration worker's slots; when set, also a cap on a sandbox host's scenarios (its budget bounds them anyway).
+  const slotCap = options.maxConcurrentActivities ?? readSetting(workerSettings, 'TRL_MAX_CONCURRENT_ACTIVITIES');
+  const maxConcurrent = slotCap ?? defaultOrchestrationSlots;
+  const calibrated = calibratedScenarioCost();
+  const budget = hostBudget(slotCap, calibrated);
   const hostQueue = sandboxHostTaskQueue(options.taskQueue, options.hostId);
   // The blob store's settings (TRL_STORE, TRL_S3_*) and its bucket checked now: a bad one stops the worker, not each
   // fetchPack.
@@ -99,6 +106,13 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
   if (networks > 0) log.warn('orphan_networks_removed', { count: networks });
   const channelDirs = await removeOrphanChannelDirs();
   if (channelDirs > 0) log.info('orphan_policy_channels_removed', { count: channelDirs });
+  const sandboxHost = sandboxRole
+    ? {
+        id: options.hostId,
+        taskQueue: hostQueue,
+        claims: new HostClaims({ budget, calibrated, idleMs: claimIdleMs }),
+      }
+    : undefined;
   const activities = createActivities({
     docker: options.docker,
     owner,
@@ -123,16 +137,9 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     }),
     seat: options.seat,
     tapeUpstream: createTapeUpstream,
-    // The host takes as many scenarios as it has activity slots: its queue's tasks then start at once.
-    ...(sandboxRole
-      ? {
-          sandboxHost: {
-            id: options.hostId,
-            taskQueue: hostQueue,
-            claims: new HostClaims({ capacity: maxConcurrent, idleMs: claimIdleMs }),
-          },
-        }
-      : {}),
+    // The host takes scenarios while its memory and CPU budget allow (activities/host-admission.ts); its queue has
+    // slots for as many as the budget could ever admit, so their tasks start at once.
+    ...(sandboxHost ? { sandboxHost } : {}),
   });
   // Every activity beats on a steady clock (steady-heartbeat.ts says why).
   const common = {
@@ -180,10 +187,16 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
         taskQueue: hostQueue,
         activities: activitiesOfRole(activities, 'sandbox-host'),
         identity,
-        maxConcurrentActivityTaskExecutions: maxConcurrent * 2,
+        maxConcurrentActivityTaskExecutions: budget.maxScenarios * 2,
       }),
     );
   }
+  // What the host's scenarios really use, measured from their containers, feeds its admission.
+  const sampling =
+    sandboxHost &&
+    sampleContainerUsage(new ContainerUsage(options.docker, owner), (key, cost) =>
+      sandboxHost.claims.observe(key, cost),
+    );
   let stopped = false;
   return {
     workers,
@@ -202,6 +215,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
 
   function stopAll(): void {
     stopped = true;
+    sampling?.stop();
     for (const worker of workers) {
       if (worker.getState() === 'RUNNING') worker.shutdown();
     }

@@ -8,6 +8,7 @@ import type { SeatRecord, SeatView } from '../../contracts/seat.ts';
 import { renderTable } from '../render-table.ts';
 import { shortHash, shortHotkey } from '../chain-view.ts';
 import { connectTemporal } from '../temporal-connection.ts';
+import { scenariosWaitingForHost, type HostWait } from '../host-waits.ts';
 
 function describeSeat(view: SeatView): string {
   const lines: string[] = [];
@@ -68,6 +69,20 @@ function describeSeat(view: SeatView): string {
   return lines.join('\n');
 }
 
+/** The scenarios waiting for a sandbox host and the host's reason, one row each (nothing when none waits). */
+export function describeHostWaits(waits: HostWait[]): string {
+  if (waits.length === 0) return '';
+  return `\nwaiting for a sandbox host: ${waits.length}\n${renderTable<HostWait>(
+    [
+      { header: 'evaluation', value: (w) => w.workflowId },
+      { header: 'scenario', value: (w) => w.scenario },
+      { header: 'tries', value: (w) => w.attempt, align: 'right' },
+      { header: 'why', value: (w) => w.reason },
+    ],
+    waits,
+  )}\n\n`;
+}
+
 export async function seatCommand(options: { json: boolean }): Promise<number> {
   const config = readChainConfig();
   const { client, connection } = await connectTemporal();
@@ -103,10 +118,12 @@ export async function seatCommand(options: { json: boolean }): Promise<number> {
     } catch (error) {
       if (!(error instanceof ScheduleNotFoundError)) throw error;
     }
-    if (options.json) process.stdout.write(JSON.stringify({ ...view, nextCycle, lastWeights }, null, 2) + '\n');
+    const waitingForHost = await scenariosWaitingForHost(client);
+    if (options.json)
+      process.stdout.write(JSON.stringify({ ...view, nextCycle, lastWeights, waitingForHost }, null, 2) + '\n');
     else
       process.stdout.write(
-        `${describeSeat(view)}\nweights at the last cycle: ${lastWeights ?? 'no cycle has run yet'}\nnext cycle: ${nextCycle ?? 'no schedule (start `trl up`)'}\n`,
+        `${describeSeat(view)}\n${describeHostWaits(waitingForHost)}weights at the last cycle: ${lastWeights ?? 'no cycle has run yet'}\nnext cycle: ${nextCycle ?? 'no schedule (start `trl up`)'}\n`,
       );
     return 0;
   } finally {

@@ -67,7 +67,9 @@ export async function testCommand(options: {
   topology?: boolean;
   realModel?: boolean;
 }): Promise<number> {
-  await bootstrapForTests(createDockerClient());
+  // The suite's workflows go to a namespace of their own, never the user's (`trl up`'s Web UI, `trl runs`).
+  const namespace = readSetting(testRunnerSettings, 'TRL_TEST_TEMPORAL_NAMESPACE');
+  await bootstrapForTests(createDockerClient(), namespace);
   const selected = selectTestFiles(
     await findTestFiles(repoRoot, options.filter),
     options.faults ?? false,
@@ -127,6 +129,7 @@ export async function testCommand(options: {
           ...process.env,
           ...(bundled ? { [testWorkflowBundleEnv]: bundleFile } : {}),
           TRL_DATA_DIR: dataDir,
+          TRL_TEMPORAL_NAMESPACE: namespace,
           TRL_QUIET: process.env.TRL_QUIET ?? '1',
           TRL_LOG_LEVEL: process.env.TRL_LOG_LEVEL ?? 'error',
         },

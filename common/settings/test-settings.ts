@@ -13,6 +13,16 @@ export const testRunnerSettings = settingTable({
     description:
       'Test files `./trl test` runs at once (1 to 16); the fault and topology suites always run one at a time.',
   },
+  TRL_TEST_TEMPORAL_NAMESPACE: {
+    schema: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,63}$/)
+        .default('trl-test'),
+    ),
+    description:
+      "The Temporal namespace `./trl test` runs its workflows in (it creates it); its test files get it as `TRL_TEMPORAL_NAMESPACE`, so `trl up`'s Web UI and `trl runs` never list a test run.",
+  },
 });
 
 export const internalSettings = settingTable({

@@ -13,11 +13,42 @@ const positiveSeconds = (name: string, seconds: number) =>
       .default(seconds),
   );
 
+/** Calibrated by bench/epoch.ts (docs/figures/epoch.md): the largest scenario's peak memory and mean CPU share, Hermes
+ * with cost-cascade at the sim fleet's real latency, with headroom. */
+const calibratedScenarioMemoryBytes = 512 * 1024 * 1024;
+const calibratedScenarioCpus = 0.15;
+
 export const workerSettings = settingTable({
   TRL_MAX_CONCURRENT_ACTIVITIES: {
-    schema: blankAsUnset(wholeNumber('TRL_MAX_CONCURRENT_ACTIVITIES', 'a whole number of at least 1').default(4)),
+    schema: blankAsUnset(wholeNumber('TRL_MAX_CONCURRENT_ACTIVITIES', 'a whole number of at least 1').optional()),
+    defaultText: '4 for the orchestration worker; unset: a sandbox host is bounded by its memory and CPU budget alone',
     description:
-      'Activity slots of the orchestration worker, and the scenarios a sandbox host claims at once (its host queue has twice as many slots).',
+      'Activity slots of the orchestration worker; when set, also a cap on the scenarios a sandbox host claims at once, on top of its budget (`TRL_HOST_MEMORY_BYTES`, `TRL_HOST_CPUS`).',
+  },
+  TRL_HOST_MEMORY_BYTES: {
+    schema: blankAsUnset(wholeNumber('TRL_HOST_MEMORY_BYTES', 'a whole number of bytes, at least 1').optional()),
+    defaultText: "three quarters of this machine's memory",
+    description:
+      'Memory a sandbox host lends to scenarios: it claims one more while the held ones (measured, else estimated) and the next fit.',
+  },
+  TRL_HOST_CPUS: {
+    schema: blankAsUnset(z.coerce.number().positive('TRL_HOST_CPUS must be a positive number of cores').optional()),
+    defaultText: "this machine's cores",
+    description: 'Cores a sandbox host lends to scenarios, by the mean CPU share each uses over its life.',
+  },
+  TRL_SCENARIO_MEMORY_BYTES: {
+    schema: blankAsUnset(
+      wholeNumber('TRL_SCENARIO_MEMORY_BYTES', 'a whole number of bytes, at least 1').default(
+        calibratedScenarioMemoryBytes,
+      ),
+    ),
+    description:
+      "One scenario's memory (agent container + policy sidecar + verifier) until the host has measured three of its own (docs/figures/epoch.md).",
+  },
+  TRL_SCENARIO_CPUS: {
+    schema: blankAsUnset(z.coerce.number().positive().default(calibratedScenarioCpus)),
+    description:
+      "One scenario's mean CPU share until the host has measured three of its own (docs/figures/epoch.md); most of a scenario is waiting on models.",
   },
   TRL_WORKER_HOST_ID: {
     schema: z

@@ -15,9 +15,9 @@ import type { AgentRunResult, EvaluationResult, PreparedScenario } from '../../c
 import type { Submission } from '../../contracts/submission.ts';
 import { summarizeEvaluation } from '../../scoring/evaluation-summary.ts';
 import { uniqueId } from '../support/evaluation-harness.ts';
+import { temporalEndpoint } from '../../infra/temporal-server.ts';
 
-const address = process.env.TRL_TEMPORAL_ADDRESS ?? '127.0.0.1:7233';
-const namespace = process.env.TRL_TEMPORAL_NAMESPACE ?? 'default';
+const { address, namespace } = temporalEndpoint();
 const artifact = { path: '/dev/null', sha256: '0'.repeat(64), sizeBytes: 0 };
 
 type Behaviour = 'pack_fault' | 'storm' | 'storm_ridden_out' | 'honest';

@@ -68,6 +68,10 @@ test('a bad value names the variable and what it expects; blank counts as unset'
     () => readSetting(workerSettings, 'TRL_MAX_CONCURRENT_ACTIVITIES', { TRL_MAX_CONCURRENT_ACTIVITIES: 'many' }),
     /^ConfigError: TRL_MAX_CONCURRENT_ACTIVITIES: TRL_MAX_CONCURRENT_ACTIVITIES must be a whole number of at least 1 \(got "many"\)$/,
   );
-  assert.equal(readSetting(workerSettings, 'TRL_MAX_CONCURRENT_ACTIVITIES', { TRL_MAX_CONCURRENT_ACTIVITIES: ' ' }), 4);
-  assert.equal(readSetting(workerSettings, 'TRL_MAX_CONCURRENT_ACTIVITIES', {}), 4);
+  assert.equal(
+    readSetting(workerSettings, 'TRL_MAX_CONCURRENT_ACTIVITIES', { TRL_MAX_CONCURRENT_ACTIVITIES: ' ' }),
+    undefined,
+  );
+  assert.equal(readSetting(workerSettings, 'TRL_MAX_CONCURRENT_ACTIVITIES', {}), undefined);
+  assert.equal(readSetting(workerSettings, 'TRL_SCENARIO_CPUS', { TRL_SCENARIO_CPUS: ' ' }), 0.15);
 });

@@ -1,0 +1,243 @@
+// Benchmark: one evaluation inside an epoch. The scenarios (default all 26) through Hermes with the
+// cost-cascade example policy, on the realistic sim fleet at time scale 1 (the models' real latency:
+// seconds to the first token, tens of tokens per second, long trajectories), on one sandbox host and
+// then on two (the topology suite's split: an orchestration worker and sandbox workers with their own
+// host ids, here in one process sharing this machine). Prints wall time, peak memory (the evaluation's
+// containers, and this process with its children: workers, sim fleet), scenarios in flight over time
+// (a plot written to bench/figures/epoch.svg), and where the time went: waiting on models (the sum of
+// the model calls' latency), the agents' and verifiers' CPU (their containers' cgroups), the
+// verifiers' wall, and Temporal (activity tasks waiting to start, and claims waiting for a host).
+// node --import tsx bench/epoch.ts [--scenarios N] [--scenario NAME]… [--hosts 1,2] [--time-scale 1] [--pack NAME]
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import os from 'node:os';
+import { examplesDir, repoRoot, scenariosDir } from '../common/data-layout.ts';
+import { renderTable } from '../cli/render-table.ts';
+import { startHarness, uniqueId } from '../test/support/evaluation-harness.ts';
+import { bootstrap } from '../infra/bootstrap.ts';
+import { startHostedWorker } from '../workers/hosted-worker.ts';
+import type { WorkerRole } from '../workers/create-worker.ts';
+import { evaluationWorkflowId } from '../contracts/temporal-names.ts';
+import type { EvaluationResult } from '../contracts/results.ts';
+import { activitySpans } from './workflow-history.ts';
+import { EpochSampler } from './epoch-sampler.ts';
+import { inFlightSvg, type InFlightSeries } from './in-flight-svg.ts';
+
+const { values } = parseArgs({
+  options: {
+    scenarios: { type: 'string', default: '26' },
+    scenario: { type: 'string', multiple: true },
+    hosts: { type: 'string', default: '1,2' },
+    'time-scale': { type: 'string', default: '1' },
+    pack: { type: 'string', default: 'cost-cascade' },
+    svg: { type: 'string', default: path.join(repoRoot, 'bench', 'figures', 'epoch.svg') },
+  },
+});
+const hostCounts = values.hosts.split(',').map(Number);
+if (hostCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 4)) {
+  process.stderr.write(`--hosts takes sandbox host counts from 1 to 4, comma-separated (1,2), not ${values.hosts}\n`);
+  process.exit(64);
+}
+
+// The realistic fleet at the models' pace; the workers read these as they start.
+process.env.TRL_SIM_FLEET_MODE = 'realistic';
+process.env.TRL_SIM_FLEET_TIME_SCALE = values['time-scale'];
+
+async function scenarioNames(): Promise<string[]> {
+  if (values.scenario?.length) return values.scenario;
+  const entries = await readdir(scenariosDir, { withFileTypes: true });
+  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  return names.sort().slice(0, Number(values.scenarios));
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const gib = (bytes: number) => (bytes / 1024 ** 3).toFixed(2);
+
+/** Sum of the model calls' latency in one scenario's call log (gateway/call-log.ts `end` rows). */
+async function modelWaitMs(file: string | undefined): Promise<{ ms: number; calls: number }> {
+  if (!file) return { ms: 0, calls: 0 };
+  let ms = 0;
+  let calls = 0;
+  for (const line of (await readFile(file, 'utf8').catch(() => '')).split('\n')) {
+    if (!line.trim()) continue;
+    const row = JSON.parse(line) as { phase?: string; latencyMs?: number };
+    if (row.phase === 'end' && typeof row.latencyMs === 'number') {
+      ms += row.latencyMs;
+      calls++;
+    }
+  }
+  return { ms, calls };
+}
+
+const scenarios = await scenarioNames();
+const harness = await startHarness({ withWorker: false, simFleetMode: 'realistic' });
+const stack = await bootstrap(harness.docker);
+
+interface Arm {
+  hosts: number;
+  wallMs: number;
+  tests: string;
+  status: string;
+  peakContainersBytes: number;
+  peakProcessesBytes: number;
+  peakInFlight: number;
+  meanInFlight: number;
+  modelWaitMs: number;
+  modelCalls: number;
+  agentWallMs: number;
+  verifierWallMs: number;
+  cpuByRole: Record<string, number>;
+  /** Each scenario's peak memory (MiB) and mean CPU share, sorted. */
+  scenarioMemoryMib: number[];
+  scenarioCpus: number[];
+  taskWaitMs: number;
+  claimWaitMs: number;
+  series: InFlightSeries;
+}
+
+async function measure(hosts: number): Promise<Arm> {
+  const roles: (readonly WorkerRole[])[] = [
+    ['orchestration'],
+    ...Array.from({ length: hosts }, () => ['sandbox'] as const),
+  ];
+  const running = await Promise.all(
+    roles.map(async (workerRoles, index) => {
+      const hosted = await startHostedWorker({
+        docker: harness.docker,
+        stack,
+        taskQueue: harness.taskQueue,
+        workflowBundle: harness.bundle,
+        roles: workerRoles,
+        ...(index > 0 ? { hostId: `epoch-host-${hosts}-${index}` } : {}),
+      });
+      return { hosted, done: hosted.run() };
+    }),
+  );
+  const submissionId = uniqueId(`bench-epoch-${hosts}`);
+  const sampler = new EpochSampler(harness.docker, () => evaluationWorkflowId(submissionId));
+  try {
+    sampler.start();
+    const started = performance.now();
+    const result: EvaluationResult = await harness.evaluate({
+      submissionId,
+      pack: { kind: 'directory', path: path.join(examplesDir, values.pack) },
+      agent: 'hermes',
+      scenarios,
+    });
+    const wallMs = performance.now() - started;
+    sampler.stop();
+    const spans = activitySpans(
+      (await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).fetchHistory()).events ?? [],
+    );
+    const claims = spans.filter((s) => s.type === 'claimSandboxHost');
+    const others = spans.filter((s) => s.type !== 'claimSandboxHost');
+    const waits = await Promise.all(result.perScenario.map((s) => modelWaitMs(s.artifacts?.modelCallLog?.path)));
+    const samples = sampler.samples;
+    const arm: Arm = {
+      hosts,
+      wallMs,
+      tests: `${result.testsPassed}/${result.testsTotal}`,
+      status: result.status,
+      peakContainersBytes: Math.max(0, ...samples.map((s) => s.containersBytes)),
+      peakProcessesBytes: Math.max(0, ...samples.map((s) => s.processesBytes)),
+      peakInFlight: Math.max(0, ...samples.map((s) => s.inFlight)),
+      meanInFlight: samples.reduce((sum, s) => sum + s.inFlight, 0) / Math.max(1, samples.length),
+      modelWaitMs: waits.reduce((sum, w) => sum + w.ms, 0),
+      modelCalls: waits.reduce((sum, w) => sum + w.calls, 0),
+      agentWallMs: result.perScenario.reduce((sum, s) => sum + s.agentWallMs, 0),
+      verifierWallMs: result.perScenario.reduce((sum, s) => sum + s.verifierWallMs, 0),
+      cpuByRole: sampler.cpuSecondsByRole(),
+      scenarioMemoryMib: [...sampler.perScenario.values()].map((c) => c.memoryBytes / 1024 ** 2).sort((a, b) => a - b),
+      scenarioCpus: [...sampler.perScenario.values()].map((c) => c.cpus).sort((a, b) => a - b),
+      taskWaitMs: others.reduce((sum, s) => sum + ((s.startedMs ?? s.scheduledMs) - s.scheduledMs), 0),
+      claimWaitMs: claims.reduce((sum, s) => sum + ((s.closedMs ?? s.scheduledMs) - s.scheduledMs), 0),
+      series: {
+        label: `${hosts} sandbox host${hosts > 1 ? 's' : ''}`,
+        points: samples.map((s) => [s.atMs / 1000, s.inFlight]),
+      },
+    };
+    process.stdout.write(
+      `${hosts} sandbox host(s): ${result.status}, ${arm.tests} tests, wall ${seconds(wallMs)} s, peak ${arm.peakInFlight} scenarios in flight (mean ${arm.meanInFlight.toFixed(1)})\n`,
+    );
+    return arm;
+  } finally {
+    sampler.stop();
+    for (const { hosted } of running) hosted.shutdown();
+    await Promise.allSettled(running.map(({ done }) => done));
+  }
+}
+
+const arms: Arm[] = [];
+for (const hosts of hostCounts) arms.push(await measure(hosts));
+await harness.close();
+
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
+process.stdout.write(
+  `\n${scenarios.length} scenarios through Hermes with ${values.pack}, realistic sim fleet at time scale ${values['time-scale']}; ${os.availableParallelism()} cores, ${gib(os.totalmem())} GiB; load average at the end ${load}\n\n`,
+);
+const base = arms[0]!.wallMs;
+process.stdout.write(
+  `${renderTable<Arm>(
+    [
+      { header: 'sandbox hosts', value: (a) => a.hosts, align: 'right' },
+      { header: 'status', value: (a) => a.status },
+      { header: 'tests', value: (a) => a.tests, align: 'right' },
+      { header: 'wall s', value: (a) => seconds(a.wallMs), align: 'right' },
+      { header: 'speed-up', value: (a) => (base / a.wallMs).toFixed(2), align: 'right' },
+      { header: 'peak in flight', value: (a) => a.peakInFlight, align: 'right' },
+      { header: 'mean in flight', value: (a) => a.meanInFlight.toFixed(1), align: 'right' },
+      { header: 'peak containers GiB', value: (a) => gib(a.peakContainersBytes), align: 'right' },
+      { header: 'peak processes GiB', value: (a) => gib(a.peakProcessesBytes), align: 'right' },
+    ],
+    arms,
+  )}\n\n`,
+);
+process.stdout.write('where the time went, summed over scenarios (they overlap, so the sums exceed the wall):\n');
+process.stdout.write(
+  `${renderTable<Arm>(
+    [
+      { header: 'sandbox hosts', value: (a) => a.hosts, align: 'right' },
+      { header: 'agent wall s', value: (a) => seconds(a.agentWallMs), align: 'right' },
+      { header: 'waiting on models s', value: (a) => seconds(a.modelWaitMs), align: 'right' },
+      { header: 'model calls', value: (a) => a.modelCalls, align: 'right' },
+      { header: 'agent CPU s', value: (a) => (a.cpuByRole.agent ?? 0).toFixed(1), align: 'right' },
+      { header: 'policy CPU s', value: (a) => (a.cpuByRole.policy ?? 0).toFixed(1), align: 'right' },
+      { header: 'verifier wall s', value: (a) => seconds(a.verifierWallMs), align: 'right' },
+      { header: 'verifier CPU s', value: (a) => (a.cpuByRole.verifier ?? 0).toFixed(1), align: 'right' },
+      { header: 'Temporal: tasks waiting to start s', value: (a) => seconds(a.taskWaitMs), align: 'right' },
+      { header: 'claims waiting for a host s', value: (a) => seconds(a.claimWaitMs), align: 'right' },
+    ],
+    arms,
+  )}\n`,
+);
+const roles = [...new Set(arms.flatMap((a) => Object.keys(a.cpuByRole)))].sort();
+process.stdout.write(
+  `container CPU by role label (s): ${arms.map((a) => `${a.hosts} host(s): ${roles.map((r) => `${r} ${(a.cpuByRole[r] ?? 0).toFixed(1)}`).join(', ')}`).join('; ')}\n`,
+);
+const quantiles = (sorted: number[], digits: number) =>
+  sorted.length
+    ? [0.5, 0.9, 1]
+        .map((q) => sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]!.toFixed(digits))
+        .join(' / ')
+    : '—';
+process.stdout.write(
+  `one scenario as the host's admission measures it (agent + policy sidecar + verifier containers), p50 / p90 / max: ${arms
+    .map(
+      (a) =>
+        `${a.hosts} host(s): peak memory ${quantiles(a.scenarioMemoryMib, 0)} MiB, mean CPU ${quantiles(a.scenarioCpus, 3)} cores (${a.scenarioMemoryMib.length} scenarios)`,
+    )
+    .join('; ')}\n`,
+);
+await writeFile(
+  values.svg,
+  inFlightSvg(
+    arms.map((a) => a.series),
+    `${scenarios.length} scenarios in flight (Hermes, ${values.pack}, time scale ${values['time-scale']})`,
+  ),
+);
+process.stdout.write(`plot: ${path.relative(repoRoot, values.svg)}\n`);
+process.exit(0);
