@@ -15,6 +15,7 @@ import { defaultScanTimeLimitMs, runOffLoop, ScanTimeLimitError } from './off-lo
 import { judgePack, JudgeUnavailableError, type JudgeVerdict } from './llm-judge.ts';
 import type { JudgeCache } from './judge-cache.ts';
 import { playbookRejection } from './skill-playbook.ts';
+import type { ScenarioInstruction } from './judge-scenarios.ts';
 
 export interface PreEvalInput {
   pack: CanonicalPack;
@@ -32,6 +33,8 @@ export interface PreEvalDependencies {
   /** Earlier packs kept by hash, with their owners, for the similarity check. */
   earlierPacks: () => Promise<{ packHash: string; owner?: string; claimedAt?: string; pack: CanonicalPack }[]>;
   judge: { client: ChatUpstream; cache: JudgeCache };
+  /** The scenarios' names and instructions, shown to the judge beside the pack's SKILL.md; none when absent. */
+  scenarioInstructions?: () => Promise<ScenarioInstruction[]>;
   /** Each off-loop scan (static scan, similarity) in its worker thread; past it the pack is rejected. */
   scanTimeLimitMs?: number;
 }
@@ -169,6 +172,7 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
         pack: input.pack,
         packHash: input.packHash,
         cache: deps.judge.cache,
+        scenarios: (await deps.scenarioInstructions?.()) ?? [],
         maxAttempts: deps.config.judge.maxAttempts,
         timeoutMs: deps.config.judge.timeoutMs,
       });
