@@ -236,6 +236,8 @@ for (const entry of entries) {
   const started = performance.now();
   const { policy, kind, files } = await policyOf(entry.dir);
   const preEval = await preEvalVerdict(entry.dir);
+  // The judge on its own, whatever the cheaper checks said (pre-eval stops at the first that rejects).
+  const judge = simJudgeVerdict(await readPackDirectory(entry.dir));
   const probeReport = await runProbe(deps, {
     policy,
     scenarios: [{ name: entry.target, dir: path.join(scenariosDir, entry.target) }] as never,
@@ -252,6 +254,7 @@ for (const entry of entries) {
     kind,
     target: entry.target,
     preEval,
+    judge,
     probe,
     run: run.verdict,
     overall: caught ? 'caught' : 'passed',
@@ -273,6 +276,7 @@ process.stdout.write(
       column('kind', 'kind'),
       column('target', 'target'),
       column('pre-eval', 'preEval'),
+      column('sim judge alone', 'judge'),
       column('probe', 'probe'),
       column('run time', 'run'),
       column('overall', 'overall'),
