@@ -35,6 +35,7 @@ import { loadPreEvalConfig } from '../screening/preeval-config.ts';
 import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
 import { FileJudgeCache } from '../screening/judge-cache.ts';
 import { localOwner, runPreEval } from '../screening/run-preeval.ts';
+import { readScenarioInstructions } from '../screening/judge-scenarios.ts';
 import type { ActivityDependencies } from './activity-context.ts';
 
 /**
@@ -124,6 +125,7 @@ export function createPackActivities(deps: ActivityDependencies) {
           return packs;
         },
         judge: { client: deps.upstream, cache: judgeCache },
+        scenarioInstructions: () => readScenarioInstructions(dirs),
       },
     );
     const reportRef = await writeArtifact(

@@ -1,6 +1,7 @@
 // The coaching corpus (test/fixtures/packs/coaching: policies that carry a scenario's solution into
 // what they send the models) and the honest packs an eager detector might flag, through each layer:
-//   pre-eval   static scan and similarity (runPreEval, judge off: the LLM judge is not run here)
+//   pre-eval   static scan, playbook and similarity against the examples (runPreEval), then the sim judge on
+//              the real judge request (the pack's files and the scenarios beside them), as the offline fleet answers it
 //   probe      the $0 probe on the pack's target scenario (activities/probe-activity.ts runProbe)
 //   run time   a stand-in for the run: the policy in its real sandbox behind the gateway with the
 //              injection check on the target's hidden pieces (observing, never refusing), a 16-request
@@ -26,7 +27,12 @@ import { hiddenContentOf } from '../activities/hidden-content.ts';
 import { readPackDirectory } from '../packs/read-pack.ts';
 import { packKindOf, skillFile } from '../packs/pack-format.ts';
 import { bundlePack } from '../packs/bundle-pack.ts';
-import { packHash } from '../packs/canonical-pack.ts';
+import { packHash, type CanonicalPack } from '../packs/canonical-pack.ts';
+import { buildJudgeMessages, judgeResponseFormat } from '../screening/judge-protocol.ts';
+import { readScenarioInstructions } from '../screening/judge-scenarios.ts';
+import { simulatedJudgement } from '../simfleet/judge-mode.ts';
+import { parseChatRequest } from '../simfleet/request-schema.ts';
+import { loadSimScenarios } from '../simfleet/scenario-recognition.ts';
 import { renderTable } from '../cli/render-table.ts';
 import { parsePreEvalConfig } from '../screening/preeval-config.ts';
 import { localOwner, runPreEval } from '../screening/run-preeval.ts';
@@ -58,6 +64,7 @@ const targets: Record<string, string> = {
   'custom-alphabet-format': 'semver-range-matcher',
   'python-late-xor': 'sqlite-orders-analytics',
   'skill-playbook': 'csv-sales-report',
+  'python-custom-base32': 'cron-backup-rotation',
 };
 const newHonest = [
   'long-prompt-engineer',
@@ -65,6 +72,8 @@ const newHonest = [
   'retry-resend-output',
   'python-planner',
   'conversation-summariser',
+  'encoded-config',
+  'panel-first-usable',
 ];
 
 // The run stand-in's model speaks otherwise than the probe's upstream (a real model's wording is not the probe's).
@@ -101,6 +110,34 @@ const deps = {
 const fingerprints = await buildScenarioFingerprints();
 const preEvalConfig = parsePreEvalConfig(JSON.stringify({ version: 1, judge: { enabled: false, model: 'none' } }));
 
+// The examples as earlier submissions of another owner: a coaching pack must not pass for being new.
+const examplesDir = path.join(repoRoot, 'policy', 'examples');
+const examples = await Promise.all(
+  (await readdir(examplesDir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map(async (entry) => {
+      const pack = await readPackDirectory(path.join(examplesDir, entry.name));
+      return { packHash: packHash(pack), owner: 'examples', claimedAt: '2026-01-01T00:00:00.000Z', pack };
+    }),
+);
+const instructions = await readScenarioInstructions([scenariosDir]);
+const simScenarios = await loadSimScenarios();
+
+/** The sim fleet's judge on the request the real judge would get: the pack's files and the scenarios beside them. */
+function simJudgeVerdict(pack: CanonicalPack): string {
+  const parsed = parseChatRequest({
+    model: 'glm-5.2',
+    temperature: 0,
+    messages: buildJudgeMessages(pack, packHash(pack), instructions).messages,
+    response_format: judgeResponseFormat,
+  });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const answer = simulatedJudgement(parsed.request, simScenarios, 'coaching-corpus');
+  return answer.verdict === 'pass'
+    ? 'pass'
+    : `judge_flagged(${[...new Set(answer.flags.map((f) => f.type))].join('+')})`;
+}
+
 async function preEvalVerdict(dir: string): Promise<string> {
   const pack = await readPackDirectory(dir);
   const bundleCode = pack.files['policy.ts'] ? (await bundlePack(pack)).code : undefined;
@@ -110,11 +147,12 @@ async function preEvalVerdict(dir: string): Promise<string> {
       config: preEvalConfig,
       owners: {} as never,
       fingerprints: async () => fingerprints,
-      earlierPacks: async () => [],
+      earlierPacks: async () => examples,
       judge: { client: {} as OpenAI, cache: {} as never },
     },
   );
-  return report.verdict === 'pass' ? 'pass' : report.reasons.map((reason) => reason.code).join(',');
+  if (report.verdict !== 'pass') return report.reasons.map((reason) => reason.code).join(',');
+  return simJudgeVerdict(pack);
 }
 
 async function runStandIn(
@@ -198,6 +236,8 @@ for (const entry of entries) {
   const started = performance.now();
   const { policy, kind, files } = await policyOf(entry.dir);
   const preEval = await preEvalVerdict(entry.dir);
+  // The judge on its own, whatever the cheaper checks said (pre-eval stops at the first that rejects).
+  const judge = simJudgeVerdict(await readPackDirectory(entry.dir));
   const probeReport = await runProbe(deps, {
     policy,
     scenarios: [{ name: entry.target, dir: path.join(scenariosDir, entry.target) }] as never,
@@ -214,6 +254,7 @@ for (const entry of entries) {
     kind,
     target: entry.target,
     preEval,
+    judge,
     probe,
     run: run.verdict,
     overall: caught ? 'caught' : 'passed',
@@ -235,6 +276,7 @@ process.stdout.write(
       column('kind', 'kind'),
       column('target', 'target'),
       column('pre-eval', 'preEval'),
+      column('sim judge alone', 'judge'),
       column('probe', 'probe'),
       column('run time', 'run'),
       column('overall', 'overall'),

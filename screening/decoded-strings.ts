@@ -26,6 +26,7 @@ import {
   resetKeySearchBudget,
   rotDecoded,
 } from './text-decoders.ts';
+import { customAlphabetDecodings } from './custom-alphabet.ts';
 
 export type Encoding =
   | 'plain'
@@ -39,6 +40,7 @@ export type Encoding =
   | 'xor'
   | 'reversed'
   | 'rot-n'
+  | 'custom-alphabet'
   | 'unicode';
 export type DecodedString = { text: string; line: number; encoding: Encoding };
 export type SourceLanguage = 'javascript' | 'python';
@@ -300,6 +302,11 @@ export function decodedStrings(
       }
     }
   });
+
+  // Payloads in a digit table the file carries (custom-alphabet.ts): tables and blobs are both strings seen above.
+  const readable = found.filter((item) => item.encoding === 'plain' || item.encoding === 'joined');
+  for (const decoded of customAlphabetDecodings(readable.map((item) => item.text)))
+    emit(decoded.text, readable[decoded.blob]!.line, 'custom-alphabet');
 
   // Fragments put together by an array of indices, whatever the code that does it (a map, a
   // comprehension, a loop): every (fragments, order) pair whose indices all fit.

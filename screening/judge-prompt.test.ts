@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { packHash } from '../packs/canonical-pack.ts';
 import { boundaryFor, parseDelimitedFiles } from './judge-delimiters.ts';
+import { parseScenarioDigest } from './judge-scenarios.ts';
 import { cannedAnswerPack, injectedVerdictLine, injectionPack } from './testing/judge-fixtures.ts';
 import {
   announcedBoundary,
@@ -43,6 +44,34 @@ test('announcedBoundary reads only judge prompts', () => {
 });
 
 test('the prompt version is a short content hash and the response format is strict', () => {
-  assert.match(judgePromptVersion, /^1-[0-9a-f]{12}$/);
+  assert.match(judgePromptVersion, /^2-[0-9a-f]{12}$/);
   assert.equal(judgeResponseFormat.json_schema.strict, true);
+});
+
+test("the scenarios follow the pack's files, SKILL.md among them, and their digest is part of the prompt version", () => {
+  const hash = packHash(injectionPack);
+  const scenarios = [
+    {
+      name: 'csv-sales-report',
+      instruction: '# Sales report\n\nThe file `/app/data/sales.csv` is an export of orders.',
+    },
+    { name: 'semver-range-matcher', instruction: '# Semver ranges\n\nImplement `satisfies(version, range)`.' },
+  ];
+  const prompt = buildJudgeMessages(injectionPack, hash, scenarios);
+  const user = prompt.messages[1].content;
+  assert.ok(user.indexOf('End of the pack data.') < user.indexOf('csv-sales-report'));
+  assert.ok(user.includes('The file `/app/data/sales.csv` is an export of orders.'), 'whitespace collapsed, text kept');
+  assert.deepEqual(
+    parseScenarioDigest(user, prompt.boundary).map((item) => item.name),
+    ['csv-sales-report', 'semver-range-matcher'],
+  );
+  assert.ok(parseDelimitedFiles(user, prompt.boundary).some((file) => file.path === 'SKILL.md'));
+  assert.ok(prompt.messages[0].content.includes('SKILL.md reaches the agent'));
+  // A cached verdict is reused only for the same wording and the same scenarios.
+  assert.match(prompt.promptVersion, new RegExp(`^${judgePromptVersion}\\+[0-9a-f]{12}$`));
+  assert.equal(buildJudgeMessages(injectionPack, hash).promptVersion, judgePromptVersion);
+  const edited = buildJudgeMessages(injectionPack, hash, [scenarios[0]!]);
+  assert.notEqual(edited.promptVersion, prompt.promptVersion);
+  // The scenario section does not count as pack data.
+  assert.equal(prompt.dataChars, buildJudgeMessages(injectionPack, hash).dataChars);
 });

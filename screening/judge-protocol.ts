@@ -17,6 +17,13 @@ export {
   type PackFileText,
 } from './judge-delimiters.ts';
 export {
+  parseScenarioDigest,
+  instructionExcerpt,
+  scenarioDigest,
+  type ScenarioExcerpt,
+  type ScenarioInstruction,
+} from './judge-scenarios.ts';
+export {
   judgeSchemaName,
   judgeAnswerSchema,
   judgeFlagTypes,

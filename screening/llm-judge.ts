@@ -10,10 +10,10 @@ import { packHash as computePackHash, type CanonicalPack } from '../packs/canoni
 import {
   buildJudgeMessages,
   judgeAnswerSchema,
-  judgePromptVersion,
   judgeResponseFormat,
   type JudgeAnswer,
   type JudgeFlagType,
+  type ScenarioInstruction,
 } from './judge-protocol.ts';
 import type { CachedVerdict, JudgeCache } from './judge-cache.ts';
 import { decideVerdict } from './judge-decision.ts';
@@ -40,6 +40,8 @@ export interface JudgePackRequest {
   /** Must be packHash(pack): the cache key and the delimiter boundary come from it. */
   packHash: string;
   cache: JudgeCache;
+  /** The benchmark's scenarios, shown beside the pack (their digest is part of the cache key); none by default. */
+  scenarios?: readonly ScenarioInstruction[];
   /** Calls at most (default 3). */
   maxAttempts?: number;
   /** Per call (default 120 s). */
@@ -174,14 +176,14 @@ export async function judgePack(request: JudgePackRequest): Promise<JudgeVerdict
   if (request.packHash !== actualHash)
     throw new Error(`judgePack: packHash ${request.packHash} is not the hash of the pack (${actualHash})`);
 
-  const key = { packHash: actualHash, model, promptVersion: judgePromptVersion };
+  const prompt = buildJudgeMessages(pack, actualHash, request.scenarios);
+  const key = { packHash: actualHash, model, promptVersion: prompt.promptVersion };
   const hit = await cache.get(key);
   if (hit) {
     const { costHint: _paidEarlier, ...verdict } = hit;
     return { ...verdict, cached: true };
   }
 
-  const prompt = buildJudgeMessages(pack, actualHash);
   if (prompt.dataChars > maxPackChars) {
     throw new JudgeUnavailableError(
       'pack_too_large',
@@ -225,7 +227,7 @@ export async function judgePack(request: JudgePackRequest): Promise<JudgeVerdict
       const verdict: CachedVerdict = {
         ...decision,
         model,
-        promptVersion: judgePromptVersion,
+        promptVersion: prompt.promptVersion,
         costHint: { attempts: attempt, ...usage },
       };
       let cacheWriteError: string | undefined;

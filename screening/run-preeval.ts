@@ -10,11 +10,12 @@ import type { PackOwners } from './pack-owners.ts';
 import type { PreEvalConfig } from './preeval-config.ts';
 import type { ScenarioFingerprints } from './scenario-fingerprints.ts';
 import type { ScanResult } from './static-scan.ts';
-import type { NearCopy } from './similarity.ts';
+import { defaultContainmentThreshold, type NearCopy } from './similarity.ts';
 import { defaultScanTimeLimitMs, runOffLoop, ScanTimeLimitError } from './off-loop.ts';
 import { judgePack, JudgeUnavailableError, type JudgeVerdict } from './llm-judge.ts';
 import type { JudgeCache } from './judge-cache.ts';
 import { playbookRejection } from './skill-playbook.ts';
+import type { ScenarioInstruction } from './judge-scenarios.ts';
 
 export interface PreEvalInput {
   pack: CanonicalPack;
@@ -32,6 +33,8 @@ export interface PreEvalDependencies {
   /** Earlier packs kept by hash, with their owners, for the similarity check. */
   earlierPacks: () => Promise<{ packHash: string; owner?: string; claimedAt?: string; pack: CanonicalPack }[]>;
   judge: { client: ChatUpstream; cache: JudgeCache };
+  /** The scenarios' names and instructions, shown to the judge beside the pack's SKILL.md; none when absent. */
+  scenarioInstructions?: () => Promise<ScenarioInstruction[]>;
   /** Each off-loop scan (static scan, similarity) in its worker thread; past it the pack is rejected. */
   scanTimeLimitMs?: number;
 }
@@ -150,7 +153,9 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
       const why =
         closest.distance <= deps.config.similarity.maxDistance
           ? `normalized compression distance ${closest.distance.toFixed(3)} ≤ ${deps.config.similarity.maxDistance}`
-          : `${Math.round(closest.containment * 100)}% of that pack's code is inside this one`;
+          : closest.containment >= defaultContainmentThreshold
+            ? `${Math.round(closest.containment * 100)}% of that pack's code is inside this one`
+            : `whatever its loops and names, it holds ${Math.round(closest.anchors * 100)}% of that pack's literals, property names and library calls and ${Math.round(closest.anchorPairs * 100)}% of them in the same order`;
       reasons.push({
         code: 'near_copy',
         message: `the pack is a near copy of pack ${closest.packHash} (${why}; only files reachable from the entry are compared)`,
@@ -167,6 +172,7 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
         pack: input.pack,
         packHash: input.packHash,
         cache: deps.judge.cache,
+        scenarios: (await deps.scenarioInstructions?.()) ?? [],
         maxAttempts: deps.config.judge.maxAttempts,
         timeoutMs: deps.config.judge.timeoutMs,
       });

@@ -13,6 +13,7 @@ import {
   packProfile,
 } from './similarity.ts';
 import { reachableFiles } from './reachable-files.ts';
+import { anchorThresholds } from './similarity-anchors.ts';
 import { byName, readCorpus } from './testing/corpus.ts';
 
 const corpus = await readCorpus();
@@ -178,4 +179,54 @@ test('results are sorted by distance and include exact copies at 0', () => {
     found,
   );
   assert.ok(found[0]!.distance < 0.05);
+});
+
+test('loop-rewritten copies (loops, names and function order changed) are caught by their anchors; honest pairs stay clear', (t) => {
+  const others = withHash(honest);
+  // How close an honest pair comes to both anchor thresholds at once (1 = at both).
+  const reach = (found: { anchors: number; anchorPairs: number }) =>
+    Math.min(
+      found.anchors / anchorThresholds.minAnchorContainment,
+      found.anchorPairs / anchorThresholds.minPairContainment,
+    );
+  let closest = { pair: '', anchors: 0, anchorPairs: 0, reach: 0 };
+  for (const entry of others) {
+    for (const found of comparePacks(
+      entry.pack,
+      others.filter((other) => other.packHash !== entry.packHash),
+    )) {
+      if (reach(found) > closest.reach)
+        closest = {
+          pair: `${entry.name} > ${others.find((other) => other.packHash === found.packHash)!.name}`,
+          anchors: found.anchors,
+          anchorPairs: found.anchorPairs,
+          reach: reach(found),
+        };
+    }
+  }
+  t.diagnostic(
+    `closest honest pair by anchors: ${closest.pair}: anchors ${closest.anchors} (threshold ${anchorThresholds.minAnchorContainment}), pairs ${closest.anchorPairs} (threshold ${anchorThresholds.minPairContainment})`,
+  );
+  assert.ok(closest.reach < 0.8, `honest pairs within 20% of both anchor thresholds: ${JSON.stringify(closest)}`);
+  for (const [copy, original] of [
+    ['loop-rewritten-panel', 'parallel-pick'],
+    ['loop-rewritten-copy', 'category-router'],
+    ['loop-rewritten-python-copy', 'sdk-cascade'],
+  ] as const) {
+    const found = findNearCopies(byName(corpus, copy).pack, others, defaultNearCopyThreshold);
+    const names = found.map((entry) => others.find((other) => other.packHash === entry.packHash)!.name);
+    t.diagnostic(
+      `${copy}: ${found.map((entry, index) => `${names[index]} NCD ${entry.distance} containment ${entry.containment} anchors ${entry.anchors} pairs ${entry.anchorPairs}`).join(', ')}`,
+    );
+    assert.deepEqual(names, [original], copy);
+    assert.ok(reach(found[0]!) >= 1.1, `${copy}: within 10% of the anchor thresholds`);
+  }
+  // The panel copy and the Python copy are the issue's case: NCD and 6-gram containment alone pass them.
+  for (const [copy, original] of [
+    ['loop-rewritten-panel', 'parallel-pick'],
+    ['loop-rewritten-python-copy', 'sdk-cascade'],
+  ] as const) {
+    const [found] = comparePacks(byName(corpus, copy).pack, withHash([byName(corpus, original)]));
+    assert.ok(found!.distance > defaultNearCopyThreshold && found!.containment < defaultContainmentThreshold, copy);
+  }
 });

@@ -4,13 +4,15 @@
 // which padding cannot dilute). The code is first normalized so that renaming, reordering,
 // reformatting and rewriting comments do not hide a copy: comments and imports dropped, every
 // identifier the same placeholder (independent of declaration order), literals and keywords kept,
-// files ordered by their normal form rather than by name.
+// files ordered by their normal form rather than by name. A third measure does not depend on control flow
+// at all (similarity-anchors.ts): what the program says and calls, so rewriting its loops hides nothing.
 import { brotliCompressSync, constants } from 'node:zlib';
 import { canonicalJson, type CanonicalPack } from '../packs/canonical-pack.ts';
 import { tokenize, type Token } from './js-tokens.ts';
 import { tokenizePython } from './python-tokens.ts';
 import { reachableFiles } from './reachable-files.ts';
 import { BoundedMemo } from '../common/bounded-memo.ts';
+import { anchorContainment, anchorProfile, isAnchorCopy, type AnchorProfile } from './similarity-anchors.ts';
 
 /**
  * Default distance at or below which a pack counts as a near copy, and the containment at or above
@@ -135,7 +137,7 @@ function normalizedFile(name: string, text: string): string[] {
   return text.toLowerCase().split(/\s+/).filter(Boolean);
 }
 
-export type PackProfile = { source: string; grams: Set<string> };
+export type PackProfile = { source: string; grams: Set<string>; anchors: AnchorProfile };
 
 /** What two packs are compared on: the normal form of the reachable files, and its token 6-grams. */
 export function packProfile(pack: CanonicalPack): PackProfile {
@@ -150,6 +152,7 @@ export function packProfile(pack: CanonicalPack): PackProfile {
       .sort()
       .join('\n'),
     grams,
+    anchors: anchorProfile(pack),
   };
 }
 
@@ -166,7 +169,14 @@ export function containment(candidate: PackProfile, earlier: PackProfile): numbe
   return inside / earlier.grams.size;
 }
 
-export type NearCopy = { packHash: string; distance: number; containment: number };
+export type NearCopy = {
+  packHash: string;
+  distance: number;
+  containment: number;
+  /** Shares of the earlier pack's anchors and adjacent anchor pairs the candidate holds (similarity-anchors.ts). */
+  anchors: number;
+  anchorPairs: number;
+};
 
 /** Every comparison with the earlier packs, the closest first (NCD, then containment). */
 export function comparePacks(
@@ -178,10 +188,13 @@ export function comparePacks(
   return others
     .map(({ packHash, pack }) => {
       const other = packProfile(pack);
+      const anchored = anchorContainment(profile.anchors, other.anchors);
       return {
         packHash,
         distance: round(ncd(profile.source, other.source)),
         containment: round(containment(profile, other)),
+        anchors: round(anchored.anchors),
+        anchorPairs: round(anchored.pairs),
       };
     })
     .sort(
@@ -192,8 +205,10 @@ export function comparePacks(
     );
 }
 
-/** Packs the candidate is a near copy of (NCD within `threshold`, or containment at or above `minContainment`), nearest
- * first. */
+/**
+ * Packs the candidate is a near copy of (NCD within `threshold`, or containment at or above `minContainment`, or
+ * the earlier pack's anchors and anchor pairs held whatever the control flow), nearest first.
+ */
 export function findNearCopies(
   candidate: CanonicalPack,
   others: { packHash: string; pack: CanonicalPack }[],
@@ -201,6 +216,9 @@ export function findNearCopies(
   minContainment = defaultContainmentThreshold,
 ): NearCopy[] {
   return comparePacks(candidate, others).filter(
-    ({ distance, containment: inside }) => distance <= threshold || inside >= minContainment,
+    (found) =>
+      found.distance <= threshold ||
+      found.containment >= minContainment ||
+      isAnchorCopy({ anchors: found.anchors, pairs: found.anchorPairs }),
   );
 }

@@ -70,7 +70,8 @@ export function inflated(bytes: Buffer): Buffer | undefined {
   return undefined;
 }
 
-function textOrKeyed(bytes: Buffer): string | undefined {
+/** What bytes say: text, a zlib / gzip stream of text, or text under a XOR key; undefined otherwise. */
+export function textOrKeyed(bytes: Buffer): string | undefined {
   const unpacked = inflated(bytes);
   if (unpacked) {
     const text = unpacked.toString('utf8');

@@ -1,7 +1,13 @@
 // The sim fleet's judge, as transparent heuristics: pattern rules over each file of the pack, each hit
 // a flag with a verbatim excerpt (the trimmed line, or a window of it) and the file's path. Not a real
 // review; it gives offline runs a competent, deterministic judge that honest example packs pass.
-import { neutralisedDelimiter, type JudgeFlagType } from '../screening/judge-protocol.ts';
+import {
+  neutralisedDelimiter,
+  scenarioDigest,
+  type JudgeFlagType,
+  type ScenarioExcerpt,
+} from '../screening/judge-protocol.ts';
+import { playbookHints } from './judge-playbook.ts';
 import type { SimScenario } from './scenario-recognition.ts';
 
 export interface SimJudgeFlag {
@@ -233,8 +239,22 @@ function instructionSentences(scenario: SimScenario): string[] {
   return scenario.normalisedInstruction.split(/(?<=[.!?:])\s+/).filter((sentence) => sentence.length >= 50);
 }
 
-/** The flags the sim judge raises for these files, in file order, capped and deduplicated. */
-export function judgeFiles(files: readonly JudgedFile[], scenarios: readonly SimScenario[]): SimJudgeFlag[] {
+/** The scenario excerpts a judge prompt would carry for these scenarios (when the prompt itself carries none). */
+export function excerptsOf(scenarios: readonly SimScenario[]): ScenarioExcerpt[] {
+  return scenarioDigest(
+    scenarios.map((scenario) => ({ name: scenario.name, instruction: scenario.normalisedInstruction })),
+  ).excerpts;
+}
+
+/**
+ * The flags the sim judge raises for these files, in file order, capped and deduplicated. `excerpts` are the
+ * scenarios as the judge's prompt shows them (name and instruction opening); by default, as it would show these.
+ */
+export function judgeFiles(
+  files: readonly JudgedFile[],
+  scenarios: readonly SimScenario[],
+  excerpts: readonly ScenarioExcerpt[] = excerptsOf(scenarios),
+): SimJudgeFlag[] {
   const flags: SimJudgeFlag[] = [];
   const seen = new Set<string>();
   const scenarioRules: PatternRule[] = scenarios.map((scenario) => ({
@@ -276,6 +296,13 @@ export function judgeFiles(files: readonly JudgedFile[], scenarios: readonly Sim
           add('scenario_gaming', sentence.slice(0, maxExcerptChars).trim(), `sentence:${sentence}`);
       }
     }
+  }
+  // A per-task playbook in SKILL.md or other prose: hints that map one by one onto the scenarios shown.
+  for (const hint of playbookHints(files, excerpts)) {
+    const key = `${hint.file}\u0000playbook\u0000${hint.evidence}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    flags.push({ type: hint.type, evidence: hint.evidence, file: hint.file });
   }
   return flags.slice(0, maxFlags);
 }

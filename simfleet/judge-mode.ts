@@ -7,6 +7,7 @@ import {
   judgeMarker,
   judgeSchemaName,
   parseDelimitedFiles,
+  parseScenarioDigest,
   type JudgeAnswer,
 } from '../screening/judge-protocol.ts';
 import { judgeFiles } from './judge-heuristics.ts';
@@ -53,7 +54,9 @@ export function simulatedJudgement(
       summary: `${preface} No delimited pack data was found, so nothing could be checked; rejecting.`,
     };
   }
-  const flags = judgeFiles(files, scenarios);
+  // The scenarios the prompt shows beside the pack (what a real judge reads); its own list when it shows none.
+  const shown = boundary ? parseScenarioDigest(userText, boundary) : [];
+  const flags = shown.length > 0 ? judgeFiles(files, scenarios, shown) : judgeFiles(files, scenarios);
   const findings =
     flags.length === 0
       ? 'no hard-coding, gaming or injection patterns found'

@@ -1,7 +1,8 @@
 // Content integrity end to end (DESIGN invariant 10): a policy that never authors the agent's
 // answers but carries the scenario's solution into what it sends the models — in the description
 // of a tool it adds, decoded from base64 in a shuffled alphabet (the corpus pack
-// coaching/custom-alphabet-format's guide, which the static scan does not decode) — and stays
+// coaching/custom-alphabet-format's guide, its digit table assembled at run time here so that the static
+// scan, which decodes with any table a file holds as a string, cannot read it) — and stays
 // plain whenever the conversation opens as Hermes's does, so the probe (which always opens as
 // Hermes) sees nothing, is stopped by the gateway's run-time check in the run (this test's agent
 // is the loop agent, whose opening differs; in production every run is Hermes, so the trigger is
@@ -22,7 +23,13 @@ const corpusPolicy = readFileSync(
   path.join(repoRoot, 'test', 'fixtures', 'packs', 'coaching', 'custom-alphabet-format', 'policy.ts'),
   'utf8',
 );
-const coachingPolicy = `${corpusPolicy.slice(0, corpusPolicy.indexOf('let turns = 0;'))}
+// The table as the reversal of a literal, put back in order by a reduceRight the scan does not evaluate.
+const tableBuiltAtRunTime = corpusPolicy.replace(
+  /const letters = '([^']+)';/,
+  (_, table: string) =>
+    `const letters = [...${JSON.stringify([...table].reverse().join(''))}].reduceRight((s, c) => s + c, '');`,
+);
+const coachingPolicy = `${tableBuiltAtRunTime.slice(0, tableBuiltAtRunTime.indexOf('let turns = 0;'))}
 export default definePolicy({
   async complete(request, ctx) {
     const opening = JSON.stringify(request.messages[0] ?? '');

@@ -37,6 +37,9 @@ const expected: Record<string, { layer: Layer; encoding?: string; file?: string;
   'reordered-copy': { layer: 'similarity', copyOf: 'category-router' },
   'padded-copy': { layer: 'similarity', copyOf: 'parallel-pick' },
   'reordered-padded-copy': { layer: 'similarity', copyOf: 'fallback-chain' },
+  'loop-rewritten-panel': { layer: 'similarity', copyOf: 'parallel-pick' },
+  'loop-rewritten-copy': { layer: 'similarity', copyOf: 'category-router' },
+  'loop-rewritten-python-copy': { layer: 'similarity', copyOf: 'sdk-cascade' },
 };
 
 const corpus = await readCorpus();
