@@ -4,10 +4,13 @@
 // tests, agent turns, prompt tokens, $, and how often the budget clamp, the 402 floor and context overflow
 // fired. The figures are the sim fleet's (simfleet/README.md), not real models'.
 // node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--cap-usd X]
-// [--no-coaching]
+// [--no-coaching] [--agent hermes|loop] [--out FILE]
+// Each pack's row is appended to --out (JSON lines) as soon as it is measured, and a rerun with the same file
+// skips the packs it already holds for the same scenarios, agent, time scale and cap: the grid can be
+// stopped and resumed, and the table is printed from the whole file.
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -23,6 +26,9 @@ const { values } = parseArgs({
     only: { type: 'string', multiple: true, default: [] },
     'time-scale': { type: 'string', default: '0' },
     'no-coaching': { type: 'boolean', default: false },
+    /** trl eval's --agent: hermes (the competition agent) or loop (the small built-in one, cheaper). */
+    agent: { type: 'string', default: 'hermes' },
+    out: { type: 'string' },
     /** The per-scenario cap (TRL_BUDGET_CAP_USD; local default $1, the live season's $0.30). */
     'cap-usd': { type: 'string' },
   },
@@ -38,6 +44,8 @@ function evaluate(dir: string, extraEnv: Record<string, string> = {}): Promise<E
     'eval',
     dir,
     '--json',
+    '--agent',
+    values.agent!,
     ...values.scenario!.flatMap((s) => ['--scenario', s]),
   ];
   const env = {
@@ -116,6 +124,8 @@ function add(a: CallCounts, b: CallCounts): CallCounts {
 }
 
 interface Row {
+  /** What the row was measured on; a rerun with the same key skips the pack. */
+  key?: string;
   name: string;
   status: string;
   tests: string;
@@ -172,10 +182,33 @@ async function packs(): Promise<{ name: string; dir: string; env?: Record<string
   return all.filter((p) => only.length === 0 || only.some((o) => p.name.includes(o)));
 }
 
-const rows: Row[] = [];
+const outFile = values.out ?? path.join(repoRoot, '.data', 'bench', 'realistic-fleet.jsonl');
+await mkdir(path.dirname(outFile), { recursive: true });
+const conditions = JSON.stringify({
+  scenarios: [...values.scenario!].sort(),
+  agent: values.agent,
+  timeScale: values['time-scale'],
+  capUsd: values['cap-usd'] ?? null,
+});
+const rows: Row[] = (await readFile(outFile, 'utf8').catch(() => ''))
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line) as Row);
 for (const pack of await packs()) {
+  const key = `${pack.name} ${conditions}`;
+  if (rows.some((r) => r.key === key)) {
+    process.stderr.write(`${pack.name}: already in ${outFile}, skipped\n`);
+    continue;
+  }
   const started = Date.now();
-  const result = await evaluate(pack.dir, pack.env);
+  let result: EvaluationResult;
+  try {
+    result = await evaluate(pack.dir, pack.env);
+  } catch (error) {
+    // Not recorded: a resumed run tries the pack again.
+    process.stderr.write(`${pack.name}: ${(error as Error).message}\n`);
+    continue;
+  }
   let counts: CallCounts = { turns: 0, modelCalls: 0, promptTokens: 0, clamped: 0, refused402: 0, contextOverflow: 0 };
   let solved = 0;
   for (const scenario of result.perScenario) {
@@ -185,6 +218,7 @@ for (const pack of await packs()) {
   }
   const n = Math.max(1, result.perScenario.length);
   const row: Row = {
+    key,
     name: pack.name,
     status: result.status,
     tests: `${result.testsPassed}/${result.testsTotal}`,
@@ -198,6 +232,7 @@ for (const pack of await packs()) {
     wallS: ((Date.now() - started) / 1000).toFixed(0),
   };
   rows.push(row);
+  await appendFile(outFile, `${JSON.stringify(row)}\n`);
   process.stderr.write(`${JSON.stringify(row)}\n`);
 }
 process.stdout.write(
@@ -215,6 +250,6 @@ process.stdout.write(
       { header: 'ctx overflow', value: (r) => String(r.overflow), align: 'right' },
       { header: 'wall s', value: (r) => r.wallS, align: 'right' },
     ],
-    rows,
+    rows.filter((r) => r.key?.endsWith(conditions)),
   ) + '\n',
 );
