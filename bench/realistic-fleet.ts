@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { examplesDir, repoRoot } from '../common/data-layout.ts';
+import { benchResultsFile, examplesDir, repoRoot } from '../common/data-layout.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import { renderTable } from '../cli/render-table.ts';
 import { writeCoachingPack } from './realistic-fleet-coaching.ts';
@@ -182,7 +182,7 @@ async function packs(): Promise<{ name: string; dir: string; env?: Record<string
   return all.filter((p) => only.length === 0 || only.some((o) => p.name.includes(o)));
 }
 
-const outFile = values.out ?? path.join(repoRoot, '.data', 'bench', 'realistic-fleet.jsonl');
+const outFile = values.out ?? benchResultsFile('realistic-fleet');
 await mkdir(path.dirname(outFile), { recursive: true });
 const conditions = JSON.stringify({
   scenarios: [...values.scenario!].sort(),
