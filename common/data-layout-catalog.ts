@@ -93,8 +93,8 @@ export const dataLayoutCatalog: readonly LayoutEntry[] = [
   },
   {
     name: 'benchResultsFile',
-    holds:
-      "a bench's results as JSON lines, one row per measured case, so an interrupted bench resumes (`.data/bench/<bench>.jsonl`)",
+    args: ['realistic-fleet'],
+    holds: "a bench's results as JSON lines, one row per measured case, so an interrupted bench resumes",
   },
   {
     name: 'testDurationsFile',
