@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { benchResultsFile, examplesDir, repoRoot } from '../common/data-layout.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import { renderTable } from '../cli/render-table.ts';
+import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { writeCoachingPack } from './realistic-fleet-coaching.ts';
 
 const { values } = parseArgs({
@@ -79,7 +80,11 @@ export interface CallCounts {
   /** Calls refused for the budget (HTTP 402). */
   refused402: number;
   contextOverflow: number;
+  /** What the fleet would have waited at time scale 1: Σ (time to first token + completion / tokens per s). */
+  scale1DelayMs: number;
 }
+
+const simProfiles = new Map(loadAllowlist().models.map((m) => [m.id, m.sim]));
 
 /** Counts from one scenario's model-call log (gateway/call-log.ts rows). */
 export async function countCalls(file: string): Promise<CallCounts> {
@@ -90,6 +95,7 @@ export async function countCalls(file: string): Promise<CallCounts> {
     clamped: 0,
     refused402: 0,
     contextOverflow: 0,
+    scale1DelayMs: 0,
   };
   const requests = new Set<string>();
   const lines = createInterface({ input: createReadStream(file).on('error', () => undefined) });
@@ -104,6 +110,9 @@ export async function countCalls(file: string): Promise<CallCounts> {
       if (row['clamped'] === true) counts.clamped++;
       if (row['errorType'] === 'cap') counts.refused402++;
       if (row['errorType'] === 'context_length_exceeded') counts.contextOverflow++;
+      const sim = simProfiles.get(String(row['model']));
+      if (sim && row['status'] === 'ok' && typeof row['completionTokens'] === 'number')
+        counts.scale1DelayMs += sim.latencyMs + (row['completionTokens'] / sim.tokensPerSecond) * 1000;
     }
   } catch {
     // A scenario that never reached the agent has no log: zero calls.
@@ -120,6 +129,7 @@ function add(a: CallCounts, b: CallCounts): CallCounts {
     clamped: a.clamped + b.clamped,
     refused402: a.refused402 + b.refused402,
     contextOverflow: a.contextOverflow + b.contextOverflow,
+    scale1DelayMs: a.scale1DelayMs + b.scale1DelayMs,
   };
 }
 
@@ -137,6 +147,8 @@ interface Row {
   r402: number;
   overflow: number;
   wallS: string;
+  /** Fleet wait per scenario at time scale 1 (s): add it, over the host's parallel scenarios, to the wall at 0. */
+  scale1DelayS?: string;
 }
 
 /**
@@ -209,7 +221,15 @@ for (const pack of await packs()) {
     process.stderr.write(`${pack.name}: ${(error as Error).message}\n`);
     continue;
   }
-  let counts: CallCounts = { turns: 0, modelCalls: 0, promptTokens: 0, clamped: 0, refused402: 0, contextOverflow: 0 };
+  let counts: CallCounts = {
+    turns: 0,
+    modelCalls: 0,
+    promptTokens: 0,
+    clamped: 0,
+    refused402: 0,
+    contextOverflow: 0,
+    scale1DelayMs: 0,
+  };
   let solved = 0;
   for (const scenario of result.perScenario) {
     if (scenario.testsTotal > 0 && scenario.testsPassed === scenario.testsTotal) solved++;
@@ -230,6 +250,7 @@ for (const pack of await packs()) {
     r402: counts.refused402,
     overflow: counts.contextOverflow,
     wallS: ((Date.now() - started) / 1000).toFixed(0),
+    scale1DelayS: (counts.scale1DelayMs / n / 1000).toFixed(0),
   };
   rows.push(row);
   await appendFile(outFile, `${JSON.stringify(row)}\n`);
@@ -249,6 +270,7 @@ process.stdout.write(
       { header: '402', value: (r) => String(r.r402), align: 'right' },
       { header: 'ctx overflow', value: (r) => String(r.overflow), align: 'right' },
       { header: 'wall s', value: (r) => r.wallS, align: 'right' },
+      { header: 'fleet wait at scale 1, s/scen', value: (r) => r.scale1DelayS ?? '—', align: 'right' },
     ],
     rows.filter((r) => r.key?.endsWith(conditions)),
   ) + '\n',
