@@ -4,17 +4,21 @@
 // tests, agent turns, prompt tokens, $, and how often the budget clamp, the 402 floor and context overflow
 // fired. The figures are the sim fleet's (simfleet/README.md), not real models'.
 // node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--cap-usd X]
-// [--no-coaching]
+// [--no-coaching] [--agent hermes|loop] [--out FILE]
+// Each pack's row is appended to --out (JSON lines) as soon as it is measured, and a rerun with the same file
+// skips the packs it already holds for the same scenarios, agent, time scale and cap: the grid can be
+// stopped and resumed, and the table is printed from the whole file.
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { examplesDir, repoRoot } from '../common/data-layout.ts';
+import { benchResultsFile, examplesDir, repoRoot } from '../common/data-layout.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import { renderTable } from '../cli/render-table.ts';
+import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
 import { writeCoachingPack } from './realistic-fleet-coaching.ts';
 
 const { values } = parseArgs({
@@ -23,6 +27,9 @@ const { values } = parseArgs({
     only: { type: 'string', multiple: true, default: [] },
     'time-scale': { type: 'string', default: '0' },
     'no-coaching': { type: 'boolean', default: false },
+    /** trl eval's --agent: hermes (the competition agent) or loop (the small built-in one, cheaper). */
+    agent: { type: 'string', default: 'hermes' },
+    out: { type: 'string' },
     /** The per-scenario cap (TRL_BUDGET_CAP_USD; local default $1, the live season's $0.30). */
     'cap-usd': { type: 'string' },
   },
@@ -38,6 +45,8 @@ function evaluate(dir: string, extraEnv: Record<string, string> = {}): Promise<E
     'eval',
     dir,
     '--json',
+    '--agent',
+    values.agent!,
     ...values.scenario!.flatMap((s) => ['--scenario', s]),
   ];
   const env = {
@@ -71,7 +80,11 @@ export interface CallCounts {
   /** Calls refused for the budget (HTTP 402). */
   refused402: number;
   contextOverflow: number;
+  /** What the fleet would have waited at time scale 1: Σ (time to first token + completion / tokens per s). */
+  scale1DelayMs: number;
 }
+
+const simProfiles = new Map(loadAllowlist().models.map((m) => [m.id, m.sim]));
 
 /** Counts from one scenario's model-call log (gateway/call-log.ts rows). */
 export async function countCalls(file: string): Promise<CallCounts> {
@@ -82,6 +95,7 @@ export async function countCalls(file: string): Promise<CallCounts> {
     clamped: 0,
     refused402: 0,
     contextOverflow: 0,
+    scale1DelayMs: 0,
   };
   const requests = new Set<string>();
   const lines = createInterface({ input: createReadStream(file).on('error', () => undefined) });
@@ -96,6 +110,9 @@ export async function countCalls(file: string): Promise<CallCounts> {
       if (row['clamped'] === true) counts.clamped++;
       if (row['errorType'] === 'cap') counts.refused402++;
       if (row['errorType'] === 'context_length_exceeded') counts.contextOverflow++;
+      const sim = simProfiles.get(String(row['model']));
+      if (sim && row['status'] === 'ok' && typeof row['completionTokens'] === 'number')
+        counts.scale1DelayMs += sim.latencyMs + (row['completionTokens'] / sim.tokensPerSecond) * 1000;
     }
   } catch {
     // A scenario that never reached the agent has no log: zero calls.
@@ -112,10 +129,13 @@ function add(a: CallCounts, b: CallCounts): CallCounts {
     clamped: a.clamped + b.clamped,
     refused402: a.refused402 + b.refused402,
     contextOverflow: a.contextOverflow + b.contextOverflow,
+    scale1DelayMs: a.scale1DelayMs + b.scale1DelayMs,
   };
 }
 
 interface Row {
+  /** What the row was measured on; a rerun with the same key skips the pack. */
+  key?: string;
   name: string;
   status: string;
   tests: string;
@@ -127,6 +147,8 @@ interface Row {
   r402: number;
   overflow: number;
   wallS: string;
+  /** Fleet wait per scenario at time scale 1 (s): add it, over the host's parallel scenarios, to the wall at 0. */
+  scale1DelayS?: string;
 }
 
 /**
@@ -172,11 +194,42 @@ async function packs(): Promise<{ name: string; dir: string; env?: Record<string
   return all.filter((p) => only.length === 0 || only.some((o) => p.name.includes(o)));
 }
 
-const rows: Row[] = [];
+const outFile = values.out ?? benchResultsFile('realistic-fleet');
+await mkdir(path.dirname(outFile), { recursive: true });
+const conditions = JSON.stringify({
+  scenarios: [...values.scenario!].sort(),
+  agent: values.agent,
+  timeScale: values['time-scale'],
+  capUsd: values['cap-usd'] ?? null,
+});
+const rows: Row[] = (await readFile(outFile, 'utf8').catch(() => ''))
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line) as Row);
 for (const pack of await packs()) {
+  const key = `${pack.name} ${conditions}`;
+  if (rows.some((r) => r.key === key)) {
+    process.stderr.write(`${pack.name}: already in ${outFile}, skipped\n`);
+    continue;
+  }
   const started = Date.now();
-  const result = await evaluate(pack.dir, pack.env);
-  let counts: CallCounts = { turns: 0, modelCalls: 0, promptTokens: 0, clamped: 0, refused402: 0, contextOverflow: 0 };
+  let result: EvaluationResult;
+  try {
+    result = await evaluate(pack.dir, pack.env);
+  } catch (error) {
+    // Not recorded: a resumed run tries the pack again.
+    process.stderr.write(`${pack.name}: ${(error as Error).message}\n`);
+    continue;
+  }
+  let counts: CallCounts = {
+    turns: 0,
+    modelCalls: 0,
+    promptTokens: 0,
+    clamped: 0,
+    refused402: 0,
+    contextOverflow: 0,
+    scale1DelayMs: 0,
+  };
   let solved = 0;
   for (const scenario of result.perScenario) {
     if (scenario.testsTotal > 0 && scenario.testsPassed === scenario.testsTotal) solved++;
@@ -185,6 +238,7 @@ for (const pack of await packs()) {
   }
   const n = Math.max(1, result.perScenario.length);
   const row: Row = {
+    key,
     name: pack.name,
     status: result.status,
     tests: `${result.testsPassed}/${result.testsTotal}`,
@@ -196,8 +250,10 @@ for (const pack of await packs()) {
     r402: counts.refused402,
     overflow: counts.contextOverflow,
     wallS: ((Date.now() - started) / 1000).toFixed(0),
+    scale1DelayS: (counts.scale1DelayMs / n / 1000).toFixed(0),
   };
   rows.push(row);
+  await appendFile(outFile, `${JSON.stringify(row)}\n`);
   process.stderr.write(`${JSON.stringify(row)}\n`);
 }
 process.stdout.write(
@@ -214,7 +270,8 @@ process.stdout.write(
       { header: '402', value: (r) => String(r.r402), align: 'right' },
       { header: 'ctx overflow', value: (r) => String(r.overflow), align: 'right' },
       { header: 'wall s', value: (r) => r.wallS, align: 'right' },
+      { header: 'fleet wait at scale 1, s/scen', value: (r) => r.scale1DelayS ?? '—', align: 'right' },
     ],
-    rows,
+    rows.filter((r) => r.key?.endsWith(conditions)),
   ) + '\n',
 );

@@ -92,6 +92,11 @@ export const dataLayoutCatalog: readonly LayoutEntry[] = [
       'the base image of one recipe and the policy images built on it, saved by `trl images save`: a machine whose cache holds the archive of the recipe it needs loads it (seconds) instead of building it (debootstrap, 1½–2 minutes)',
   },
   {
+    name: 'benchResultsFile',
+    args: ['realistic-fleet'],
+    holds: "a bench's results as JSON lines, one row per measured case, so an interrupted bench resumes",
+  },
+  {
     name: 'testDurationsFile',
     holds: "each test file's seconds in the last `trl test` that ran it: the next run starts the longest first",
   },

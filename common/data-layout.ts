@@ -45,6 +45,10 @@ export function baseImageRootfsDir(recipeHash: string): string {
 export function baseImageArchiveFile(recipeHash: string): string {
   return path.join(cacheDir, 'images', `trl-sandbox-base-${recipeHash}.tar.gz`);
 }
+/** A bench's incremental results (JSON lines), which a rerun resumes from. */
+export function benchResultsFile(bench: string): string {
+  return path.join(dataDir, 'bench', `${bench}.jsonl`);
+}
 /** Each test file's duration in the last `trl test` that ran it: the next run starts the longest first. */
 export const testDurationsFile = path.join(cacheDir, 'test-durations.json');
 /** The same, from a full run, kept in git: the order of a fresh clone (CI), where the cache is empty. */
