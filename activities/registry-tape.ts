@@ -6,7 +6,7 @@
 // replay proxy: exactly the recorded responses, nothing live behind it, anything else 404 and listed
 // in the verifier log. So test.sh runs as published, every verification serves the same bytes, and
 // agent code inside the verifier can fetch nothing new and send nothing out.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ActivityDependencies } from './activity-context.ts';
 import { registryTapeDir } from '../common/data-layout.ts';
@@ -44,8 +44,8 @@ export interface TapeScenario {
 
 export interface RegistryTapePlan {
   dir: string;
-  /** test.sh as it runs (the uv installer rewritten), or undefined when unchanged. */
-  testScript?: string;
+  /** Scripts of tests/ as they run (the uv installer rewritten), by name; absent when unchanged. */
+  rewrittenTests?: Record<string, string>;
   notes: string[];
 }
 
@@ -53,19 +53,35 @@ export interface RegistryTapePlan {
 const rehearsalMostSec = 900;
 const caBundle = '/etc/ssl/certs/ca-certificates.crt';
 
+/** The shell scripts at the top of tests/ (test.sh, a TB1 task's run-tests.sh), at most 16, each read up to 256 KB. */
+async function testScripts(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(path.join(dir, 'tests')).catch(() => [] as string[]))
+    .filter((name) => name.endsWith('.sh'))
+    .sort()
+    .slice(0, 16);
+  const scripts: Record<string, string> = {};
+  for (const name of names) {
+    const text = await readFile(path.join(dir, 'tests', name), 'utf8').catch(() => undefined);
+    if (text !== undefined && text.length <= 256 * 1024) scripts[name] = text;
+  }
+  return scripts;
+}
+
 async function tapeNeeded(
   scenario: TapeScenario,
-): Promise<{ installs: string[]; testScript?: string; notes: string[] }> {
-  const script = await readFile(path.join(scenario.dir, 'tests', 'test.sh'), 'utf8').catch(() => undefined);
-  if (script === undefined) return { installs: [], notes: [] };
-  const installs = verifyTimeInstalls(script);
+): Promise<{ installs: string[]; rewrittenTests?: Record<string, string>; notes: string[] }> {
+  const scripts = await testScripts(scenario.dir);
+  const installs = Object.values(scripts).flatMap((script) => verifyTimeInstalls(script));
   if (!installs.length) return { installs, notes: [] };
-  const rewrite = rewriteUvInstaller(script);
-  return {
-    installs,
-    ...(rewrite.script !== script ? { testScript: rewrite.script } : {}),
-    notes: rewrite.notes,
-  };
+  const rewrittenTests: Record<string, string> = {};
+  const notes: string[] = [];
+  for (const [name, script] of Object.entries(scripts)) {
+    const rewrite = rewriteUvInstaller(script);
+    if (rewrite.script === script) continue;
+    rewrittenTests[name] = rewrite.script;
+    notes.push(...rewrite.notes.map((note) => note.replace(/^tests\/test\.sh/, `tests/${name}`)));
+  }
+  return { installs, ...(Object.keys(rewrittenTests).length ? { rewrittenTests } : {}), notes };
 }
 
 const rehearsals = new Map<string, Promise<RegistryTapePlan | undefined>>();
@@ -82,14 +98,14 @@ export async function ensureRegistryTape(
   const dir = registryTapeDir(image.Id, scenario.contentHash ?? (await scenarioContentHash(scenario.dir)));
   const plan = (extra: string[]): RegistryTapePlan => ({
     dir,
-    ...(needed.testScript !== undefined ? { testScript: needed.testScript } : {}),
+    ...(needed.rewrittenTests ? { rewrittenTests: needed.rewrittenTests } : {}),
     notes: [...needed.notes, ...extra],
   });
   const existing = await readTape(dir);
   if (existing) return plan([tapeNote(Object.keys(existing.entries).length, existing.refused)]);
   let running = rehearsals.get(dir);
   if (!running) {
-    running = rehearse(deps, scenario, workflowId, dir, needed.testScript).then((stats) =>
+    running = rehearse(deps, scenario, workflowId, dir, needed.rewrittenTests).then((stats) =>
       plan([tapeNote(stats.served, stats.refused)]),
     );
     rehearsals.set(dir, running);
@@ -110,7 +126,7 @@ async function rehearse(
   scenario: TapeScenario,
   workflowId: string,
   dir: string,
-  testScript: string | undefined,
+  rewrittenTests: Record<string, string> | undefined,
 ): Promise<TapeProxyStats> {
   const started = performance.now();
   const tape = await openTapeNetwork(deps, 'record', dir, workflowId);
@@ -137,7 +153,7 @@ async function rehearse(
         ...(scenario.testsDeclared !== undefined ? { declaredTests: scenario.testsDeclared } : {}),
         ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
         env: { ...envTable(scenario.verifierEnv), ...tape.env },
-        ...(testScript !== undefined ? { testScript } : {}),
+        ...(rewrittenTests ? { rewrittenTests } : {}),
       }).catch(() => undefined);
     } finally {
       await session.remove();

@@ -115,6 +115,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       memoryMb: config.environment.memory_mb,
       agentOutputs: config.agent_outputs ?? [],
       agentUser: users.agent,
+      imageUser: image.user,
       ...(users.verifier ? { verifierUser: users.verifier } : {}),
       workdir: config.environment.workdir ?? (image.workdir || '/app'),
       containerEnv: asEnv(config.environment.env),
@@ -208,6 +209,11 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${diskBudgetBytes}-byte disk budget`)),
       );
       const account = await agentAccountIn(session, scenario.agentUser ?? agentUser);
+      // The oracle (validator-side reference, never agent code) runs as the image's default user, as in Harbor.
+      const solutionAccount =
+        request.agent === 'oracle' && scenario.imageUser !== undefined
+          ? await agentAccountIn(session, scenario.imageUser.split(':')[0] || 'root')
+          : undefined;
       const stopSignal = policyStop ? AbortSignal.any([policyStop, diskStop.signal]) : diskStop.signal;
       // A policy that never became ready fails the attempt at once (its fault is in the summary);
       // the untouched workspace is still collected and verified.
@@ -223,6 +229,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
               user: account,
               env: scenario.agentEnv ?? [],
               solutionEnv: scenario.solutionEnv ?? [],
+              ...(solutionAccount ? { solutionUser: solutionAccount } : {}),
             },
             deadlineMs,
             // The watchdog stops the agent like a cancellation would; what it wrote is verified.
@@ -363,7 +370,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         declaredTests: scenario.testsDeclared,
         ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
         env: { ...envTable(scenario.verifierEnv), ...tape?.env },
-        ...(plan?.testScript !== undefined ? { testScript: plan.testScript } : {}),
+        ...(plan?.rewrittenTests ? { rewrittenTests: plan.rewrittenTests } : {}),
         signal: context.cancellationSignal,
       }).catch(async (error: unknown) => {
         // The failed attempt keeps its log: retries and the UI can show why it failed.

@@ -50,8 +50,8 @@ export async function runVerifier(request: {
   user?: string;
   /** [verifier] env. */
   env?: Record<string, string>;
-  /** tests/test.sh as it runs, when it differs from the task's (a rewrite the loader noted). */
-  testScript?: string;
+  /** Files of tests/ as they run, when they differ from the task's (a rewrite the tape noted): name → text. */
+  rewrittenTests?: Record<string, string>;
   /** Called while test.sh runs (progress); the worker's activities beat on their own (workers/steady-heartbeat.ts). */
   onTick?: () => void;
   signal?: AbortSignal;
@@ -78,9 +78,12 @@ export async function runVerifier(request: {
       prepared.stderr,
     );
   await session.upload(await packDirectory(path.join(request.scenarioDir, 'tests'), 'tests'), '/');
-  if (request.testScript !== undefined)
+  const rewritten = Object.entries(request.rewrittenTests ?? {});
+  if (rewritten.length)
     await session.upload(
-      await packFiles([{ name: 'tests/test.sh', content: Buffer.from(request.testScript, 'utf8'), mode: 0o755 }]),
+      await packFiles(
+        rewritten.map(([name, text]) => ({ name: `tests/${name}`, content: Buffer.from(text, 'utf8'), mode: 0o755 })),
+      ),
       '/',
     );
   await session.exec({
