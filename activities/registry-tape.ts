@@ -6,6 +6,7 @@
 // replay proxy: exactly the recorded responses, nothing live behind it, anything else 404 and listed
 // in the verifier log. So test.sh runs as published, every verification serves the same bytes, and
 // agent code inside the verifier can fetch nothing new and send nothing out.
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ActivityDependencies } from './activity-context.ts';
@@ -95,7 +96,13 @@ export async function ensureRegistryTape(
   const needed = await tapeNeeded(scenario);
   if (!needed.installs.length) return undefined;
   const image = (await deps.docker.getImage(scenario.imageTag).inspect()) as { Id: string };
-  const dir = registryTapeDir(image.Id, scenario.contentHash ?? (await scenarioContentHash(scenario.dir)));
+  // The tape is of this image, these tests and this way of serving them (the installer, the rewrites).
+  const recipe = createHash('sha256')
+    .update(scenario.contentHash ?? (await scenarioContentHash(scenario.dir)))
+    .update(uvInstallerScript)
+    .update(JSON.stringify(needed.rewrittenTests ?? {}))
+    .digest('hex');
+  const dir = registryTapeDir(image.Id, recipe);
   const plan = (extra: string[]): RegistryTapePlan => ({
     dir,
     ...(needed.rewrittenTests ? { rewrittenTests: needed.rewrittenTests } : {}),

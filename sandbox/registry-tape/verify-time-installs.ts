@@ -56,22 +56,29 @@ export function rewriteUvInstaller(testScript: string): TestScriptRewrite {
 
 /** Installs uv from its PyPI wheel (checked against PyPI's sha256), through the proxy the environment names. */
 export const uvInstallerScript = `"""uv from its PyPI wheel, in place of astral.sh's installer script (trl registry tape)."""
-import hashlib, io, json, os, platform, sys, urllib.request, zipfile
+import hashlib, io, json, os, platform, re, sys, urllib.request, zipfile
 
-version = sys.argv[1] if len(sys.argv) > 1 else ""
-index = f"https://pypi.org/pypi/uv/{version}/json" if version else "https://pypi.org/pypi/uv/json"
-with urllib.request.urlopen(index, timeout=120) as response:
-    meta = json.load(response)
+wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+# PyPI's simple API (PEP 691 JSON), as pip and uv read it.
+request = urllib.request.Request("https://pypi.org/simple/uv/", headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+with urllib.request.urlopen(request, timeout=120) as response:
+    files = json.load(response)["files"]
 machine = platform.machine().lower()
 arch = {"amd64": "x86_64", "arm64": "aarch64"}.get(machine, machine)
-wheels = [f for f in meta["urls"] if f["packagetype"] == "bdist_wheel" and "manylinux" in f["filename"]
-          and arch in f["filename"] and "musllinux" not in f["filename"]]
+wheels = {}
+for entry in files:
+    match = re.match(r"uv-([0-9]+(?:\\.[0-9]+)*)-py3-none-(.+)\\.whl$", entry["filename"])
+    if match and "manylinux" in match.group(2) and arch in match.group(2) and not entry.get("yanked"):
+        wheels.setdefault(match.group(1), entry)
 if not wheels:
+    sys.exit(f"no manylinux wheel of uv for {arch} on PyPI")
+version = wanted or max(wheels, key=lambda v: tuple(int(part) for part in v.split(".")))
+wheel = wheels.get(version)
+if wheel is None:
     sys.exit(f"no manylinux wheel of uv {version} for {arch} on PyPI")
-wheel = wheels[0]
 with urllib.request.urlopen(wheel["url"], timeout=600) as response:
     data = response.read()
-if hashlib.sha256(data).hexdigest() != wheel["digests"]["sha256"]:
+if hashlib.sha256(data).hexdigest() != wheel["hashes"]["sha256"]:
     sys.exit("the uv wheel does not match PyPI's sha256")
 home = os.path.expanduser("~")
 bindir = os.environ.get("UV_INSTALL_DIR") or os.path.join(home, ".local", "bin")
@@ -89,5 +96,5 @@ for env_file in (os.path.join(bindir, "env"), os.path.join(home, ".cargo", "env"
     os.makedirs(os.path.dirname(env_file), exist_ok=True)
     with open(env_file, "w") as out:
         out.write(env_text)
-print(f"uv {meta['info']['version']} installed from PyPI into {bindir}")
+print(f"uv {version} installed from PyPI into {bindir}")
 `;
