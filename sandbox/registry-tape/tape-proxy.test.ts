@@ -117,9 +117,11 @@ test('record, then replay the same bytes with nothing live; refusals and misses 
   assert.equal(html.status, 404, 'another Accept is another request');
   assert.equal((await plainGet(replayer.port, 'http://deb.debian.org/debian/dists/bookworm/InRelease')).status, 200);
   assert.equal((await plainGet(replayer.port, 'http://deb.debian.org/new')).status, 404);
+  const head = await plainGet(replayer.port, 'http://deb.debian.org/debian/dists/bookworm/InRelease', 'HEAD');
+  assert.deepEqual(head, { status: 200, body: '' }, 'HEAD from the recorded GET, no body');
   assert.equal((await plainGet(replayer.port, 'http://example.org/x')).status, 403);
   const stats = replayer.stats();
-  assert.equal(stats.served, 2);
+  assert.equal(stats.served, 3);
   assert.deepEqual(stats.missed, ['GET https://pypi.org/simple/pytest/', 'GET http://deb.debian.org/new']);
   assert.equal(stats.refused.length, 1);
   await replayer.close();

@@ -1,6 +1,6 @@
 // The registry tape proxy: an HTTP proxy (plain `GET http://…` and `CONNECT host:443`, whose TLS it
 // answers itself with the tape certificate) for the containers of a rehearsal or a verification.
-// - record: a GET to one of the package hosts is fetched from the registry (through the host's own
+// - record: a GET (or HEAD, answered from the GET) to one of the package hosts is fetched from the registry (through the host's own
 //   network and CA bundle), stored by content hash and answered; anything else — another host or
 //   port, another method, past a bound — is refused and listed. Redirects are not followed: the
 //   client follows them through the proxy, and the target must be a package host too.
@@ -105,7 +105,9 @@ export async function startTapeProxy(options: TapeProxyOptions): Promise<TapePro
     // Only the default port of the scheme (the URL parser leaves port empty then).
     if (!hosts.has(target.hostname) || target.port !== '')
       return refuse(response, 403, `${request.method} ${target.href} (not a package host)`);
-    if (request.method !== 'GET') return refuse(response, 405, `${request.method} ${target.href} (only GET)`);
+    // HEAD is answered from the GET (recorded or replayed) without its body: only GETs go out.
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return refuse(response, 405, `${request.method} ${target.href} (only GET)`);
     requests += 1;
     if (requests > limits.maxRequests)
       return refuse(response, 429, `GET ${target.href} (past ${limits.maxRequests} requests)`);
@@ -126,6 +128,7 @@ export async function startTapeProxy(options: TapeProxyOptions): Promise<TapePro
     }
     stats.served += 1;
     response.writeHead(entry.status, { ...entry.headers, 'content-length': String(entry.bytes) });
+    if (response.req.method === 'HEAD') return void response.end();
     createReadStream(blobPath(options.dir, entry.bodySha256))
       .on('error', () => response.destroy())
       .pipe(response);
@@ -154,7 +157,9 @@ export async function startTapeProxy(options: TapeProxyOptions): Promise<TapePro
     };
     tape.entries[key] = entry;
     stats.served += 1;
-    response.writeHead(entry.status, { ...entry.headers, 'content-length': String(entry.bytes) }).end(fetched.body);
+    response
+      .writeHead(entry.status, { ...entry.headers, 'content-length': String(entry.bytes) })
+      .end(request.method === 'HEAD' ? undefined : fetched.body);
   };
 
   const serverOptions = { requestTimeout: limits.requestTimeoutMs, headersTimeout: 30_000, keepAliveTimeout: 30_000 };
