@@ -123,7 +123,10 @@ async function sample(scratch: string, seed: number, perRepo: number, gitDirs: s
     }
   }
   await writeFile(path.join(scratch, 'candidates.tsv'), `repo\tformat\tfolder\n${lines.join('\n')}\n`);
-  await writeFile(path.join(scratch, 'sample.json'), JSON.stringify({ seed, perRepo, drawn, unavailable }, null, 2) + '\n');
+  await writeFile(
+    path.join(scratch, 'sample.json'),
+    JSON.stringify({ seed, perRepo, drawn, unavailable }, null, 2) + '\n',
+  );
   const imported = await importTerminalBenchTasks(path.join(scratch, 'raw'), path.join(scratch, 'tasks'));
   await writeFile(path.join(scratch, 'import.json'), JSON.stringify(imported, null, 2) + '\n');
   process.stdout.write(
@@ -209,7 +212,7 @@ interface TaskRecord {
 }
 
 /** Task by task, resumable: each task's record is written as soon as it is known. */
-async function runEach(scratch: string, taskTimeoutSec: number, parallel: number): Promise<void> {
+async function runEach(scratch: string, taskTimeoutSec: number, parallel: number, reverse: boolean): Promise<void> {
   const docker = createDockerClient();
   const base = await ensureBaseImage(docker);
   const harness = await startHarness();
@@ -217,6 +220,8 @@ async function runEach(scratch: string, taskTimeoutSec: number, parallel: number
   const resultsDir = path.join(scratch, 'results');
   await mkdir(resultsDir, { recursive: true });
   const names = (await readdir(tasksDir)).sort();
+  // A second runner may work from the other end (--reverse); a task another runner has started is skipped.
+  if (reverse) names.reverse();
   const pack = { kind: 'directory' as const, path: examplePackDir };
   let next = 0;
   const one = async (name: string) => {
@@ -255,7 +260,9 @@ async function runEach(scratch: string, taskTimeoutSec: number, parallel: number
   const worker = async () => {
     while (next < names.length) {
       const name = names[next++]!;
-      if (existsSync(path.join(resultsDir, `${name}.json`))) continue;
+      if (existsSync(path.join(resultsDir, `${name}.json`)) || existsSync(path.join(resultsDir, `${name}.started`)))
+        continue;
+      await writeFile(path.join(resultsDir, `${name}.started`), `${process.pid}\n`);
       await one(name).catch((error: Error) => process.stdout.write(`${name}: ${error.message}\n`));
     }
   };
@@ -295,7 +302,7 @@ async function table(scratch: string): Promise<void> {
   // `run` records, task by task, take precedence over the whole-sample `eval` results.
   const records = new Map<string, TaskRecord>();
   const resultsDir = path.join(scratch, 'results');
-  for (const file of existsSync(resultsDir) ? await readdir(resultsDir) : []) {
+  for (const file of (existsSync(resultsDir) ? await readdir(resultsDir) : []).filter((f) => f.endsWith('.json'))) {
     const record = await readJson<TaskRecord>(path.join(resultsDir, file));
     if (record) {
       records.set(record.name, record);
@@ -319,8 +326,7 @@ async function table(scratch: string): Promise<void> {
     };
     const oracleScenario = scenarioOf('oracle', oracle);
     const notes = [...(importedTask?.notes ?? []), ...(oracleScenario?.notes ?? [])];
-    const rewritten =
-      notes.some((n) => / rewritten: |replaced by|registry tape/.test(n)) || task.format === 'tb1';
+    const rewritten = notes.some((n) => / rewritten: |replaced by|registry tape/.test(n)) || task.format === 'tb1';
     let outcome: string;
     let reason = '';
     if (!importedTask || importedTask.status === 'refused') {
@@ -379,6 +385,6 @@ if (command === 'sample') await sample(path.resolve(scratch), Number(values.seed
 else if (command === 'build') await build(path.resolve(scratch), Number(values.parallel), values.reverse!);
 else if (command === 'eval') await evaluate(path.resolve(scratch), values.agents!.split(',') as ('oracle' | 'null')[]);
 else if (command === 'run')
-  await runEach(path.resolve(scratch), Number(values['task-timeout-sec']), Number(values.parallel));
+  await runEach(path.resolve(scratch), Number(values['task-timeout-sec']), Number(values.parallel), values.reverse!);
 else if (command === 'table') await table(path.resolve(scratch));
 else throw new Error(`unknown command ${command}`);
