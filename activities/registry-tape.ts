@@ -11,6 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ActivityDependencies } from './activity-context.ts';
 import { registryTapeDir } from '../common/data-layout.ts';
+import { configuredDebianMirror } from '../infra/debian-packages.ts';
 import { log } from '../common/log.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
 import { createRunNetwork } from '../sandbox/run-network.ts';
@@ -194,7 +195,7 @@ export async function openTapeNetwork(
   dir: string,
   workflowId: string,
 ): Promise<TapeNetwork> {
-  const hosts = await packageHosts();
+  const hosts = await packageHosts(await configuredDebianMirror().catch(() => undefined));
   const certificates = await tapeCertificates(hosts);
   const network = await createRunNetwork(deps.docker, deps.owner, workflowId);
   let proxy: Awaited<ReturnType<typeof startTapeProxy>>;

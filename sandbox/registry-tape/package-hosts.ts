@@ -2,7 +2,6 @@
 // its file host, Debian, npm, the Go module proxy and checksum database, Maven Central) and whatever
 // registries this host is configured with (its Debian mirror, GOPROXY, npm registry, pip index).
 // Only GETs to these, on the scheme's default port, leave through the recording proxy.
-import { configuredDebianMirror } from '../../infra/debian-packages.ts';
 import { hostRegistryEndpoints } from '../registry-endpoints.ts';
 
 export const publicPackageHosts = [
@@ -26,9 +25,10 @@ function hostOf(url: string | undefined): string | undefined {
   }
 }
 
-export async function packageHosts(): Promise<string[]> {
+/** debianMirror: the Debian mirror this host's apt uses (infra/debian-packages.ts reads it). */
+export async function packageHosts(debianMirror: string | undefined): Promise<string[]> {
   const endpoints = await hostRegistryEndpoints();
-  const mirror = await configuredDebianMirror().catch(() => undefined);
+  const mirror = debianMirror;
   const configured = [endpoints.goProxy, endpoints.npmRegistry, endpoints.pipIndexUrl, mirror].map(hostOf);
   return [...new Set([...publicPackageHosts, ...configured.filter((host): host is string => !!host)])].sort();
 }
