@@ -84,6 +84,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       env: asEnv(config.environment.env),
     });
     // A test.sh that installs from the registries is rehearsed once per image (activities/registry-tape.ts).
+    // A rehearsal that fails here (the engine, a registry) is tried again when the scenario is verified.
     const tape = await ensureRegistryTape(
       deps,
       {
@@ -100,7 +101,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         testsDeclared: tests.count,
       },
       workflowIdOf(context.info),
-    );
+    ).catch((error: Error) => ({ notes: [`the registry tape's rehearsal failed (${error.message.slice(0, 200)})`] }));
     const notes = [...folder.notes, ...users.notes, ...tests.notes, ...(tape?.notes ?? [])];
     return {
       name: scenario.name,
