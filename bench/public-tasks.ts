@@ -285,7 +285,33 @@ async function readJson<T>(file: string): Promise<T | undefined> {
   if (!existsSync(file)) return undefined;
   const text = await readFile(file, 'utf8');
   // `trl eval --json` prints the result; anything before the first brace is progress.
-  return JSON.parse(text.slice(text.indexOf('{'))) as T;
+  const start = text.search(/^[[{]/m);
+  return JSON.parse(start > 0 ? text.slice(start) : text) as T;
+}
+
+/** The three kinds of refusal the issue allows, read from the reason; anything else is named as such. */
+function refusalKind(reason: string): string {
+  if (/prebuilt .*task image/.test(reason)) return 'needs a prebuilt task image';
+  if (
+    /cannot reach|Name or service not known|Could not resolve host|Temporary failure in name resolution|urlopen error/.test(
+      reason,
+    )
+  )
+    return 'needs a host this machine cannot reach';
+  if (/online by design|allow_internet/.test(reason)) return 'online by design';
+  return 'other (see reason)';
+}
+
+/** The line of a reason that says why (a failed download, a refusal), else its start. */
+function briefReason(reason: string): string {
+  const lines = reason
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const telling = lines.find((line) =>
+    /download failed|cannot reach|prebuilt|not known|Could not resolve|Error:|error:/.test(line),
+  );
+  return (telling ?? lines[0] ?? '').replace(/\|/g, '\\|').slice(0, 200);
 }
 
 async function table(scratch: string): Promise<void> {
@@ -310,7 +336,7 @@ async function table(scratch: string): Promise<void> {
     }
   }
   const rows: string[][] = [];
-  const counts = { unchanged: 0, rewritten: 0, refused: 0, oraclePass: 0, runningOraclePass: 0 };
+  const counts = { unchanged: 0, rewritten: 0, refused: 0, notRun: 0, oraclePass: 0 };
   for (const task of drawn.drawn) {
     const importedTask = imported.find((t) => path.basename(t.source) === task.id);
     const name = importedTask?.name ?? task.id;
@@ -334,9 +360,12 @@ async function table(scratch: string): Promise<void> {
       reason = notes[0] ?? 'not imported';
     } else if (built && !built.ok) {
       outcome = 'refused (build)';
-      reason = built.reason ?? '';
-    } else outcome = rewritten ? 'ran after rewrite' : 'ran unchanged';
-    if (outcome.startsWith('refused')) counts.refused++;
+      // The workflow's error holds the build log's tail (why it failed); the builder's record its last lines.
+      reason = oracleScenario?.error ?? built.reason ?? '';
+    } else if (!oracleScenario && !record?.timedOut) outcome = 'not run yet';
+    else outcome = rewritten ? 'ran after rewrite' : 'ran unchanged';
+    if (outcome === 'not run yet') counts.notRun++;
+    else if (outcome.startsWith('refused')) counts.refused++;
     else if (rewritten) counts.rewritten++;
     else counts.unchanged++;
     const oraclePassed =
@@ -355,13 +384,24 @@ async function table(scratch: string): Promise<void> {
       built ? `${built.seconds.toFixed(0)}` : '—',
       score('oracle', oracle),
       score('null', nullRun),
-      reason.replace(/\s+/g, ' ').slice(0, 160),
+      outcome.startsWith('refused') ? refusalKind(reason) : '',
+      briefReason(reason),
     ]);
   }
-  const header = ['repository', 'format', 'task', 'outcome', 'cold build s', 'oracle', 'null', 'reason / note'];
+  const header = [
+    'repository',
+    'format',
+    'task',
+    'outcome',
+    'cold build s',
+    'oracle',
+    'null',
+    'refusal',
+    'reason / note',
+  ];
   process.stdout.write(
     [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n') +
-      `\n\n${drawn.drawn.length} tasks (seed ${drawn.seed}): ran unchanged ${counts.unchanged}, ran after a rewrite ${counts.rewritten}, refused ${counts.refused}; ` +
+      `\n\n${drawn.drawn.length} tasks (seed ${drawn.seed}): ran unchanged ${counts.unchanged}, ran after a rewrite ${counts.rewritten}, refused ${counts.refused}, not run yet ${counts.notRun}; ` +
       `oracle passed every test on ${counts.oraclePass} (${((100 * counts.oraclePass) / drawn.drawn.length).toFixed(0)} %)\n`,
   );
 }
