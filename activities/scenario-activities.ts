@@ -40,6 +40,7 @@ import { agentUser } from '../agents/scenario-agent.ts';
 import { recordAgentRun, recordVerifierRun } from '../common/metrics.ts';
 import { withLogFields } from '../common/log.ts';
 import { asTaskInvalid } from './task-invalid.ts';
+import { ensureRegistryTape, envTable, openTapeNetwork, replayLogLines, type TapeScenario } from './registry-tape.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: {
@@ -82,7 +83,26 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       workflowId: workflowIdOf(context.info),
       env: asEnv(config.environment.env),
     });
-    const notes = [...folder.notes, ...users.notes, ...tests.notes];
+    // A test.sh that installs from the registries is rehearsed once per image (activities/registry-tape.ts).
+    // A rehearsal that fails here (the engine, a registry) is tried again when the scenario is verified.
+    const tape = await ensureRegistryTape(
+      deps,
+      {
+        name: scenario.name,
+        dir: scenario.dir,
+        imageTag,
+        contentHash,
+        cpus: config.environment.cpus,
+        memoryMb: config.environment.memory_mb,
+        containerEnv: asEnv(config.environment.env),
+        ...(users.verifier ? { verifierUser: users.verifier } : {}),
+        verifierEnv: asEnv(config.verifier.env),
+        verifierTimeoutSec: config.verifier.timeout_sec,
+        testsDeclared: tests.count,
+      },
+      workflowIdOf(context.info),
+    ).catch((error: Error) => ({ notes: [`the registry tape's rehearsal failed (${error.message.slice(0, 200)})`] }));
+    const notes = [...folder.notes, ...users.notes, ...tests.notes, ...(tape?.notes ?? [])];
     return {
       name: scenario.name,
       dir: scenario.dir,
@@ -96,6 +116,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       memoryMb: config.environment.memory_mb,
       agentOutputs: config.agent_outputs ?? [],
       agentUser: users.agent,
+      imageUser: image.user,
       ...(users.verifier ? { verifierUser: users.verifier } : {}),
       workdir: config.environment.workdir ?? (image.workdir || '/app'),
       containerEnv: asEnv(config.environment.env),
@@ -189,6 +210,11 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${diskBudgetBytes}-byte disk budget`)),
       );
       const account = await agentAccountIn(session, scenario.agentUser ?? agentUser);
+      // The oracle (validator-side reference, never agent code) runs as the image's default user, as in Harbor.
+      const solutionAccount =
+        request.agent === 'oracle' && scenario.imageUser !== undefined
+          ? await agentAccountIn(session, scenario.imageUser.split(':')[0] || 'root')
+          : undefined;
       const stopSignal = policyStop ? AbortSignal.any([policyStop, diskStop.signal]) : diskStop.signal;
       // A policy that never became ready fails the attempt at once (its fault is in the summary);
       // the untouched workspace is still collected and verified.
@@ -204,6 +230,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
               user: account,
               env: scenario.agentEnv ?? [],
               solutionEnv: scenario.solutionEnv ?? [],
+              ...(solutionAccount ? { solutionUser: solutionAccount } : {}),
             },
             deadlineMs,
             // The watchdog stops the agent like a cancellation would; what it wrote is verified.
@@ -312,17 +339,29 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const info = context.info;
     const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'verifier', info.attempt, request.round);
     const archive = await readVerified(request.outputs);
-    const session = await ContainerSession.start(deps.docker, {
-      image: request.snapshotImage ?? scenario.imageTag,
-      role: 'verifier',
-      scenario: scenario.name,
-      workflowId: workflowIdOf(info),
-      cpus: scenario.cpus,
-      memoryMb: scenario.memoryMb,
-      owner: deps.owner,
-      env: scenario.containerEnv,
-    });
+    // No network, or a network whose only reachable port replays the scenario's registry tape.
+    const plan = await ensureRegistryTape(deps, tapeScenarioOf(scenario), workflowIdOf(info));
+    const tape = plan ? await openTapeNetwork(deps, 'replay', plan.dir, workflowIdOf(info)) : undefined;
+    let session: ContainerSession;
     try {
+      session = await ContainerSession.start(deps.docker, {
+        image: request.snapshotImage ?? scenario.imageTag,
+        role: 'verifier',
+        scenario: scenario.name,
+        workflowId: workflowIdOf(info),
+        cpus: scenario.cpus,
+        memoryMb: scenario.memoryMb,
+        owner: deps.owner,
+        env: scenario.containerEnv,
+        ...(tape ? { networkMode: tape.networkName } : {}),
+      });
+    } catch (error) {
+      await tape?.close();
+      throw error;
+    }
+    const closeTape = async () => (tape ? `\n${replayLogLines(await tape.close())}` : '');
+    try {
+      if (tape) await tape.install(session);
       const run = await runVerifier({
         session,
         scenarioDir: scenario.dir,
@@ -331,18 +370,16 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         timeoutSec: scenario.verifierTimeoutSec,
         declaredTests: scenario.testsDeclared,
         ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
-        env: Object.fromEntries(
-          (scenario.verifierEnv ?? []).map((entry) => [
-            entry.slice(0, entry.indexOf('=')),
-            entry.slice(entry.indexOf('=') + 1),
-          ]),
-        ),
+        env: { ...envTable(scenario.verifierEnv), ...tape?.env },
+        ...(plan?.rewrittenTests ? { rewrittenTests: plan.rewrittenTests } : {}),
         signal: context.cancellationSignal,
       }).catch(async (error: unknown) => {
         // The failed attempt keeps its log: retries and the UI can show why it failed.
-        if (error instanceof VerifierFailure) await writeArtifact(path.join(dir, artifactNames.verifierLog), error.log);
+        if (error instanceof VerifierFailure)
+          await writeArtifact(path.join(dir, artifactNames.verifierLog), error.log + (await closeTape()));
         throw error;
       });
+      run.log += await closeTape();
       if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
       recordVerifierRun(run.wallMs);
       const report = await writeArtifact(
@@ -363,6 +400,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       };
     } finally {
       await session.remove();
+      await tape?.close().catch(() => undefined);
       // The snapshot served its one verification (a retry of this activity starts the agent's run anew
       // only through the workflow); one a dead worker left is removed by orphan cleanup.
       if (request.snapshotImage) await removeSnapshot(deps.docker, request.snapshotImage).catch(() => undefined);
@@ -408,4 +446,20 @@ async function agentAccountIn(
     });
   }
   return { name: fields[0]!, uid: Number(fields[2]), gid: Number(fields[3]), home: fields[5] || '/tmp' };
+}
+
+function tapeScenarioOf(scenario: PreparedScenario): TapeScenario {
+  return {
+    name: scenario.name,
+    dir: scenario.dir,
+    imageTag: scenario.imageTag,
+    ...(scenario.contentHash ? { contentHash: scenario.contentHash } : {}),
+    cpus: scenario.cpus,
+    memoryMb: scenario.memoryMb,
+    containerEnv: scenario.containerEnv ?? [],
+    ...(scenario.verifierUser ? { verifierUser: scenario.verifierUser } : {}),
+    verifierEnv: scenario.verifierEnv ?? [],
+    verifierTimeoutSec: scenario.verifierTimeoutSec,
+    ...(scenario.testsDeclared !== undefined ? { testsDeclared: scenario.testsDeclared } : {}),
+  };
 }

@@ -13,6 +13,8 @@ export interface AgentTask {
   /** [agent] env (the agent) and [solution] env (the oracle), as NAME=value. */
   env?: string[];
   solutionEnv?: string[];
+  /** The account the oracle runs solve.sh as: the image's default user (root when the image sets none). */
+  solutionUser?: { name: string; uid: number; gid: number; home: string };
 }
 
 export interface AgentRunRequest {

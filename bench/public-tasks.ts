@@ -6,7 +6,14 @@
 //   node --import tsx bench/public-tasks.ts sample SCRATCH --seed 39 --per-repo 6 GITDIR...
 //   node --import tsx bench/public-tasks.ts build SCRATCH [--parallel 2]
 //   node --import tsx bench/public-tasks.ts eval SCRATCH   (oracle and null, as trl eval --scenarios-dir runs them)
+//   node --import tsx bench/public-tasks.ts run SCRATCH [--task-timeout-sec 1500]
+//       task by task, resumable: cold build (timed), then the oracle and the null agent on that task alone,
+//       each result written to SCRATCH/results/<task>.json as soon as it is known (a task past its timeout
+//       is cancelled and recorded as such)
 //   node --import tsx bench/public-tasks.ts table SCRATCH
+//
+// Folders under `ci_checks/` are negative fixtures of a task-QC tool (tasks built to fail a check), not
+// tasks, and are not drawn.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -18,7 +25,8 @@ import { ensureBaseImage } from '../infra/base-image.ts';
 import { createDockerClient } from '../sandbox/docker-client.ts';
 import { ensureScenarioImage } from '../sandbox/scenario-image.ts';
 import { SeededRandom } from '../scoring/seeded-random.ts';
-import type { EvaluationResult } from '../contracts/results.ts';
+import type { EvaluationResult, ScenarioResult } from '../contracts/results.ts';
+import { startEvaluation } from '../cli/client/start-evaluation.ts';
 import { startHarness, uniqueId } from '../test/support/evaluation-harness.ts';
 import { examplePackDir } from '../test/support/fixture-packs.ts';
 
@@ -46,6 +54,7 @@ function candidatesOf(gitDir: string, repo: string): Candidate[] {
   const out: Candidate[] = [];
   for (const file of files) {
     const folder = path.posix.dirname(file);
+    if (folder.split('/').includes('ci_checks')) continue;
     if (file.endsWith('/task.toml') && files.has(`${folder}/solution/solve.sh`))
       out.push({ repo, folder, format: 'harbor' });
     if (
@@ -76,6 +85,7 @@ async function sample(scratch: string, seed: number, perRepo: number, gitDirs: s
   const random = new SeededRandom(BigInt(seed));
   const drawn: (Candidate & { id: string })[] = [];
   const lines: string[] = [];
+  const unavailable: string[] = [];
   for (const gitDir of gitDirs) {
     const repo = repoName(gitDir);
     const candidates = candidatesOf(gitDir, repo);
@@ -86,22 +96,37 @@ async function sample(scratch: string, seed: number, perRepo: number, gitDirs: s
       const j = random.nextInt(i + 1);
       [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
     }
-    for (const candidate of shuffled.slice(0, perRepo)) {
+    // In draw order until perRepo are taken; a task whose files the snapshot lacks (its largest blobs
+    // may be absent) is listed and passed over: the sample is of tasks this machine can read.
+    let taken = 0;
+    for (const candidate of shuffled) {
+      if (taken >= perRepo) break;
       const id = taskId(candidate);
-      drawn.push({ ...candidate, id });
       const raw = path.join(scratch, 'raw', id);
       await rm(raw, { recursive: true, force: true });
+      let archive: Buffer;
+      try {
+        archive = execFileSync('git', ['--git-dir', gitDir, 'archive', 'HEAD', candidate.folder], {
+          maxBuffer: 512 * 1024 * 1024,
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
+      } catch {
+        unavailable.push(`${repo}\t${candidate.folder}`);
+        continue;
+      }
       await mkdir(raw, { recursive: true });
-      const archive = execFileSync('git', ['--git-dir', gitDir, 'archive', 'HEAD', candidate.folder], {
-        maxBuffer: 512 * 1024 * 1024,
-      });
       execFileSync('tar', ['-x', '-C', raw, `--strip-components=${candidate.folder.split('/').length}`], {
         input: archive,
       });
+      drawn.push({ ...candidate, id });
+      taken += 1;
     }
   }
   await writeFile(path.join(scratch, 'candidates.tsv'), `repo\tformat\tfolder\n${lines.join('\n')}\n`);
-  await writeFile(path.join(scratch, 'sample.json'), JSON.stringify({ seed, perRepo, drawn }, null, 2) + '\n');
+  await writeFile(
+    path.join(scratch, 'sample.json'),
+    JSON.stringify({ seed, perRepo, drawn, unavailable }, null, 2) + '\n',
+  );
   const imported = await importTerminalBenchTasks(path.join(scratch, 'raw'), path.join(scratch, 'tasks'));
   await writeFile(path.join(scratch, 'import.json'), JSON.stringify(imported, null, 2) + '\n');
   process.stdout.write(
@@ -177,11 +202,116 @@ async function evaluate(scratch: string, agents: ('oracle' | 'null')[]): Promise
   }
 }
 
+interface TaskRecord {
+  name: string;
+  build: BuildRecord;
+  oracle?: ScenarioResult;
+  null?: ScenarioResult;
+  /** An agent's run past the task timeout (cancelled). */
+  timedOut?: string[];
+}
+
+/** Task by task, resumable: each task's record is written as soon as it is known. */
+async function runEach(scratch: string, taskTimeoutSec: number, parallel: number, reverse: boolean): Promise<void> {
+  const docker = createDockerClient();
+  const base = await ensureBaseImage(docker);
+  const harness = await startHarness();
+  const tasksDir = path.join(scratch, 'tasks');
+  const resultsDir = path.join(scratch, 'results');
+  await mkdir(resultsDir, { recursive: true });
+  const names = (await readdir(tasksDir)).sort();
+  // A second runner may work from the other end (--reverse); a task another runner has started is skipped.
+  if (reverse) names.reverse();
+  const pack = { kind: 'directory' as const, path: examplePackDir };
+  let next = 0;
+  const one = async (name: string) => {
+    const dir = path.join(tasksDir, name);
+    const started = performance.now();
+    let build: BuildRecord;
+    try {
+      await loadScenario(dir);
+      await withTimeout(ensureScenarioImage(docker, base, { name, dir }), taskTimeoutSec, 'build');
+      build = { name, ok: true, seconds: (performance.now() - started) / 1000 };
+    } catch (error) {
+      const reason = (error as Error).message.split('\n').filter(Boolean).slice(-3).join(' ⏎ ').slice(-400);
+      build = { name, ok: false, reason, seconds: (performance.now() - started) / 1000 };
+    }
+    const record: TaskRecord = { name, build };
+    for (const agent of ['oracle', 'null'] as const) {
+      const handle = await startEvaluation(
+        harness.client,
+        { submissionId: uniqueId(`public-${agent}`), pack, agent, scenariosDir: tasksDir, scenarios: [name] },
+        harness.taskQueue,
+      );
+      try {
+        const result = await withTimeout(handle.result(), taskTimeoutSec, agent);
+        record[agent] = result.perScenario.find((p) => p.name === name);
+      } catch (error) {
+        (record.timedOut ??= []).push(`${agent}: ${(error as Error).message.slice(0, 200)}`);
+        await handle.cancel().catch(() => undefined);
+      }
+    }
+    await writeFile(path.join(resultsDir, `${name}.json`), JSON.stringify(record, null, 2) + '\n');
+    const show = (s?: ScenarioResult) => (s ? `${s.status} ${s.testsPassed}/${s.testsTotal}` : '—');
+    process.stdout.write(
+      `${name}: build ${build.ok ? 'ok' : 'FAILED'} ${build.seconds.toFixed(0)}s, oracle ${show(record.oracle)}, null ${show(record.null)}\n`,
+    );
+  };
+  const worker = async () => {
+    while (next < names.length) {
+      const name = names[next++]!;
+      if (existsSync(path.join(resultsDir, `${name}.json`)) || existsSync(path.join(resultsDir, `${name}.started`)))
+        continue;
+      await writeFile(path.join(resultsDir, `${name}.started`), `${process.pid}\n`);
+      await one(name).catch((error: Error) => process.stdout.write(`${name}: ${error.message}\n`));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: parallel }, worker));
+  } finally {
+    await harness.close();
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, seconds: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} past the task timeout of ${seconds} s`)), seconds * 1000);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
 async function readJson<T>(file: string): Promise<T | undefined> {
   if (!existsSync(file)) return undefined;
   const text = await readFile(file, 'utf8');
   // `trl eval --json` prints the result; anything before the first brace is progress.
-  return JSON.parse(text.slice(text.indexOf('{'))) as T;
+  const start = text.search(/^[[{]/m);
+  return JSON.parse(start > 0 ? text.slice(start) : text) as T;
+}
+
+/** The three kinds of refusal the issue allows, read from the reason; anything else is named as such. */
+function refusalKind(reason: string): string {
+  if (/prebuilt .*task image/.test(reason)) return 'needs a prebuilt task image';
+  if (
+    /cannot reach|Name or service not known|Could not resolve host|Temporary failure in name resolution|urlopen error/.test(
+      reason,
+    )
+  )
+    return 'needs a host this machine cannot reach';
+  if (/online by design|allow_internet/.test(reason)) return 'online by design';
+  return 'other (see reason)';
+}
+
+/** The line of a reason that says why (a failed download, a refusal), else its start. */
+function briefReason(reason: string): string {
+  const lines = reason
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const telling = lines.find((line) =>
+    /download failed|cannot reach|prebuilt|not known|Could not resolve|Error:|error:/.test(line),
+  );
+  return (telling ?? lines[0] ?? '').replace(/\|/g, '\\|').slice(0, 200);
 }
 
 async function table(scratch: string): Promise<void> {
@@ -195,21 +325,34 @@ async function table(scratch: string): Promise<void> {
   ];
   const oracle = await readJson<EvaluationResult>(path.join(scratch, 'oracle.json'));
   const nullRun = await readJson<EvaluationResult>(path.join(scratch, 'null.json'));
+  // `run` records, task by task, take precedence over the whole-sample `eval` results.
+  const records = new Map<string, TaskRecord>();
+  const resultsDir = path.join(scratch, 'results');
+  for (const file of (existsSync(resultsDir) ? await readdir(resultsDir) : []).filter((f) => f.endsWith('.json'))) {
+    const record = await readJson<TaskRecord>(path.join(resultsDir, file));
+    if (record) {
+      records.set(record.name, record);
+      builds.push(record.build);
+    }
+  }
   const rows: string[][] = [];
-  const counts = { unchanged: 0, rewritten: 0, refused: 0, oraclePass: 0, runningOraclePass: 0 };
+  const counts = { unchanged: 0, rewritten: 0, refused: 0, notRun: 0, oraclePass: 0 };
   for (const task of drawn.drawn) {
     const importedTask = imported.find((t) => path.basename(t.source) === task.id);
     const name = importedTask?.name ?? task.id;
     // The cold build: of two builders' records (one finding the image already built), the longer.
     const built = builds.filter((b) => b.name === name).sort((a, b) => b.seconds - a.seconds)[0];
-    const score = (result: EvaluationResult | undefined) => {
-      const s = result?.perScenario.find((p) => p.name === name);
-      if (!s) return '—';
+    const record = records.get(name);
+    const scenarioOf = (agent: 'oracle' | 'null', result: EvaluationResult | undefined) =>
+      record ? record[agent] : result?.perScenario.find((p) => p.name === name);
+    const score = (agent: 'oracle' | 'null', result: EvaluationResult | undefined) => {
+      const s = scenarioOf(agent, result);
+      if (!s) return record?.timedOut?.some((t) => t.startsWith(agent)) ? 'timeout' : '—';
       return s.status === 'completed' ? `${s.testsPassed}/${s.testsTotal}` : s.status;
     };
-    const oracleScenario = oracle?.perScenario.find((p) => p.name === name);
-    const notes = importedTask?.notes ?? [];
-    const rewritten = notes.some((n) => / rewritten: /.test(n)) || task.format === 'tb1';
+    const oracleScenario = scenarioOf('oracle', oracle);
+    const notes = [...(importedTask?.notes ?? []), ...(oracleScenario?.notes ?? [])];
+    const rewritten = notes.some((n) => / rewritten: |replaced by|registry tape/.test(n)) || task.format === 'tb1';
     let outcome: string;
     let reason = '';
     if (!importedTask || importedTask.status === 'refused') {
@@ -217,9 +360,12 @@ async function table(scratch: string): Promise<void> {
       reason = notes[0] ?? 'not imported';
     } else if (built && !built.ok) {
       outcome = 'refused (build)';
-      reason = built.reason ?? '';
-    } else outcome = rewritten ? 'ran after rewrite' : 'ran unchanged';
-    if (outcome.startsWith('refused')) counts.refused++;
+      // The workflow's error holds the build log's tail (why it failed); the builder's record its last lines.
+      reason = oracleScenario?.error ?? built.reason ?? '';
+    } else if (!oracleScenario && !record?.timedOut) outcome = 'not run yet';
+    else outcome = rewritten ? 'ran after rewrite' : 'ran unchanged';
+    if (outcome === 'not run yet') counts.notRun++;
+    else if (outcome.startsWith('refused')) counts.refused++;
     else if (rewritten) counts.rewritten++;
     else counts.unchanged++;
     const oraclePassed =
@@ -227,6 +373,7 @@ async function table(scratch: string): Promise<void> {
       oracleScenario.testsTotal > 0 &&
       oracleScenario.testsPassed === oracleScenario.testsTotal;
     if (oraclePassed) counts.oraclePass++;
+    if (!reason && record?.timedOut) reason = record.timedOut.join('; ');
     if (!reason && oracleScenario && oracleScenario.status !== 'completed') reason = oracleScenario.error ?? '';
     else if (!reason && oracleScenario && !oraclePassed) reason = 'oracle did not pass every test';
     rows.push([
@@ -235,15 +382,26 @@ async function table(scratch: string): Promise<void> {
       name,
       outcome,
       built ? `${built.seconds.toFixed(0)}` : '—',
-      score(oracle),
-      score(nullRun),
-      reason.replace(/\s+/g, ' ').slice(0, 160),
+      score('oracle', oracle),
+      score('null', nullRun),
+      outcome.startsWith('refused') ? refusalKind(reason) : '',
+      briefReason(reason),
     ]);
   }
-  const header = ['repository', 'format', 'task', 'outcome', 'cold build s', 'oracle', 'null', 'reason / note'];
+  const header = [
+    'repository',
+    'format',
+    'task',
+    'outcome',
+    'cold build s',
+    'oracle',
+    'null',
+    'refusal',
+    'reason / note',
+  ];
   process.stdout.write(
     [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n') +
-      `\n\n${drawn.drawn.length} tasks (seed ${drawn.seed}): ran unchanged ${counts.unchanged}, ran after a rewrite ${counts.rewritten}, refused ${counts.refused}; ` +
+      `\n\n${drawn.drawn.length} tasks (seed ${drawn.seed}): ran unchanged ${counts.unchanged}, ran after a rewrite ${counts.rewritten}, refused ${counts.refused}, not run yet ${counts.notRun}; ` +
       `oracle passed every test on ${counts.oraclePass} (${((100 * counts.oraclePass) / drawn.drawn.length).toFixed(0)} %)\n`,
   );
 }
@@ -258,6 +416,7 @@ const { values, positionals } = parseArgs({
     parallel: { type: 'string', default: '2' },
     reverse: { type: 'boolean', default: false },
     agents: { type: 'string', default: 'oracle,null' },
+    'task-timeout-sec': { type: 'string', default: '1500' },
   },
 });
 const [scratch, ...gitDirs] = positionals;
@@ -265,5 +424,7 @@ if (!scratch) throw new Error('usage: public-tasks.ts sample|build|table SCRATCH
 if (command === 'sample') await sample(path.resolve(scratch), Number(values.seed), Number(values['per-repo']), gitDirs);
 else if (command === 'build') await build(path.resolve(scratch), Number(values.parallel), values.reverse!);
 else if (command === 'eval') await evaluate(path.resolve(scratch), values.agents!.split(',') as ('oracle' | 'null')[]);
+else if (command === 'run')
+  await runEach(path.resolve(scratch), Number(values['task-timeout-sec']), Number(values.parallel), values.reverse!);
 else if (command === 'table') await table(path.resolve(scratch));
 else throw new Error(`unknown command ${command}`);

@@ -6,7 +6,7 @@ import { copyFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { parseDockerfile, planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
-import { dockerfileNeeds, unreachableNeed } from './dockerfile-steps.ts';
+import { dockerfileNeeds, unreachableNeed, type StepNeed } from './dockerfile-steps.ts';
 import { loadScenario } from './load-scenario.ts';
 import { hostRegistryEndpoints } from '../sandbox/registry-endpoints.ts';
 
@@ -166,14 +166,20 @@ function testScript(
       ],
     };
   }
-  const online = dockerfileNeeds(runTests, { script: true }).find((need) => need.kind !== 'debian');
+  const online = dockerfileNeeds(runTests, { script: true }).find(
+    (need) => need.kind !== 'debian' && !servedByRegistryTape(need),
+  );
   if (online)
     return {
-      refused: `run-tests.sh fetches at verify time, when no sandbox has egress: "${'command' in online ? online.command : ''}"`,
+      refused: `run-tests.sh fetches at verify time from what no registry tape serves: "${'command' in online ? online.command : ''}"`,
     };
+  const installs = dockerfileNeeds(runTests, { script: true }).filter(servedByRegistryTape);
   return {
     script: [...header, 'bash /tests/run-tests.sh', ...reward].join('\n'),
-    notes: ['run-tests.sh kept and run as is; reward 1 when it exits 0'],
+    notes: [
+      'run-tests.sh kept and run as is; reward 1 when it exits 0',
+      ...(installs.length ? [registryTapeNote(installs)] : []),
+    ],
   };
 }
 
@@ -306,11 +312,13 @@ export async function importHarborTask(
   if (unreachable) return refused(`the Dockerfile needs ${unreachable}`);
   const notes = ['Harbor task: copied unchanged', ...folder.notes];
   const testScript = await readFile(path.join(source, 'tests', 'test.sh'), 'utf8');
-  const online = dockerfileNeeds(testScript, { script: true }).find((need) => need.kind !== 'debian');
+  const testNeeds = dockerfileNeeds(testScript, { script: true }).filter((need) => need.kind !== 'debian');
+  const online = testNeeds.find((need) => !servedByRegistryTape(need));
   if (online)
     notes.push(
-      `tests/test.sh fetches at verify time ("${'command' in online ? online.command : ''}"), when no sandbox has egress: the verifier will fail unless the image already has it`,
+      `tests/test.sh fetches at verify time ("${'command' in online ? online.command : ''}") from what no registry tape serves: the verifier will fail unless the image already has it`,
     );
+  else if (testNeeds.length) notes.push(registryTapeNote(testNeeds));
   if (!(await stat(path.join(source, 'solution', 'solve.sh')).catch(() => undefined)))
     notes.push('no solution/solve.sh: the oracle cannot run this task');
   const dest = path.join(destRoot, name);
@@ -333,4 +341,21 @@ export async function importTerminalBenchTasks(src: string, dest: string): Promi
     );
   }
   return results;
+}
+
+/**
+ * A verify-time install the registry tape serves (activities/registry-tape.ts): PyPI, npm and the Go
+ * module proxy, and astral.sh's uv installer (rewritten to uv's PyPI wheel).
+ */
+function servedByRegistryTape(need: StepNeed): boolean {
+  if (need.kind === 'registry') return need.registry === 'pypi' || need.registry === 'npm' || need.registry === 'go';
+  return need.kind === 'download' && need.host === 'astral.sh' && /\/uv\/([^/\s]+\/)?install\.sh/.test(need.url);
+}
+
+function registryTapeNote(needs: StepNeed[]): string {
+  const commands = needs.map((need) => ('command' in need ? need.command : '')).filter(Boolean);
+  return `installs at verify time (${commands
+    .slice(0, 3)
+    .map((command) => `"${command.slice(0, 80)}"`)
+    .join(', ')}): rehearsed once per image without agent output and served from a registry tape`;
 }

