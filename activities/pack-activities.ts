@@ -123,7 +123,7 @@ export function createPackActivities(deps: ActivityDependencies) {
           }
           return packs;
         },
-        judge: { client: deps.upstream, cache: judgeCache },
+        judge: { client: deps.upstream, cache: judgeCache, skipped: deps.judgeSkipped },
       },
     );
     const reportRef = await writeArtifact(

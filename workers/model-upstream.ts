@@ -14,6 +14,8 @@ import { localModelOptionsFromEnv, startLocalModel } from '../infra/local-model/
 export interface ModelUpstream {
   client: ChatUpstream;
   description: string;
+  /** Why the pre-evaluation's LLM judge is not asked on this upstream; absent: it is. */
+  judgeSkipped?: string;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,10 @@ export async function startModelUpstream(config: WorkerConfig): Promise<ModelUps
     return {
       client: upstream.client,
       description: `${server.baseURL} (local model ${server.spec.id}, ${server.slots} slots)`,
+      // The judge reads the whole pack (thousands of tokens) and answers in up to 4,096: minutes per call on 2 cores,
+      // past its time limit, and a sub-1B model's verdict would be noise that rejects packs at random. Skipped, and the
+      // pre-evaluation report says so; the deterministic checks (structure, ownership, scan, similarity) still run.
+      judgeSkipped: `the local model (${server.spec.id}) cannot judge packs; the LLM judge was not asked`,
       close: async () => {
         upstream.close();
         await server.stop();
