@@ -19,6 +19,8 @@ export interface ActivityDependencies {
   allowlist: Allowlist;
   /** The OpenAI-compatible upstream: the sim fleet by default, Engy in production. */
   upstream: ChatUpstream;
+  /** Why the pre-evaluation's LLM judge is not asked on this upstream (the local model); absent: it is. */
+  judgeSkipped?: string;
   /** Builds the tape upstream of `trl eval --tape` from a recorded model-call log (workers/tape-upstream.ts). */
   tapeUpstream?: (callLogText: string) => { client: ChatUpstream; divergence(): Error | undefined };
   /** Image policies run in. */

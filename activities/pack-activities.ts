@@ -124,7 +124,7 @@ export function createPackActivities(deps: ActivityDependencies) {
           }
           return packs;
         },
-        judge: { client: deps.upstream, cache: judgeCache },
+        judge: { client: deps.upstream, cache: judgeCache, skipped: deps.judgeSkipped },
         scenarioInstructions: () => readScenarioInstructions(dirs),
       },
     );

@@ -32,7 +32,9 @@ export interface PreEvalDependencies {
   fingerprints: () => Promise<ScenarioFingerprints>;
   /** Earlier packs kept by hash, with their owners, for the similarity check. */
   earlierPacks: () => Promise<{ packHash: string; owner?: string; claimedAt?: string; pack: CanonicalPack }[]>;
-  judge: { client: ChatUpstream; cache: JudgeCache };
+  /** `skipped`: why this upstream cannot judge (the local model: a sub-1B model's verdict is noise and one call of the
+   * judge's size takes minutes on 2 cores); the judge is then not asked, and the report says why. */
+  judge: { client: ChatUpstream; cache: JudgeCache; skipped?: string };
   /** The scenarios' names and instructions, shown to the judge beside the pack's SKILL.md; none when absent. */
   scenarioInstructions?: () => Promise<ScenarioInstruction[]>;
   /** Each off-loop scan (static scan, similarity) in its worker thread; past it the pack is rejected. */
@@ -46,6 +48,8 @@ export interface PreEvalReport {
   nearCopies?: NearCopy[];
   judge?: JudgeVerdict;
   judgeError?: { reason: string; attempts: number; causes: string[] };
+  /** Why the judge was not asked although the config enables it (an upstream that cannot judge). */
+  judgeSkipped?: string;
 }
 
 const evidenceLines = 12;
@@ -164,7 +168,8 @@ export async function runPreEval(input: PreEvalInput, deps: PreEvalDependencies)
     }
   }
 
-  if (deps.config.judge.enabled) {
+  if (deps.config.judge.enabled && deps.judge.skipped) report.judgeSkipped = deps.judge.skipped;
+  else if (deps.config.judge.enabled) {
     try {
       report.judge = await judgePack({
         client: deps.judge.client,

@@ -70,6 +70,8 @@ export interface EvaluationWorkerOptions {
   /** The Python policy sidecar image (python / data packs). */
   sidecarImage?: string;
   upstream: ChatUpstream;
+  /** Why the pre-evaluation's LLM judge is not asked on this upstream (ModelUpstream.judgeSkipped). */
+  judgeSkipped?: string;
   config: WorkerConfig;
   workflowBundle?: WorkflowBundleWithSourceMap;
   maxConcurrentActivities?: number;
@@ -120,6 +122,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     maxAgentOutputBytes: readSetting(workerSettings, 'TRL_MAX_AGENT_OUTPUT_BYTES'),
     allowlist: loadAllowlist(),
     upstream: options.upstream,
+    judgeSkipped: options.judgeSkipped,
     policyImage: options.policyImage,
     sidecarImage: options.sidecarImage,
     budgetCapUsd: options.config.TRL_BUDGET_CAP_USD,

@@ -78,6 +78,7 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
       policyImage: options.stack.policyImage,
       sidecarImage: options.stack.sidecarImage,
       upstream: upstream.client,
+      judgeSkipped: upstream.judgeSkipped,
       config,
       workflowBundle: options.workflowBundle,
       seat: {

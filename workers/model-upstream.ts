@@ -14,6 +14,8 @@ import { localModelOptionsFromEnv, startLocalModel } from '../infra/local-model/
 export interface ModelUpstream {
   client: ChatUpstream;
   description: string;
+  /** Why the pre-evaluation's LLM judge is not asked on this upstream; absent: it is. */
+  judgeSkipped?: string;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,9 @@ export function upstreamClient(
   return { client, close: () => client.close() };
 }
 
+/** The least time a call to the local model may take (TRL_UPSTREAM_TIMEOUT_SEC when larger). */
+export const localModelTimeoutMs = 900_000;
+
 export async function startModelUpstream(config: WorkerConfig): Promise<ModelUpstream> {
   const timeout = config.TRL_UPSTREAM_TIMEOUT_SEC * 1000;
   if (config.TRL_UPSTREAM_BASE_URL) {
@@ -36,11 +41,17 @@ export async function startModelUpstream(config: WorkerConfig): Promise<ModelUps
   }
   if (config.TRL_UPSTREAM === 'local-model') {
     const server = await startLocalModel(localModelOptionsFromEnv());
-    // The server answers every allowlisted name with its one model (local-model-catalog.ts); no key.
-    const upstream = upstreamClient(server.baseURL, 'local-model-needs-no-key', timeout);
+    // The server answers every allowlisted name with its one model (local-model-catalog.ts); no key. A call waits at
+    // least localModelTimeoutMs: on 2 shared cores Hermes' first answer (its 2–6 k-token opening, prefilled, then up to
+    // 4,096 tokens) took longer than the 120 s a provider gets, with three scenarios queued on two slots.
+    const upstream = upstreamClient(server.baseURL, 'local-model-needs-no-key', Math.max(timeout, localModelTimeoutMs));
     return {
       client: upstream.client,
       description: `${server.baseURL} (local model ${server.spec.id}, ${server.slots} slots)`,
+      // The judge reads the whole pack (thousands of tokens) and answers in up to 4,096: minutes per call on 2 cores,
+      // past its time limit, and a sub-1B model's verdict would be noise that rejects packs at random. Skipped, and the
+      // pre-evaluation report says so; the deterministic checks (structure, ownership, scan, similarity) still run.
+      judgeSkipped: `the local model (${server.spec.id}) cannot judge packs; the LLM judge was not asked`,
       close: async () => {
         upstream.close();
         await server.stop();

@@ -25,6 +25,6 @@ test('each model is pinned: wheel and GGUF sums are SHA256 hex, versions exact',
 test('an unknown model names the ones there are', () => {
   assert.throws(
     () => localModelSpec('llama-70b'),
-    /TRL_LOCAL_MODEL must be one of smollm2-135m-instruct, gemma3-270m; got "llama-70b"/,
+    /TRL_LOCAL_MODEL must be one of smollm2-135m-instruct, gemma3-270m, qwen2.5-coder-0.5b-instruct; got "llama-70b"/,
   );
 });

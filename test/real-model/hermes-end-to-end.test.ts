@@ -26,6 +26,9 @@ describe('Hermes through the local model', () => {
 
   before(async () => {
     process.env.TRL_UPSTREAM = 'local-model';
+    // An agent request waits for the policy's whole model call: on this shared 2-core machine one answer of the
+    // local model takes minutes (its calls get 900 s: workers/model-upstream.ts), past the 300 s default.
+    process.env.TRL_POLICY_REQUEST_TIMEOUT_SEC = '900';
     harness = await startHarness();
     // One pack at a time: two llama-server slots on two cores.
     for (const name of packs)
@@ -47,6 +50,7 @@ describe('Hermes through the local model', () => {
   after(async () => {
     await harness?.close();
     delete process.env.TRL_UPSTREAM;
+    delete process.env.TRL_POLICY_REQUEST_TIMEOUT_SEC;
   });
 
   for (const name of packs)
