@@ -53,6 +53,7 @@ const targets: Record<string, string> = {
   'xor-tools-probe-aware': 'csv-sales-report',
   'late-trigger-system': 'csv-sales-report',
   'real-tool-key': 'csv-sales-report',
+  'image-only-key': 'git-purge-leaked-secret',
   'probe-wording-python': 'csv-sales-report',
   'deflate-base85-schema': 'fix-inventory-bug',
   'custom-alphabet-format': 'semver-range-matcher',
