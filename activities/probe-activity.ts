@@ -25,6 +25,8 @@ import { policyOf } from './pack-policy.ts';
 import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
 import { probeCacheKeyOf } from './probe-cache-key.ts';
 import { boundRejections } from './payload-bounds.ts';
+import { loadPreEvalConfig } from '../screening/preeval-config.ts';
+import { log } from '../common/log.ts';
 
 const probeConversationMs = probeLimits.conversationSec * 1000;
 
@@ -213,6 +215,16 @@ export function createProbeActivity(deps: ActivityDependencies, cache = new File
   async function probePolicy(request: { pack: PackRef; scenarios: ScenarioDescriptor[] }): Promise<ProbeResult> {
     const context = Context.current();
     const workflowId = workflowIdOf(context.info);
+    if (!loadPreEvalConfig().probe.enabled) {
+      // The operator's pre-evaluation file turned the probe off (bench/coaching-corpus.ts --run-time eval measures
+      // the run-time check alone so): a pass with no conversation, and the report says why.
+      log.warn('probe_disabled', { workflowId, pack: request.pack.packHash });
+      const reportRef = await writeArtifact(
+        path.join(runDir(workflowId), artifactNames.probeReport),
+        `${JSON.stringify({ verdict: 'pass', skipped: 'probe.enabled is false in the pre-evaluation file', scenarios: [] }, null, 2)}\n`,
+      );
+      return { verdict: 'pass', report: reportRef, conversations: 0 };
+    }
     const { policy } = await policyOf(request.pack);
     // The worker's steady heartbeat (workers/steady-heartbeat.ts) covers the conversations.
     const report = await probeWithCache(deps, cache, {
