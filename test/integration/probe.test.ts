@@ -90,6 +90,7 @@ interface ProbeReportFile {
     turns: number;
     provenance: { coverage: number; units: number };
     injected: unknown[];
+    environment?: string;
     error?: string;
   }[];
 }
@@ -184,10 +185,11 @@ describe('the pre-evaluation probe', () => {
     });
   }
 
-  test('every first probe played its conversation in a sandbox, none served from the cache', () => {
+  test("every first probe played its conversation in a sandbox, on the sandbox host, from the scenario image's files; none served from the cache", () => {
     for (const name of ['authoring', 'injecting', 'cheapest-model', 'pin-glm-flash', 'sdk-cascade']) {
       const result = results.get(name)!;
       assert.equal(probeReportOf(result).cached, undefined, name);
+      assert.match(probeReportOf(result).scenarios[0]?.environment ?? '', /^image sha256:[0-9a-f]{64}$/, name);
       assert.ok(
         existsSync(probeScenarioDir(result.workflowId, 'csv-sales-report', 1)),
         `${name}: the probe's policy records`,
