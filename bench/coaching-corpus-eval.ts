@@ -51,8 +51,9 @@ function scenarioRow(scenario: ScenarioResult | undefined, result: EvaluationRes
 }
 
 /**
- * Solution lines of the target the policy carried in: found in some field of a request it sent upstream
- * (the call log) and in no answer a model gave before it (the sim fleet's solving answer is the solution).
+ * Solution lines of the target that reached a model: found in some field of a request the gateway let
+ * through (the call log; a refused call is not logged with its body) and in no answer a model gave before
+ * it (the sim fleet's solving answer is the solution). Lines the agent sent (SKILL.md it read) count too.
  */
 async function carriedLines(scenario: ScenarioResult, target: string): Promise<string> {
   const { hiddenContentOf } = await import('../activities/hidden-content.ts');
@@ -214,7 +215,7 @@ async function evaluateAll(): Promise<void> {
         column('status', 'status'),
         column('calls checked', 'checked', 'right'),
         column('pieces', 'pieces', 'right'),
-        column('solution lines carried', 'carried', 'right'),
+        column('solution lines that reached a model', 'carried', 'right'),
         column('first evidence', 'evidence'),
         column('s', 'seconds', 'right'),
       ],
