@@ -69,6 +69,9 @@ export type Activities = ReturnType<typeof createActivities>;
 
 /** What each role's worker registers (docs/explanation/roles-and-queues.md). */
 export const sandboxClaimActivityNames = ['claimSandboxHost'] as const;
+/** Run on the shared sandbox queue too (any host: the scenario images are there); the orchestration role keeps them
+ * for histories from before (workflows/evaluate-submission.ts probeOnSandboxHostsPatch). */
+export const sandboxSharedActivityNames = ['probePolicy'] as const;
 export const sandboxHostActivityNames = ['prepareScenario', 'runScenario', 'verifyScenario'] as const;
 type SandboxActivityName = (typeof sandboxClaimActivityNames)[number] | (typeof sandboxHostActivityNames)[number];
 
@@ -79,7 +82,7 @@ export function activitiesOfRole<T extends Record<string, unknown>>(
   const sandbox: readonly string[] = [...sandboxClaimActivityNames, ...sandboxHostActivityNames];
   const names: readonly string[] =
     role === 'sandbox-claim'
-      ? sandboxClaimActivityNames
+      ? [...sandboxClaimActivityNames, ...sandboxSharedActivityNames]
       : role === 'sandbox-host'
         ? sandboxHostActivityNames
         : Object.keys(activities).filter((name) => !sandbox.includes(name as SandboxActivityName));

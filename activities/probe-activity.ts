@@ -1,5 +1,6 @@
 // probePolicy: the pre-evaluation probe, at $0. The pack's policy runs in its real sandbox against
-// each scenario's opening conversation (screening/probe/), with a bland upstream answering every call;
+// each scenario's opening conversation (screening/probe/), with a bland upstream answering every call and
+// tool results from the scenario's built image when this worker has it (probe-environment.ts);
 // the verdict rejects a policy that authors what the agent receives or carries scenario content in.
 // A verdict already reached for the same pack, scenarios and opening is reused (probe-cache.ts).
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { loadScenario } from '../catalog/load-scenario.ts';
 import { hermesOpening, type HermesOpening } from '../agents/hermes-opening.ts';
 import { createBlandUpstream } from '../screening/probe/bland-upstream.ts';
 import { playConversation } from '../screening/probe/probe-conversation.ts';
-import { environmentHeads } from '../screening/probe/environment-heads.ts';
+import { probeEnvironment, type ProbeEnvironment } from '../screening/probe/probe-environment.ts';
 import type { InjectionSummary } from '../contracts/injection.ts';
 import { hiddenPiecesOfAll } from './hidden-content.ts';
 import { probeVerdict, type ProbeReport, type ScenarioProbe } from '../screening/probe/probe-verdict.ts';
@@ -24,6 +25,8 @@ import { policyOf } from './pack-policy.ts';
 import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
 import { probeCacheKeyOf } from './probe-cache-key.ts';
 import { boundRejections } from './payload-bounds.ts';
+import { loadPreEvalConfig } from '../screening/preeval-config.ts';
+import { log } from '../common/log.ts';
 
 const probeConversationMs = probeLimits.conversationSec * 1000;
 
@@ -40,7 +43,35 @@ type ProbeInput = {
   workflowId: string;
   attempt: number;
   signal: AbortSignal;
+  /** Each scenario's tool results, when already read (probeWithCache reads them for its key). */
+  environments?: readonly ProbeEnvironment[];
 };
+
+/** The scenarios' environments as the probe serves them (probe-environment.ts), one per scenario, in order. */
+export async function probeEnvironments(
+  deps: ActivityDependencies,
+  scenarios: readonly ScenarioDescriptor[],
+): Promise<ProbeEnvironment[]> {
+  const environments: ProbeEnvironment[] = [];
+  // One at a time: a build on a 2-core host is enough load.
+  for (const scenario of scenarios)
+    environments.push(
+      await probeEnvironment(scenario, {
+        docker: deps.docker,
+        baseImageTag: deps.baseImageTag,
+        owner: deps.owner,
+        build: deps.sandboxHost !== undefined,
+      }),
+    );
+  return environments;
+}
+
+/** The environment's source as the report and the cache key say it. */
+export function environmentLabel(environment: ProbeEnvironment): string {
+  return environment.source.kind === 'image'
+    ? `image ${environment.source.imageId}`
+    : `build context: ${environment.source.reason}`;
+}
 
 async function probeScenario(
   deps: ActivityDependencies,
@@ -48,13 +79,14 @@ async function probeScenario(
   descriptor: ScenarioDescriptor,
   fingerprints: ScenarioFingerprints,
   opening: HermesOpening,
+  environment: ProbeEnvironment,
   signal: AbortSignal,
 ): Promise<ScenarioProbe> {
   const folder = await loadScenario(descriptor.dir);
   const scenario = {
     name: descriptor.name,
     instruction: folder.instruction,
-    environmentFiles: await environmentHeads(descriptor.dir),
+    environmentFiles: environment.files,
   };
   const bland = createBlandUpstream();
   const deadlineMs = performance.now() + probeConversationMs;
@@ -94,6 +126,7 @@ async function probeScenario(
     turns: conversation.turns,
     provenance: summary.provenance,
     injected: injectedPieces(summary.injection),
+    environment: environmentLabel(environment),
     ...(conversation.error ? { error: conversation.error } : {}),
   };
 }
@@ -116,6 +149,7 @@ function injectedPieces(summary: InjectionSummary | undefined): ScenarioProbe['i
 export async function runProbe(deps: ActivityDependencies, input: ProbeInput): Promise<ProbeReport> {
   const fingerprints = await mergedScenarioFingerprints(input.scenarios.map((s) => path.dirname(s.dir)));
   const opening = hermesOpening();
+  const environments = input.environments ?? (await probeEnvironments(deps, input.scenarios));
   const probes: (ScenarioProbe | undefined)[] = input.scenarios.map(() => undefined);
   // A lane that fails (Docker, the scenario folder) stops the other from starting more; both are
   // waited for, so no policy outlives the activity, and the first failure is rethrown.
@@ -126,7 +160,15 @@ export async function runProbe(deps: ActivityDependencies, input: ProbeInput): P
     while (next < input.scenarios.length && !signal.aborted) {
       const index = next++;
       try {
-        probes[index] = await probeScenario(deps, input, input.scenarios[index]!, fingerprints, opening, signal);
+        probes[index] = await probeScenario(
+          deps,
+          input,
+          input.scenarios[index]!,
+          fingerprints,
+          opening,
+          environments[index]!,
+          signal,
+        );
       } catch (error) {
         stopLanes.abort();
         throw error;
@@ -153,15 +195,19 @@ export async function probeWithCache(
   input: ProbeInput & { packHash: string },
 ): Promise<ProbeReport> {
   const fingerprints = await mergedScenarioFingerprints(input.scenarios.map((s) => path.dirname(s.dir)));
+  const environments = input.environments ?? (await probeEnvironments(deps, input.scenarios));
   const key = await probeCacheKeyOf({
     packHash: input.packHash,
     policy: input.policy,
     sandboxImage: sandboxImageOf(deps, input.policy),
     scenarios: input.scenarios,
     fingerprintsDigest: fingerprints.digest,
+    environments: environments.map((environment) =>
+      environment.source.kind === 'image' ? `image ${environment.source.imageId}` : 'build context',
+    ),
   });
   return probeOnce(cache, key, { probedAt: new Date().toISOString(), probedBy: input.workflowId }, () =>
-    runProbe(deps, input),
+    runProbe(deps, { ...input, environments }),
   );
 }
 
@@ -169,6 +215,16 @@ export function createProbeActivity(deps: ActivityDependencies, cache = new File
   async function probePolicy(request: { pack: PackRef; scenarios: ScenarioDescriptor[] }): Promise<ProbeResult> {
     const context = Context.current();
     const workflowId = workflowIdOf(context.info);
+    if (!loadPreEvalConfig().probe.enabled) {
+      // The operator's pre-evaluation file turned the probe off (bench/coaching-corpus.ts --run-time eval measures
+      // the run-time check alone so): a pass with no conversation, and the report says why.
+      log.warn('probe_disabled', { workflowId, pack: request.pack.packHash });
+      const reportRef = await writeArtifact(
+        path.join(runDir(workflowId), artifactNames.probeReport),
+        `${JSON.stringify({ verdict: 'pass', skipped: 'probe.enabled is false in the pre-evaluation file', scenarios: [] }, null, 2)}\n`,
+      );
+      return { verdict: 'pass', report: reportRef, conversations: 0 };
+    }
     const { policy } = await policyOf(request.pack);
     // The worker's steady heartbeat (workers/steady-heartbeat.ts) covers the conversations.
     const report = await probeWithCache(deps, cache, {

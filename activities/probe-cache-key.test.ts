@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { policySourceHash, probeCacheKeyOf } from './probe-cache-key.ts';
 import { mergedScenarioFingerprints } from './fingerprint-cache.ts';
-import { FileProbeCache, probeOnce } from '../screening/probe/probe-cache.ts';
+import { FileProbeCache, probeCacheKeyHash, probeOnce } from '../screening/probe/probe-cache.ts';
 import type { ProbeReport } from '../screening/probe/probe-verdict.ts';
 import { writeScenariosDir } from '../screening/testing/scenario-folders.ts';
 import { hermesOpeningHash } from '../agents/hermes-opening.ts';
@@ -96,4 +96,26 @@ test('a second probe of the same pack is served from the cache; a changed scenar
   );
   assert.equal(calls, 3, 'another pack misses');
   assert.equal(other.cached, undefined);
+});
+
+test('where the tool results come from is part of the key: another image, or the build context, probes again', async () => {
+  const withEnvironments = (environments: string[]) =>
+    probeCacheKeyOf({
+      packHash,
+      policy,
+      sandboxImage: 'trl-policy-sandbox:0123456789ab',
+      scenarios,
+      fingerprintsDigest: 'digest',
+      environments,
+    });
+  const image = await withEnvironments(['image sha256:aa', 'build context']);
+  assert.equal(image.scenarios[0]!.environment, 'image sha256:aa');
+  const hashes = new Set(
+    [
+      image,
+      await withEnvironments(['image sha256:bb', 'build context']),
+      await withEnvironments(['build context', 'build context']),
+    ].map(probeCacheKeyHash),
+  );
+  assert.equal(hashes.size, 3);
 });

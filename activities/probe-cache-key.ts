@@ -24,9 +24,15 @@ export async function probeCacheKeyOf(input: {
   scenarios: readonly ScenarioDescriptor[];
   /** The digest of the fingerprints the probe searches (activities/fingerprint-cache.ts). */
   fingerprintsDigest: string;
+  /** Per scenario, where the probe's tool results come from: `image <id>` or `build context`. */
+  environments?: readonly string[];
 }): Promise<ProbeCacheKey> {
   const scenarios = await Promise.all(
-    input.scenarios.map(async (s) => ({ name: s.name, contentHash: await scenarioContentHash(s.dir) })),
+    input.scenarios.map(async (s, i) => ({
+      name: s.name,
+      contentHash: await scenarioContentHash(s.dir),
+      ...(input.environments?.[i] !== undefined ? { environment: input.environments[i] } : {}),
+    })),
   );
   return {
     packHash: input.packHash,

@@ -45,6 +45,7 @@ import { loadScenario } from '../catalog/load-scenario.ts';
 import { isInjectionViolation } from '../contracts/injection.ts';
 import { indexPhrases, scanPhrases } from '../gateway/injection/phrase-index.ts';
 import { walkStrings } from '../gateway/injection/injection-guard.ts';
+import { newHonest, targets } from './coaching-targets.ts';
 
 const { values } = parseArgs({
   options: {
@@ -53,28 +54,6 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
   },
 });
-
-/** Each coaching pack's target; honest packs are run on csv-sales-report. */
-const targets: Record<string, string> = {
-  'xor-tools-probe-aware': 'csv-sales-report',
-  'late-trigger-system': 'csv-sales-report',
-  'real-tool-key': 'csv-sales-report',
-  'probe-wording-python': 'csv-sales-report',
-  'deflate-base85-schema': 'fix-inventory-bug',
-  'custom-alphabet-format': 'semver-range-matcher',
-  'python-late-xor': 'sqlite-orders-analytics',
-  'skill-playbook': 'csv-sales-report',
-  'python-custom-base32': 'cron-backup-rotation',
-};
-const newHonest = [
-  'long-prompt-engineer',
-  'shell-habits',
-  'retry-resend-output',
-  'python-planner',
-  'conversation-summariser',
-  'encoded-config',
-  'panel-first-usable',
-];
 
 // The run stand-in's model speaks otherwise than the probe's upstream (a real model's wording is not the probe's).
 const runVoice = {

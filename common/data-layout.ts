@@ -172,6 +172,11 @@ export function probeCacheFile(packHash: string, keyHash: string): string {
   return path.join(probeCacheDir, safeSegment(packHash), `${safeSegment(keyHash)}.json`);
 }
 
+/** What the probe read from one scenario image (screening/probe/probe-environment.ts), by the image's id. */
+export function probeImageFilesFile(imageId: string): string {
+  return path.join(probeCacheDir, 'images', `${safeSegment(imageId)}.json`);
+}
+
 /** The pre-evaluation probe's records of one scenario conversation (one folder per activity attempt). */
 export function probeScenarioDir(workflowId: string, scenario: string, attempt: number): string {
   return path.join(runDir(workflowId), 'probe', `${safeSegment(scenario)}-attempt-${attempt}`);

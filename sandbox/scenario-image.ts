@@ -57,17 +57,26 @@ export async function scenarioBuildContext(scenario: { name: string; dir: string
   return context;
 }
 
+/** The tag a scenario's image has (or will have) on this engine, with the build context it hashes. */
+export async function scenarioImageTag(
+  docker: Docker,
+  baseImageTag: string,
+  scenario: { name: string; dir: string },
+): Promise<{ imageTag: string; files: ArchiveFile[] }> {
+  const files = await scenarioBuildContext(scenario);
+  const base = await docker.getImage(baseImageTag).inspect();
+  const hash = createHash('sha256').update(base.Id);
+  for (const file of files) hash.update(file.name).update('\0').update(file.content).update('\0');
+  return { imageTag: `${scenarioImageRepository(scenario.name)}:${hash.digest('hex').slice(0, 12)}`, files };
+}
+
 export async function ensureScenarioImage(
   docker: Docker,
   baseImageTag: string,
   scenario: { name: string; dir: string },
   onProgress?: () => void,
 ): Promise<string> {
-  const files = await scenarioBuildContext(scenario);
-  const base = await docker.getImage(baseImageTag).inspect();
-  const hash = createHash('sha256').update(base.Id);
-  for (const file of files) hash.update(file.name).update('\0').update(file.content).update('\0');
-  const imageTag = `${scenarioImageRepository(scenario.name)}:${hash.digest('hex').slice(0, 12)}`;
+  const { imageTag, files } = await scenarioImageTag(docker, baseImageTag, scenario);
   if (!(await imageExists(docker, imageTag))) {
     await buildImage(docker, {
       tag: imageTag,

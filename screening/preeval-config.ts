@@ -23,6 +23,8 @@ const configSchema = z
       maxAttempts: z.number().int().min(1).max(10).default(3),
       timeoutSec: z.number().positive().max(600).default(120),
     }),
+    /** The behavioural probe (activities/probe-activity.ts); off only for measuring the later layers alone. */
+    probe: z.object({ enabled: z.boolean().default(true) }).default({ enabled: true }),
   })
   .passthrough();
 
@@ -30,6 +32,7 @@ export interface PreEvalConfig {
   staticScan: { enabled: boolean; thresholds: ScanThresholds };
   similarity: { enabled: boolean; maxDistance: number };
   judge: { enabled: boolean; model: string; maxAttempts: number; timeoutMs: number };
+  probe: { enabled: boolean };
 }
 
 export const defaultPreEvalFile = preEvalConfigFile;
@@ -61,6 +64,7 @@ export function parsePreEvalConfig(text: string, source = 'preeval config'): Pre
       maxAttempts: c.judge.maxAttempts,
       timeoutMs: c.judge.timeoutSec * 1000,
     },
+    probe: { enabled: c.probe.enabled },
   };
 }
 

@@ -179,7 +179,8 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
         taskQueue: sandboxTaskQueue(options.taskQueue),
         activities: activitiesOfRole(activities, 'sandbox-claim'),
         identity,
-        maxConcurrentActivityTaskExecutions: 2,
+        // Two for claims (quick), two for probes (up to a few minutes each): a probe never holds up a claim.
+        maxConcurrentActivityTaskExecutions: 4,
       }),
     );
     // Room for claims that lapsed at the seat's gate and come back: the claims, not these slots, bound the scenarios.

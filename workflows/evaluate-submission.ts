@@ -20,7 +20,7 @@ import type {
   ScenarioDescriptor,
   ScenarioResult,
 } from '../contracts/results.ts';
-import { searchAttributes } from '../contracts/temporal-names.ts';
+import { sandboxTaskQueue, searchAttributes } from '../contracts/temporal-names.ts';
 import { progressQuery, type EvaluationProgress, type ScenarioPhase } from '../contracts/progress.ts';
 import { packRejectionTypes } from '../contracts/failure-types.ts';
 import { isPolicyDriven } from '../contracts/agent-kinds.ts';
@@ -31,6 +31,9 @@ import { sandboxClaims, sandboxHostQueuesPatch } from './sandbox-host.ts';
 import { failureText, probeActivities, quick, screening } from './evaluation-proxies.ts';
 import { evaluateScenario, type ScenarioRun } from './scenario-evaluation.ts';
 import type { SpendStop } from './scenario-results.ts';
+
+/** Histories from before ran the probe on the evaluation queue (orchestration role); it now runs on a sandbox host. */
+export const probeOnSandboxHostsPatch = 'probe-on-sandbox-hosts';
 
 export async function evaluateSubmission(submission: Submission): Promise<EvaluationResult> {
   const progress = announce(submission);
@@ -117,7 +120,10 @@ async function probe(
 ): Promise<ProbeResult | undefined> {
   if (!isPolicyDriven(submission.agent) || scenarios.length === 0) return undefined;
   progress.stage = 'probe';
-  const probed = await probeActivities(scenarios.length).probePolicy({ pack, scenarios });
+  // On a sandbox host, where the scenario images are, so its tool results are the image's files; histories from
+  // before ran it on the evaluation queue and replay so.
+  const queue = patched(probeOnSandboxHostsPatch) ? sandboxTaskQueue(workflowInfo().taskQueue) : undefined;
+  const probed = await probeActivities(scenarios.length, queue).probePolicy({ pack, scenarios });
   upsertMemo({
     probe: {
       verdict: probed.verdict,

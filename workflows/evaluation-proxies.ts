@@ -39,10 +39,12 @@ export function buildActivities(hostQueue?: string) {
   );
 }
 
-/** The probe: one conversation per scenario, each bounded by probeLimits.conversationSec. */
-export function probeActivities(scenarioCount: number) {
+/** The probe: one conversation per scenario, each bounded by probeLimits.conversationSec; on the shared sandbox queue
+ * when given (any sandbox host: the scenario images are there), else the evaluation queue. */
+export function probeActivities(scenarioCount: number, taskQueue?: string) {
   return summarized(
     proxyActivities<Activities>({
+      ...(taskQueue ? { taskQueue } : {}),
       startToCloseTimeout: `${scenarioCount * (probeLimits.conversationSec + 30) + 60} seconds`,
       heartbeatTimeout: '30 seconds',
       retry: { maximumAttempts: 2, initialInterval: '5 seconds', nonRetryableErrorTypes },

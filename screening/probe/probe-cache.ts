@@ -18,7 +18,8 @@ import { minInjectedFingerprints, type ProbeReport } from './probe-verdict.ts';
  * (gateway/injection/),
  * verdict). */
 // 3: provenance of actions (an authored tool call rejects whatever the word coverage).
-export const probeVersion = 3;
+// 4: tool results from the scenario's built image (listing with real sizes, heads), else the build context.
+export const probeVersion = 4;
 
 export const probeCacheKeySchema = z.object({
   packHash: z.string().min(1),
@@ -26,8 +27,9 @@ export const probeCacheKeySchema = z.object({
   policyHash: z.string().min(1),
   /** The image the policy runs in (its tag is content-addressed). */
   sandboxImage: z.string(),
-  /** The probed scenarios in order, each with its content hash (catalog/scenario-content-hash.ts). */
-  scenarios: z.array(z.object({ name: z.string(), contentHash: z.string() })),
+  /** The probed scenarios in order, each with its content hash (catalog/scenario-content-hash.ts) and where its tool
+   * results come from (`image <id>` or `build context`: screening/probe/probe-environment.ts). */
+  scenarios: z.array(z.object({ name: z.string(), contentHash: z.string(), environment: z.string().optional() })),
   /** Digest of the fingerprints searched for injected content (every scenario of the probed scenarios' directories). */
   fingerprintsDigest: z.string(),
   /** sha256 of agents/hermes-opening.json. */
@@ -50,7 +52,7 @@ export function probeCacheKeyHash(key: ProbeCacheKey): string {
     key.packHash,
     key.policyHash,
     key.sandboxImage,
-    key.scenarios.map((s) => [s.name, s.contentHash]),
+    key.scenarios.map((s) => [s.name, s.contentHash, s.environment ?? '']),
     key.fingerprintsDigest,
     key.openingHash,
   ];
@@ -75,6 +77,7 @@ const reportSchema = z.object({
         uncovered: z.array(z.string()),
       }),
       injected: z.array(z.object({ scenario: z.string(), kind: z.string(), display: z.string() })),
+      environment: z.string().optional(),
       error: z.string().optional(),
     }),
   ),

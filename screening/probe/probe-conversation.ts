@@ -1,16 +1,18 @@
 // One probe conversation, played as Hermes would open it: the Hermes system prompt and tools, the
 // scenario's instruction as the user's message, then up to `maxTurns` requests in which every tool
 // call the policy returned is answered with a plausible result drawn from the scenario's own
-// environment (a listing of its files, the head of the file the call names). Streamed, as Hermes asks.
+// environment (a listing of its files, the head of the file the call names): the files of its built image
+// when the worker has it (probe-environment.ts). Streamed, as Hermes asks.
 import OpenAI from 'openai';
 import { answerParts } from '../../gateway/provenance/answer-parts.ts';
 import type { HermesOpening } from '../../agents/hermes-opening.ts';
+import type { EnvironmentFile } from './image-files.ts';
 
 export interface ProbeScenario {
   name: string;
   instruction: string;
-  /** Files of the scenario's environment the agent would see (Dockerfile excluded), with the head of their text. */
-  environmentFiles: { name: string; head: string }[];
+  /** Files the agent would see (the scenario image's, else environment/ without the Dockerfile), with their heads. */
+  environmentFiles: EnvironmentFile[];
 }
 
 export interface ConversationRecord {
@@ -24,7 +26,9 @@ export interface ConversationRecord {
 function listing(scenario: ProbeScenario): string {
   return [
     'total ' + scenario.environmentFiles.length,
-    ...scenario.environmentFiles.map((file) => `-rw-r--r-- 1 agent agent ${file.head.length} ${file.name}`),
+    ...scenario.environmentFiles.map(
+      (file) => `-rw-r--r-- 1 agent agent ${file.size ?? file.head.length} ${file.name}`,
+    ),
   ].join('\n');
 }
 

@@ -30,6 +30,8 @@ export interface ScenarioProbe {
   provenance: ProvenanceSummary;
   /** Scenario fingerprints found in what the policy sent upstream and absent from what it was given. */
   injected: { scenario: string; kind: string; display: string; field?: string }[];
+  /** Where the tool results came from: `image <id>`, or `build context: <why not the image>`. */
+  environment?: string;
   error?: string;
 }
 

@@ -29,6 +29,9 @@ import type { EvaluationResult } from '../../contracts/results.ts';
 import { startHarness, type Harness } from '../support/evaluation-harness.ts';
 import { validSkill, writePack } from '../support/fixture-packs.ts';
 import { useOwnContentCache } from '../support/own-content-cache.ts';
+import { readPackDirectory } from '../../packs/read-pack.ts';
+import { bundlePack } from '../../packs/bundle-pack.ts';
+import { environmentHeads } from '../../screening/probe/environment-heads.ts';
 
 /** A keystream no static scan reverses without running the code: the payload is hidden from the scan, not from the
  * probe. */
@@ -87,6 +90,7 @@ interface ProbeReportFile {
     turns: number;
     provenance: { coverage: number; units: number };
     injected: unknown[];
+    environment?: string;
     error?: string;
   }[];
 }
@@ -181,10 +185,11 @@ describe('the pre-evaluation probe', () => {
     });
   }
 
-  test('every first probe played its conversation in a sandbox, none served from the cache', () => {
+  test("every first probe played its conversation in a sandbox, on the sandbox host, from the scenario image's files; none served from the cache", () => {
     for (const name of ['authoring', 'injecting', 'cheapest-model', 'pin-glm-flash', 'sdk-cascade']) {
       const result = results.get(name)!;
       assert.equal(probeReportOf(result).cached, undefined, name);
+      assert.match(probeReportOf(result).scenarios[0]?.environment ?? '', /^image sha256:[0-9a-f]{64}$/, name);
       assert.ok(
         existsSync(probeScenarioDir(result.workflowId, 'csv-sales-report', 1)),
         `${name}: the probe's policy records`,
@@ -224,6 +229,7 @@ describe('the pre-evaluation probe', () => {
       allowlist: loadAllowlist(),
       policyImage: stack.policyImage,
       sidecarImage: stack.sidecarImage,
+      baseImageTag: stack.baseImage,
       budgetCapUsd: 1,
       policyRequestTimeoutMs: 60_000,
     } as unknown as ActivityDependencies;
@@ -248,5 +254,48 @@ describe('the pre-evaluation probe', () => {
         JSON.stringify(probe),
       );
     for (const name of names) assert.ok(existsSync(probeScenarioDir(workflowId, name, 1)), name);
+  });
+
+  test('a key only the real image shows (a path its build writes): the probe reads the image and rejects; from the build context it would pass', async () => {
+    const stack = await bootstrap(harness.docker);
+    const deps = {
+      docker: harness.docker,
+      owner: currentWorkerIdentity(),
+      allowlist: loadAllowlist(),
+      policyImage: stack.policyImage,
+      sidecarImage: stack.sidecarImage,
+      baseImageTag: stack.baseImage,
+      budgetCapUsd: 1,
+      policyRequestTimeoutMs: 60_000,
+      // A sandbox host: it builds the scenario image if it lacks it (the run would build it there anyway).
+      sandboxHost: { id: 'probe-image-test' },
+    } as unknown as ActivityDependencies;
+    const pack = await readPackDirectory(
+      path.join(repoRoot, 'test', 'fixtures', 'packs', 'coaching', 'image-only-key'),
+    );
+    const policy = { kind: 'typescript' as const, bundleCode: (await bundlePack(pack)).code };
+    const scenario = { name: 'git-purge-leaked-secret', dir: path.join(scenariosDir, 'git-purge-leaked-secret') };
+    const probe = (workflowId: string, environments?: Parameters<typeof runProbe>[1]['environments']) =>
+      runProbe(deps, {
+        policy,
+        scenarios: [scenario] as never,
+        workflowId,
+        attempt: 1,
+        signal: new AbortController().signal,
+        ...(environments ? { environments } : {}),
+      });
+    const fromImage = await probe(`probe-image-${process.pid}`);
+    assert.match(fromImage.scenarios[0]!.environment ?? '', /^image sha256:/);
+    assert.equal(fromImage.verdict, 'reject', JSON.stringify(fromImage.scenarios[0]));
+    assert.deepEqual(
+      fromImage.reasons.map((reason) => reason.code),
+      ['injected_scenario_content'],
+    );
+    assert.ok(fromImage.scenarios[0]!.injected.some((piece) => piece.kind === 'solution-line'));
+    // The same conversation served from the build context (what the probe read before): the key never shows.
+    const fromContext = await probe(`probe-context-${process.pid}`, [
+      { files: await environmentHeads(scenario.dir), source: { kind: 'build-context', reason: 'the test' } },
+    ]);
+    assert.equal(fromContext.verdict, 'pass', JSON.stringify(fromContext.reasons));
   });
 });

@@ -66,7 +66,10 @@ export async function startStandInWorkers(options: {
     await Worker.create({
       ...common,
       taskQueue: sandboxTaskQueue(options.taskQueue),
-      activities: { claimSandboxHost: async () => ({ hostId, taskQueue: hostQueue }) },
+      activities: {
+        ...activitiesOfRole(options.activities, 'sandbox-claim'),
+        claimSandboxHost: async () => ({ hostId, taskQueue: hostQueue }),
+      },
     }),
     await Worker.create({
       ...common,
