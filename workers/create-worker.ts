@@ -25,6 +25,8 @@ import type { SeatActivityDependencies } from '../activities/seat-activities.ts'
 import { steadyHeartbeatInterceptor } from './steady-heartbeat.ts';
 import { readSetting } from '../common/settings/setting.ts';
 import { workerSettings } from '../common/settings/worker-settings.ts';
+import { internalSettings } from '../common/settings/test-settings.ts';
+import { VerifierCache } from '../verifiers/verifier-cache.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 /** Workflow interceptors bundled with the workflows (a failed evaluation's TrlStatus). */
@@ -70,6 +72,8 @@ export interface EvaluationWorkerOptions {
   workflowBundle?: WorkflowBundleWithSourceMap;
   maxConcurrentActivities?: number;
   seat?: SeatActivityDependencies;
+  /** Reuse the test run's verifier results (TRL_VERIFIER_CACHE_DIR); false for a test of the verifier itself. */
+  verifierCache?: boolean;
 }
 
 /** This process's workers, one per queue it polls; they run and stop together. */
@@ -122,6 +126,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
       sandboxHost: sandboxRole,
     }),
     seat: options.seat,
+    ...verifierCacheOf(options.verifierCache),
     tapeUpstream: createTapeUpstream,
     // The host takes as many scenarios as it has activity slots: its queue's tasks then start at once.
     ...(sandboxRole
@@ -206,4 +211,10 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
       if (worker.getState() === 'RUNNING') worker.shutdown();
     }
   }
+}
+
+/** The test run's verifier cache when `trl test` names one and the caller has not turned it off. */
+function verifierCacheOf(wanted: boolean | undefined): { verifierCache?: VerifierCache } {
+  const dir = readSetting(internalSettings, 'TRL_VERIFIER_CACHE_DIR');
+  return dir !== undefined && wanted !== false ? { verifierCache: new VerifierCache(dir) } : {};
 }
