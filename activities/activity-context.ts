@@ -7,6 +7,7 @@ import type { SpendAccount } from '../gateway/spend/spend-account.ts';
 import type { SeatActivityDependencies } from './seat-activities.ts';
 import type { WatchdogLimits } from '../policy/host/watchdog.ts';
 import type { HostClaims } from './host-claims.ts';
+import type { VerifierCache } from '../verifiers/verifier-cache.ts';
 
 export interface ActivityDependencies {
   docker: Docker;
@@ -40,6 +41,8 @@ export interface ActivityDependencies {
   spendLedger: SpendAccount;
   /** The chain and a Temporal client for the seat's cycle; absent on sandbox-only workers. */
   seat?: SeatActivityDependencies;
+  /** A test run's verifier results (TRL_VERIFIER_CACHE_DIR, set by `trl test`); absent outside the suite. */
+  verifierCache?: VerifierCache;
   /** This process's sandbox host (its id, queue and claims); absent on orchestration-only workers. */
   sandboxHost?: SandboxHost;
 }

@@ -23,7 +23,7 @@ import { collectAgentOutputs } from '../sandbox/agent-outputs.ts';
 import { defaultAgentDiskBudgetBytes } from '../sandbox/container-limits.ts';
 import { watchDisk, type DiskWatchdog } from '../sandbox/disk-watchdog.ts';
 import { packFiles } from '../sandbox/tar-archive.ts';
-import { runVerifier, VerifierFailure } from '../verifiers/run-verifier.ts';
+import { runVerifier, VerifierFailure, type VerifierRun } from '../verifiers/run-verifier.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
 import { boundAgentRunResult } from './payload-bounds.ts';
 import { policyOf, readVerified } from './pack-policy.ts';
@@ -38,7 +38,7 @@ import { scenarioTestCount } from '../verifiers/scenario-test-count.ts';
 import { removeSnapshot, snapshotAgentContainer, snapshotTag, type AgentSnapshot } from '../sandbox/agent-snapshot.ts';
 import { agentUser } from '../agents/scenario-agent.ts';
 import { recordAgentRun, recordVerifierRun } from '../common/metrics.ts';
-import { withLogFields } from '../common/log.ts';
+import { log, withLogFields } from '../common/log.ts';
 import { asTaskInvalid } from './task-invalid.ts';
 import { ensureRegistryTape, envTable, openTapeNetwork, replayLogLines, type TapeScenario } from './registry-tape.ts';
 
@@ -339,6 +339,26 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const info = context.info;
     const dir = scenarioAttemptDir(workflowIdOf(info), scenario.name, 'verifier', info.attempt, request.round);
     const archive = await readVerified(request.outputs);
+    const verifierEnv = envTable(scenario.verifierEnv);
+    // A test run's cache (verifiers/verifier-cache.ts): a verification of outputs already verified reuses the result.
+    // A snapshot's contents have no hash here, so it always runs.
+    const cacheKey =
+      deps.verifierCache && !request.snapshotImage
+        ? await deps.verifierCache.keyOf({
+            outputsSha256: request.outputs.sha256,
+            scenarioDir: scenario.dir,
+            image: scenario.imageTag,
+            timeoutSec: scenario.verifierTimeoutSec,
+            declaredTests: scenario.testsDeclared,
+            user: scenario.verifierUser,
+            env: verifierEnv,
+          })
+        : undefined;
+    const cached = cacheKey ? await deps.verifierCache!.get(cacheKey) : undefined;
+    if (cached) {
+      log.info('verifier_result_reused', { scenario: scenario.name, outputs: request.outputs.sha256.slice(0, 12) });
+      return verificationResult(cached, dir);
+    }
     // No network, or a network whose only reachable port replays the scenario's registry tape.
     const plan = await ensureRegistryTape(deps, tapeScenarioOf(scenario), workflowIdOf(info));
     const tape = plan ? await openTapeNetwork(deps, 'replay', plan.dir, workflowIdOf(info)) : undefined;
@@ -370,7 +390,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         timeoutSec: scenario.verifierTimeoutSec,
         declaredTests: scenario.testsDeclared,
         ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
-        env: { ...envTable(scenario.verifierEnv), ...tape?.env },
+        env: { ...verifierEnv, ...tape?.env },
         ...(plan?.rewrittenTests ? { rewrittenTests: plan.rewrittenTests } : {}),
         signal: context.cancellationSignal,
       }).catch(async (error: unknown) => {
@@ -382,22 +402,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       run.log += await closeTape();
       if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
       recordVerifierRun(run.wallMs);
-      const report = await writeArtifact(
-        path.join(dir, run.reportName === 'ctrf.json' ? artifactNames.ctrfReport : run.reportName),
-        run.reportText,
-      );
-      const verifierLog = await writeArtifact(path.join(dir, artifactNames.verifierLog), run.log);
-      return {
-        testsPassed: run.counts.testsPassed,
-        testsFailed: run.counts.testsFailed,
-        testsTotal: run.counts.testsTotal,
-        source: run.counts.source,
-        ...(run.counts.reward !== undefined ? { reward: run.counts.reward } : {}),
-        report,
-        verifierLog,
-        wallMs: run.wallMs,
-        ...(run.notes.length ? { notes: run.notes } : {}),
-      };
+      if (cacheKey) await deps.verifierCache!.put(cacheKey, run);
+      return await verificationResult(run, dir);
     } finally {
       await session.remove();
       await tape?.close().catch(() => undefined);
@@ -416,6 +422,26 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       withLogFields({ scenario: request.scenario.name }, () => runScenario(request)),
     verifyScenario: (request: Parameters<typeof verifyScenario>[0]) =>
       withLogFields({ scenario: request.scenario.name }, () => verifyScenario(request)),
+  };
+}
+
+/** A verifier run's report and log written as the attempt's artifacts, and its counts. */
+async function verificationResult(run: VerifierRun, dir: string): Promise<VerificationResult> {
+  const report = await writeArtifact(
+    path.join(dir, run.reportName === 'ctrf.json' ? artifactNames.ctrfReport : run.reportName),
+    run.reportText,
+  );
+  const verifierLog = await writeArtifact(path.join(dir, artifactNames.verifierLog), run.log);
+  return {
+    testsPassed: run.counts.testsPassed,
+    testsFailed: run.counts.testsFailed,
+    testsTotal: run.counts.testsTotal,
+    source: run.counts.source,
+    ...(run.counts.reward !== undefined ? { reward: run.counts.reward } : {}),
+    report,
+    verifierLog,
+    wallMs: run.wallMs,
+    ...(run.notes.length ? { notes: run.notes } : {}),
   };
 }
 

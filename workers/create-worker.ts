@@ -27,6 +27,8 @@ import type { SeatActivityDependencies } from '../activities/seat-activities.ts'
 import { steadyHeartbeatInterceptor } from './steady-heartbeat.ts';
 import { readSetting } from '../common/settings/setting.ts';
 import { workerSettings } from '../common/settings/worker-settings.ts';
+import { internalSettings } from '../common/settings/test-settings.ts';
+import { VerifierCache } from '../verifiers/verifier-cache.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 /** Workflow interceptors bundled with the workflows (a failed evaluation's TrlStatus). */
@@ -76,6 +78,8 @@ export interface EvaluationWorkerOptions {
   workflowBundle?: WorkflowBundleWithSourceMap;
   maxConcurrentActivities?: number;
   seat?: SeatActivityDependencies;
+  /** Reuse the test run's verifier results (TRL_VERIFIER_CACHE_DIR); false for a test of the verifier itself. */
+  verifierCache?: boolean;
 }
 
 /** This process's workers, one per queue it polls; they run and stop together. */
@@ -139,6 +143,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
       sandboxHost: sandboxRole,
     }),
     seat: options.seat,
+    ...verifierCacheOf(options.verifierCache),
     tapeUpstream: createTapeUpstream,
     // The host takes scenarios while its memory and CPU budget allow (activities/host-admission.ts); its queue has
     // slots for as many as the budget could ever admit, so their tasks start at once.
@@ -224,4 +229,10 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
       if (worker.getState() === 'RUNNING') worker.shutdown();
     }
   }
+}
+
+/** The test run's verifier cache when `trl test` names one and the caller has not turned it off. */
+function verifierCacheOf(wanted: boolean | undefined): { verifierCache?: VerifierCache } {
+  const dir = readSetting(internalSettings, 'TRL_VERIFIER_CACHE_DIR');
+  return dir !== undefined && wanted !== false ? { verifierCache: new VerifierCache(dir) } : {};
 }

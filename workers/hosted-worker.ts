@@ -36,6 +36,8 @@ export interface HostedWorkerOptions {
   roles?: readonly WorkerRole[];
   /** The sandbox host id; default TRL_WORKER_HOST_ID, else hostname-pid (tests run two hosts in one process). */
   hostId?: string;
+  /** Reuse the test run's verifier results (TRL_VERIFIER_CACHE_DIR); false for a test of the verifier itself. */
+  verifierCache?: boolean;
 }
 
 export async function startHostedWorker(options: HostedWorkerOptions): Promise<HostedWorker> {
@@ -81,6 +83,7 @@ export async function startHostedWorker(options: HostedWorkerOptions): Promise<H
       judgeSkipped: upstream.judgeSkipped,
       config,
       workflowBundle: options.workflowBundle,
+      verifierCache: options.verifierCache,
       seat: {
         chain: openSharedChain,
         temporal: { client, taskQueue: options.taskQueue },

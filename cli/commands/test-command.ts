@@ -128,6 +128,8 @@ export async function testCommand(options: {
         env: {
           ...process.env,
           ...(bundled ? { [testWorkflowBundleEnv]: bundleFile } : {}),
+          // The run's verifier results, reused across its files (verifiers/verifier-cache.ts); gone with the run.
+          TRL_VERIFIER_CACHE_DIR: path.join(runDir, 'verifier-cache'),
           TRL_DATA_DIR: dataDir,
           TRL_TEMPORAL_NAMESPACE: namespace,
           TRL_QUIET: process.env.TRL_QUIET ?? '1',

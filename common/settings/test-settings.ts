@@ -32,6 +32,12 @@ export const internalSettings = settingTable({
     description:
       'A workflow bundle file `trl test` writes once and names for its test files, which would otherwise bundle one each; a worker always bundles the code beside it.',
   },
+  TRL_VERIFIER_CACHE_DIR: {
+    schema: optionalText,
+    defaultText: 'set by `trl test`',
+    description:
+      "A folder of the test run's verifier results by outputs, hidden tests and image: a worker answers a repeated verification from it (`verifiers/verifier-cache.ts`); tests of the verifier itself turn it off.",
+  },
   TRL_POLICY_CHANNEL: {
     schema: optionalText,
     defaultText: 'set by the policy host',

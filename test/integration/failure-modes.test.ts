@@ -18,7 +18,8 @@ describe('failure modes', () => {
   const submissionId = uniqueId('failures');
 
   before(async () => {
-    harness = await startHarness();
+    // Every verification starts its container: this file checks the verifiers themselves.
+    harness = await startHarness({ verifierCache: false });
     result = await harness.evaluate({
       submissionId,
       pack: { kind: 'directory', path: examplePackDir },

@@ -38,7 +38,8 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
     await writeFile(path.join(broken, 'task.toml'), '[metadata]\ncategory = "broken"\ndifficulty = "easy"\n');
     await writeFile(path.join(broken, 'instruction.md'), 'Nothing to do.\n');
     await writeFile(path.join(broken, 'environment', 'Dockerfile'), 'FROM debian:bookworm\n');
-    harness = await startHarness();
+    // Every verification starts its container: this file checks the verifiers themselves.
+    harness = await startHarness({ verifierCache: false });
     const pack = { kind: 'directory' as const, path: examplePackDir };
     const [oracle, nullRun, partial] = await Promise.all([
       harness.evaluate({ submissionId: ids.oracle, pack, agent: 'oracle', scenariosDir: dir }),

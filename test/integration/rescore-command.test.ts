@@ -26,7 +26,8 @@ describe('trl rescore', () => {
   const workflowId = evaluationWorkflowId(submissionId);
 
   before(async () => {
-    harness = await startHarness();
+    // Every verification starts its container: this file checks the verifiers themselves.
+    harness = await startHarness({ verifierCache: false });
     scenariosDir = path.join(testDataDir, `rescore-scenarios-${submissionId}`);
     await mkdir(scenariosDir, { recursive: true });
     await cp(path.join(fixtures, 'hostile-outputs'), path.join(scenariosDir, 'hostile-outputs'), { recursive: true });

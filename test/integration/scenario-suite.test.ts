@@ -37,7 +37,8 @@ describe('the active scenario set', async () => {
   const oracleId = uniqueId('oracle');
 
   before(async () => {
-    harness = await startHarness();
+    // Every verification starts its container: this file checks the verifiers themselves.
+    harness = await startHarness({ verifierCache: false });
     // All three at once: the worker's slots bound the scenarios in flight, and none waits for the tail of another run.
     const [oracle, nothing, partial] = await Promise.all(
       (['oracle', 'null', 'partial'] as const).map((agent) =>

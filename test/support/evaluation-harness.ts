@@ -31,7 +31,13 @@ export function uniqueId(prefix: string): string {
 }
 
 export async function startHarness(
-  options: { withWorker?: boolean; chain?: ChainConfig; simFleetMode?: 'fast' | 'realistic' } = {},
+  options: {
+    withWorker?: boolean;
+    chain?: ChainConfig;
+    simFleetMode?: 'fast' | 'realistic';
+    /** false: every verification starts a container (a test of the verifiers themselves; verifiers/verifier-cache.ts). */
+    verifierCache?: boolean;
+  } = {},
 ): Promise<Harness> {
   process.env.TRL_QUIET ??= '1';
   // The suite's figures (turns, costs) are fast mode's unless a test asks for the realistic fleet.
@@ -46,7 +52,14 @@ export async function startHarness(
   let hosted: HostedWorker | undefined;
   let running: Promise<void> | undefined;
   if (options.withWorker !== false) {
-    hosted = await startHostedWorker({ docker, stack, taskQueue, workflowBundle: bundle, chain: options.chain });
+    hosted = await startHostedWorker({
+      docker,
+      stack,
+      taskQueue,
+      workflowBundle: bundle,
+      chain: options.chain,
+      verifierCache: options.verifierCache,
+    });
     running = hosted.run();
   }
   return {
