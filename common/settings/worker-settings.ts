@@ -13,9 +13,11 @@ const positiveSeconds = (name: string, seconds: number) =>
       .default(seconds),
   );
 
-/** Calibrated by bench/epoch.ts (docs/figures/epoch.md): the largest scenario's peak memory and mean CPU share, Hermes
- * with cost-cascade at the sim fleet's real latency, with headroom. */
-const calibratedScenarioMemoryBytes = 512 * 1024 * 1024;
+/** One scenario's peak memory (agent + policy sidecar + verifier), measured by bench/epoch.ts (docs/figures/epoch.md:
+ * at most 144 MiB over 16 scenarios through Hermes with cost-cascade) with the runtime estimate's tenth of headroom. */
+const calibratedScenarioMemoryBytes = 160 * 1024 * 1024;
+/** A scenario's CPU share until measured. Not the measured mean (at most 0.032 cores): the verifiers' bursts make a
+ * host that trusts the mean admit past what its cores carry (verifier timeouts in docs/figures/epoch.md). */
 const calibratedScenarioCpus = 0.15;
 
 export const workerSettings = settingTable({
