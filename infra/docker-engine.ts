@@ -19,7 +19,13 @@ export async function ensureDockerEngine(docker: Docker): Promise<void> {
   say(`starting dockerd (log: ${dockerdLogFile})`);
   mkdirSync(path.dirname(dockerdLogFile), { recursive: true });
   const logFd = openSync(dockerdLogFile, 'a');
-  const child = spawn('dockerd', [], { detached: true, stdio: ['ignore', logFd, logFd] });
+  // Every scenario holds two networks (the agent's and its policy's): dockerd's default pools give
+  // about 30 in all, which 15 scenarios in flight on one engine exhaust. /24 networks from the same
+  // private block Docker uses by default give 4,096 (ranges the host routes are skipped by Docker).
+  const child = spawn('dockerd', ['--default-address-pool', 'base=172.16.0.0/12,size=24'], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+  });
   child.unref();
   const deadline = performance.now() + readinessTimeoutMs;
   while (performance.now() < deadline) {
