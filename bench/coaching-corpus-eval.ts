@@ -126,9 +126,9 @@ async function scan(dir: string): Promise<void> {
 
 async function evaluateAll(): Promise<void> {
   // Runs of its own: a data directory and a pre-evaluation file of its own, before the project's modules read them.
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'trl-coaching-eval-'));
-  process.env.TRL_DATA_DIR = dataDir;
-  const preEvalFile = path.join(dataDir, 'preeval-run-time-only.json');
+  const runsDir = await mkdtemp(path.join(os.tmpdir(), 'trl-coaching-eval-'));
+  process.env.TRL_DATA_DIR = runsDir;
+  const preEvalFile = path.join(runsDir, 'preeval-run-time-only.json');
   await writeFile(
     preEvalFile,
     JSON.stringify({
@@ -227,7 +227,7 @@ async function evaluateAll(): Promise<void> {
     const caught = mine.filter((r) => r.status === 'injected_scenario_content').length;
     const calls = mine.reduce((sum, r) => sum + Number(r.checked ?? 0), 0);
     process.stdout.write(
-      `${group}: ${mine.length} runs, ${caught} injected_scenario_content, ${calls} calls checked (${values.agent}, ${values.fleet} fleet, data in ${dataDir})\n`,
+      `${group}: ${mine.length} runs, ${caught} injected_scenario_content, ${calls} calls checked (${values.agent}, ${values.fleet} fleet, data in ${runsDir})\n`,
     );
   }
 }

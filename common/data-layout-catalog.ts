@@ -30,6 +30,11 @@ export const dataLayoutCatalog: readonly LayoutEntry[] = [
     holds:
       'one verdict: pack hash, then the hash of the rest of its key (scenario content hashes, fingerprints, Hermes opening, sandbox image, probe version)',
   },
+  {
+    name: 'probeImageFilesFile',
+    args: ['sha256:7b639be647ad'],
+    holds: "what the probe read from one scenario image (its files' listing and heads), by the image id",
+  },
   { name: 'spendDir', holds: 'the spend ledger, one JSON-lines file per UTC day' },
   { name: 'artifactsRoot', holds: 'one folder per evaluation' },
   {

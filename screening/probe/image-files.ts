@@ -26,7 +26,7 @@ export const imageReadLimits = {
   /** Characters of each head kept (as the build-context heads). */
   headChars: 1500,
   /** The container's wall-clock limit: killed then, and what it printed so far is not used. */
-  timeoutMs: 20_000,
+  timeoutMs: 10_000,
 } as const;
 
 const recordMark = '\u001e';

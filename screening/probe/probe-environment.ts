@@ -33,7 +33,9 @@ export interface ProbeEnvironmentOptions {
   fileOf?: (imageId: string) => string;
 }
 
-const defaultBuildWaitMs = 120_000;
+// With the image read (at most imageReadLimits.timeoutMs), within the 30 s per scenario the activity's timeout
+// allows beyond its conversations (workflows/evaluation-proxies.ts probeActivities).
+const defaultBuildWaitMs = 20_000;
 
 const storedSchema = z.object({
   imageId: z.string(),
