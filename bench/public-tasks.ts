@@ -293,7 +293,7 @@ async function readJson<T>(file: string): Promise<T | undefined> {
 function refusalKind(reason: string): string {
   if (/prebuilt .*task image/.test(reason)) return 'needs a prebuilt task image';
   if (
-    /cannot reach|Name or service not known|Could not resolve host|Temporary failure in name resolution|urlopen error/.test(
+    /cannot reach|on the Hub|Name or service not known|Could not resolve host|Temporary failure in name resolution|urlopen error/.test(
       reason,
     )
   )
