@@ -293,7 +293,7 @@ async function readJson<T>(file: string): Promise<T | undefined> {
 function refusalKind(reason: string): string {
   if (/prebuilt .*task image/.test(reason)) return 'needs a prebuilt task image';
   if (
-    /cannot reach|Name or service not known|Could not resolve host|Temporary failure in name resolution|urlopen error/.test(
+    /cannot reach|on the Hub|Name or service not known|Could not resolve host|Temporary failure in name resolution|urlopen error/.test(
       reason,
     )
   )
@@ -336,7 +336,7 @@ async function table(scratch: string): Promise<void> {
     }
   }
   const rows: string[][] = [];
-  const counts = { unchanged: 0, rewritten: 0, refused: 0, notRun: 0, oraclePass: 0 };
+  const counts = { unchanged: 0, rewritten: 0, refused: 0, infra: 0, notRun: 0, oraclePass: 0 };
   for (const task of drawn.drawn) {
     const importedTask = imported.find((t) => path.basename(t.source) === task.id);
     const name = importedTask?.name ?? task.id;
@@ -358,6 +358,9 @@ async function table(scratch: string): Promise<void> {
     if (!importedTask || importedTask.status === 'refused') {
       outcome = 'refused (import)';
       reason = notes[0] ?? 'not imported';
+    } else if (oracleScenario?.status === 'infra_error') {
+      outcome = 'infrastructure failure';
+      reason = oracleScenario.error ?? '';
     } else if (built && !built.ok) {
       outcome = 'refused (build)';
       // The workflow's error holds the build log's tail (why it failed); the builder's record its last lines.
@@ -365,6 +368,7 @@ async function table(scratch: string): Promise<void> {
     } else if (!oracleScenario && !record?.timedOut) outcome = 'not run yet';
     else outcome = rewritten ? 'ran after rewrite' : 'ran unchanged';
     if (outcome === 'not run yet') counts.notRun++;
+    else if (outcome === 'infrastructure failure') counts.infra++;
     else if (outcome.startsWith('refused')) counts.refused++;
     else if (rewritten) counts.rewritten++;
     else counts.unchanged++;
@@ -401,7 +405,7 @@ async function table(scratch: string): Promise<void> {
   ];
   process.stdout.write(
     [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n') +
-      `\n\n${drawn.drawn.length} tasks (seed ${drawn.seed}): ran unchanged ${counts.unchanged}, ran after a rewrite ${counts.rewritten}, refused ${counts.refused}, not run yet ${counts.notRun}; ` +
+      `\n\n${drawn.drawn.length} tasks (seed ${drawn.seed}): ran unchanged ${counts.unchanged}, ran after a rewrite ${counts.rewritten}, refused ${counts.refused}, infrastructure failures ${counts.infra}, not run yet ${counts.notRun}; ` +
       `oracle passed every test on ${counts.oraclePass} (${((100 * counts.oraclePass) / drawn.drawn.length).toFixed(0)} %)\n`,
   );
 }
