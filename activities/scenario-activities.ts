@@ -5,15 +5,9 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../contracts/artifact.ts';
 import { isPolicyDriven, type AgentName } from '../contracts/agent-kinds.ts';
-import type {
-  AgentRunResult,
-  PackRef,
-  PreparedScenario,
-  ScenarioDescriptor,
-  VerificationResult,
-} from '../contracts/results.ts';
+import type { AgentRunResult, PackRef, PreparedScenario, ScenarioDescriptor } from '../contracts/results.ts';
 import { hiddenContentOf } from './hidden-content.ts';
-import { startAgentEnvironment, type AgentEnvironment, type PolicySource } from './agent-environment.ts';
+import { startAgentEnvironment, type AgentEnvironment } from './agent-environment.ts';
 import { loadScenario } from '../catalog/load-scenario.ts';
 import { selectScenarios } from '../catalog/list-scenarios.ts';
 import { readRegistry } from '../catalog/registry.ts';
