@@ -105,6 +105,11 @@ export class ModelGateway {
     this.retryDelaysMs = options.retryDelaysMs ?? defaultRetryDelaysMs;
   }
 
+  /** Calls sent and not yet booked. */
+  get callsInFlight(): number {
+    return this.inFlight.size;
+  }
+
   modelList(): ModelEntry[] {
     return [...this.models.values()];
   }

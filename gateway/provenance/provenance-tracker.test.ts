@@ -163,3 +163,28 @@ test('too little received content is never a violation', () => {
   assert.equal(tracker.summary().coverage, 0);
   assert.equal(isProvenanceViolation(tracker.summary()), false);
 });
+
+test('part of a stream relayed before its call is booked (cut when the episode ended) is the model’s', () => {
+  const tracker = new ProvenanceTracker();
+  // The agent got the first half of a streamed answer; the call was still open, then cut and booked.
+  const firstHalf = answerA.slice(0, 60);
+  tracker.checkReceived(received(firstHalf), true);
+  tracker.addModelResponse([
+    { choices: [{ index: 0, delta: { role: 'assistant', content: firstHalf } }] },
+    { choices: [{ index: 0, delta: { content: answerA.slice(60, 90) } }] },
+  ]);
+  tracker.settle();
+  assert.equal(tracker.summary().coverage, 1);
+  // Waiting changes nothing for text no model wrote: summary() checks what still waits.
+  const later = new ProvenanceTracker();
+  later.checkReceived(received('The policy wrote this answer itself and no model ever saw it anywhere.'), true);
+  assert.equal(later.summary().coverage, 0);
+  assert.equal(later.summary().turns, 1);
+});
+
+test('received answers waiting for open calls stay bounded', () => {
+  const tracker = new ProvenanceTracker();
+  for (let i = 0; i < 500; i++)
+    tracker.checkReceived(received(`answer number ${i} written by nobody at all here`), true);
+  assert.equal(tracker.summary().turns, 500);
+});

@@ -85,6 +85,9 @@ function textHolds(text: string, value: string): boolean {
   return escaped !== value && text.includes(escaped);
 }
 
+/** How many received answers may wait for open calls before the oldest is checked without them. */
+const maxDeferredAnswers = 64;
+
 export class ProvenanceTracker {
   private readonly answers: IndexedAnswer[] = [];
   private readonly shingles = new Map<number, number>();
@@ -96,6 +99,8 @@ export class ProvenanceTracker {
   private coveredActions = 0;
   private turns = 0;
   private readonly uncovered: string[] = [];
+  /** Answers the agent received while model calls were still open, checked once those calls are booked. */
+  private readonly deferred: unknown[] = [];
 
   constructor(private readonly windowChars = defaultWindowChars) {}
 
@@ -104,8 +109,28 @@ export class ProvenanceTracker {
     for (const answer of answerParts(response)) this.addAnswer(answer);
   }
 
-  /** One answer the agent received from the policy. */
-  checkReceived(message: unknown): void {
+  /**
+   * One answer the agent received from the policy. With model calls still open (`callsOpen`), a
+   * policy may already have passed the agent part of a stream whose answer is fingerprinted only when
+   * the gateway books the call (an answer cut when the episode ends is booked then): the check waits
+   * for `settle()`, which the policy run calls when no call is open, and `summary()` calls last.
+   */
+  checkReceived(message: unknown, callsOpen = false): void {
+    if (callsOpen) {
+      // Bounded: past the cap the oldest is checked now, against what is known.
+      if (this.deferred.length >= maxDeferredAnswers) this.checkNow(this.deferred.shift());
+      this.deferred.push(message);
+      return;
+    }
+    this.checkNow(message);
+  }
+
+  /** Checks the answers that waited for open calls (every call is booked now). */
+  settle(): void {
+    for (const message of this.deferred.splice(0)) this.checkNow(message);
+  }
+
+  private checkNow(message: unknown): void {
     const parts = messageParts(message);
     this.turns += 1;
     this.checkText(parts.text);
@@ -127,6 +152,7 @@ export class ProvenanceTracker {
   }
 
   summary(): ProvenanceSummary {
+    this.settle();
     return {
       coverage: this.units === 0 ? 1 : Math.round((this.coveredUnits / this.units) * 1e4) / 1e4,
       units: this.units,

@@ -157,12 +157,15 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
     : undefined;
   const callLog = new WatchedCallLog(callLogFile, watchdog, (response) => {
     provenance.addModelResponse(response);
+    // The gateway books a call (and drops it from those in flight) before its end row is written.
+    if (gateway.callsInFlight === 0) provenance.settle();
     injection?.noteModelAnswer(response);
   });
   const turnLogFile = path.join(options.dir, policyRecordNames.turnLog);
   const turnLog = new TurnLog(
     turnLogFile,
-    (response) => provenance.checkReceived(response),
+    // A stream the policy relays may still be open (its answer is fingerprinted when it is booked).
+    (response) => provenance.checkReceived(response, gateway.callsInFlight > 0),
     injection && ((body) => injection.noteAgentRequest(body)),
   );
   const gateway = new ModelGateway({
