@@ -205,9 +205,14 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${diskBudgetBytes}-byte disk budget`)),
       );
       const account = await agentAccountIn(session, scenario.agentUser ?? agentUser);
-      // The oracle (validator-side reference, never agent code) runs as the image's default user, as in Harbor.
+      // The oracle (validator-side reference, never agent code) runs as the image's default user, as in
+      // Harbor, unless the task was built for the agent: a working directory the agent owns (this
+      // project's scenarios) is worked by its owner, as their solutions were written to be (git refuses
+      // a repository root does not own).
       const solutionAccount =
-        request.agent === 'oracle' && scenario.imageUser !== undefined
+        request.agent === 'oracle' &&
+        scenario.imageUser !== undefined &&
+        (await ownerOf(session, scenario.workdir ?? '/app')) !== account.name
           ? await agentAccountIn(session, scenario.imageUser.split(':')[0] || 'root')
           : undefined;
       const stopSignal = policyStop ? AbortSignal.any([policyStop, diskStop.signal]) : diskStop.signal;
@@ -347,6 +352,12 @@ async function inspectScenarioImage(
     Config?: { User?: string; WorkingDir?: string };
   };
   return { id: inspected.Id, user: inspected.Config?.User ?? '', workdir: inspected.Config?.WorkingDir ?? '' };
+}
+
+/** The user owning a path in the container, or undefined when it cannot be read. */
+async function ownerOf(session: ContainerSession, file: string): Promise<string | undefined> {
+  const found = await session.exec({ command: ['stat', '-c', '%U', file], deadlineMs: performance.now() + 30_000 });
+  return found.exitCode === 0 ? found.stdout.trim() : undefined;
 }
 
 /** The agent's account in the container (getent), so files handed to it are its own. */
