@@ -8,6 +8,16 @@ import { failureTypes } from '../contracts/failure-types.ts';
 import type { MetricsConfig } from './worker-config.ts';
 
 let installed = false;
+/** Signals on which the SDK shuts this process's workers down; its default (SIGINT, SIGTERM, …) unless set. */
+let shutdownSignals: NodeJS.Signals[] | undefined;
+
+/**
+ * The process handles SIGINT and SIGTERM itself (`trl eval` cancels its run, which needs its worker
+ * alive, then stops the worker): the SDK must not shut workers down on them. Before the first worker.
+ */
+export function handleSignalsInProcess(): void {
+  shutdownSignals = [];
+}
 
 const levels: Record<string, 'debug' | 'info' | 'warn' | 'error'> = {
   TRACE: 'debug',
@@ -38,6 +48,7 @@ export function installQuietRuntime(metrics?: MetricsConfig): void {
     log[quietened]('temporal', { message, ...(meta ?? {}) });
   };
   Runtime.install({
+    ...(shutdownSignals ? { shutdownSignals } : {}),
     logger: {
       log: emit,
       trace: (m, meta) => emit('TRACE', m, meta),

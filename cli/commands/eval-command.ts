@@ -15,6 +15,7 @@ import type { EvaluationResult } from '../../contracts/results.ts';
 import { selectScenarios } from '../../catalog/list-scenarios.ts';
 import { assertNewEvaluation, startEvaluation, workflowUiUrl } from '../client/start-evaluation.ts';
 import { startHostedWorker } from '../../workers/hosted-worker.ts';
+import { handleSignalsInProcess } from '../../workers/quiet-runtime.ts';
 import { progressQuery } from '../../contracts/progress.ts';
 import { ProgressView } from '../progress-view.ts';
 import { renderEvaluation } from '../result-view.ts';
@@ -112,6 +113,7 @@ export async function runEvaluation(
   // A worker started by `trl up` serves the queue; otherwise this command hosts one for the run.
   let ownWorker: { shutdown: () => void; done: Promise<void> } | undefined;
   if (!liveWorkerPid(workerPidFile)) {
+    handleSignalsInProcess();
     const hosted = await startHostedWorker({ docker, stack, taskQueue: evaluationTaskQueue });
     ownWorker = { shutdown: () => hosted.shutdown(), done: hosted.run() };
   }
@@ -136,10 +138,31 @@ export async function runEvaluation(
       () => undefined,
     );
   }, 1000);
-  let result: EvaluationResult;
+  // Interrupted with its own worker, the run could only wait on the shared queue for the next
+  // `trl eval` to pick it up beside its own: it is cancelled (its activities stop and remove their
+  // containers; TrlStatus says `cancelled`). A run `trl up` serves goes on; the UI still shows it.
+  let interrupted = false;
+  const onInterrupt = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    if (!ownWorker) {
+      process.stderr.write(`\ntrl: ${signal}: ${handle.workflowId} goes on under trl up's worker (${uiLink})\n`);
+      process.exit(130);
+    }
+    process.stderr.write(`\ntrl: ${signal}: cancelling ${handle.workflowId} (a second ${signal} exits at once)\n`);
+    handle.cancel().catch(() => undefined);
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  let result: EvaluationResult | undefined;
   try {
-    result = await handle.result();
+    result = await handle.result().catch((error: unknown) => {
+      if (interrupted) return undefined;
+      throw error;
+    });
   } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     clearInterval(poll);
     view?.finish();
     if (ownWorker) {
@@ -147,6 +170,10 @@ export async function runEvaluation(
       await ownWorker.done;
     }
     await connection.close();
+  }
+  if (!result) {
+    process.stderr.write(`trl: ${handle.workflowId} cancelled\n`);
+    return 130;
   }
 
   if (options.json) {
