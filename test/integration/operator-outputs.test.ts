@@ -40,7 +40,7 @@ describe('operator outputs of a real evaluation', () => {
     metricsPort = await freePort();
     process.env.TRL_METRICS_PORT = String(metricsPort);
     process.env.TRL_TEMPORAL_METRICS_PORT = String(await freePort());
-    harness = await startHarness();
+    harness = await startHarness({ verifierCache: false });
     const scenarios = ['csv-sales-report'];
     [result, reference] = await Promise.all([
       harness.evaluate({ pack: { kind: 'directory', path: examplePackDir }, agent: 'hermes', scenarios }),
