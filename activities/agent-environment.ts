@@ -99,6 +99,8 @@ export async function startPolicyForSource(
     hiddenContent?: readonly HiddenPiece[];
     /** Count what the check finds without refusing (bench/coaching-corpus.ts). */
     observeInjectionOnly?: boolean;
+    /** `false`: the probe's rehearsal, whose upstream is no model: no model-call or spend metrics. */
+    recordMetrics?: boolean;
   },
 ): Promise<PolicyRun> {
   const { policy } = request;
@@ -146,6 +148,7 @@ export async function startPolicyForSource(
     maxAgentRequests: request.maxAgentRequests,
     hiddenContent: request.hiddenContent,
     observeInjectionOnly: request.observeInjectionOnly,
+    recordMetrics: request.recordMetrics,
   });
 }
 

@@ -102,6 +102,8 @@ async function probeScenario(
     maxAgentRequests: probeLimits.turns + 2,
     signal: conversationSignal,
     upstream: bland.client,
+    // Its answers are the probe's own, at $0: the validator's spend metrics count only real models.
+    recordMetrics: false,
     // The run's own check, on every field of every request (tools, response_format, keys): any
     // scenario's hidden content the probe's conversation never gave the policy.
     hiddenContent: hiddenPiecesOfAll(fingerprints),

@@ -13,6 +13,7 @@ import { GatewayError } from './gateway-error.ts';
 import { defaultAllowlistFile, loadAllowlist } from './catalog/allowlist.ts';
 import { HttpChatUpstream } from './upstream/http-chat-upstream.ts';
 import { listenOn } from './http/listen.ts';
+import { metricNames, metricsRegistry } from '../common/metrics.ts';
 
 const allowlist = loadAllowlist(defaultAllowlistFile);
 
@@ -271,4 +272,26 @@ test('the billed part is serialized once: the upstream gets, and the call log ke
     assert.equal(row.maxTokens, 300);
   }
   assert.equal(log.entries.filter((entry) => entry.status === 'ok').length, 2);
+});
+
+test("a rehearsal's calls (recordMetrics false: the probe) stay out of the model-call and spend metrics", async () => {
+  const spendOf = async () => {
+    const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === metricNames.spend);
+    return (metric?.values ?? []).reduce((sum, v) => sum + v.value, 0);
+  };
+  const before = await spendOf();
+  const rehearsal = new ModelGateway({
+    allowlist,
+    upstream: recordingUpstream({ prompt_tokens: 1000, completion_tokens: 1000 }),
+    capUsd: 1,
+    callLog: new CallLog(undefined),
+    seed: 0,
+    recordMetrics: false,
+  });
+  await rehearsal.complete(hiThere, { model: 'glm-5.3' });
+  assert.ok(rehearsal.ledger.spentUsd > 0, 'the rehearsal is still metered against its own cap');
+  assert.equal(await spendOf(), before);
+  const { gateway } = gatewayWith(recordingUpstream({ prompt_tokens: 1000, completion_tokens: 1000 }), 1);
+  await gateway.complete(hiThere, { model: 'glm-5.3' });
+  assert.ok((await spendOf()) > before, 'a real call is counted');
 });

@@ -61,6 +61,9 @@ export interface GatewayOptions {
   retryDelaysMs?: readonly number[];
   /** Reads every request before anything is reserved; a refusal it returns is the call's (gateway/injection/). */
   requestGuard?: RequestGuard;
+  /** `false`: a rehearsal whose upstream is no model and costs nothing (the probe): its calls stay out of the
+   * validator's model-call and spend metrics, which count what the models were really paid. */
+  recordMetrics?: boolean;
 }
 
 export interface CallOptions {
@@ -236,12 +239,13 @@ export class ModelGateway {
     };
     const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
     const latencyMs = Math.round(performance.now() - prepared.started);
-    recordModelCall({
-      model: prepared.model.id,
-      outcome: outcome.status === 'ok' ? 'ok' : (outcome.errorType ?? 'error'),
-      costUsd: settlement.costUsd,
-      latencyMs,
-    });
+    if (this.options.recordMetrics !== false)
+      recordModelCall({
+        model: prepared.model.id,
+        outcome: outcome.status === 'ok' ? 'ok' : (outcome.errorType ?? 'error'),
+        costUsd: settlement.costUsd,
+        latencyMs,
+      });
     this.options.callLog.ended({
       ...prepared.identity,
       status: outcome.status,

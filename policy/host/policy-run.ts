@@ -55,6 +55,8 @@ export interface PolicyRunOptions {
   hiddenContent?: readonly HiddenPiece[];
   /** Count hidden content found, never refuse a call or stop the agent (calibration, bench/coaching-corpus.ts). */
   observeInjectionOnly?: boolean;
+  /** `false` for a rehearsal on an upstream that is no model (the probe): no model-call or spend metrics. */
+  recordMetrics?: boolean;
 }
 
 /** What a backend gets from its run: the metered gateway and the records it writes into. */
@@ -176,6 +178,7 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
     callLog,
     seed: options.seed,
     tryKey: options.tryKey,
+    recordMetrics: options.recordMetrics,
   });
   const context: BackendContext = {
     gateway,
