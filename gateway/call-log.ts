@@ -160,3 +160,20 @@ export class CallLog {
     await stream?.close();
   }
 }
+
+/** The token counts a call's usage reports, for its end row; a missing or malformed count is 0. */
+export function reportedTokens(
+  usage: unknown,
+): Pick<CallEndRow, 'promptTokens' | 'cachedPromptTokens' | 'completionTokens'> {
+  const reported = (usage ?? {}) as {
+    prompt_tokens?: unknown;
+    completion_tokens?: unknown;
+    prompt_tokens_details?: { cached_tokens?: unknown } | null;
+  };
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  return {
+    promptTokens: count(reported.prompt_tokens),
+    cachedPromptTokens: count(reported.prompt_tokens_details?.cached_tokens),
+    completionTokens: count(reported.completion_tokens),
+  };
+}

@@ -24,12 +24,13 @@ import {
   upstreamRequestIdOf,
   wasRefusedUnbilled,
 } from './gateway-error.ts';
-import type { CallEndRow, CallLog } from './call-log.ts';
+import { reportedTokens, type CallEndRow, type CallLog } from './call-log.ts';
 import type { RequestGuard } from './injection/injection-guard.ts';
 import { recordInfraError, recordModelCall } from '../common/metrics.ts';
 import { checkRequest } from './request-checks.ts';
 import {
   AttemptsError,
+  defaultRetryDelaysMs,
   linkedAbort,
   notSentUpstream,
   requestOptions,
@@ -40,9 +41,6 @@ import {
   type ChatBody,
   type PreparedCall,
 } from './upstream-attempt.ts';
-
-/** Waits before the 1st … 6th retry of an upstream 429/503. */
-export const defaultRetryDelaysMs: readonly number[] = [250, 500, 1000, 2000, 4000, 8000];
 
 export interface GatewayOptions {
   allowlist: Allowlist;
@@ -232,12 +230,6 @@ export class ModelGateway {
       });
       if (settlement.overshootUsd > 0) this.upstreamOverbilled();
     }
-    const usage = (outcome.usage ?? {}) as {
-      prompt_tokens?: unknown;
-      completion_tokens?: unknown;
-      prompt_tokens_details?: { cached_tokens?: unknown } | null;
-    };
-    const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
     const latencyMs = Math.round(performance.now() - prepared.started);
     if (this.options.recordMetrics !== false)
       recordModelCall({
@@ -253,9 +245,7 @@ export class ModelGateway {
       upstreamRequestId: outcome.upstreamRequestId,
       attempts: outcome.attempts,
       basis: settlement.basis,
-      promptTokens: count(usage.prompt_tokens),
-      cachedPromptTokens: count(usage.prompt_tokens_details?.cached_tokens),
-      completionTokens: count(usage.completion_tokens),
+      ...reportedTokens(outcome.usage),
       maxTokens: prepared.maxTokens,
       clamped: prepared.clamped,
       reservedUsd: prepared.reservedUsd,
@@ -356,6 +346,19 @@ export class ModelGateway {
     let upstreamRequestId = sent.value.requestId;
     let outcome: CallOutcome | undefined;
     const chunks: unknown[] = [];
+    // What the stream delivered, with how it ended: settled from its usage when it came, else at the reservation.
+    const delivered = (errorType?: string): CallOutcome =>
+      errorType === undefined
+        ? { status: 'ok', usage, upstreamRequestId, attempts: sent.attempts, response: chunks }
+        : {
+            status: 'error',
+            errorType,
+            usage,
+            failedAfterSend: true,
+            upstreamRequestId,
+            attempts: sent.attempts,
+            response: chunks,
+          };
     try {
       for await (const chunk of sent.value.data) {
         if (chunk.usage) usage = chunk.usage;
@@ -364,31 +367,13 @@ export class ModelGateway {
         yield chunk;
       }
       // An aborted upstream stream ends quietly (the client's iterator just returns): not a success.
-      outcome = prepared.abort.signal.aborted
-        ? {
-            status: 'error',
-            errorType: cutOf(prepared.abort.signal).type,
-            usage,
-            failedAfterSend: true,
-            upstreamRequestId,
-            attempts: sent.attempts,
-            response: chunks,
-          }
-        : { status: 'ok', usage, upstreamRequestId, attempts: sent.attempts, response: chunks };
+      outcome = delivered(prepared.abort.signal.aborted ? cutOf(prepared.abort.signal).type : undefined);
     } catch (error) {
       const cut = prepared.abort.signal.aborted ? cutOf(prepared.abort.signal) : undefined;
       const mapped = cut
         ? new GatewayError(499, cut.type, cut.message, false)
         : fromUpstreamError(error, prepared.model.id);
-      outcome = {
-        status: 'error',
-        errorType: mapped.type,
-        usage,
-        failedAfterSend: true,
-        upstreamRequestId,
-        attempts: sent.attempts,
-        response: chunks,
-      };
+      outcome = delivered(mapped.type);
       if (isUpstreamInfrastructureFailure(mapped)) this.countUpstreamFailure(mapped.type);
       throw mapped;
     } finally {
@@ -398,15 +383,7 @@ export class ModelGateway {
         // The consumer stopped reading: the policy left the call.
         if (!prepared.abort.signal.aborted)
           prepared.abort.abort(new CallCut('abandoned', 'the stream was not read to its end'));
-        outcome = {
-          status: 'error',
-          errorType: cutOf(prepared.abort.signal).type,
-          usage,
-          failedAfterSend: true,
-          upstreamRequestId,
-          attempts: sent.attempts,
-          response: chunks,
-        };
+        outcome = delivered(cutOf(prepared.abort.signal).type);
       }
       this.finish(prepared, outcome);
     }

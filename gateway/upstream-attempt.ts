@@ -7,6 +7,9 @@ import { withBodyText } from './upstream/chat-upstream.ts';
 import type { ModelEntry } from './catalog/allowlist.ts';
 import { isRetriedByGateway } from './gateway-error.ts';
 
+/** Waits before the 1st … 6th retry of an upstream 429/503. */
+export const defaultRetryDelaysMs: readonly number[] = [250, 500, 1000, 2000, 4000, 8000];
+
 export type ChatBody = Record<string, unknown>;
 
 export interface PreparedCall {
