@@ -16,11 +16,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type OpenAI from 'openai';
 import { repoRoot, scenariosDir } from '../common/data-layout.ts';
-import { createDockerClient } from '../sandbox/docker-client.ts';
-import { bootstrap } from '../infra/bootstrap.ts';
-import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
-import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
-import type { ActivityDependencies } from '../activities/activity-context.ts';
 import { startPolicyForSource, type PolicySource } from '../activities/agent-environment.ts';
 import { runProbe } from '../activities/probe-activity.ts';
 import { hiddenContentOf } from '../activities/hidden-content.ts';
@@ -34,6 +29,7 @@ import { simulatedJudgement } from '../simfleet/judge-mode.ts';
 import { parseChatRequest } from '../simfleet/request-schema.ts';
 import { loadSimScenarios } from '../simfleet/scenario-recognition.ts';
 import { renderTable } from '../cli/render-table.ts';
+import { benchActivityDeps } from './bench-activity-deps.ts';
 import { parsePreEvalConfig } from '../screening/preeval-config.ts';
 import { localOwner, runPreEval } from '../screening/run-preeval.ts';
 import { buildScenarioFingerprints } from '../screening/scenario-fingerprints.ts';
@@ -73,19 +69,7 @@ async function policyOf(dir: string): Promise<{ policy: PolicySource; kind: stri
   throw new Error(`${dir}: no single entry`);
 }
 
-const docker = createDockerClient();
-const stack = await bootstrap(docker);
-const deps = {
-  docker,
-  owner: currentWorkerIdentity(),
-  allowlist: loadAllowlist(),
-  policyImage: stack.policyImage,
-  sidecarImage: stack.sidecarImage,
-  budgetCapUsd: 1,
-  policyRequestTimeoutMs: 60_000,
-  maxAgentOutputBytes: 1 << 24,
-  baseImageTag: stack.baseImage,
-} as unknown as ActivityDependencies;
+const deps = await benchActivityDeps();
 const fingerprints = await buildScenarioFingerprints();
 const preEvalConfig = parsePreEvalConfig(JSON.stringify({ version: 1, judge: { enabled: false, model: 'none' } }));
 

@@ -6,17 +6,13 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { examplesDir, repoRoot, scenariosDir } from '../common/data-layout.ts';
-import { createDockerClient } from '../sandbox/docker-client.ts';
-import { bootstrap } from '../infra/bootstrap.ts';
-import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
-import { loadAllowlist } from '../gateway/catalog/allowlist.ts';
-import type { ActivityDependencies } from '../activities/activity-context.ts';
 import type { PolicySource } from '../activities/agent-environment.ts';
 import { runProbe } from '../activities/probe-activity.ts';
 import { readPackDirectory } from '../packs/read-pack.ts';
 import { packKindOf, skillFile } from '../packs/pack-format.ts';
 import { bundlePack } from '../packs/bundle-pack.ts';
 import { renderTable } from '../cli/render-table.ts';
+import { benchActivityDeps } from './bench-activity-deps.ts';
 
 const { values } = parseArgs({
   options: {
@@ -42,19 +38,7 @@ const groups: [string, string][] = [
   ['example', examplesDir],
   ['gaming', path.join(corpus, 'gaming')],
 ];
-const docker = createDockerClient();
-const stack = await bootstrap(docker);
-const deps = {
-  docker,
-  owner: currentWorkerIdentity(),
-  allowlist: loadAllowlist(),
-  policyImage: stack.policyImage,
-  sidecarImage: stack.sidecarImage,
-  budgetCapUsd: 1,
-  policyRequestTimeoutMs: 60_000,
-  maxAgentOutputBytes: 1 << 24,
-  baseImageTag: stack.baseImage,
-} as unknown as ActivityDependencies;
+const deps = await benchActivityDeps();
 const scenarios = values.scenario!.map((name) => ({ name, dir: path.join(scenariosDir, name) }));
 const rows: Record<string, string | number>[] = [];
 for (const [group, dir] of groups) {
