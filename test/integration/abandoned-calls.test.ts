@@ -19,6 +19,7 @@ import { currentWorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { loadAllowlist } from '../../gateway/catalog/allowlist.ts';
 import { ensureScenarioImage } from '../../sandbox/scenario-image.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
+import { preparedScenarioOf } from '../support/prepared-scenario.ts';
 import { startAgentEnvironment, type PolicySource } from '../../activities/agent-environment.ts';
 import type { ActivityDependencies } from '../../activities/activity-context.ts';
 import { SpendLedger } from '../../gateway/spend/spend-ledger.ts';
@@ -98,19 +99,10 @@ describe('calls a policy abandons', () => {
     upstream = await startHoldingUpstream();
     const folder = await loadScenario(path.join(repoRoot, 'scenarios', 'csv-sales-report'));
     instruction = folder.instruction;
-    scenario = {
-      name: folder.name,
-      dir: folder.dir,
-      imageTag: await ensureScenarioImage(docker, stack.baseImage, folder),
-      category: folder.config.metadata.category,
-      difficulty: folder.config.metadata.difficulty,
+    scenario = preparedScenarioOf(folder, await ensureScenarioImage(docker, stack.baseImage, folder), {
       agentTimeoutSec: 120,
       agentMaxTurns: 5,
-      verifierTimeoutSec: 60,
-      cpus: 1,
-      memoryMb: 1024,
-      agentOutputs: folder.config.agent_outputs ?? [],
-    };
+    });
     deps = {
       docker,
       owner: currentWorkerIdentity(),

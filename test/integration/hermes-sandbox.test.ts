@@ -17,6 +17,7 @@ import { readPackDirectory } from '../../packs/read-pack.ts';
 import { bundlePack } from '../../packs/bundle-pack.ts';
 import { ensureScenarioImage } from '../../sandbox/scenario-image.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
+import { preparedScenarioOf } from '../support/prepared-scenario.ts';
 import { startAgentEnvironment, type AgentEnvironment } from '../../activities/agent-environment.ts';
 import type { ActivityDependencies } from '../../activities/activity-context.ts';
 import { SpendLedger } from '../../gateway/spend/spend-ledger.ts';
@@ -52,19 +53,7 @@ describe('Hermes sandbox', () => {
     fleet = await startSimFleet({ timeScale: 0 });
     const folder = await loadScenario(path.join(repoRoot, 'scenarios', 'csv-sales-report'));
     const imageTag = await ensureScenarioImage(docker, stack.baseImage, folder);
-    scenario = {
-      name: folder.name,
-      dir: folder.dir,
-      imageTag,
-      category: folder.config.metadata.category,
-      difficulty: folder.config.metadata.difficulty,
-      agentTimeoutSec: 300,
-      agentMaxTurns: 20,
-      verifierTimeoutSec: 60,
-      cpus: 1,
-      memoryMb: 1024,
-      agentOutputs: folder.config.agent_outputs ?? [],
-    };
+    scenario = preparedScenarioOf(folder, imageTag);
     deps = {
       docker,
       owner: currentWorkerIdentity(),

@@ -18,6 +18,7 @@ import { currentWorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { loadAllowlist, type Allowlist } from '../../gateway/catalog/allowlist.ts';
 import { ensureScenarioImage } from '../../sandbox/scenario-image.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
+import { preparedScenarioOf } from '../support/prepared-scenario.ts';
 import { startAgentEnvironment, type AgentEnvironment, type PolicySource } from '../../activities/agent-environment.ts';
 import type { ActivityDependencies } from '../../activities/activity-context.ts';
 import { SpendLedger } from '../../gateway/spend/spend-ledger.ts';
@@ -139,19 +140,7 @@ describe('policy sidecar', () => {
     const folder = await loadScenario(path.join(repoRoot, 'scenarios', 'csv-sales-report'));
     instruction = folder.instruction;
     const imageTag = await ensureScenarioImage(docker, stack.baseImage, folder);
-    scenario = {
-      name: folder.name,
-      dir: folder.dir,
-      imageTag,
-      category: folder.config.metadata.category,
-      difficulty: folder.config.metadata.difficulty,
-      agentTimeoutSec: 300,
-      agentMaxTurns: 20,
-      verifierTimeoutSec: 60,
-      cpus: 1,
-      memoryMb: 1024,
-      agentOutputs: folder.config.agent_outputs ?? [],
-    };
+    scenario = preparedScenarioOf(folder, imageTag);
     deps = {
       docker,
       owner: currentWorkerIdentity(),
