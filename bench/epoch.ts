@@ -16,8 +16,7 @@ import { examplesDir, repoRoot, scenariosDir } from '../common/data-layout.ts';
 import { renderTable } from '../cli/render-table.ts';
 import { startHarness, uniqueId } from '../test/support/evaluation-harness.ts';
 import { bootstrap } from '../infra/bootstrap.ts';
-import { startHostedWorker } from '../workers/hosted-worker.ts';
-import type { WorkerRole } from '../workers/create-worker.ts';
+import { startSplitRoleWorkers } from './split-role-workers.ts';
 import { evaluationWorkflowId } from '../contracts/temporal-names.ts';
 import type { EvaluationResult } from '../contracts/results.ts';
 import { activitySpans } from './workflow-history.ts';
@@ -97,23 +96,7 @@ interface Arm {
 }
 
 async function measure(hosts: number): Promise<Arm> {
-  const roles: (readonly WorkerRole[])[] = [
-    ['orchestration'],
-    ...Array.from({ length: hosts }, () => ['sandbox'] as const),
-  ];
-  const running = await Promise.all(
-    roles.map(async (workerRoles, index) => {
-      const hosted = await startHostedWorker({
-        docker: harness.docker,
-        stack,
-        taskQueue: harness.taskQueue,
-        workflowBundle: harness.bundle,
-        roles: workerRoles,
-        ...(index > 0 ? { hostId: `epoch-host-${hosts}-${index}` } : {}),
-      });
-      return { hosted, done: hosted.run() };
-    }),
-  );
+  const workers = await startSplitRoleWorkers(harness, stack, hosts, `epoch-host-${hosts}`);
   const submissionId = uniqueId(`bench-epoch-${hosts}`);
   const sampler = new EpochSampler(harness.docker, () => evaluationWorkflowId(submissionId));
   try {
@@ -163,8 +146,7 @@ async function measure(hosts: number): Promise<Arm> {
     return arm;
   } finally {
     sampler.stop();
-    for (const { hosted } of running) hosted.shutdown();
-    await Promise.allSettled(running.map(({ done }) => done));
+    await workers.stop();
   }
 }
 

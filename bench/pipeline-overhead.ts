@@ -17,8 +17,7 @@ import { scenariosDir } from '../common/data-layout.ts';
 import { renderTable } from '../cli/render-table.ts';
 import { startHarness, uniqueId } from '../test/support/evaluation-harness.ts';
 import { bootstrap } from '../infra/bootstrap.ts';
-import { startHostedWorker } from '../workers/hosted-worker.ts';
-import type { WorkerRole } from '../workers/create-worker.ts';
+import { startSplitRoleWorkers } from './split-role-workers.ts';
 import { evaluationWorkflowId } from '../contracts/temporal-names.ts';
 import { activitySpans, type ActivitySpan } from './workflow-history.ts';
 
@@ -85,23 +84,7 @@ interface ArmSummary {
  * table and returns the totals.
  */
 async function measureArm(sandboxWorkers: number): Promise<ArmSummary> {
-  const roles: (readonly WorkerRole[])[] = [
-    ['orchestration'],
-    ...Array.from({ length: sandboxWorkers }, () => ['sandbox'] as const),
-  ];
-  const running = await Promise.all(
-    roles.map(async (workerRoles, index) => {
-      const hosted = await startHostedWorker({
-        docker: harness.docker,
-        stack,
-        taskQueue: harness.taskQueue,
-        workflowBundle: harness.bundle,
-        roles: workerRoles,
-        ...(index > 0 ? { hostId: `bench-host-${index}` } : {}),
-      });
-      return { hosted, done: hosted.run() };
-    }),
-  );
+  const workers = await startSplitRoleWorkers(harness, stack, sandboxWorkers, 'bench-host');
   try {
     const started = performance.now();
     const submissionId = uniqueId('bench-pipeline');
@@ -199,8 +182,7 @@ async function measureArm(sandboxWorkers: number): Promise<ArmSummary> {
       tests: `${result.testsPassed}/${result.testsTotal}`,
     };
   } finally {
-    for (const { hosted } of running) hosted.shutdown();
-    await Promise.all(running.map(({ done }) => done));
+    await workers.stop();
   }
 }
 
