@@ -4,88 +4,28 @@
 // slices reversing a value (`[::-1]`), `.join` both ways round, character codes (`String.fromCharCode`,
 // `chr`), `bytes(...)`/`bytes.fromhex(...)` decoded, `atob`/`b64decode`/`b32decode`, `len`. Every
 // value and every chain is bounded, and nesting deeper than a few levels is not followed.
+import { base32Bytes, rotate } from './text-decoders.ts';
 import type { Token } from './js-tokens.ts';
+import {
+  asText,
+  codesToText,
+  type Evaluated,
+  type Flags,
+  joinBounded,
+  maxArrayItems,
+  maxValueChars,
+  merge,
+  noFlags,
+  num,
+  numberOf,
+  str,
+  type Value,
+  binaryOperators,
+  levels,
+} from './constant-values.ts';
 
-export const maxValueChars = 200_000;
-export const maxArrayItems = 20_000;
 const maxDepth = 20;
-
-export type Flags = { joined: boolean; charCodes: boolean; reversed: boolean; indexed: boolean };
-export type Value =
-  | { kind: 'string'; text: string }
-  | { kind: 'number'; value: number }
-  | { kind: 'array'; items: Value[] };
-export type Evaluated = { value: Value; end: number; flags: Flags };
-
-export const noFlags = (): Flags => ({ joined: false, charCodes: false, reversed: false, indexed: false });
-export const merge = (a: Flags, b: Flags): Flags => ({
-  joined: a.joined || b.joined,
-  charCodes: a.charCodes || b.charCodes,
-  reversed: a.reversed || b.reversed,
-  indexed: a.indexed || b.indexed,
-});
-
-/** parts.join(separator) cut at maxValueChars without ever building the whole string. */
-export function joinBounded(parts: readonly string[], separator: string): string {
-  const kept: string[] = [];
-  let length = 0;
-  for (const part of parts) {
-    if (length >= maxValueChars) break;
-    kept.push(part);
-    length += part.length + separator.length;
-  }
-  return kept.join(separator).slice(0, maxValueChars);
-}
-
-export const asText = (value: Value): string | undefined =>
-  value.kind === 'string' ? value.text : value.kind === 'number' ? String(value.value) : undefined;
-const str = (text: string): Value => ({ kind: 'string', text: text.slice(0, maxValueChars) });
-const num = (value: number): Value | undefined => (Number.isFinite(value) ? { kind: 'number', value } : undefined);
-
-function numberOf(raw: string): number | undefined {
-  const cleaned = raw.replace(/_/g, '').replace(/[njJ]$/, '');
-  const value = /^0[bBoOxX]/.test(cleaned) ? Number(cleaned) : Number.parseFloat(cleaned);
-  return Number.isFinite(value) ? value : undefined;
-}
-
-/** Character codes as text, or undefined when any item is not a code point. */
-export function codesToText(items: readonly Value[]): string | undefined {
-  if (items.length > maxArrayItems) return undefined;
-  const codes: number[] = [];
-  for (const item of items) {
-    if (item.kind !== 'number' || !Number.isInteger(item.value) || item.value < 0 || item.value > 0x10ffff)
-      return undefined;
-    codes.push(item.value);
-  }
-  let text = '';
-  for (let i = 0; i < codes.length; i += 4096) text += String.fromCodePoint(...codes.slice(i, i + 4096));
-  return text;
-}
-
 const bytesText = (bytes: Buffer) => bytes.toString('utf8');
-const binaryOperators: Record<string, (a: number, b: number) => number> = {
-  '*': (a, b) => a * b,
-  '/': (a, b) => a / b,
-  '//': (a, b) => Math.floor(a / b),
-  '%': (a, b) => a % b,
-  '**': (a, b) => a ** b,
-  '-': (a, b) => a - b,
-  '^': (a, b) => a ^ b,
-  '&': (a, b) => a & b,
-  '|': (a, b) => a | b,
-  '<<': (a, b) => a << b,
-  '>>': (a, b) => a >> b,
-};
-// Loosest first; `+` (strings or numbers) is handled with `-` on the additive level.
-const levels: readonly (readonly string[])[] = [
-  ['|'],
-  ['^'],
-  ['&'],
-  ['<<', '>>'],
-  ['+', '-'],
-  ['*', '/', '//', '%'],
-  ['**'],
-];
 
 export class ConstantEvaluator {
   readonly constants = new Map<string, { value: Value; flags: Flags }>();
@@ -446,38 +386,4 @@ export class ConstantEvaluator {
     if (method === 'decode' && value.kind === 'string') return { value, flags };
     return undefined;
   }
-}
-
-/** Letters rotated by `shift` places (rot-n), everything else kept. */
-export function rotate(text: string, shift: number): string {
-  const by = ((shift % 26) + 26) % 26;
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 65 && code <= 90) out += String.fromCharCode(((code - 65 + by) % 26) + 65);
-    else if (code >= 97 && code <= 122) out += String.fromCharCode(((code - 97 + by) % 26) + 97);
-    else out += text[i];
-  }
-  return out;
-}
-
-const base32Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** RFC 4648 base32 (either case, padding optional), or undefined when it is not. */
-export function base32Bytes(text: string): Buffer | undefined {
-  const compact = text.trim().replace(/=+$/, '').toUpperCase();
-  if (!/^[A-Z2-7]+$/.test(compact)) return undefined;
-  const bytes: number[] = [];
-  let buffer = 0;
-  let bits = 0;
-  for (const char of compact) {
-    buffer = (buffer << 5) | base32Alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((buffer >> bits) & 0xff);
-      buffer &= (1 << bits) - 1;
-    }
-  }
-  return Buffer.from(bytes);
 }

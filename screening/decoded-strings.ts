@@ -4,15 +4,8 @@
 // reversals, fragments put together by an index array, and base64, hex, base32, rot-n or single-key
 // XOR payloads decoded (text-decoders.ts). JavaScript, TypeScript, JSON and Python sources alike. A
 // policy hiding scenario text behind such tricks is caught by what it decodes to.
-import {
-  asText,
-  codesToText,
-  ConstantEvaluator,
-  joinBounded,
-  maxArrayItems,
-  type Flags,
-  type Value,
-} from './constant-evaluator.ts';
+import { ConstantEvaluator } from './constant-evaluator.ts';
+import { asText, codesToText, type Flags, joinBounded, maxArrayItems, type Value } from './constant-values.ts';
 import { tokenize, type Token } from './js-tokens.ts';
 import { tokenizePython } from './python-tokens.ts';
 import {

@@ -3,7 +3,6 @@
 // bytes XOR-ed with, or shifted by, one constant (the constant picked by how text-like the result
 // is). Each is one linear pass, or a fixed number of them over a bounded prefix.
 import { gunzipSync, inflateSync } from 'node:zlib';
-import { base32Bytes, rotate } from './constant-evaluator.ts';
 
 export const minDecodedChars = 6;
 /** Bytes one file may spend on the XOR/shift search (255 + 255 passes each). */
@@ -310,4 +309,38 @@ export function proseBlobs(text: string): Blob[] {
     if (base64) found.push({ text: base64, line, encoding: 'base64' });
   }
   return found;
+}
+
+/** Letters rotated by `shift` places (rot-n), everything else kept. */
+export function rotate(text: string, shift: number): string {
+  const by = ((shift % 26) + 26) % 26;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 65 && code <= 90) out += String.fromCharCode(((code - 65 + by) % 26) + 65);
+    else if (code >= 97 && code <= 122) out += String.fromCharCode(((code - 97 + by) % 26) + 97);
+    else out += text[i];
+  }
+  return out;
+}
+
+const base32Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** RFC 4648 base32 (either case, padding optional), or undefined when it is not. */
+export function base32Bytes(text: string): Buffer | undefined {
+  const compact = text.trim().replace(/=+$/, '').toUpperCase();
+  if (!/^[A-Z2-7]+$/.test(compact)) return undefined;
+  const bytes: number[] = [];
+  let buffer = 0;
+  let bits = 0;
+  for (const char of compact) {
+    buffer = (buffer << 5) | base32Alphabet.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((buffer >> bits) & 0xff);
+      buffer &= (1 << bits) - 1;
+    }
+  }
+  return Buffer.from(bytes);
 }
