@@ -96,12 +96,12 @@ export const workerSettings = settingTable({
   TRL_WATCHDOG_FIRST_CALL_SEC: {
     schema: positiveSeconds('TRL_WATCHDOG_FIRST_CALL_SEC', 120),
     description:
-      'The agent is stopped when no model call has completed within this long of its start; its outputs are still verified.',
+      "The agent is stopped when no model call has completed in the first this-many seconds it waited on the policy (counted only while an agent request is open and no model call is in flight: the agent's own work and the model's latency are not the policy's); its outputs are still verified.",
   },
   TRL_WATCHDOG_IDLE_SEC: {
     schema: positiveSeconds('TRL_WATCHDOG_IDLE_SEC', 600),
     description:
-      'The agent is stopped when no model call has completed in the last this-many seconds; its outputs are still verified.',
+      'After a completed call, the agent is stopped when no other completes in this many seconds of it waiting on the policy (counted as for `TRL_WATCHDOG_FIRST_CALL_SEC`); its outputs are still verified.',
   },
   TRL_POLICY_DEFAULT_MODEL: {
     schema: optionalText,

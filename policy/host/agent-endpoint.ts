@@ -26,7 +26,13 @@ export interface AgentEndpoint {
 
 export async function serveAgentEndpoint(
   backend: PolicyBackend,
-  options: { host: string; port?: number; maxBodyBytes?: number },
+  options: {
+    host: string;
+    port?: number;
+    maxBodyBytes?: number;
+    /** Told when an agent request opens and when it closes (answered, failed or cut): the watchdog's clock. */
+    onAgentWaiting?: (opened: boolean) => void;
+  },
 ): Promise<AgentEndpoint> {
   const state = { requests: 0, open: 0 };
   const server = http.createServer(async (request, response) => {
@@ -49,6 +55,7 @@ export async function serveAgentEndpoint(
       }
       state.requests += 1;
       state.open += 1;
+      options.onAgentWaiting?.(true);
       try {
         const body = parsed.data as AgentRequestBody;
         const answer = await backend.answer(body);
@@ -60,6 +67,7 @@ export async function serveAgentEndpoint(
         endSse(response);
       } finally {
         state.open -= 1;
+        options.onAgentWaiting?.(false);
       }
     } catch (error) {
       if (error instanceof PolicyRequestError)

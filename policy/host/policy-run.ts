@@ -203,7 +203,10 @@ export async function startPolicyRun(options: PolicyRunOptions): Promise<PolicyR
   }
   let endpoint: AgentEndpoint;
   try {
-    endpoint = await serveAgentEndpoint(host, { host: options.bindHost });
+    endpoint = await serveAgentEndpoint(host, {
+      host: options.bindHost,
+      onAgentWaiting: (opened) => (opened ? watchdog.noteAgentRequestOpened() : watchdog.noteAgentRequestClosed()),
+    });
   } catch (error) {
     await host.stop();
     await closeRecords();

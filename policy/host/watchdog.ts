@@ -1,10 +1,13 @@
 // The run's watchdog: a policy-driven agent is stopped when no model call has completed within
-// `firstCallMs` of its start, or in the last `idleMs`. What the agent wrote is verified as usual;
-// the fault says why it stopped. A completed call is a gateway call that ended `ok`.
-// The clocks stop while a gateway call is in flight: that time is the upstream's (bounded by its own
-// timeout, blamed on it when it runs out), not the policy's idleness. A real model on 2 cores takes
-// longer than 120 s for Hermes' first answer when three scenarios share two slots; counted, it made
-// the policy's fault of the model's speed.
+// `firstCallMs` of the policy's time, or in the last `idleMs` of it. What the agent wrote is verified
+// as usual; the fault says why it stopped. A completed call is a gateway call that ended `ok`.
+// The policy's time is the time the agent waits on it with no gateway call in flight:
+// - a call in flight is the upstream's time (bounded by its own timeout, blamed on it when it runs out).
+//   A real model on 2 cores takes longer than 120 s for Hermes' first answer when three scenarios share
+//   two slots; counted, it made the policy's fault of the model's speed;
+// - while no agent request is open the agent is busy (starting, running a tool command): on a loaded
+//   host Hermes took over 120 s to send its first request, and 13 of 26 honest scenarios were stopped
+//   as the policy's fault before the policy had been asked anything.
 import { CallLog } from '../../gateway/call-log.ts';
 import type { PolicyFault } from './policy-backend.ts';
 import { readSetting } from '../../common/settings/setting.ts';
@@ -30,13 +33,16 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 export class Watchdog {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
-  private startedMs: number | undefined;
-  private lastCompletedMs: number | undefined;
-  /** Gateway calls sent and not yet ended; while any is, the clocks stand still. */
+  private started = false;
+  private completedOnce = false;
+  /** Gateway calls sent and not yet ended. */
   private inFlight = 0;
-  private inFlightSinceMs: number | undefined;
-  /** Time spent with a call in flight since the clock's reference (the start or the last completed call). */
-  private waitedMs = 0;
+  /** Agent requests the policy is answering. */
+  private agentWaiting = 0;
+  /** The policy's time since the clock's reference (the start or the last completed call), closed spans. */
+  private policyMs = 0;
+  /** When the span now counting began: the agent waits and no call is in flight. */
+  private countingSinceMs: number | undefined;
   fault: PolicyFault | undefined;
 
   constructor(
@@ -49,45 +55,73 @@ export class Watchdog {
     return this.controller.signal;
   }
 
-  /** Starts the clocks: call when the agent starts. */
+  /** Arms the watchdog: call when the agent starts. */
   start(): void {
-    if (this.startedMs !== undefined) return;
-    this.startedMs = this.now();
+    if (this.started) return;
+    this.started = true;
+    this.recount();
     const tickMs = Math.max(50, Math.min(1000, this.limits.firstCallMs / 4, this.limits.idleMs / 4));
     this.timer = setInterval(() => this.check(), tickMs);
     this.timer.unref();
   }
 
+  /** The agent sent the policy a request: the policy's clock runs while it is open and no call is in flight. */
+  noteAgentRequestOpened(): void {
+    this.agentWaiting += 1;
+    this.recount();
+  }
+
+  noteAgentRequestClosed(): void {
+    if (this.agentWaiting === 0) return;
+    this.agentWaiting -= 1;
+    this.recount();
+  }
+
   noteCompletedCall(): void {
-    this.lastCompletedMs = this.now();
-    this.waitedMs = 0;
-    if (this.inFlight > 0) this.inFlightSinceMs = this.lastCompletedMs;
+    this.completedOnce = true;
+    this.policyMs = 0;
+    if (this.countingSinceMs !== undefined) this.countingSinceMs = this.now();
   }
 
   /** A gateway call was sent upstream: the clocks stop until no call is in flight. */
   noteCallStarted(): void {
-    if (this.inFlight++ === 0) this.inFlightSinceMs = this.now();
+    this.inFlight += 1;
+    this.recount();
   }
 
   /** A gateway call ended, whatever its outcome (call noteCompletedCall after this one for an `ok`). */
   noteCallEnded(): void {
     if (this.inFlight === 0) return;
-    if (--this.inFlight === 0 && this.inFlightSinceMs !== undefined) {
-      this.waitedMs += this.now() - this.inFlightSinceMs;
-      this.inFlightSinceMs = undefined;
-    }
+    this.inFlight -= 1;
+    this.recount();
+  }
+
+  /** The policy's time since the last completed call (or the start). */
+  policyTimeMs(): number {
+    return this.policyMs + (this.countingSinceMs === undefined ? 0 : this.now() - this.countingSinceMs);
   }
 
   /** Fires when a limit has passed; exposed for tests with a fake clock. */
   check(): void {
-    if (this.startedMs === undefined || this.fault) return;
-    if (this.inFlight > 0) return;
-    const now = this.now() - this.waitedMs;
-    if (this.lastCompletedMs === undefined) {
-      if (now - this.startedMs >= this.limits.firstCallMs)
-        this.fire(`watchdog: no completed model call within ${seconds(this.limits.firstCallMs)} of the start`);
-    } else if (now - this.lastCompletedMs >= this.limits.idleMs) {
-      this.fire(`watchdog: no completed model call in ${seconds(this.limits.idleMs)}`);
+    if (!this.started || this.fault) return;
+    const spent = this.policyTimeMs();
+    if (!this.completedOnce) {
+      if (spent >= this.limits.firstCallMs)
+        this.fire(
+          `watchdog: no completed model call in the first ${seconds(this.limits.firstCallMs)} the agent waited on the policy`,
+        );
+    } else if (spent >= this.limits.idleMs) {
+      this.fire(`watchdog: no completed model call in ${seconds(this.limits.idleMs)} the agent waited on the policy`);
+    }
+  }
+
+  /** Opens or closes the counting span as the agent's and the upstream's states change. */
+  private recount(): void {
+    const counting = this.started && this.agentWaiting > 0 && this.inFlight === 0;
+    if (counting && this.countingSinceMs === undefined) this.countingSinceMs = this.now();
+    if (!counting && this.countingSinceMs !== undefined) {
+      this.policyMs += this.now() - this.countingSinceMs;
+      this.countingSinceMs = undefined;
     }
   }
 

@@ -370,7 +370,9 @@ describe('policy sidecar', () => {
     assert.equal(record.timedOut, false);
     assert.ok(
       summary.faults.some(
-        (f) => f.kind === 'watchdog' && f.message === 'watchdog: no completed model call within 4 s of the start',
+        (f) =>
+          f.kind === 'watchdog' &&
+          f.message === 'watchdog: no completed model call in the first 4 s the agent waited on the policy',
       ),
       JSON.stringify(summary.faults),
     );
