@@ -118,6 +118,8 @@ interface Arm {
   /** CPU seconds of this process and its children (workers, gateways, sim fleets). */
   processCpuS: number;
   series: InFlightSeries;
+  /** Scenarios by status (and the first words of their error): what a wall time was made of. */
+  outcomes: string;
 }
 
 const cores = os.availableParallelism();
@@ -126,6 +128,15 @@ const quantile = (xs: number[], q: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]! : 0;
 };
+
+function scenarioOutcomes(result: EvaluationResult): string {
+  const counts = new Map<string, number>();
+  for (const s of result.perScenario) {
+    const key = s.error ? `${s.status} (${s.error.slice(0, 60)})` : s.status;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, n]) => `${n} ${key}`).join(', ');
+}
 
 async function measure(hosts: number): Promise<Arm> {
   const workers = await startSplitRoleWorkers(harness, stack, hosts, `epoch-host-${hosts}`);
@@ -177,6 +188,7 @@ async function measure(hosts: number): Promise<Arm> {
       loadMean: mean(samples.map((s) => s.loadAverage)),
       loadMax: Math.max(0, ...samples.map((s) => s.loadAverage)),
       processCpuS: sampler.processCpuSeconds(),
+      outcomes: scenarioOutcomes(result),
       series: {
         label: `${hosts} sandbox host${hosts > 1 ? 's' : ''}`,
         points: samples.map((s) => [s.atMs / 1000, s.inFlight]),
@@ -267,6 +279,7 @@ process.stdout.write(
     arms,
   )}\n`,
 );
+process.stdout.write(`scenarios: ${arms.map((a) => `${a.hosts} host(s): ${a.outcomes}`).join('; ')}\n`);
 const roles = [...new Set(arms.flatMap((a) => Object.keys(a.cpuByRole)))].sort();
 process.stdout.write(
   `container CPU by role label (s): ${arms.map((a) => `${a.hosts} host(s): ${roles.map((r) => `${r} ${(a.cpuByRole[r] ?? 0).toFixed(1)}`).join(', ')}`).join('; ')}\n`,
