@@ -61,3 +61,16 @@ test('the estimate is the calibrated default until three scenarios were measured
     'only the last 20 count',
   );
 });
+
+test("the engine's address pools bind: each scenario holds two networks, and an empty host still takes one", () => {
+  const held = [scenario(10), scenario(10)];
+  assert.equal(admitScenario({ ...budget, networks: 6 }, held, scenario(10)).admitted, true);
+  const refused = admitScenario({ ...budget, networks: 5 }, held, scenario(10));
+  assert.deepEqual(refused, {
+    admitted: false,
+    limit: 'networks',
+    reason:
+      "networks: 2 scenarios hold 4 of the 5 Docker networks the engine's address pools leave this host, one more needs 2",
+  });
+  assert.equal(admitScenario({ ...budget, networks: 0 }, [], scenario(10)).admitted, true);
+});

@@ -1,5 +1,6 @@
 // Whether a sandbox host takes one more scenario: while the memory and the CPU share of the scenarios
-// it holds, plus one more, fit its budget (and, when the operator sets one, a count). Pure: the host's
+// it holds, plus one more, fit its budget (and, when the operator sets one, a count), and the Docker
+// engine's address pools have the networks they hold (sandbox/address-pools.ts). Pure: the host's
 // claims (host-claims.ts) ask it, with each held scenario's cost as measured so far
 // (sandbox/container-usage.ts) or the host's estimate. The refusal says which limit binds, in words
 // that go to the claim's failure, the Temporal UI's pending activity and `trl seat`.
@@ -17,9 +18,15 @@ export interface HostBudget {
   cpus: number;
   /** A cap on the count (TRL_MAX_CONCURRENT_ACTIVITIES when set, else the host queue's slots); none: the budget alone. */
   maxScenarios?: number;
+  /** Docker networks the engine's address pools still give this host's scenarios (sandbox/address-pools.ts); none:
+   * not counted. */
+  networks?: number;
 }
 
-export type AdmissionLimit = 'memory' | 'cpu' | 'scenarios';
+/** Docker networks one scenario holds: its run network and its policy network (sandbox/run-network.ts). */
+export const scenarioNetworks = 2;
+
+export type AdmissionLimit = 'memory' | 'cpu' | 'scenarios' | 'networks';
 
 export type Admission = { admitted: true } | { admitted: false; limit: AdmissionLimit; reason: string };
 
@@ -49,6 +56,12 @@ export function admitScenario(budget: HostBudget, held: readonly ScenarioCost[],
       admitted: false,
       limit: 'scenarios',
       reason: `count: ${n} scenarios running, the host's cap of ${budget.maxScenarios}`,
+    };
+  if (budget.networks !== undefined && (n + 1) * scenarioNetworks > budget.networks)
+    return {
+      admitted: false,
+      limit: 'networks',
+      reason: `networks: ${n} scenarios hold ${n * scenarioNetworks} of the ${budget.networks} Docker networks the engine's address pools leave this host, one more needs ${scenarioNetworks}`,
     };
   const used = totalCost(held);
   if (used.memoryBytes + next.memoryBytes > budget.memoryBytes)

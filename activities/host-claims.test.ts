@@ -97,3 +97,16 @@ test("finished scenarios' measurements replace the calibrated estimate after thr
   for (let i = 0; i < 9; i++) assert.equal(claims.tryClaim(`v/${i}`), true, `v/${i}: 9 × 440 MiB fit in 4 GiB`);
   assert.equal(claims.tryClaim('v/9'), false);
 });
+
+test("the networks the engine's address pools leave the host bound it, as last sampled", async () => {
+  const claims = new HostClaims({ ...room(10), idleMs: 120_000 });
+  claims.setNetworksLeft(5);
+  assert.equal(claims.tryClaim('w/a'), true);
+  assert.equal(claims.tryClaim('w/b'), true);
+  assert.equal(claims.tryClaim('w/c'), false, '3 scenarios × 2 networks > 5');
+  assert.match(claims.lastRefusal()!.reason, /^networks: 2 scenarios hold 4 of the 5 Docker networks/);
+  await claims.within('w/a', async () => undefined, { last: true });
+  assert.equal(claims.tryClaim('w/c'), true, 'a finished scenario gives its networks back');
+  claims.setNetworksLeft(8);
+  assert.equal(claims.tryClaim('w/d'), true, 'networks freed by others count at the next sample');
+});

@@ -35,6 +35,8 @@ export class HostClaims {
   /** Measured costs of the scenarios this host finished, oldest first (the last few make the estimate). */
   private readonly finished: ScenarioCost[] = [];
   private refusal: HostRefusal | undefined;
+  /** Docker networks the engine's address pools leave this host, as last sampled (none: not counted). */
+  private networks: number | undefined;
 
   constructor(private readonly options: HostClaimsOptions) {
     this.now = options.now ?? Date.now;
@@ -71,13 +73,20 @@ export class HostClaims {
       this.claims.get(key)!.lastSeenMs = this.now();
       return true;
     }
-    const admission = admitScenario(this.options.budget, this.held(), this.estimate());
+    const budget =
+      this.networks === undefined ? this.options.budget : { ...this.options.budget, networks: this.networks };
+    const admission = admitScenario(budget, this.held(), this.estimate());
     if (!admission.admitted) {
       this.refusal = { reason: admission.reason, atMs: this.now() };
       return false;
     }
     this.claims.set(key, { running: 0, lastSeenMs: this.now() });
     return true;
+  }
+
+  /** The Docker networks the engine's address pools leave this host now (sandbox/address-pools.ts). */
+  setNetworksLeft(networks: number): void {
+    this.networks = networks;
   }
 
   /** Why the host last refused a scenario. */

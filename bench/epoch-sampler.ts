@@ -1,7 +1,8 @@
 // What bench/epoch.ts samples every few seconds while an evaluation runs: the scenarios in flight
 // (those with a live container of the evaluation), the memory of its containers plus this process and
-// its children (workers, the sim fleet), and the CPU time of the containers by role (agent, policy,
-// verifier).
+// its children (workers, the sim fleet), the CPU time of the containers by role (agent, policy,
+// verifier) and of this process tree, and the machine's busy cores and load average (other sessions
+// share it: whether the machine's CPU, not the hosts' admission, bounds a run).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
@@ -9,16 +10,40 @@ import { containerLabels } from '../sandbox/container-labels.ts';
 import { ContainerUsage, readContainerCgroup, type ScenarioUsage } from '../sandbox/container-usage.ts';
 import { currentWorkerIdentity } from '../sandbox/worker-identity.ts';
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 
 export interface EpochSample {
   atMs: number;
   inFlight: number;
   containersBytes: number;
   processesBytes: number;
+  /** Cores the whole machine kept busy since the previous sample (/proc/stat), every session's work. */
+  machineBusyCores: number;
+  loadAverage: number;
 }
 
-/** The resident memory of this process and every process below it, from `ps`. */
-async function processTreeBytes(): Promise<number> {
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const ticksPerSecond = 100;
+
+/** The machine's busy and total CPU ticks so far, summed over its cores (/proc/stat's first line). */
+async function machineTicks(): Promise<{ busy: number; total: number }> {
+  const line = (await readFile('/proc/stat', 'utf8')).split('\n')[0] ?? '';
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, n) => sum + n, 0);
+  // idle and iowait are the 4th and 5th.
+  return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+}
+
+/** A process's user + system CPU ticks so far (/proc/<pid>/stat fields 14 and 15), 0 once it is gone. */
+async function processTicks(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const after = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(after[11] ?? 0) + Number(after[12] ?? 0);
+}
+
+/** The resident memory of this process and every process below it, from `ps`, and their pids. */
+async function processTree(): Promise<{ bytes: number; pids: number[] }> {
   const { stdout } = await promisify(execFile)('ps', ['-e', '-o', 'pid=,ppid=,rss=']);
   const rows = stdout
     .trim()
@@ -28,13 +53,15 @@ async function processTreeBytes(): Promise<number> {
   for (const [pid, ppid] of rows) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
   const rss = new Map(rows.map(([pid, , kib]) => [pid, kib * 1024]));
   let total = 0;
+  const pids: number[] = [];
   const stack = [process.pid];
   while (stack.length) {
     const pid = stack.pop()!;
+    pids.push(pid);
     total += rss.get(pid) ?? 0;
     stack.push(...(children.get(pid) ?? []));
   }
-  return total;
+  return { bytes: total, pids };
 }
 
 /** A container's memory now (not its peak): cgroup v1 usage, else v2 current. */
@@ -53,6 +80,10 @@ export class EpochSampler {
   readonly samples: EpochSample[] = [];
   /** CPU time in ns of each container seen, with its role. */
   private readonly cpu = new Map<string, { role: string; ns: number }>();
+  /** CPU ticks of each process of this tree seen (the highest reading: a process that exits keeps its last). */
+  private readonly processCpu = new Map<number, number>();
+  private readonly processCpuAtStart = new Map<number, number>();
+  private machine: { busy: number; total: number } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly started = performance.now();
   /** Each scenario's peak memory and mean CPU share, as a sandbox host measures them for its admission. */
@@ -67,6 +98,13 @@ export class EpochSampler {
   }
 
   start(intervalMs = 2000): void {
+    // The tree's CPU before the evaluation (the harness, earlier runs) is not the evaluation's.
+    void processTree().then(async ({ pids }) => {
+      for (const pid of pids) this.processCpuAtStart.set(pid, await processTicks(pid));
+    });
+    void machineTicks().then((ticks) => {
+      this.machine ??= ticks;
+    });
     let busy = false;
     this.timer = setInterval(() => {
       if (busy) return;
@@ -110,12 +148,33 @@ export class EpochSampler {
           cpus: cost.cpus,
         });
       }
+    const tree = await processTree();
+    for (const pid of tree.pids) {
+      const ticks = await processTicks(pid);
+      if (ticks > (this.processCpu.get(pid) ?? 0)) this.processCpu.set(pid, ticks);
+    }
+    const machine = await machineTicks();
+    const previous = this.machine ?? machine;
+    this.machine = machine;
+    const cores = os.availableParallelism();
     this.samples.push({
       atMs: performance.now() - this.started,
       inFlight: scenarios.size,
       containersBytes,
-      processesBytes: await processTreeBytes(),
+      processesBytes: tree.bytes,
+      machineBusyCores:
+        machine.total > previous.total
+          ? (cores * (machine.busy - previous.busy)) / (machine.total - previous.total)
+          : 0,
+      loadAverage: os.loadavg()[0] ?? 0,
     });
+  }
+
+  /** CPU seconds of this process and its children (workers, gateways, sim fleets) since start(). */
+  processCpuSeconds(): number {
+    let ticks = 0;
+    for (const [pid, seen] of this.processCpu) ticks += seen - (this.processCpuAtStart.get(pid) ?? 0);
+    return ticks / ticksPerSecond;
   }
 
   /** CPU seconds of the containers seen, by role. */

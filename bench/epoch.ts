@@ -7,7 +7,13 @@
 // (a plot written to bench/figures/epoch.svg), and where the time went: waiting on models (the sum of
 // the model calls' latency), the agents' and verifiers' CPU (their containers' cgroups), the
 // verifiers' wall, and Temporal (activity tasks waiting to start, and claims waiting for a host).
-// node --import tsx bench/epoch.ts [--scenarios N] [--scenario NAME]… [--hosts 1,2] [--time-scale 1] [--pack NAME]
+// `--per-host-scenarios N` lends every sandbox host the same capacity, N scenarios at once (the
+// admission's count cap, TRL_MAX_CONCURRENT_ACTIVITIES, on top of its memory and CPU budget): the hosts
+// share this machine's cores, so without it a second host only adds what the first's budget could
+// have had. The machine's busy cores and load average are printed beside, to show whether the
+// machine's CPU rather than the hosts' capacity bound a run.
+// node --import tsx bench/epoch.ts [--scenarios N] [--scenario NAME]… [--hosts 1,2] [--per-host-scenarios N]
+//   [--time-scale 1] [--pack NAME] [--svg FILE]
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +34,7 @@ const { values } = parseArgs({
     scenarios: { type: 'string', default: '26' },
     scenario: { type: 'string', multiple: true },
     hosts: { type: 'string', default: '1,2' },
+    'per-host-scenarios': { type: 'string' },
     'time-scale': { type: 'string', default: '1' },
     pack: { type: 'string', default: 'cost-cascade' },
     svg: { type: 'string', default: path.join(repoRoot, 'bench', 'figures', 'epoch.svg') },
@@ -39,9 +46,17 @@ if (hostCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 4)) {
   process.exit(64);
 }
 
+const perHost = values['per-host-scenarios'];
+if (perHost !== undefined && !/^[1-9]\d*$/.test(perHost)) {
+  process.stderr.write(`--per-host-scenarios takes a whole number of at least 1, not ${perHost}\n`);
+  process.exit(64);
+}
+
 // The realistic fleet at the models' pace; the workers read these as they start.
 process.env.TRL_SIM_FLEET_MODE = 'realistic';
 process.env.TRL_SIM_FLEET_TIME_SCALE = values['time-scale'];
+// Each sandbox host's count cap (and the orchestration worker's slots: once-per-evaluation activities, not a bound).
+if (perHost !== undefined) process.env.TRL_MAX_CONCURRENT_ACTIVITIES = perHost;
 
 async function scenarioNames(): Promise<string[]> {
   if (values.scenario?.length) return values.scenario;
@@ -92,7 +107,35 @@ interface Arm {
   scenarioCpus: number[];
   taskWaitMs: number;
   claimWaitMs: number;
+  /** Cores the machine kept busy (every session's work), mean and 90th percentile over the samples. */
+  machineBusyMean: number;
+  machineBusyP90: number;
+  /** Share of the samples with the machine's cores at least 95 % busy. */
+  machineSaturated: number;
+  loadMin: number;
+  loadMean: number;
+  loadMax: number;
+  /** CPU seconds of this process and its children (workers, gateways, sim fleets). */
+  processCpuS: number;
   series: InFlightSeries;
+  /** Scenarios by status (and the first words of their error): what a wall time was made of. */
+  outcomes: string;
+}
+
+const cores = os.availableParallelism();
+const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / Math.max(1, xs.length);
+const quantile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))]! : 0;
+};
+
+function scenarioOutcomes(result: EvaluationResult): string {
+  const counts = new Map<string, number>();
+  for (const s of result.perScenario) {
+    const key = s.error ? `${s.status} (${s.error.slice(0, 60)})` : s.status;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, n]) => `${n} ${key}`).join(', ');
 }
 
 async function measure(hosts: number): Promise<Arm> {
@@ -135,6 +178,17 @@ async function measure(hosts: number): Promise<Arm> {
       scenarioCpus: [...sampler.perScenario.values()].map((c) => c.cpus).sort((a, b) => a - b),
       taskWaitMs: others.reduce((sum, s) => sum + ((s.startedMs ?? s.scheduledMs) - s.scheduledMs), 0),
       claimWaitMs: claims.reduce((sum, s) => sum + ((s.closedMs ?? s.scheduledMs) - s.scheduledMs), 0),
+      machineBusyMean: mean(samples.map((s) => s.machineBusyCores)),
+      machineBusyP90: quantile(
+        samples.map((s) => s.machineBusyCores),
+        0.9,
+      ),
+      machineSaturated: samples.filter((s) => s.machineBusyCores >= 0.95 * cores).length / Math.max(1, samples.length),
+      loadMin: Math.min(...samples.map((s) => s.loadAverage)),
+      loadMean: mean(samples.map((s) => s.loadAverage)),
+      loadMax: Math.max(0, ...samples.map((s) => s.loadAverage)),
+      processCpuS: sampler.processCpuSeconds(),
+      outcomes: scenarioOutcomes(result),
       series: {
         label: `${hosts} sandbox host${hosts > 1 ? 's' : ''}`,
         points: samples.map((s) => [s.atMs / 1000, s.inFlight]),
@@ -159,7 +213,7 @@ const load = os
   .map((l) => l.toFixed(2))
   .join(' ');
 process.stdout.write(
-  `\n${scenarios.length} scenarios through Hermes with ${values.pack}, realistic sim fleet at time scale ${values['time-scale']}; ${os.availableParallelism()} cores, ${gib(os.totalmem())} GiB; load average at the end ${load}\n\n`,
+  `\n${scenarios.length} scenarios through Hermes with ${values.pack}, realistic sim fleet at time scale ${values['time-scale']}; ${perHost === undefined ? 'each sandbox host admits by its memory and CPU budget alone' : `each sandbox host admits at most ${perHost} scenarios at once`}; ${cores} cores, ${gib(os.totalmem())} GiB; load average at the end ${load}\n\n`,
 );
 const base = arms[0]!.wallMs;
 process.stdout.write(
@@ -169,7 +223,7 @@ process.stdout.write(
       { header: 'status', value: (a) => a.status },
       { header: 'tests', value: (a) => a.tests, align: 'right' },
       { header: 'wall s', value: (a) => seconds(a.wallMs), align: 'right' },
-      { header: 'speed-up', value: (a) => (base / a.wallMs).toFixed(2), align: 'right' },
+      { header: 'speed-up', value: (a) => `${(base / a.wallMs).toFixed(2)}×`, align: 'right' },
       { header: 'peak in flight', value: (a) => a.peakInFlight, align: 'right' },
       { header: 'mean in flight', value: (a) => a.meanInFlight.toFixed(1), align: 'right' },
       { header: 'peak containers GiB', value: (a) => gib(a.peakContainersBytes), align: 'right' },
@@ -196,6 +250,36 @@ process.stdout.write(
     arms,
   )}\n`,
 );
+process.stdout.write(
+  `\nthe machine's CPU while each arm ran (${cores} cores, shared with other sessions) and the evaluation's share of it:\n`,
+);
+process.stdout.write(
+  `${renderTable<Arm>(
+    [
+      { header: 'sandbox hosts', value: (a) => a.hosts, align: 'right' },
+      { header: 'machine busy cores, mean', value: (a) => a.machineBusyMean.toFixed(2), align: 'right' },
+      { header: 'p90', value: (a) => a.machineBusyP90.toFixed(2), align: 'right' },
+      { header: 'samples ≥ 95 % busy', value: (a) => `${(100 * a.machineSaturated).toFixed(0)} %`, align: 'right' },
+      {
+        header: 'load average min / mean / max',
+        value: (a) => `${a.loadMin.toFixed(1)} / ${a.loadMean.toFixed(1)} / ${a.loadMax.toFixed(1)}`,
+        align: 'right',
+      },
+      {
+        header: "evaluation's containers, cores",
+        value: (a) => (Object.values(a.cpuByRole).reduce((sum, s) => sum + s, 0) / (a.wallMs / 1000)).toFixed(2),
+        align: 'right',
+      },
+      {
+        header: 'workers + sim fleet, cores',
+        value: (a) => (a.processCpuS / (a.wallMs / 1000)).toFixed(2),
+        align: 'right',
+      },
+    ],
+    arms,
+  )}\n`,
+);
+process.stdout.write(`scenarios: ${arms.map((a) => `${a.hosts} host(s): ${a.outcomes}`).join('; ')}\n`);
 const roles = [...new Set(arms.flatMap((a) => Object.keys(a.cpuByRole)))].sort();
 process.stdout.write(
   `container CPU by role label (s): ${arms.map((a) => `${a.hosts} host(s): ${roles.map((r) => `${r} ${(a.cpuByRole[r] ?? 0).toFixed(1)}`).join(', ')}`).join('; ')}\n`,

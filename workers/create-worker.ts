@@ -9,6 +9,7 @@ import { Client } from '@temporalio/client';
 import { activitiesOfRole, createActivities } from '../activities/index.ts';
 import { HostClaims } from '../activities/host-claims.ts';
 import { hostBudget, calibratedScenarioCost } from './host-budget.ts';
+import { sampleNetworksLeft } from '../sandbox/address-pools.ts';
 import { ContainerUsage, sampleContainerUsage } from '../sandbox/container-usage.ts';
 import { sandboxHostTaskQueue, sandboxTaskQueue } from '../contracts/temporal-names.ts';
 import { repoRoot } from '../common/data-layout.ts';
@@ -206,6 +207,10 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     sampleContainerUsage(new ContainerUsage(options.docker, owner), (key, cost) =>
       sandboxHost.claims.observe(key, cost),
     );
+  // And the networks its scenarios hold (two each) must be left in the engine's address pools.
+  const networkSampling =
+    sandboxHost &&
+    sampleNetworksLeft(options.docker, owner, (networks) => sandboxHost.claims.setNetworksLeft(networks));
   let stopped = false;
   return {
     workers,
@@ -225,6 +230,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
   function stopAll(): void {
     stopped = true;
     sampling?.stop();
+    networkSampling?.stop();
     for (const worker of workers) {
       if (worker.getState() === 'RUNNING') worker.shutdown();
     }
