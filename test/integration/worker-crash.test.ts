@@ -68,20 +68,21 @@ describe('worker crash mid-evaluation', () => {
     assert.equal(orphans.length, 1, 'the killed worker should have left its container behind');
 
     const second = await workers.start(harness.taskQueue);
+    // The same submission run without interruption gives the same outcome. It runs on the new worker
+    // while the killed run waits out its timeouts (the file's wall time is mostly that wait).
+    const uninterrupted = startEvaluation(
+      harness.client,
+      { submissionId: uniqueId('steady'), ...submission },
+      harness.taskQueue,
+    ).then((h) => h.result());
+    uninterrupted.catch(() => undefined); // awaited below; a failure is reported there
     const recovered = await handle.result();
     assert.deepEqual(
       await listManagedContainers(harness.docker, [runLabel]),
       [],
       'containers left behind after recovery',
     );
-
-    // The same submission run without interruption gives the same outcome.
-    const uninterrupted = await startEvaluation(
-      harness.client,
-      { submissionId: uniqueId('steady'), ...submission },
-      harness.taskQueue,
-    ).then((h) => h.result());
-    assert.deepEqual(outcome(recovered), outcome(uninterrupted));
+    assert.deepEqual(outcome(recovered), outcome(await uninterrupted));
     assert.equal(recovered.status, 'completed');
     assert.equal(recovered.testsPassed, 2);
 
