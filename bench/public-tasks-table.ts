@@ -30,6 +30,11 @@ export interface TaskRecord {
   timedOut?: string[];
 }
 
+/** Whether the task decided its record: not an engine failure, and no agent's run past the timeout. */
+export function decidedByTask(record: TaskRecord): boolean {
+  return record.oracle?.status !== 'infra_error' && record.null?.status !== 'infra_error' && !record.timedOut?.length;
+}
+
 async function readJson<T>(file: string): Promise<T | undefined> {
   if (!existsSync(file)) return undefined;
   const text = await readFile(file, 'utf8');
