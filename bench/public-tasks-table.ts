@@ -46,13 +46,13 @@ async function readJson<T>(file: string): Promise<T | undefined> {
 /** The three kinds of refusal the issue allows, read from the reason; anything else is named as such. */
 function refusalKind(reason: string): string {
   if (/prebuilt .*task image/.test(reason)) return 'needs a prebuilt task image';
+  if (/online by design|allow_internet/.test(reason)) return 'online by design';
   if (
     /cannot reach|on the Hub|Name or service not known|Could not resolve host|Temporary failure in name resolution|urlopen error/.test(
       reason,
     )
   )
     return 'needs a host this machine cannot reach';
-  if (/online by design|allow_internet/.test(reason)) return 'online by design';
   return 'other (see reason)';
 }
 

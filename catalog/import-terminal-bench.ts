@@ -7,6 +7,7 @@ import path from 'node:path';
 import yaml from 'js-yaml';
 import { parseDockerfile, planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
 import { dockerfileNeeds, unreachableNeed, type StepNeed } from './dockerfile-steps.ts';
+import { onlineRefusal } from './online-needs.ts';
 import { loadScenario } from './load-scenario.ts';
 import { hostRegistryEndpoints } from '../sandbox/registry-endpoints.ts';
 
@@ -246,6 +247,8 @@ export async function importTerminalBenchTask(
     return refused(`docker-compose.yaml defines ${services} services; only single-container tasks run here`);
   const rewritten = rewriteDockerfile(dockerfile, reachableHosts);
   if ('refused' in rewritten) return refused(rewritten.refused);
+  const onlineReason = await onlineRefusal(source, dockerfile, source, reachableHosts);
+  if (onlineReason) return refused(onlineReason);
   const runTests = await read('run-tests.sh');
   if (runTests === undefined) return refused('no run-tests.sh');
   const testsDir = path.join(source, 'tests');
@@ -310,6 +313,8 @@ export async function importHarborTask(
   const dockerfile = await readFile(path.join(source, 'environment', 'Dockerfile'), 'utf8');
   const unreachable = unreachableNeed(dockerfileNeeds(dockerfile), reachableHosts);
   if (unreachable) return refused(`the Dockerfile needs ${unreachable}`);
+  const onlineReason = await onlineRefusal(source, dockerfile, path.join(source, 'environment'), reachableHosts);
+  if (onlineReason) return refused(onlineReason);
   const notes = ['Harbor task: copied unchanged', ...folder.notes];
   const testScript = await readFile(path.join(source, 'tests', 'test.sh'), 'utf8');
   const testNeeds = dockerfileNeeds(testScript, { script: true }).filter((need) => need.kind !== 'debian');
