@@ -10,7 +10,8 @@
 //       task by task, resumable: cold build (timed), then the oracle and the null agent on that task alone,
 //       each result written to SCRATCH/results/<task>.json as soon as it is known (a task past its timeout
 //       is cancelled and recorded as such); a task whose runner is gone is run again, and with --retry
-//       so is a task the infrastructure decided (an engine failure, a run past the timeout)
+//       so is a task the infrastructure decided (an engine failure, a run past the timeout); --only A,B
+//       runs just those tasks
 //   node --import tsx bench/public-tasks.ts table SCRATCH
 //
 // Folders under `ci_checks/` are negative fixtures of a task-QC tool (tasks built to fail a check), not
@@ -197,6 +198,7 @@ async function runEach(
   parallel: number,
   reverse: boolean,
   retry: boolean,
+  only: string[],
 ): Promise<void> {
   const docker = createDockerClient();
   const base = await ensureBaseImage(docker);
@@ -204,7 +206,7 @@ async function runEach(
   const tasksDir = path.join(scratch, 'tasks');
   const resultsDir = path.join(scratch, 'results');
   await mkdir(resultsDir, { recursive: true });
-  const names = (await readdir(tasksDir)).sort();
+  const names = (await readdir(tasksDir)).filter((name) => !only.length || only.includes(name)).sort();
   // A second runner may work from the other end (--reverse); a task another runner has started is skipped.
   if (reverse) names.reverse();
   const pack = { kind: 'directory' as const, path: examplePackDir };
@@ -298,6 +300,7 @@ const { values, positionals } = parseArgs({
     parallel: { type: 'string', default: '2' },
     reverse: { type: 'boolean', default: false },
     retry: { type: 'boolean', default: false },
+    only: { type: 'string', default: '' },
     agents: { type: 'string', default: 'oracle,null' },
     'task-timeout-sec': { type: 'string', default: '1500' },
   },
@@ -314,6 +317,7 @@ else if (command === 'run')
     Number(values.parallel),
     values.reverse!,
     values.retry!,
+    values.only!.split(',').filter(Boolean),
   );
 else if (command === 'table') await table(path.resolve(scratch));
 else throw new Error(`unknown command ${command}`);
