@@ -12,6 +12,12 @@ export interface BaseStandIn {
   reference: string;
   /** Debian packages installed from the mirror. */
   debianPackages: string[];
+  /**
+   * Debian packages from the newer release the mirror serves (trixie), for a version bookworm lacks
+   * (Python 3.13): the release pinned low, its Python packages preferred, so a later apt-get install of a
+   * python3-* package takes the build for the same interpreter.
+   */
+  newerDebianPackages?: string[];
   /** Toolchains fetched from a registry at build time. */
   toolchains: Toolchain[];
   /** Environment the public image sets (PATH, JAVA_HOME, GOPATH, …). */
@@ -27,7 +33,15 @@ export type Toolchain =
 export type BaseResolution = { ok: true; standIn: BaseStandIn } | { ok: false; reason: string };
 
 /** The Debian release and versions the sandbox base image carries (infra/base-image.ts). */
-export const sandboxDebian = { suite: 'bookworm', python: '3.11', openjdk: '17', rust: '1.63', gcc: '12' };
+export const sandboxDebian = {
+  suite: 'bookworm',
+  python: '3.11',
+  openjdk: '17',
+  rust: '1.63',
+  gcc: '12',
+  /** The newer release the same mirror serves, for what bookworm lacks. */
+  newer: { suite: 'trixie', python: '3.13' },
+};
 
 interface TableRow {
   /** Image names (Docker Hub official images, or a public registry path) the row serves. */
@@ -61,6 +75,14 @@ const debianVariant = '(?:-(?:slim-)?(?:bookworm|bullseye|buster|trixie|jammy|no
 
 function pythonRecipe(minor: string | undefined, slim: boolean): Omit<BaseStandIn, 'reference'> {
   const asked = minor === undefined ? 'Python 3' : `Python 3.${minor}`;
+  if (`3.${minor}` === sandboxDebian.newer.python)
+    return {
+      debianPackages: slim ? [] : buildpackDeps,
+      newerDebianPackages: pythonExtras,
+      toolchains: [],
+      env: { PIP_BREAK_SYSTEM_PACKAGES: '1' },
+      note: `${asked}: Debian ${sandboxDebian.newer.suite}'s Python ${sandboxDebian.newer.python} with pip on the ${sandboxDebian.suite} base (libc and Python's libraries from ${sandboxDebian.newer.suite})`,
+    };
   const same = minor === undefined || `3.${minor}` === sandboxDebian.python;
   return {
     debianPackages: slim ? pythonExtras : [...pythonExtras, ...buildpackDeps],
@@ -68,7 +90,7 @@ function pythonRecipe(minor: string | undefined, slim: boolean): Omit<BaseStandI
     env: { PIP_BREAK_SYSTEM_PACKAGES: '1' },
     note: same
       ? `${asked}: Debian bookworm's Python ${sandboxDebian.python} with pip`
-      : `Python ${sandboxDebian.python} (Debian bookworm) for ${asked}: no registry here serves that interpreter`,
+      : `Python ${sandboxDebian.python} (Debian bookworm) for ${asked}: no registry or Debian release here serves that interpreter, and uv does not download one`,
   };
 }
 
