@@ -282,6 +282,7 @@ function standInLines(standIn: BaseStandIn & { stage?: string }, registries: Reg
             'rm -rf /var/lib/apt/lists/*',
           ]
         : []),
+      ...(standIn.setup ?? []),
       ...(standIn.debianPackages.includes('ca-certificates-java') ? ['update-ca-certificates > /dev/null'] : []),
       'rm -f /usr/lib/python3*/EXTERNALLY-MANAGED',
     ].join(' \\\n && '),

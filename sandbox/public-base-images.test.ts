@@ -15,7 +15,11 @@ test("Python bases stand in as Debian Python 3.11, or trixie's 3.13, with pip, s
   assert.ok(standIn('python:3.11').debianPackages.includes('build-essential'), 'the full image has build tools');
   assert.ok(!standIn('python:3.11-slim').debianPackages.includes('build-essential'));
   const python313 = standIn('ghcr.io/laude-institute/t-bench/python-3-13:20250620');
-  assert.match(python313.note, /^Python 3\.13: Debian trixie's Python 3\.13 with pip on the bookworm base/);
+  assert.match(
+    python313.note,
+    /^Python 3\.13: Debian trixie's Python 3\.13 on the bookworm base .*with pip in a venv at \/opt\/python/,
+  );
+  assert.deepEqual(python313.setup, ['python3 -m venv --system-site-packages /opt/python']);
   assert.deepEqual(python313.newerDebianPackages, ['python3-pip', 'python3-venv', 'python3-dev', 'python-is-python3']);
   assert.equal(standIn('python:3.13-slim').debianPackages.length, 0, 'slim: no build tools');
   assert.match(standIn('python:3.12-slim').note, /and uv does not download one/);

@@ -18,6 +18,8 @@ export interface BaseStandIn {
    * python3-* package takes the build for the same interpreter.
    */
   newerDebianPackages?: string[];
+  /** Shell commands run once the packages are in (a venv the image's Python installs into). */
+  setup?: string[];
   /** Toolchains fetched from a registry at build time. */
   toolchains: Toolchain[];
   /** Environment the public image sets (PATH, JAVA_HOME, GOPATH, …). */
@@ -73,15 +75,21 @@ const buildpackDeps = [
 /** Debian-family variants: slim or full; anything named after a Debian or Ubuntu release. */
 const debianVariant = '(?:-(?:slim-)?(?:bookworm|bullseye|buster|trixie|jammy|noble|focal)|-slim|-bookworm-slim)?';
 
+/** Where a Python from the newer release is installed for the task (a venv of Debian's). */
+const newerPythonPrefix = '/opt/python';
+
 function pythonRecipe(minor: string | undefined, slim: boolean): Omit<BaseStandIn, 'reference'> {
   const asked = minor === undefined ? 'Python 3' : `Python 3.${minor}`;
   if (`3.${minor}` === sandboxDebian.newer.python)
     return {
       debianPackages: slim ? [] : buildpackDeps,
       newerDebianPackages: pythonExtras,
+      // pip cannot upgrade what Debian installed for its own pip (no RECORD files): the image's Python is a venv
+      // of Debian's, first on PATH, that sees Debian's packages (the sandbox's pytest) and installs over them.
+      setup: [`python3 -m venv --system-site-packages ${newerPythonPrefix}`],
       toolchains: [],
-      env: { PIP_BREAK_SYSTEM_PACKAGES: '1' },
-      note: `${asked}: Debian ${sandboxDebian.newer.suite}'s Python ${sandboxDebian.newer.python} with pip on the ${sandboxDebian.suite} base (libc and Python's libraries from ${sandboxDebian.newer.suite})`,
+      env: { PIP_BREAK_SYSTEM_PACKAGES: '1', PATH: `${newerPythonPrefix}/bin:$PATH` },
+      note: `${asked}: Debian ${sandboxDebian.newer.suite}'s Python ${sandboxDebian.newer.python} on the ${sandboxDebian.suite} base (libc and Python's libraries from ${sandboxDebian.newer.suite}), with pip in a venv at ${newerPythonPrefix} first on PATH`,
     };
   const same = minor === undefined || `3.${minor}` === sandboxDebian.python;
   return {
