@@ -67,6 +67,17 @@ test('refusals: a build script with its manifest, the tests, the solution; a tas
       /^the build runs a script that downloads from archive\.example\.org .*cannot reach/,
     );
 
+    // The script is plain; the module it imports reads a Hub data set through fsspec.
+    const imports = await task('imports', {
+      Dockerfile: 'FROM python:3.11-slim\nCOPY tests/make.py tests/model.py ./\nRUN python make.py',
+      'tests/make.py': 'from model import Model\nModel().fit()\n',
+      'tests/model.py': 'import pandas as pd\nframe = pd.read_parquet("hf://datasets/owner/digits/train.parquet")\n',
+    });
+    assert.match(
+      (await onlineRefusal(imports, await dockerfile(path.join(imports, 'Dockerfile')), imports, none)) ?? '',
+      /^the build runs a script that downloads from huggingface\.co \(tests\/model\.py: /,
+    );
+
     const judge = await task('judge', {
       'environment/Dockerfile': 'FROM python:3.11-slim\nRUN pip install requests',
       'tests/test_outputs.py': 'import requests\nBASE = "http://203.0.113.7:8081"\ndef test_x(): requests.post(BASE)\n',

@@ -24,6 +24,8 @@ const hubLoaders: RegExp[] = [
   /\bload_dataset\s*\(\s*(["'])(?![./])[\w.-]+\/[\w.-]+\1/,
   /\.from_pretrained\s*\(\s*(["'])(?![./~])[\w.-]+(?:\/[\w.-]+)?\1/,
   /\bpipeline\s*\([^)]*\bmodel\s*=\s*(["'])(?![./~])[\w.-]+\/[\w.-]+\1/,
+  // fsspec's Hub paths (pandas.read_parquet("hf://datasets/owner/name/…")).
+  /(["'])hf:\/\/(?:datasets|models|spaces)\/[\w.-]+\/[\w.-]+/,
 ];
 const localHost = /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|host\.docker\.internal)$/;
 
@@ -107,6 +109,12 @@ export async function buildScriptUses(
       for (const file of byName(script)) {
         const text = await readFile(file, 'utf8');
         const found = hostsReached(text, path.relative(taskDir, file), reachableHosts);
+        // The context's own modules it imports (`from model import Model` → model.py), one level down.
+        for (const module of text.matchAll(/^\s*(?:from|import)\s+([A-Za-z_]\w*)/gm))
+          for (const imported of byName(`${module[1]}.py`).filter((other) => other !== file))
+            found.push(
+              ...hostsReached(await readFile(imported, 'utf8'), path.relative(taskDir, imported), reachableHosts),
+            );
         // A script that downloads: the hosts its argument files (a manifest) name are where it goes.
         if (networkCall.test(withoutComments(text)) || found.length)
           for (const operand of operands.filter((arg) => arg !== script))
