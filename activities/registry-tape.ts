@@ -39,6 +39,8 @@ export interface TapeScenario {
   memoryMb: number;
   containerEnv?: string[];
   verifierUser?: string;
+  /** Where test.sh runs from (the task's working directory). */
+  workdir?: string;
   verifierEnv?: string[];
   verifierTimeoutSec: number;
   testsDeclared?: number;
@@ -160,6 +162,7 @@ async function rehearse(
         timeoutSec: Math.min(scenario.verifierTimeoutSec, rehearsalMostSec),
         ...(scenario.testsDeclared !== undefined ? { declaredTests: scenario.testsDeclared } : {}),
         ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
+        ...(scenario.workdir ? { workdir: scenario.workdir } : {}),
         env: { ...envTable(scenario.verifierEnv), ...tape.env },
         ...(rewrittenTests ? { rewrittenTests } : {}),
       }).catch(() => undefined);

@@ -91,6 +91,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         memoryMb: config.environment.memory_mb,
         containerEnv: asEnv(config.environment.env),
         ...(users.verifier ? { verifierUser: users.verifier } : {}),
+        workdir: config.environment.workdir ?? (image.workdir || '/app'),
         verifierEnv: asEnv(config.verifier.env),
         verifierTimeoutSec: config.verifier.timeout_sec,
         testsDeclared: tests.count,

@@ -41,6 +41,7 @@ export function createVerifyScenario(deps: ActivityDependencies) {
             timeoutSec: scenario.verifierTimeoutSec,
             declaredTests: scenario.testsDeclared,
             user: scenario.verifierUser,
+            workdir: scenario.workdir,
             env: verifierEnv,
           })
         : undefined;
@@ -80,6 +81,7 @@ export function createVerifyScenario(deps: ActivityDependencies) {
         timeoutSec: scenario.verifierTimeoutSec,
         declaredTests: scenario.testsDeclared,
         ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
+        ...(scenario.workdir ? { workdir: scenario.workdir } : {}),
         env: { ...verifierEnv, ...tape?.env },
         ...(plan?.rewrittenTests ? { rewrittenTests: plan.rewrittenTests } : {}),
         signal: context.cancellationSignal,

@@ -30,6 +30,13 @@ export interface TaskRecord {
   timedOut?: string[];
 }
 
+/** Whether the task decided its record: not an engine failure, and no agent's run past the timeout. */
+export function decidedByTask(record: TaskRecord): boolean {
+  return record.oracle?.status !== 'infra_error' && record.null?.status !== 'infra_error' && !record.timedOut?.length;
+}
+
+const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(0)} %` : '—');
+
 async function readJson<T>(file: string): Promise<T | undefined> {
   if (!existsSync(file)) return undefined;
   const text = await readFile(file, 'utf8');
@@ -41,13 +48,13 @@ async function readJson<T>(file: string): Promise<T | undefined> {
 /** The three kinds of refusal the issue allows, read from the reason; anything else is named as such. */
 function refusalKind(reason: string): string {
   if (/prebuilt .*task image/.test(reason)) return 'needs a prebuilt task image';
+  if (/online by design|allow_internet/.test(reason)) return 'online by design';
   if (
     /cannot reach|on the Hub|Name or service not known|Could not resolve host|Temporary failure in name resolution|urlopen error/.test(
       reason,
     )
   )
     return 'needs a host this machine cannot reach';
-  if (/online by design|allow_internet/.test(reason)) return 'online by design';
   return 'other (see reason)';
 }
 
@@ -90,10 +97,14 @@ export async function table(scratch: string): Promise<void> {
     const importedTask = imported.find((t) => path.basename(t.source) === task.id);
     const name = importedTask?.name ?? task.id;
     // The cold build: of two builders' records (one finding the image already built), the longer.
-    const built = builds.filter((b) => b.name === name).sort((a, b) => b.seconds - a.seconds)[0];
-    const record = records.get(name);
+    // A task import refuses is not run: records left from an earlier import of it are stale.
+    const refusedAtImport = !importedTask || importedTask.status === 'refused';
+    const built = refusedAtImport
+      ? undefined
+      : builds.filter((b) => b.name === name).sort((a, b) => b.seconds - a.seconds)[0];
+    const record = refusedAtImport ? undefined : records.get(name);
     const scenarioOf = (agent: 'oracle' | 'null', result: EvaluationResult | undefined) =>
-      record ? record[agent] : result?.perScenario.find((p) => p.name === name);
+      refusedAtImport ? undefined : record ? record[agent] : result?.perScenario.find((p) => p.name === name);
     const score = (agent: 'oracle' | 'null', result: EvaluationResult | undefined) => {
       const s = scenarioOf(agent, result);
       if (!s) return record?.timedOut?.some((t) => t.startsWith(agent)) ? 'timeout' : '—';
@@ -104,7 +115,7 @@ export async function table(scratch: string): Promise<void> {
     const rewritten = notes.some((n) => / rewritten: |replaced by|registry tape/.test(n)) || task.format === 'tb1';
     let outcome: string;
     let reason = '';
-    if (!importedTask || importedTask.status === 'refused') {
+    if (refusedAtImport) {
       outcome = 'refused (import)';
       reason = notes[0] ?? 'not imported';
     } else if (oracleScenario?.status === 'infra_error') {
@@ -155,6 +166,6 @@ export async function table(scratch: string): Promise<void> {
   process.stdout.write(
     [header, header.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n') +
       `\n\n${drawn.drawn.length} tasks (seed ${drawn.seed}): ran unchanged ${counts.unchanged}, ran after a rewrite ${counts.rewritten}, refused ${counts.refused}, infrastructure failures ${counts.infra}, not run yet ${counts.notRun}; ` +
-      `oracle passed every test on ${counts.oraclePass} (${((100 * counts.oraclePass) / drawn.drawn.length).toFixed(0)} %)\n`,
+      `oracle passed every test on ${counts.oraclePass}: ${percent(counts.oraclePass, counts.unchanged + counts.rewritten)} of the ${counts.unchanged + counts.rewritten} that ran, ${percent(counts.oraclePass, drawn.drawn.length)} of the ${drawn.drawn.length} drawn\n`,
   );
 }

@@ -9,14 +9,16 @@
 //   node --import tsx bench/public-tasks.ts run SCRATCH [--task-timeout-sec 1500]
 //       task by task, resumable: cold build (timed), then the oracle and the null agent on that task alone,
 //       each result written to SCRATCH/results/<task>.json as soon as it is known (a task past its timeout
-//       is cancelled and recorded as such)
+//       is cancelled and recorded as such); a task whose runner is gone is run again, and with --retry
+//       so is a task the infrastructure decided (an engine failure, a run past the timeout); --only A,B
+//       runs just those tasks
 //   node --import tsx bench/public-tasks.ts table SCRATCH
 //
 // Folders under `ci_checks/` are negative fixtures of a task-QC tool (tasks built to fail a check), not
 // tasks, and are not drawn.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { importTerminalBenchTasks } from '../catalog/import-terminal-bench.ts';
@@ -29,7 +31,7 @@ import type { ScenarioResult } from '../contracts/results.ts';
 import { startEvaluation } from '../cli/client/start-evaluation.ts';
 import { startHarness, uniqueId } from '../test/support/evaluation-harness.ts';
 import { examplePackDir } from '../test/support/fixture-packs.ts';
-import { table, type BuildRecord, type Candidate, type TaskRecord } from './public-tasks-table.ts';
+import { decidedByTask, table, type BuildRecord, type Candidate, type TaskRecord } from './public-tasks-table.ts';
 
 function git(gitDir: string, args: string[]): string {
   return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
@@ -190,14 +192,21 @@ async function evaluate(scratch: string, agents: ('oracle' | 'null')[]): Promise
 }
 
 /** Task by task, resumable: each task's record is written as soon as it is known. */
-async function runEach(scratch: string, taskTimeoutSec: number, parallel: number, reverse: boolean): Promise<void> {
+async function runEach(
+  scratch: string,
+  taskTimeoutSec: number,
+  parallel: number,
+  reverse: boolean,
+  retry: boolean,
+  only: string[],
+): Promise<void> {
   const docker = createDockerClient();
   const base = await ensureBaseImage(docker);
   const harness = await startHarness();
   const tasksDir = path.join(scratch, 'tasks');
   const resultsDir = path.join(scratch, 'results');
   await mkdir(resultsDir, { recursive: true });
-  const names = (await readdir(tasksDir)).sort();
+  const names = (await readdir(tasksDir)).filter((name) => !only.length || only.includes(name)).sort();
   // A second runner may work from the other end (--reverse); a task another runner has started is skipped.
   if (reverse) names.reverse();
   const pack = { kind: 'directory' as const, path: examplePackDir };
@@ -238,8 +247,7 @@ async function runEach(scratch: string, taskTimeoutSec: number, parallel: number
   const worker = async () => {
     while (next < names.length) {
       const name = names[next++]!;
-      if (existsSync(path.join(resultsDir, `${name}.json`)) || existsSync(path.join(resultsDir, `${name}.started`)))
-        continue;
+      if (!(await shouldRun(resultsDir, name, retry))) continue;
       await writeFile(path.join(resultsDir, `${name}.started`), `${process.pid}\n`);
       await one(name).catch((error: Error) => process.stdout.write(`${name}: ${error.message}\n`));
     }
@@ -248,6 +256,29 @@ async function runEach(scratch: string, taskTimeoutSec: number, parallel: number
     await Promise.all(Array.from({ length: parallel }, worker));
   } finally {
     await harness.close();
+  }
+}
+
+/** A task still to run: no record and no live runner on it, or (with --retry) a record the infrastructure decided. */
+async function shouldRun(resultsDir: string, name: string, retry: boolean): Promise<boolean> {
+  const recordFile = path.join(resultsDir, `${name}.json`);
+  if (existsSync(recordFile)) {
+    if (!retry) return false;
+    const record = JSON.parse(await readFile(recordFile, 'utf8')) as TaskRecord;
+    return !decidedByTask(record);
+  }
+  const startedFile = path.join(resultsDir, `${name}.started`);
+  if (!existsSync(startedFile)) return true;
+  // Started by a runner that is gone (stopped, crashed): run it again.
+  return !processAlive(Number((await readFile(startedFile, 'utf8')).trim()));
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -268,6 +299,8 @@ const { values, positionals } = parseArgs({
     'per-repo': { type: 'string', default: '6' },
     parallel: { type: 'string', default: '2' },
     reverse: { type: 'boolean', default: false },
+    retry: { type: 'boolean', default: false },
+    only: { type: 'string', default: '' },
     agents: { type: 'string', default: 'oracle,null' },
     'task-timeout-sec': { type: 'string', default: '1500' },
   },
@@ -278,6 +311,13 @@ if (command === 'sample') await sample(path.resolve(scratch), Number(values.seed
 else if (command === 'build') await build(path.resolve(scratch), Number(values.parallel), values.reverse!);
 else if (command === 'eval') await evaluate(path.resolve(scratch), values.agents!.split(',') as ('oracle' | 'null')[]);
 else if (command === 'run')
-  await runEach(path.resolve(scratch), Number(values['task-timeout-sec']), Number(values.parallel), values.reverse!);
+  await runEach(
+    path.resolve(scratch),
+    Number(values['task-timeout-sec']),
+    Number(values.parallel),
+    values.reverse!,
+    values.retry!,
+    values.only!.split(',').filter(Boolean),
+  );
 else if (command === 'table') await table(path.resolve(scratch));
 else throw new Error(`unknown command ${command}`);

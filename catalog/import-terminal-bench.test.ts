@@ -83,3 +83,25 @@ test('task files the Dockerfile copies into the image stay in its build context'
   assert.equal(copiedByDockerfile(dockerfile, 'run-tests.sh'), false);
   assert.equal(copiedByDockerfile('FROM x\nCOPY . /app/\n', 'run-tests.sh'), true);
 });
+
+test('the folders a TB1 Dockerfile makes or fills for the task are handed to the agent with the WORKDIR', () => {
+  const result = rewriteDockerfile(
+    [
+      'FROM python:3.11-slim',
+      'RUN mkdir -p /data /var/cache/x && echo a,b > /data/station_A.csv',
+      'COPY inputs/ /srv/inputs/',
+      'COPY config.json /workspace/config.json',
+      'COPY tests/ /tests/',
+      'WORKDIR /app',
+      'COPY deps/ ./',
+      'RUN mkdir -p $HOME/x',
+    ].join('\n'),
+  );
+  assert.ok(!('refused' in result));
+  assert.match(result.dockerfile, /RUN mkdir -p \/app && chown -R agent:agent \/app \/data \/workspace\n$/);
+  assert.ok(
+    result.notes.includes(
+      "the agent runs as agent (uid 1000), not root: /app (the WORKDIR) and /data, /workspace (the task's data) are handed to it",
+    ),
+  );
+});

@@ -6,7 +6,8 @@ import { copyFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { parseDockerfile, planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
-import { dockerfileNeeds, unreachableNeed, type StepNeed } from './dockerfile-steps.ts';
+import { dockerfileNeeds, simpleCommands, unreachableNeed, type StepNeed } from './dockerfile-steps.ts';
+import { onlineRefusal } from './online-needs.ts';
 import { loadScenario } from './load-scenario.ts';
 import { hostRegistryEndpoints } from '../sandbox/registry-endpoints.ts';
 
@@ -107,8 +108,10 @@ export function rewriteDockerfile(
   let workdir = '/';
   let user = '';
   const kept: string[] = [];
+  const dataDirs = new Set<string>();
   for (const instruction of parseDockerfile(dockerfile)) {
     const argument = instruction.argument;
+    for (const dir of taskDataDirs(instruction.keyword, argument, workdir)) dataDirs.add(dir);
     switch (instruction.keyword) {
       case 'WORKDIR':
         workdir = path.posix.resolve(workdir, argument.replace(/^["']|["']$/g, ''));
@@ -124,12 +127,40 @@ export function rewriteDockerfile(
     }
     kept.push(instruction.raw);
   }
-  // TB1 agents work as root; here they are `agent` (uid 1000), so the working directory is handed over.
+  // TB1 agents work as root; here they are `agent` (uid 1000), so the working directory is handed over, and
+  // so are the folders the Dockerfile makes or fills for the task outside it (a /data the task rewrites).
   if (!user && workdir !== '/') {
-    kept.push(`RUN mkdir -p ${workdir} && chown -R agent:agent ${workdir}`);
-    notes.push(`the agent runs as agent (uid 1000), not root: ${workdir} (the WORKDIR) is handed to it`);
+    const data = [...dataDirs].filter((dir) => dir !== workdir && !dir.startsWith(`${workdir}/`)).sort();
+    kept.push(`RUN mkdir -p ${workdir} && chown -R agent:agent ${[workdir, ...data].join(' ')}`);
+    notes.push(
+      `the agent runs as agent (uid 1000), not root: ${workdir} (the WORKDIR)${data.length ? ` and ${data.join(', ')} (the task's data)` : ''} ${data.length ? 'are' : 'is'} handed to it`,
+    );
   }
   return { dockerfile: kept.join('\n').replace(/\n*$/, '\n'), notes };
+}
+
+/** Folders of the system and of the verifier: never the task's data, whatever the Dockerfile puts there. */
+const notTaskData =
+  /^\/(?:$|usr|etc|bin|sbin|lib|lib32|lib64|libx32|var|proc|sys|dev|boot|run|tmp|root|home|opt|srv|mnt|media|tests|oracle|solution|logs)(?:\/|$)/;
+
+/**
+ * The top folders a Dockerfile instruction makes (`mkdir DIR`) or copies into (COPY/ADD's destination) for
+ * the task, outside the system's own: what a TB1 agent, root, could rewrite.
+ */
+function taskDataDirs(keyword: string, argument: string, workdir: string): string[] {
+  const paths: string[] = [];
+  if (keyword === 'RUN')
+    for (const { words } of simpleCommands(argument))
+      if (words[0] === 'mkdir') paths.push(...words.slice(1).filter((word) => !word.startsWith('-')));
+  if (keyword === 'COPY' || keyword === 'ADD') {
+    const words = argument.split(/\s+/).filter((word) => word && !word.startsWith('--'));
+    if (words.length >= 2) paths.push(words.at(-1)!);
+  }
+  return paths
+    .filter((p) => !/[$*?{}`]/.test(p))
+    .map((p) => path.posix.resolve(workdir, p))
+    .filter((p) => !notTaskData.test(p))
+    .map((p) => `/${p.split('/')[1]}`);
 }
 
 /** Terminal-Bench 1's usual run-tests.sh: set up pytest (uv or pip) and run the tests in $TEST_DIR. */
@@ -246,6 +277,8 @@ export async function importTerminalBenchTask(
     return refused(`docker-compose.yaml defines ${services} services; only single-container tasks run here`);
   const rewritten = rewriteDockerfile(dockerfile, reachableHosts);
   if ('refused' in rewritten) return refused(rewritten.refused);
+  const onlineReason = await onlineRefusal(source, dockerfile, source, reachableHosts);
+  if (onlineReason) return refused(onlineReason);
   const runTests = await read('run-tests.sh');
   if (runTests === undefined) return refused('no run-tests.sh');
   const testsDir = path.join(source, 'tests');
@@ -310,6 +343,8 @@ export async function importHarborTask(
   const dockerfile = await readFile(path.join(source, 'environment', 'Dockerfile'), 'utf8');
   const unreachable = unreachableNeed(dockerfileNeeds(dockerfile), reachableHosts);
   if (unreachable) return refused(`the Dockerfile needs ${unreachable}`);
+  const onlineReason = await onlineRefusal(source, dockerfile, path.join(source, 'environment'), reachableHosts);
+  if (onlineReason) return refused(onlineReason);
   const notes = ['Harbor task: copied unchanged', ...folder.notes];
   const testScript = await readFile(path.join(source, 'tests', 'test.sh'), 'utf8');
   const testNeeds = dockerfileNeeds(testScript, { script: true }).filter((need) => need.kind !== 'debian');

@@ -5,7 +5,7 @@
 // ${BASE_IMAGE} (the project's own scenarios) is built as written. The plan is pure (the loader
 // reports it); the rendering takes the registry endpoints the host is configured with.
 import path from 'node:path';
-import { resolveBase, type BaseStandIn, type Toolchain } from './public-base-images.ts';
+import { resolveBase, sandboxDebian, type BaseStandIn, type Toolchain } from './public-base-images.ts';
 
 export interface DockerInstruction {
   keyword: string;
@@ -243,12 +243,16 @@ function standInLines(standIn: BaseStandIn & { stage?: string }, registries: Reg
     NPM_CONFIG_CAFILE: caBundle,
     GIT_SSL_CAINFO: caBundle,
     PIP_BREAK_SYSTEM_PACKAGES: '1',
+    // uv takes the image's interpreter: it would fetch another from a host this machine cannot reach.
+    UV_PYTHON_DOWNLOADS: 'never',
   };
   if (registries.goProxy) caEnv.GOPROXY = registries.goProxy;
   if (registries.goSumDb) caEnv.GOSUMDB = registries.goSumDb;
   if (registries.npmRegistry) caEnv.NPM_CONFIG_REGISTRY = registries.npmRegistry;
   if (registries.pipIndexUrl) caEnv.PIP_INDEX_URL = registries.pipIndexUrl;
   const packages = [...new Set(standIn.debianPackages)].sort();
+  const newer = [...new Set(standIn.newerDebianPackages ?? [])].sort();
+  const suite = sandboxDebian.newer.suite;
   const lines = [
     `# trl: FROM ${standIn.reference} → ${standIn.note}`,
     `FROM \${BASE_IMAGE}${standIn.stage ? ` AS ${standIn.stage}` : ''}`,
@@ -259,18 +263,31 @@ function standInLines(standIn: BaseStandIn & { stage?: string }, registries: Reg
       // Appended rather than update-ca-certificates (tens of seconds); the files stay where a later run of it finds
       // them.
       `RUN cat /usr/local/share/ca-certificates/trl-host/*.crt >> ${caBundle} 2> /dev/null || true`,
-      ...(packages.length
+      ...(newer.length
+        ? [
+            // The newer release from the mirror the base image already uses, pinned below the base's own.
+            `sed -n 's/^deb \\(\\S*\\) ${sandboxDebian.suite} main.*/deb \\1 ${suite} main/p' /etc/apt/sources.list | head -n 1 > /etc/apt/sources.list.d/trl-${suite}.list`,
+            `printf 'Package: *\\nPin: release n=${suite}\\nPin-Priority: 100\\n\\nPackage: python3* libpython3* python-is-python3\\nPin: release n=${suite}\\nPin-Priority: 600\\n' > /etc/apt/preferences.d/trl-${suite}`,
+          ]
+        : []),
+      ...(packages.length || newer.length
         ? [
             'apt-get update -qq',
-            `apt-get install -y -qq --no-install-recommends ${packages.join(' ')} > /dev/null`,
+            ...(packages.length
+              ? [`apt-get install -y -qq --no-install-recommends ${packages.join(' ')} > /dev/null`]
+              : []),
+            ...(newer.length
+              ? [`apt-get install -y -qq --no-install-recommends -t ${suite} ${newer.join(' ')} > /dev/null`]
+              : []),
             'rm -rf /var/lib/apt/lists/*',
           ]
         : []),
+      ...(standIn.setup ?? []),
       ...(standIn.debianPackages.includes('ca-certificates-java') ? ['update-ca-certificates > /dev/null'] : []),
       'rm -f /usr/lib/python3*/EXTERNALLY-MANAGED',
     ].join(' \\\n && '),
   ];
-  if (standIn.debianPackages.includes('python-is-python3'))
+  if ([...standIn.debianPackages, ...newer].includes('python-is-python3'))
     lines.push(
       'RUN for tool in python python3 pip pip3; do [ -e /usr/local/bin/$tool ] || ln -s /usr/bin/$tool /usr/local/bin/$tool; done',
     );

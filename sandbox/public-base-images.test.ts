@@ -9,12 +9,20 @@ function standIn(reference: string) {
   return resolved.standIn;
 }
 
-test('Python bases stand in as Debian Python 3.11 with pip, saying which version differs', () => {
+test("Python bases stand in as Debian Python 3.11, or trixie's 3.13, with pip, saying which version differs", () => {
   assert.match(standIn('python:3.12-slim').note, /Python 3\.11 \(Debian bookworm\) for Python 3\.12/);
   assert.match(standIn('python:3.11-slim-bookworm').note, /^Python 3\.11: Debian bookworm's Python 3\.11 with pip/);
   assert.ok(standIn('python:3.11').debianPackages.includes('build-essential'), 'the full image has build tools');
   assert.ok(!standIn('python:3.11-slim').debianPackages.includes('build-essential'));
-  assert.match(standIn('ghcr.io/laude-institute/t-bench/python-3-13:20250620').note, /for Python 3\.13/);
+  const python313 = standIn('ghcr.io/laude-institute/t-bench/python-3-13:20250620');
+  assert.match(
+    python313.note,
+    /^Python 3\.13: Debian trixie's Python 3\.13 on the bookworm base .*with pip in a venv at \/opt\/python/,
+  );
+  assert.deepEqual(python313.setup, ['python3 -m venv --system-site-packages /opt/python']);
+  assert.deepEqual(python313.newerDebianPackages, ['python3-pip', 'python3-venv', 'python3-dev', 'python-is-python3']);
+  assert.equal(standIn('python:3.13-slim').debianPackages.length, 0, 'slim: no build tools');
+  assert.match(standIn('python:3.12-slim').note, /and uv does not download one/);
   assert.match(standIn('docker.io/library/python:3.10').note, /for Python 3\.10/);
 });
 
@@ -106,4 +114,18 @@ test('COPY --from the uv image becomes uv from PyPI, at the same version', () =>
   assert.match(rendered, /pip install -q uv==0\.8\.15/);
   assert.match(rendered, /cp \/opt\/trl-uv\/bin\/uv \/bin\/uv && cp \/opt\/trl-uv\/bin\/uvx \/bin\/uvx/);
   assert.doesNotMatch(rendered, /COPY --from/);
+});
+
+test("Python 3.13 comes from Debian trixie on the base's own mirror, pinned; uv never downloads an interpreter", () => {
+  const plan = planBuild('FROM python:3.13-slim\nRUN pip install numpy\n');
+  const rendered = renderRewrite(plan as Extract<typeof plan, { kind: 'rewrite' }>, {});
+  assert.match(
+    rendered,
+    /sed -n 's\/\^deb \\\(\\S\*\\\) bookworm main\.\*\/deb \\1 trixie main\/p' \/etc\/apt\/sources\.list/,
+  );
+  assert.match(rendered, /Pin: release n=trixie\\nPin-Priority: 100/);
+  assert.match(rendered, /apt-get install -y -qq --no-install-recommends -t trixie python-is-python3 python3-dev/);
+  assert.match(rendered, /UV_PYTHON_DOWNLOADS=never/);
+  const bookworm = renderRewrite(planBuild('FROM python:3.11-slim\n') as Extract<typeof plan, { kind: 'rewrite' }>, {});
+  assert.doesNotMatch(bookworm, /trixie/);
 });

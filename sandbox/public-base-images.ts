@@ -12,6 +12,14 @@ export interface BaseStandIn {
   reference: string;
   /** Debian packages installed from the mirror. */
   debianPackages: string[];
+  /**
+   * Debian packages from the newer release the mirror serves (trixie), for a version bookworm lacks
+   * (Python 3.13): the release pinned low, its Python packages preferred, so a later apt-get install of a
+   * python3-* package takes the build for the same interpreter.
+   */
+  newerDebianPackages?: string[];
+  /** Shell commands run once the packages are in (a venv the image's Python installs into). */
+  setup?: string[];
   /** Toolchains fetched from a registry at build time. */
   toolchains: Toolchain[];
   /** Environment the public image sets (PATH, JAVA_HOME, GOPATH, …). */
@@ -27,7 +35,15 @@ export type Toolchain =
 export type BaseResolution = { ok: true; standIn: BaseStandIn } | { ok: false; reason: string };
 
 /** The Debian release and versions the sandbox base image carries (infra/base-image.ts). */
-export const sandboxDebian = { suite: 'bookworm', python: '3.11', openjdk: '17', rust: '1.63', gcc: '12' };
+export const sandboxDebian = {
+  suite: 'bookworm',
+  python: '3.11',
+  openjdk: '17',
+  rust: '1.63',
+  gcc: '12',
+  /** The newer release the same mirror serves, for what bookworm lacks. */
+  newer: { suite: 'trixie', python: '3.13' },
+};
 
 interface TableRow {
   /** Image names (Docker Hub official images, or a public registry path) the row serves. */
@@ -59,8 +75,22 @@ const buildpackDeps = [
 /** Debian-family variants: slim or full; anything named after a Debian or Ubuntu release. */
 const debianVariant = '(?:-(?:slim-)?(?:bookworm|bullseye|buster|trixie|jammy|noble|focal)|-slim|-bookworm-slim)?';
 
+/** Where a Python from the newer release is installed for the task (a venv of Debian's). */
+const newerPythonPrefix = '/opt/python';
+
 function pythonRecipe(minor: string | undefined, slim: boolean): Omit<BaseStandIn, 'reference'> {
   const asked = minor === undefined ? 'Python 3' : `Python 3.${minor}`;
+  if (`3.${minor}` === sandboxDebian.newer.python)
+    return {
+      debianPackages: slim ? [] : buildpackDeps,
+      newerDebianPackages: pythonExtras,
+      // pip cannot upgrade what Debian installed for its own pip (no RECORD files): the image's Python is a venv
+      // of Debian's, first on PATH, that sees Debian's packages (the sandbox's pytest) and installs over them.
+      setup: [`python3 -m venv --system-site-packages ${newerPythonPrefix}`],
+      toolchains: [],
+      env: { PIP_BREAK_SYSTEM_PACKAGES: '1', PATH: `${newerPythonPrefix}/bin:$PATH` },
+      note: `${asked}: Debian ${sandboxDebian.newer.suite}'s Python ${sandboxDebian.newer.python} on the ${sandboxDebian.suite} base (libc and Python's libraries from ${sandboxDebian.newer.suite}), with pip in a venv at ${newerPythonPrefix} first on PATH`,
+    };
   const same = minor === undefined || `3.${minor}` === sandboxDebian.python;
   return {
     debianPackages: slim ? pythonExtras : [...pythonExtras, ...buildpackDeps],
@@ -68,7 +98,7 @@ function pythonRecipe(minor: string | undefined, slim: boolean): Omit<BaseStandI
     env: { PIP_BREAK_SYSTEM_PACKAGES: '1' },
     note: same
       ? `${asked}: Debian bookworm's Python ${sandboxDebian.python} with pip`
-      : `Python ${sandboxDebian.python} (Debian bookworm) for ${asked}: no registry here serves that interpreter`,
+      : `Python ${sandboxDebian.python} (Debian bookworm) for ${asked}: no registry or Debian release here serves that interpreter, and uv does not download one`,
   };
 }
 

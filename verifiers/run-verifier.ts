@@ -48,6 +48,11 @@ export async function runVerifier(request: {
   declaredTests?: number;
   /** [verifier] user: test.sh runs as this user (root by default); it owns /logs/verifier. */
   user?: string;
+  /**
+   * Where test.sh runs from: the task's working directory (the image's WORKDIR), as Harbor runs it; a TB1
+   * run-tests.sh refuses `/` and works relative to it. /tests when absent.
+   */
+  workdir?: string;
   /** [verifier] env. */
   env?: Record<string, string>;
   /** Files of tests/ as they run, when they differ from the task's (a rewrite the tape noted): name → text. */
@@ -93,7 +98,7 @@ export async function runVerifier(request: {
   const result = await session.exec({
     command: ['bash', '/tests/test.sh'],
     user,
-    workdir: '/tests',
+    workdir: request.workdir ?? '/tests',
     env: Object.entries(request.env ?? {}).map(([name, value]) => `${name}=${value}`),
     deadlineMs: performance.now() + request.timeoutSec * 1000,
     onTick: request.onTick,

@@ -19,6 +19,8 @@ export interface VerifierCacheKey {
   timeoutSec: number;
   declaredTests?: number;
   user?: string;
+  /** The working directory test.sh runs from. */
+  workdir?: string;
   env?: Record<string, string>;
 }
 

@@ -64,7 +64,7 @@ describe('Harbor and Terminal-Bench tasks run unchanged', () => {
     assert.equal(byName['hello-world']?.status, 'imported');
     assert.match(
       byName['hello-world']!.notes.join('\n'),
-      /FROM ghcr\.io\/laude-institute\/t-bench\/python-3-13:20250620 rewritten: Python 3\.11 \(Debian bookworm\) for Python 3\.13/,
+      /FROM ghcr\.io\/laude-institute\/t-bench\/python-3-13:20250620 rewritten: Python 3\.13: Debian trixie's Python 3\.13 on the bookworm base/,
     );
     assert.equal(byName['needs-download']?.status, 'refused');
     assert.match(
