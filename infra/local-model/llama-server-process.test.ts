@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import test from 'node:test';
 import { LocalModelError } from './local-model-error.ts';
-import { assertPortFree, defaultSlots, freeLoopbackPort, serverArgs } from './llama-server-process.ts';
+import { assertPortFree, defaultSlots, freeLoopbackPort, serverArgs, serverEnv } from './llama-server-process.ts';
 
 test('two slots on two cores, one on one, never more than four', () => {
   assert.equal(defaultSlots(2), 2);
@@ -28,6 +28,10 @@ test('the server listens on loopback only, with tool-call templates and the cont
   assert.ok(args.includes('--jinja'));
   assert.ok(args.includes('--no-repack'), 'the AMX path crashes here');
   assert.equal(value('--alias'), 'glm-5.3,kimi-k3');
+});
+
+test('OpenMP threads sleep at barriers (spinning on a loaded 2-core machine decodes 20x slower), PATH only', () => {
+  assert.deepEqual(serverEnv('/usr/bin'), { PATH: '/usr/bin', OMP_WAIT_POLICY: 'passive' });
 });
 
 test('a port someone listens on is refused before llama-server starts; a free one passes', async () => {

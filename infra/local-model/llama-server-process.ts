@@ -69,6 +69,17 @@ export function serverArgs(
   ];
 }
 
+/**
+ * The server's environment: PATH only, and OpenMP's threads sleep when they wait for each other. The build
+ * uses OpenMP, whose default is to spin at each barrier; on a shared machine one of the two threads is often
+ * descheduled, and the other spins through its time slice for every matrix of every token. Measured on this
+ * machine (SmolLM2-135M, 2 threads, load 20–33): 0.9 decode tokens/s spinning, 18.3 sleeping
+ * (docs/figures/local-model.md).
+ */
+export function serverEnv(path: string = process.env.PATH ?? ''): Record<string, string> {
+  return { PATH: path, OMP_WAIT_POLICY: 'passive' };
+}
+
 /** A port on 127.0.0.1 nobody listens on now (the kernel's choice). */
 export function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -117,7 +128,7 @@ export async function startLlamaServer(settings: LlamaServerSettings): Promise<L
   });
   const child = spawn(settings.binary, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '' },
+    env: serverEnv(),
   });
   let log = '';
   const keep = (chunk: Buffer) => {
