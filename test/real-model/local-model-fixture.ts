@@ -60,3 +60,8 @@ export const listFilesTool = {
     },
   },
 };
+
+/** The scenarios the Hermes files run: TRL_REAL_MODEL_SCENARIOS (comma-separated), else three short ones. */
+export function realModelScenarios(fallback = 'csv-sales-report,fix-inventory-bug,sqlite-orders-analytics'): string[] {
+  return (process.env.TRL_REAL_MODEL_SCENARIOS ?? fallback).split(',').filter(Boolean);
+}
