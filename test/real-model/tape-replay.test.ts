@@ -43,7 +43,13 @@ describe('a tape of the local model', () => {
   });
 
   test('the replay costs $0, ends as the recording did and its calls answered the same', async () => {
-    assert.equal(replayed.status, 'completed', JSON.stringify(replayed.rejection));
+    const why = JSON.stringify({
+      stoppedReason: replayed.stoppedReason,
+      rejection: replayed.rejection,
+      scenarios: replayed.perScenario.map((s) => ({ name: s.name, status: s.status, error: s.error })),
+      recorded: recorded.perScenario.map((s) => ({ name: s.name, status: s.status, error: s.error })),
+    });
+    assert.equal(replayed.status, 'completed', why);
     assert.equal(replayed.costUsd, 0);
     const before = recorded.perScenario[0]!;
     const now = replayed.perScenario[0]!;
