@@ -29,4 +29,10 @@ export const localModelSettings = settingTable({
     defaultText: 'what fits the cores',
     description: 'Requests the local llama-server decodes at once; more wait in its queue.',
   },
+  TRL_REAL_MODEL_SCENARIOS: {
+    schema: optionalText,
+    defaultText: 'csv-sales-report,fix-inventory-bug,sqlite-orders-analytics (the tape test: fix-inventory-bug)',
+    description:
+      'The scenarios (comma-separated) the Hermes files of `./trl test --real-model` run on the local model.',
+  },
 });

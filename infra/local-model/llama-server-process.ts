@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { LocalModelError, serverStartError } from './local-model-error.ts';
 import type { LocalModelSpec } from './local-model-catalog.ts';
 
@@ -43,6 +44,8 @@ export function serverArgs(
     port: number;
     contextPerSlot: number;
     aliases?: string[];
+    /** A chat template file served instead of the GGUF's own. */
+    chatTemplateFile?: string;
   },
 ): string[] {
   return [
@@ -61,12 +64,29 @@ export function serverArgs(
     String(settings.threads),
     // The model's own chat template, with tool calls parsed into OpenAI's tool_calls.
     '--jinja',
+    ...(settings.chatTemplateFile ? ['--chat-template-file', settings.chatTemplateFile] : []),
     '--no-webui',
     // No extra buffer types (repacked weights, AMX): on this machine's Xeon (AMX advertised) the native
     // build's AMX matmul segfaults at the first decode; the plain CPU kernels run.
     '--no-repack',
     ...(settings.aliases?.length ? ['--alias', settings.aliases.join(',')] : []),
   ];
+}
+
+/**
+ * The server's environment: PATH only, and OpenMP's threads sleep when they wait for each other. The build
+ * uses OpenMP, whose default is to spin at each barrier; on a shared machine one of the two threads is often
+ * descheduled, and the other spins through its time slice for every matrix of every token. Measured on this
+ * machine (SmolLM2-135M, 2 threads, load 20–33): 0.9 decode tokens/s spinning, 18.3 sleeping
+ * (docs/figures/local-model.md).
+ */
+export function serverEnv(path: string = process.env.PATH ?? ''): Record<string, string> {
+  return { PATH: path, OMP_WAIT_POLICY: 'passive' };
+}
+
+/** Where a catalog entry's chat template lives (infra/local-model/templates/). */
+export function chatTemplatePath(name: string): string {
+  return fileURLToPath(new URL(`./templates/${name}`, import.meta.url));
 }
 
 /** A port on 127.0.0.1 nobody listens on now (the kernel's choice). */
@@ -114,10 +134,11 @@ export async function startLlamaServer(settings: LlamaServerSettings): Promise<L
     port,
     contextPerSlot,
     aliases: settings.aliases,
+    chatTemplateFile: settings.spec.chatTemplate ? chatTemplatePath(settings.spec.chatTemplate) : undefined,
   });
   const child = spawn(settings.binary, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '' },
+    env: serverEnv(),
   });
   let log = '';
   const keep = (chunk: Buffer) => {

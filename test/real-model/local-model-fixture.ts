@@ -1,6 +1,8 @@
 // One local model server per test file (test/real-model/ runs a file at a time): llama-server with
 // the chosen GGUF on loopback, and a gateway in front of it as the worker builds one.
 import { after, before } from 'node:test';
+import { localModelSettings } from '../../common/settings/local-model-settings.ts';
+import { readSetting } from '../../common/settings/setting.ts';
 import { CallLog } from '../../gateway/call-log.ts';
 import { defaultAllowlistFile, loadAllowlist } from '../../gateway/catalog/allowlist.ts';
 import { ModelGateway } from '../../gateway/model-gateway.ts';
@@ -60,3 +62,8 @@ export const listFilesTool = {
     },
   },
 };
+
+/** The scenarios the Hermes files run: TRL_REAL_MODEL_SCENARIOS (comma-separated), else three short ones. */
+export function realModelScenarios(fallback = 'csv-sales-report,fix-inventory-bug,sqlite-orders-analytics'): string[] {
+  return (readSetting(localModelSettings, 'TRL_REAL_MODEL_SCENARIOS') ?? fallback).split(',').filter(Boolean);
+}
