@@ -5,6 +5,7 @@
 // fired. The figures are the sim fleet's (simfleet/README.md), not real models'.
 // node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--cap-usd X]
 // [--no-coaching] [--agent hermes|loop] [--out FILE]
+// --only: the packs whose name contains one of them, in the order given.
 // The coaching pack is measured four ways: as submitted, past the scan, past all of screening with the run-time check
 // on, and past all of screening with the check observing only (TRL_INJECTION_CHECK=observe).
 // Each pack's row is appended to --out (JSON lines) as soon as it is measured, and a rerun with the same file
@@ -207,7 +208,10 @@ async function packs(): Promise<{ name: string; dir: string; env?: Record<string
     });
   }
   const only = values.only!;
-  return all.filter((p) => only.length === 0 || only.some((o) => p.name.includes(o)));
+  if (only.length === 0) return all;
+  // In the order of --only (the first one a pack's name contains), so a short run measures what matters first.
+  const rank = (name: string) => only.findIndex((o) => name.includes(o));
+  return all.filter((p) => rank(p.name) >= 0).sort((a, b) => rank(a.name) - rank(b.name));
 }
 
 const outFile = values.out ?? benchResultsFile('realistic-fleet');
