@@ -222,13 +222,15 @@ const conditions = JSON.stringify({
   timeScale: values['time-scale'],
   capUsd: values['cap-usd'] ?? null,
 });
-const rows: Row[] = (await readFile(outFile, 'utf8').catch(() => ''))
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as Row);
+const readRows = async (): Promise<Row[]> =>
+  (await readFile(outFile, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Row);
 for (const pack of await packs()) {
   const key = `${pack.name} ${conditions}`;
-  if (rows.some((r) => r.key === key)) {
+  // Read afresh before each pack: two runs on one file (in two Temporal namespaces) share out the grid.
+  if ((await readRows()).some((r) => r.key === key)) {
     process.stderr.write(`${pack.name}: already in ${outFile}, skipped\n`);
     continue;
   }
@@ -275,7 +277,6 @@ for (const pack of await packs()) {
     scale1DelayS: (counts.scale1DelayMs / n / 1000).toFixed(0),
     endings: [...endings].map(([status, count]) => `${status}×${count}`).join(', '),
   };
-  rows.push(row);
   await appendFile(outFile, `${JSON.stringify(row)}\n`);
   process.stderr.write(`${JSON.stringify(row)}\n`);
 }
@@ -296,6 +297,6 @@ process.stdout.write(
       { header: 'fleet wait at scale 1, s/scen', value: (r) => r.scale1DelayS ?? '—', align: 'right' },
       { header: 'scenarios not completed', value: (r) => r.endings || '—' },
     ],
-    rows.filter((r) => r.key?.endsWith(conditions)),
+    (await readRows()).filter((r) => r.key?.endsWith(conditions)),
   ) + '\n',
 );
