@@ -124,6 +124,17 @@ export async function countCalls(file: string): Promise<CallCounts> {
   return counts;
 }
 
+/** Tests passed in a verifier's CTRF report (0 without one). */
+async function verifierPassed(file: string | undefined): Promise<number> {
+  if (!file) return 0;
+  try {
+    const report = JSON.parse(await readFile(file, 'utf8')) as { results?: { summary?: { passed?: number } } };
+    return report.results?.summary?.passed ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 function add(a: CallCounts, b: CallCounts): CallCounts {
   return {
     turns: a.turns + b.turns,
@@ -154,6 +165,8 @@ interface Row {
   scale1DelayS?: string;
   /** Scenarios that did not end `completed`, by status (e.g. injected_scenario_content×26). */
   endings?: string;
+  /** Tests the verifier found passed, before a zero-scored status (injected content, provenance) set them to 0. */
+  verified?: string;
 }
 
 /**
@@ -253,12 +266,14 @@ for (const pack of await packs()) {
     scale1DelayMs: 0,
   };
   let solved = 0;
+  let verifiedPassed = 0;
   const endings = new Map<string, number>();
   for (const scenario of result.perScenario) {
     if (scenario.status !== 'completed') endings.set(scenario.status, (endings.get(scenario.status) ?? 0) + 1);
     if (scenario.testsTotal > 0 && scenario.testsPassed === scenario.testsTotal) solved++;
     const log = scenario.artifacts?.modelCallLog?.path;
     if (log) counts = add(counts, await countCalls(log));
+    verifiedPassed += await verifierPassed(scenario.artifacts?.verifierReport?.path);
   }
   const n = Math.max(1, result.perScenario.length);
   const row: Row = {
@@ -276,6 +291,7 @@ for (const pack of await packs()) {
     wallS: ((Date.now() - started) / 1000).toFixed(0),
     scale1DelayS: (counts.scale1DelayMs / n / 1000).toFixed(0),
     endings: [...endings].map(([status, count]) => `${status}×${count}`).join(', '),
+    verified: `${verifiedPassed}/${result.testsTotal}`,
   };
   await appendFile(outFile, `${JSON.stringify(row)}\n`);
   process.stderr.write(`${JSON.stringify(row)}\n`);
@@ -296,6 +312,7 @@ process.stdout.write(
       { header: 'wall s', value: (r) => r.wallS, align: 'right' },
       { header: 'fleet wait at scale 1, s/scen', value: (r) => r.scale1DelayS ?? '—', align: 'right' },
       { header: 'scenarios not completed', value: (r) => r.endings || '—' },
+      { header: 'tests the verifier found', value: (r) => r.verified ?? '—', align: 'right' },
     ],
     (await readRows()).filter((r) => r.key?.endsWith(conditions)),
   ) + '\n',
