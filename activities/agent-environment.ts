@@ -174,6 +174,8 @@ export async function startAgentEnvironment(
     upstream?: ChatUpstream;
     /** The scenario's hidden content (activities/hidden-content.ts), checked in every policy call. */
     hiddenContent?: readonly HiddenPiece[];
+    /** Count what the check finds without refusing (TRL_INJECTION_CHECK=observe, for benches). */
+    observeInjectionOnly?: boolean;
   },
 ): Promise<AgentEnvironment> {
   const { scenario } = request;
@@ -211,6 +213,7 @@ export async function startAgentEnvironment(
         signal: request.signal,
         upstream: request.upstream,
         hiddenContent: request.hiddenContent,
+        observeInjectionOnly: request.observeInjectionOnly,
       });
       if (network) await network.allowOnlyPort(policyRun.endpoint.port);
     }

@@ -36,6 +36,8 @@ import { withLogFields } from '../common/log.ts';
 import { asTaskInvalid } from './task-invalid.ts';
 import { createVerifyScenario } from './verify-scenario.ts';
 import { ensureRegistryTape } from './registry-tape.ts';
+import { readSetting } from '../common/settings/setting.ts';
+import { workerSettings } from '../common/settings/worker-settings.ts';
 
 export function createScenarioActivities(deps: ActivityDependencies) {
   async function resolveScenarios(request: {
@@ -190,6 +192,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         deadlineMs,
         signal: context.cancellationSignal,
         ...(hiddenContent ? { hiddenContent } : {}),
+        ...(readSetting(workerSettings, 'TRL_INJECTION_CHECK') === 'observe' ? { observeInjectionOnly: true } : {}),
         ...tapeRun,
       });
     } catch (error) {

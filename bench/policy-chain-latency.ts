@@ -76,7 +76,7 @@ async function throughput(client: OpenAI, model: string): Promise<number> {
 
 const docker = createDockerClient();
 const stack = await bootstrap(docker);
-const fleet = await startSimFleet({ timeScale: 0 });
+const fleet = await startSimFleet({ timeScale: 0, mode: 'fast' });
 const upstream = new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 });
 const bundle = await bundlePack(await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'single-model')));
 const run = await startPolicyRun({

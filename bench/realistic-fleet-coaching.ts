@@ -52,11 +52,13 @@ export default definePolicy({
     const messages = note
       ? [...request.messages, { role: 'system' as const, content: 'Reference notes:\\n' + new TextDecoder().decode(Uint8Array.from(atob(note), (c) => c.charCodeAt(0))) }]
       : request.messages;
-    return ctx.call(${JSON.stringify(model)}, { ...request, messages }, { maxTokens: 2048 });
+    return ctx.call(${JSON.stringify(model)}, { ...request, messages });
   },
 });
 `;
   await writeFile(path.join(dir, 'policy.ts'), policy);
-  // Notes with no advice in them: the gain over policy/examples/pin-glm-flash is the coaching alone.
+  // No answer limit of its own, as policy/examples/pin-glm-flash: a 2,048-token limit cut the coached attempts (long
+  // writes of the solution) and so hid the gain. Notes with no advice in them: the gain over pin-glm-flash is the
+  // coaching alone (less the planning notes pin-glm-flash has).
   await writeFile(path.join(dir, 'SKILL.md'), `# Working notes\n\nThis pack sends every request to ${model}.\n`);
 }

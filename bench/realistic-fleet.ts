@@ -5,6 +5,9 @@
 // fired. The figures are the sim fleet's (simfleet/README.md), not real models'.
 // node --import tsx bench/realistic-fleet.ts [--scenario NAME]… [--only NAME]… [--time-scale X] [--cap-usd X]
 // [--no-coaching] [--agent hermes|loop] [--out FILE]
+// --only: the packs whose name contains one of them, in the order given.
+// The coaching pack is measured four ways: as submitted, past the scan, past all of screening with the run-time check
+// on, and past all of screening with the check observing only (TRL_INJECTION_CHECK=observe).
 // Each pack's row is appended to --out (JSON lines) as soon as it is measured, and a rerun with the same file
 // skips the packs it already holds for the same scenarios, agent, time scale and cap: the grid can be
 // stopped and resumed, and the table is printed from the whole file.
@@ -121,6 +124,17 @@ export async function countCalls(file: string): Promise<CallCounts> {
   return counts;
 }
 
+/** Tests passed in a verifier's CTRF report (0 without one). */
+async function verifierPassed(file: string | undefined): Promise<number> {
+  if (!file) return 0;
+  try {
+    const report = JSON.parse(await readFile(file, 'utf8')) as { results?: { summary?: { passed?: number } } };
+    return report.results?.summary?.passed ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 function add(a: CallCounts, b: CallCounts): CallCounts {
   return {
     turns: a.turns + b.turns,
@@ -149,15 +163,17 @@ interface Row {
   wallS: string;
   /** Fleet wait per scenario at time scale 1 (s): add it, over the host's parallel scenarios, to the wall at 0. */
   scale1DelayS?: string;
+  /** Scenarios that did not end `completed`, by status (e.g. injected_scenario_content×26). */
+  endings?: string;
+  /** Tests the verifier found passed, before a zero-scored status (injected content, provenance) set them to 0. */
+  verified?: string;
 }
 
 /**
- * Pre-evaluation with the static scan, similarity and judge off: the coaching pack then meets the probe
- * (screening/probe), which rejects a policy that sends the models scenario content it was never given.
- * There is no switch for the probe: the pack's gain past screening is measured in-process
- * (bench/realistic-fleet-seeds.ts).
+ * A pre-evaluation file with the static scan, similarity and judge off, and the probe too unless `probe`: the
+ * coaching pack then meets the probe (screening/probe), or with the probe off the run-time check (TRL_INJECTION_CHECK).
  */
-async function screeningOffFile(): Promise<string> {
+async function screeningOffFile(probe: boolean): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-preeval-off-'));
   const file = path.join(dir, 'preeval.json');
   const off = {
@@ -165,6 +181,7 @@ async function screeningOffFile(): Promise<string> {
     staticScan: { enabled: false },
     similarity: { enabled: false, maxDistance: null },
     judge: { enabled: false, model: 'glm-5.2', maxAttempts: 1, timeoutSec: 120 },
+    probe: { enabled: probe },
   };
   await writeFile(file, JSON.stringify(off));
   return file;
@@ -182,16 +199,32 @@ async function packs(): Promise<{ name: string; dir: string; env?: Record<string
   if (!values['no-coaching']) {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'trl-coaching-pack-'));
     await writeCoachingPack(dir, 'glm-5.3-flash');
-    // Once as submitted (the static scan rejects it), once with the scan, similarity and judge off (the probe does).
+    // As submitted (the static scan rejects it); past the scan, similarity and judge (the probe rejects it); past all
+    // of screening, with the run-time check on (it ends each scenario: injected_scenario_content) and observing only
+    // (TRL_INJECTION_CHECK=observe: what the coaching gains when nothing stops it).
     all.push({ name: 'bench/coaching-glm-flash (generated)', dir });
     all.push({
       name: 'bench/coaching-glm-flash, scan+judge off',
       dir,
-      env: { TRL_PREEVAL_FILE: await screeningOffFile() },
+      env: { TRL_PREEVAL_FILE: await screeningOffFile(true) },
+    });
+    const unscreened = await screeningOffFile(false);
+    all.push({
+      name: 'bench/coaching-glm-flash, screening off, run-time check on',
+      dir,
+      env: { TRL_PREEVAL_FILE: unscreened, TRL_INJECTION_CHECK: 'enforce' },
+    });
+    all.push({
+      name: 'bench/coaching-glm-flash, screening off, run-time check observe',
+      dir,
+      env: { TRL_PREEVAL_FILE: unscreened, TRL_INJECTION_CHECK: 'observe' },
     });
   }
   const only = values.only!;
-  return all.filter((p) => only.length === 0 || only.some((o) => p.name.includes(o)));
+  if (only.length === 0) return all;
+  // In the order of --only (the first one a pack's name contains), so a short run measures what matters first.
+  const rank = (name: string) => only.findIndex((o) => name.includes(o));
+  return all.filter((p) => rank(p.name) >= 0).sort((a, b) => rank(a.name) - rank(b.name));
 }
 
 const outFile = values.out ?? benchResultsFile('realistic-fleet');
@@ -202,13 +235,15 @@ const conditions = JSON.stringify({
   timeScale: values['time-scale'],
   capUsd: values['cap-usd'] ?? null,
 });
-const rows: Row[] = (await readFile(outFile, 'utf8').catch(() => ''))
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line) as Row);
+const readRows = async (): Promise<Row[]> =>
+  (await readFile(outFile, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Row);
 for (const pack of await packs()) {
   const key = `${pack.name} ${conditions}`;
-  if (rows.some((r) => r.key === key)) {
+  // Read afresh before each pack: two runs on one file (in two Temporal namespaces) share out the grid.
+  if ((await readRows()).some((r) => r.key === key)) {
     process.stderr.write(`${pack.name}: already in ${outFile}, skipped\n`);
     continue;
   }
@@ -231,10 +266,14 @@ for (const pack of await packs()) {
     scale1DelayMs: 0,
   };
   let solved = 0;
+  let verifiedPassed = 0;
+  const endings = new Map<string, number>();
   for (const scenario of result.perScenario) {
+    if (scenario.status !== 'completed') endings.set(scenario.status, (endings.get(scenario.status) ?? 0) + 1);
     if (scenario.testsTotal > 0 && scenario.testsPassed === scenario.testsTotal) solved++;
     const log = scenario.artifacts?.modelCallLog?.path;
     if (log) counts = add(counts, await countCalls(log));
+    verifiedPassed += await verifierPassed(scenario.artifacts?.verifierReport?.path);
   }
   const n = Math.max(1, result.perScenario.length);
   const row: Row = {
@@ -251,8 +290,9 @@ for (const pack of await packs()) {
     overflow: counts.contextOverflow,
     wallS: ((Date.now() - started) / 1000).toFixed(0),
     scale1DelayS: (counts.scale1DelayMs / n / 1000).toFixed(0),
+    endings: [...endings].map(([status, count]) => `${status}×${count}`).join(', '),
+    verified: `${verifiedPassed}/${result.testsTotal}`,
   };
-  rows.push(row);
   await appendFile(outFile, `${JSON.stringify(row)}\n`);
   process.stderr.write(`${JSON.stringify(row)}\n`);
 }
@@ -271,7 +311,9 @@ process.stdout.write(
       { header: 'ctx overflow', value: (r) => String(r.overflow), align: 'right' },
       { header: 'wall s', value: (r) => r.wallS, align: 'right' },
       { header: 'fleet wait at scale 1, s/scen', value: (r) => r.scale1DelayS ?? '—', align: 'right' },
+      { header: 'scenarios not completed', value: (r) => r.endings || '—' },
+      { header: 'tests the verifier found', value: (r) => r.verified ?? '—', align: 'right' },
     ],
-    rows.filter((r) => r.key?.endsWith(conditions)),
+    (await readRows()).filter((r) => r.key?.endsWith(conditions)),
   ) + '\n',
 );

@@ -20,7 +20,7 @@ import {
 import { judgePack, judgePromptVersion, type JudgePackRequest } from './llm-judge.ts';
 
 // The real sim fleet, fault injection on (as the worker runs it): retries must change the seed to get past a fault.
-const fleet = await startSimFleet({ port: 0, timeScale: 0 });
+const fleet = await startSimFleet({ port: 0, timeScale: 0, mode: 'fast' });
 after(() => fleet.close());
 
 let fleetRequests = 0;

@@ -68,7 +68,8 @@ function parseOptions(argv: string[]): {
       : (fromEnvironment(() => readSetting(moneySettings, 'TRL_SIM_FLEET_TIME_SCALE')) ?? 1);
   if (!Number.isFinite(timeScale) || timeScale < 0)
     fail(`--time-scale must be a non-negative number, not ${values['time-scale']}`);
-  // The flags win; else TRL_SIM_FLEET_MODE / TRL_SIM_FLEET_TIME_SCALE; else fast at time scale 1.
+  // The flags win; else TRL_SIM_FLEET_MODE / TRL_SIM_FLEET_TIME_SCALE; else realistic at time scale 1 (standalone, the
+  // models' real pace; a worker passes both flags: workers/model-upstream.ts).
   const mode = values.mode ?? fromEnvironment(() => readSetting(moneySettings, 'TRL_SIM_FLEET_MODE'));
   if (!fleetModes.includes(mode as FleetMode)) fail(`--mode must be one of ${fleetModes.join(', ')}, not ${mode}`);
   return {

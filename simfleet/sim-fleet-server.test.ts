@@ -8,7 +8,7 @@ import type { ChatCompletionChunk } from './sse.ts';
 import { afterToolCall, agentStart, hermesTools, scenario, withoutFaults } from './testing/fixtures.ts';
 import type { ChatMessage } from './request-schema.ts';
 
-const fleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: withoutFaults() });
+const fleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: withoutFaults(), mode: 'fast' });
 after(() => fleet.close());
 
 async function post(body: unknown, base = fleet.url): Promise<Response> {
@@ -154,7 +154,7 @@ test('errors are OpenAI-shaped with the right status', async () => {
 });
 
 test('delays follow the profile times the time scale, and streaming spreads the chunks', async () => {
-  const slow = await startSimFleet({ timeScale: 0.02, allowlist: withoutFaults() });
+  const slow = await startSimFleet({ timeScale: 0.02, allowlist: withoutFaults(), mode: 'fast' });
   try {
     const body = { model: 'glm-5.2', messages: agentStart(scenario('csv-sales-report')), tools: hermesTools, seed: 2 };
     const started = performance.now();
@@ -182,7 +182,7 @@ test('delays follow the profile times the time scale, and streaming spreads the 
 });
 
 test('closing the fleet ends pending requests at once, and only loopback is allowed', async () => {
-  const slow = await startSimFleet({ timeScale: 100, allowlist: withoutFaults() });
+  const slow = await startSimFleet({ timeScale: 100, allowlist: withoutFaults(), mode: 'fast' });
   const pending = post({ model: 'glm-5.2', messages: [{ role: 'user', content: 'x' }] }, slow.url).catch(
     (error: unknown) => error,
   );
@@ -190,7 +190,7 @@ test('closing the fleet ends pending requests at once, and only loopback is allo
   // Had close waited for the slow answer, the request would have succeeded instead of being cut off.
   await slow.close();
   assert.ok((await pending) instanceof Error, 'the pending request was cut off');
-  await assert.rejects(startSimFleet({ host: '0.0.0.0' as '127.0.0.1' }), /127\.0\.0\.1 only/);
+  await assert.rejects(startSimFleet({ host: '0.0.0.0' as '127.0.0.1', mode: 'fast' }), /127\.0\.0\.1 only/);
 });
 
 test('a drifting model answers worse as the fleet answers more of its calls; the others do not move', async () => {
@@ -207,7 +207,7 @@ test('a drifting model answers worse as the fleet answers more of its calls; the
       m.id === 'glm-5.2' ? { ...m, sim: { ...m.sim, drift: { competenceLossPerCall: 0.25, floor: 0 } } } : m,
     ),
   };
-  const driftingFleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: drifting });
+  const driftingFleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: drifting, mode: 'fast' });
   try {
     const command = async (base: string, model: string) => {
       const completion = (await (

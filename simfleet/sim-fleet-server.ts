@@ -24,8 +24,8 @@ export interface SimFleetOptions {
   scenariosDir?: string;
   /** Multiplies every simulated delay: 1 is the profiles' real pace, 0 answers at once. */
   timeScale?: number;
-  /** `fast` (the default: one attempt, 2–4 turns) or `realistic` (simfleet/README.md). */
-  mode?: FleetMode;
+  /** `fast` (one attempt, 2–4 turns) or `realistic` (simfleet/README.md): no default, every caller says which. */
+  mode: FleetMode;
 }
 
 export interface SimFleet {
@@ -84,7 +84,7 @@ function modelObject(id: string) {
   return { id, object: 'model' as const, created: 0, owned_by: `${simulatorName} (simulated)` };
 }
 
-export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimFleet> {
+export async function startSimFleet(options: SimFleetOptions): Promise<SimFleet> {
   const host = options.host ?? '127.0.0.1';
   if (host !== '127.0.0.1') throw new Error(`the sim fleet binds 127.0.0.1 only, not ${String(host)}`);
   const timeScale = options.timeScale ?? 1;
@@ -93,7 +93,7 @@ export async function startSimFleet(options: SimFleetOptions = {}): Promise<SimF
   const context: FleetContext = {
     allowlist: options.allowlist ?? loadAllowlist(),
     scenarios: await loadSimScenarios(options.scenariosDir),
-    mode: options.mode ?? 'fast',
+    mode: options.mode,
   };
   const closing = new AbortController();
   // The order of calls per model, for models whose profile drifts.

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { repoRoot } from '../common/data-layout.ts';
 import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import { HttpChatUpstream } from '../gateway/upstream/http-chat-upstream.ts';
-import type { WorkerConfig } from './worker-config.ts';
+import { simFleetTimeScaleOf, type WorkerConfig } from './worker-config.ts';
 import { readSetting } from '../common/settings/setting.ts';
 import { moneySettings } from '../common/settings/money-settings.ts';
 import { localModelOptionsFromEnv, startLocalModel } from '../infra/local-model/local-model-server.ts';
@@ -82,7 +82,7 @@ function spawnSimFleet(config: WorkerConfig): Promise<{ child: ChildProcess; url
     '--port',
     '0',
     '--time-scale',
-    String(config.TRL_SIM_FLEET_TIME_SCALE ?? config.TRL_SIM_TIME_SCALE),
+    String(simFleetTimeScaleOf(config)),
     '--mode',
     config.TRL_SIM_FLEET_MODE,
     '--exit-with-stdin',

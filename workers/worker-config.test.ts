@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { metricsConfigOf, readWorkerConfig, sandboxHostIdOf } from './worker-config.ts';
+import { metricsConfigOf, simFleetTimeScaleOf, readWorkerConfig, sandboxHostIdOf } from './worker-config.ts';
 
 test('spend ceilings default to $30 per submission and $500 per UTC day', () => {
   const config = readWorkerConfig({});
@@ -62,12 +62,22 @@ test('the sandbox host id: TRL_WORKER_HOST_ID when set and fit for a queue name,
   assert.throws(() => readWorkerConfig({ TRL_WORKER_HOST_ID: '-x' }), /TRL_WORKER_HOST_ID/);
 });
 
-test('the sim fleet is fast unless TRL_SIM_FLEET_MODE says realistic; its own time scale is optional', () => {
-  assert.equal(readWorkerConfig({}).TRL_SIM_FLEET_MODE, 'fast');
-  assert.equal(readWorkerConfig({}).TRL_SIM_FLEET_TIME_SCALE, undefined);
-  const realistic = readWorkerConfig({ TRL_SIM_FLEET_MODE: 'realistic', TRL_SIM_FLEET_TIME_SCALE: '0' });
-  assert.equal(realistic.TRL_SIM_FLEET_MODE, 'realistic');
-  assert.equal(realistic.TRL_SIM_FLEET_TIME_SCALE, 0);
+test('the sim fleet is realistic at time scale 0 unless told otherwise; fast keeps its 0.1', () => {
+  const defaults = readWorkerConfig({});
+  assert.equal(defaults.TRL_SIM_FLEET_MODE, 'realistic');
+  assert.equal(defaults.TRL_SIM_FLEET_TIME_SCALE, undefined);
+  assert.equal(simFleetTimeScaleOf(defaults), 0);
+  const fast = readWorkerConfig({ TRL_SIM_FLEET_MODE: 'fast' });
+  assert.equal(fast.TRL_SIM_FLEET_MODE, 'fast');
+  assert.equal(simFleetTimeScaleOf(fast), 0.1);
+  assert.equal(simFleetTimeScaleOf(readWorkerConfig({ TRL_SIM_FLEET_MODE: 'fast', TRL_SIM_TIME_SCALE: '0' })), 0);
+  assert.equal(
+    simFleetTimeScaleOf(readWorkerConfig({ TRL_SIM_TIME_SCALE: '0.5' })),
+    0.5,
+    'the older name still counts',
+  );
+  const paced = readWorkerConfig({ TRL_SIM_TIME_SCALE: '0.5', TRL_SIM_FLEET_TIME_SCALE: '1' });
+  assert.equal(simFleetTimeScaleOf(paced), 1, 'the fleet-specific name wins');
   assert.throws(
     () => readWorkerConfig({ TRL_SIM_FLEET_MODE: 'slow' }),
     /TRL_SIM_FLEET_MODE must be "fast" or "realistic"/,

@@ -83,3 +83,14 @@ export function sandboxHostIdOf(config: WorkerConfig): string {
       .slice(0, 80) || 'host';
   return `${host}-${process.pid}`;
 }
+
+/**
+ * The sim fleet's pace: TRL_SIM_FLEET_TIME_SCALE, else TRL_SIM_TIME_SCALE (the older name), else by mode: 0 for the
+ * realistic fleet (its 15–40-turn trajectories at the models' real latency would add minutes per scenario to every
+ * `trl eval`; bench/realistic-fleet.ts measures both), 0.1 for the fast one (a little pacing, as before).
+ */
+export function simFleetTimeScaleOf(config: WorkerConfig): number {
+  return (
+    config.TRL_SIM_FLEET_TIME_SCALE ?? config.TRL_SIM_TIME_SCALE ?? (config.TRL_SIM_FLEET_MODE === 'fast' ? 0.1 : 0)
+  );
+}

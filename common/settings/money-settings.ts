@@ -59,21 +59,23 @@ export const moneySettings = settingTable({
       'The model allowlist; prices come from `season-2-catalog.json` unless an entry gives `prices` (then results are unofficial).',
   },
   TRL_SIM_TIME_SCALE: {
-    schema: z.coerce.number().nonnegative().default(0.1),
-    description: "The sim fleet's latency profile scaled: 0 answers at once, 1 as in the profile.",
+    schema: z.coerce.number().nonnegative().optional(),
+    defaultText: '`0` realistic, `0.1` fast',
+    description:
+      "The sim fleet's latency profile scaled: 0 answers at once, 1 as in the profile (the older name of `TRL_SIM_FLEET_TIME_SCALE`).",
   },
   TRL_SIM_FLEET_TIME_SCALE: {
     schema: z.coerce.number().nonnegative().optional(),
-    defaultText: '`TRL_SIM_TIME_SCALE`',
+    defaultText: '`TRL_SIM_TIME_SCALE`, else `0` realistic, `0.1` fast',
     description:
       "The sim fleet's pace (0 answers at once, 1 at the models' real latency); wins over `TRL_SIM_TIME_SCALE` when set.",
   },
   TRL_SIM_FLEET_MODE: {
     schema: z
       .enum(['fast', 'realistic'], { error: 'TRL_SIM_FLEET_MODE must be "fast" or "realistic"' })
-      .default('fast'),
+      .default('realistic'),
     description:
-      "The sim fleet's behaviour: `fast` (one attempt, 2–4 turns, for tests) or `realistic` (long trajectories whose outcomes depend on what the policy sends; docs/explanation/sim-fleet.md).",
+      "The sim fleet's behaviour: `realistic` (long trajectories whose outcomes depend on what the policy sends; docs/explanation/sim-fleet.md) or `fast` (one attempt, 2–4 turns: what the test harness pins).",
   },
   TRL_SIM_SCENARIOS_DIR: {
     schema: z.string().optional(),

@@ -120,4 +120,11 @@ export const workerSettings = settingTable({
     defaultText: '`screening/preeval.json`',
     description: "The pre-evaluation's configuration (static rules, similarity, judge, probe).",
   },
+  TRL_INJECTION_CHECK: {
+    schema: z
+      .enum(['enforce', 'observe'], { error: 'TRL_INJECTION_CHECK must be "enforce" or "observe"' })
+      .default('enforce'),
+    description:
+      'The run-time check of hidden scenario content a policy carries into model calls: `enforce` refuses the call and ends the scenario (`injected_scenario_content`); `observe` refuses nothing, to measure what a coaching pack gains without it (bench/realistic-fleet.ts). Never `observe` on a validator.',
+  },
 });

@@ -21,7 +21,7 @@ const createOf = (client: ChatUpstream) =>
 const messages = [{ role: 'user', content: 'Say hello in one short sentence.' }];
 
 test('whole and streamed completions from the sim fleet: the same text, usage, and the extra headers reach the upstream', async (t) => {
-  const fleet = await startSimFleet({ timeScale: 0 });
+  const fleet = await startSimFleet({ timeScale: 0, mode: 'fast' });
   const upstream = new HttpChatUpstream({ baseURL: fleet.url, apiKey: 'sim', timeoutMs: 10_000 });
   t.after(async () => {
     upstream.close();

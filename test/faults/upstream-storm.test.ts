@@ -36,7 +36,7 @@ describe('fault: the model upstream in a 429 / 503 / timeout storm', () => {
   before(async () => {
     harness = await startHarness({ withWorker: false });
     const modelsFile = calmModelsFile();
-    fleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: loadAllowlist(modelsFile) });
+    fleet = await startSimFleet({ port: 0, timeScale: 0, allowlist: loadAllowlist(modelsFile), mode: 'fast' });
     proxy = await startStormProxy(fleet.url);
     worker = await startFaultWorker(harness.taskQueue, {
       TRL_MODELS_FILE: modelsFile,

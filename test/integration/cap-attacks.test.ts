@@ -28,7 +28,7 @@ describe('the cap under under-estimated content', () => {
 
   before(async () => {
     stack = await bootstrap(docker);
-    fleet = await startSimFleet({ timeScale: 0 });
+    fleet = await startSimFleet({ timeScale: 0, mode: 'fast' });
   });
   after(async () => fleet?.close());
 

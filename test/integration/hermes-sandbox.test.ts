@@ -50,7 +50,7 @@ describe('Hermes sandbox', () => {
 
   before(async () => {
     stack = await bootstrap(docker);
-    fleet = await startSimFleet({ timeScale: 0 });
+    fleet = await startSimFleet({ timeScale: 0, mode: 'fast' });
     const folder = await loadScenario(path.join(repoRoot, 'scenarios', 'csv-sales-report'));
     const imageTag = await ensureScenarioImage(docker, stack.baseImage, folder);
     scenario = preparedScenarioOf(folder, imageTag);

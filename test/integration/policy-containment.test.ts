@@ -34,7 +34,7 @@ describe('policy sandbox containment', () => {
 
   before(async () => {
     stack = await bootstrap(docker);
-    fleet = await startSimFleet({ timeScale: 0 });
+    fleet = await startSimFleet({ timeScale: 0, mode: 'fast' });
     upstream = new OpenAI({ baseURL: fleet.url, apiKey: 'x', maxRetries: 0 });
   });
   after(async () => {

@@ -59,7 +59,7 @@ describe('streaming with tool calls', () => {
 
   before(async () => {
     stack = await bootstrap(docker);
-    fleet = await startSimFleet({ timeScale: 0 });
+    fleet = await startSimFleet({ timeScale: 0, mode: 'fast' });
     instruction = await readFile(path.join(repoRoot, 'scenarios', 'csv-sales-report', 'instruction.md'), 'utf8');
   });
   after(async () => fleet?.close());

@@ -42,7 +42,7 @@ describe('trl serve', () => {
     const stack = await bootstrap(docker);
     policyImage = stack.policyImage;
     baseImage = stack.baseImage;
-    fleet = await startSimFleet({ timeScale: 0 });
+    fleet = await startSimFleet({ timeScale: 0, mode: 'fast' });
     instruction = await readFile(path.join(repoRoot, 'scenarios', 'csv-sales-report', 'instruction.md'), 'utf8');
     serving = await startServing({
       pack: await readPackDirectory(path.join(repoRoot, 'policy', 'examples', 'cost-cascade')),

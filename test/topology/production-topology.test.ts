@@ -74,6 +74,8 @@ describe('production topology: Temporal on PostgreSQL, the Web UI, one orchestra
       TRL_DATA_DIR: dataDir,
       TRL_QUIET: '1',
       TRL_LOG_LEVEL: 'error',
+      // The suite's fleet is the fast one (the product's default is realistic).
+      TRL_SIM_FLEET_MODE: 'fast',
       ...extra,
     };
     const child = spawn(
