@@ -13,3 +13,12 @@ test('words carry the line they start on', () => {
   assert.deepEqual(located.words, ['one', 'two', 'three', 'four']);
   assert.deepEqual(located.lines, [10, 10, 12, 13]);
 });
+
+test('an escape sequence is a separator behind any number of backslashes, so encoding once more changes nothing', () => {
+  const source = 'stdin="15m\\n\\n1m30s\\n" path C:\\\\new';
+  assert.deepEqual(wordTokens(source), ['stdin', '15m', '1m30s', 'path', 'c', 'ew']);
+  assert.deepEqual(wordTokens(JSON.stringify(source)), wordTokens(source));
+  assert.deepEqual(wordTokens(JSON.stringify(JSON.stringify(source))), wordTokens(source));
+  assert.deepEqual(wordTokens('caf\\u00e9 ok'), ['caf', 'ok']);
+  assert.deepEqual(wordsWithLines('a\\nb\nc').lines, [1, 1, 2]);
+});

@@ -32,6 +32,19 @@ test('phrases are found as whole-word sequences whatever the case, quoting and l
   assert.deepEqual(found('{\\"x\\": \\"acct-7731-qx\\"}\\nsed -i s/total_cents/amount_cents/ /app/ledger.py'), [3, 0]);
 });
 
+test("an escape reads the same at every level of encoding: the agent's text and a prompt quoting it as JSON agree", () => {
+  // A test file holding `stdin="15m\\n\\n1m30s"` (a literal backslash-n), given to an adviser as JSON
+  // (`\\\\n`): flash-advisers' probe was refused for "n1m30s" carried in, the agent having sent `\\n1m30s`.
+  const guard = new InjectionGuard([piece('1m30s 16m', 'fixture-value'), piece('ACCT-7731-QX', 'fixture-value')]);
+  const agentText = 'assert run("sum", stdin="15m\\n\\n1m30s 16m\\n")';
+  guard.noteAgentRequest({ messages: [{ role: 'tool', content: agentText }] });
+  const asJson = JSON.stringify(JSON.stringify({ role: 'tool', content: agentText }));
+  assert.equal(guard.check({ messages: [{ role: 'user', content: `advise on ${asJson}` }] }, 'c1'), undefined);
+  assert.equal(guard.summary().injectedPieces, 0);
+  assert.deepEqual(found('x\\\\nacct-7731-qx\\\\u00e9'), [3]);
+  assert.deepEqual(found('nacct-7731-qx'), []);
+});
+
 test('non-ASCII letters are word characters, as in the screening normal form', () => {
   const list = [piece('Größe prüfen ÄÖÜ', 'test-string')];
   assert.deepEqual(found('bitte GRÖSSE... nein: größe Prüfen äöü!', list), [0]);

@@ -89,7 +89,8 @@ function grow(words: number): void {
 }
 
 /** Backslash escapes that stand for a separator (`\n`, `\t`, `\"`, …): text escaped once more reads the same. */
-const escapedSeparators = new Set([0x6e, 0x72, 0x74, 0x22, 0x5c, 0x2f, 0x62, 0x66]);
+/** n, r, t, b, f: the letters of the escapes that stand for a separator. */
+const escapedLetters = new Set([0x6e, 0x72, 0x74, 0x62, 0x66]);
 
 /** Hashes the words of `text` into the shared buffers; returns how many. */
 function hashWords(text: string): number {
@@ -105,12 +106,16 @@ function hashWords(text: string): number {
     let width = 1;
     if (code < 0x80) {
       isWord = (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
-      // An escaped newline, tab or quote inside text that was JSON-encoded once more separates words as the
-      // character it stands for would; `\u` and four hex digits likewise.
-      if (code === 0x5c && index + 1 < length) {
-        const next = lower.charCodeAt(index + 1);
-        if (escapedSeparators.has(next)) width = 2;
-        else if (next === 0x75 && /^[0-9a-f]{4}$/.test(lower.slice(index + 2, index + 6))) width = 6;
+      // An escape sequence behind any number of backslashes (text JSON-encoded once or twice more)
+      // separates words as the character it stands for would; `\u` and four hex digits likewise. The
+      // same rule as screening/word-tokens.ts, which made the phrases.
+      if (code === 0x5c) {
+        let run = 1;
+        while (index + run < length && lower.charCodeAt(index + run) === 0x5c) run += 1;
+        const next = index + run < length ? lower.charCodeAt(index + run) : -1;
+        if (escapedLetters.has(next)) width = run + 1;
+        else if (next === 0x75 && /^[0-9a-f]{4}$/.test(lower.slice(index + run + 1, index + run + 5))) width = run + 5;
+        else width = run;
       }
     } else {
       nonAsciiWordChar.lastIndex = index;
