@@ -19,7 +19,9 @@ import { minInjectedFingerprints, type ProbeReport } from './probe-verdict.ts';
  * verdict). */
 // 3: provenance of actions (an authored tool call rejects whatever the word coverage).
 // 4: tool results from the scenario's built image (listing with real sizes, heads), else the build context.
-export const probeVersion = 4;
+// 5: escape sequences separate words at any level of escaping (an adviser prompt quoting the conversation
+//    as JSON no longer shows pieces the agent's own text did not).
+export const probeVersion = 5;
 
 export const probeCacheKeySchema = z.object({
   packHash: z.string().min(1),
