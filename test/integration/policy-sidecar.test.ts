@@ -5,20 +5,20 @@
 // a policy that never completes a model call; nothing is left behind.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import type Docker from 'dockerode';
 import { repoRoot } from '../../common/data-layout.ts';
+import { readPackDirectory } from '../../packs/read-pack.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrap, type BootstrapResult } from '../../infra/bootstrap.ts';
 import { currentWorkerIdentity } from '../../sandbox/worker-identity.ts';
-import { loadAllowlist, type Allowlist } from '../../gateway/catalog/allowlist.ts';
 import { ensureScenarioImage } from '../../sandbox/scenario-image.ts';
 import { loadScenario } from '../../catalog/load-scenario.ts';
 import { preparedScenarioOf } from '../support/prepared-scenario.ts';
+import { containerProbes, probeScript, seasonAllowlist } from '../support/sidecar-probes.ts';
 import { startAgentEnvironment, type AgentEnvironment, type PolicySource } from '../../activities/agent-environment.ts';
 import type { ActivityDependencies } from '../../activities/activity-context.ts';
 import { SpendLedger } from '../../gateway/spend/spend-ledger.ts';
@@ -31,60 +31,11 @@ import { listManagedContainers } from '../../sandbox/orphan-cleanup.ts';
 import type { PolicyRunSummary } from '../../policy/host/policy-run.ts';
 
 const docker = createDockerClient();
+const { sidecarOf, execIn } = containerProbes(docker);
 const examples = path.join(repoRoot, 'policy', 'examples');
 const runId = `sidecar-${process.pid}`;
 
-/**
- * The allowlist the examples' models are on. The examples and the policy.json check name the
- * season's models (FUSION_MODELS in the SDK); while gateway/catalog still has other ids, catalog
- * entries are renamed to them in catalog order (prices and sim profiles kept). Once the catalog
- * holds the season's names this is the catalog itself.
- */
-async function seasonAllowlist(): Promise<Allowlist> {
-  const catalog = loadAllowlist();
-  const source = await readFile(path.join(repoRoot, 'policy', 'python', 'trajrl_policy', 'policy_json.py'), 'utf8');
-  const season = [...source.match(/FUSION_MODELS = \(([^)]*)\)/)![1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
-  const ids = new Set(catalog.models.map((m) => m.id));
-  const missing = season.filter((id) => !ids.has(id));
-  const spare = catalog.models.filter((m) => !season.includes(m.id));
-  return {
-    ...catalog,
-    models: catalog.models.map((m) => (spare.includes(m) && missing.length ? { ...m, id: missing.shift()! } : m)),
-  };
-}
-
-async function packFiles(example: string): Promise<Record<string, string>> {
-  const dir = path.join(examples, example);
-  const files: Record<string, string> = {};
-  for (const name of await readdir(dir)) files[name] = await readFile(path.join(dir, name), 'utf8');
-  return files;
-}
-
-async function sidecarOf(workflowId: string): Promise<Docker.Container> {
-  const [info] = await listManagedContainers(docker, [
-    `${containerLabels.role}=policy-sidecar`,
-    `${containerLabels.workflowId}=${workflowId}`,
-  ]);
-  assert.ok(info, `no sidecar container labelled for ${workflowId}`);
-  return docker.getContainer(info.Id);
-}
-
-/** A command in a container as uid 65534, output as text. */
-async function execIn(container: Docker.Container, command: string[]): Promise<string> {
-  const exec = await container.exec({ Cmd: command, User: '65534:65534', AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  await new Promise((resolve) => stream.on('end', resolve));
-  const raw = Buffer.concat(chunks);
-  let text = '';
-  for (let offset = 0; offset + 8 <= raw.length; offset += 8 + raw.readUInt32BE(offset + 4))
-    text += raw.subarray(offset + 8, offset + 8 + raw.readUInt32BE(offset + 4)).toString('utf8');
-  return text.trim();
-}
-
-const probeScript = (host: string, port: number) =>
-  `import socket\ntry:\n  s=socket.create_connection((${JSON.stringify(host)},${port}),timeout=2)\n  print('connected')\nexcept Exception as e:\n  print(type(e).__name__)`;
+const packFiles = async (example: string) => (await readPackDirectory(path.join(examples, example))).files;
 
 describe('policy sidecar', () => {
   let stack: BootstrapResult;
