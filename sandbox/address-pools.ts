@@ -7,6 +7,7 @@
 import type Docker from 'dockerode';
 import { containerLabels } from './container-labels.ts';
 import type { WorkerIdentity } from './worker-identity.ts';
+import { repeatWithoutOverlap } from '../common/repeat-without-overlap.ts';
 
 export interface AddressPool {
   /** IPv4 CIDR the pool's networks are cut from. */
@@ -97,22 +98,12 @@ export function sampleNetworksLeft(
   intervalMs = 2000,
 ): { stop(): void } {
   let pools: Promise<AddressPool[]> | undefined;
-  let busy = false;
-  const sample = async () => {
-    pools ??= docker.info().then((info: Parameters<typeof enginePools>[0]) => enginePools(info));
-    report(networksLeftFor(owner, await pools, (await docker.listNetworks()) as NetworkInfo[]));
-  };
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    sample()
-      .catch(() => {
-        pools = undefined;
-      })
-      .finally(() => {
-        busy = false;
-      });
+  return repeatWithoutOverlap(async () => {
+    try {
+      pools ??= docker.info().then((info: Parameters<typeof enginePools>[0]) => enginePools(info));
+      report(networksLeftFor(owner, await pools, (await docker.listNetworks()) as NetworkInfo[]));
+    } catch {
+      pools = undefined; // read the engine's pools afresh next time
+    }
   }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }

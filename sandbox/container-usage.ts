@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import type Docker from 'dockerode';
 import { containerLabels } from './container-labels.ts';
 import type { WorkerIdentity } from './worker-identity.ts';
+import { repeatWithoutOverlap } from '../common/repeat-without-overlap.ts';
 
 /** What a scenario's containers used: peak memory, mean cores (activities/host-admission.ts ScenarioCost's shape). */
 export interface ScenarioUsage {
@@ -139,20 +140,7 @@ export function sampleContainerUsage(
   observe: (key: string, cost: ScenarioUsage) => void,
   intervalMs = 2000,
 ): { stop(): void } {
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    usage
-      .sample()
-      .then((costs) => {
-        for (const [key, cost] of costs) observe(key, cost);
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        busy = false;
-      });
+  return repeatWithoutOverlap(async () => {
+    for (const [key, cost] of await usage.sample()) observe(key, cost);
   }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }
