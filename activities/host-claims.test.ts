@@ -110,3 +110,46 @@ test("the networks the engine's address pools leave the host bound it, as last s
   claims.setNetworksLeft(8);
   assert.equal(claims.tryClaim('w/d'), true, 'networks freed by others count at the next sample');
 });
+
+test('waiting scenarios take freed room longest first, then in the order they came', async () => {
+  const time = clock();
+  const claims = new HostClaims({ ...room(1), idleMs: 120_000, now: time.now });
+  assert.equal(claims.tryClaim('w/running', 600), true);
+  assert.equal(claims.tryClaim('w/short', 600), false);
+  time.advance(100);
+  assert.equal(claims.tryClaim('w/long', 1800), false);
+  time.advance(100);
+  assert.equal(claims.tryClaim('w/short-later', 600), false);
+  await claims.within('w/running', async () => undefined, { last: true });
+  assert.equal(claims.tryClaim('w/short', 600), false, 'the longer scenario waits, so it goes first');
+  assert.deepEqual(claims.lastRefusal(), {
+    reason: '1 longer or earlier scenario waits for room first',
+    atMs: 200,
+    full: false,
+  });
+  assert.equal(claims.tryClaim('w/short-later', 600), false);
+  assert.match(claims.lastRefusal()!.reason, /^2 longer or earlier scenarios wait/);
+  assert.equal(claims.tryClaim('w/long', 1800), true);
+  await claims.within('w/long', async () => undefined, { last: true });
+  assert.equal(claims.tryClaim('w/short-later', 600), false, 'of two as long, the one that came first');
+  assert.equal(claims.tryClaim('w/short', 600), true);
+});
+
+test('a waiting claim that is not asked again (taken by another host, or given up) stops holding the others back', () => {
+  const time = clock();
+  const claims = new HostClaims({ ...room(1), idleMs: 120_000, waitingStaleMs: 8_000, now: time.now });
+  assert.equal(claims.tryClaim('w/running', 600), true);
+  assert.equal(claims.tryClaim('w/long', 1800), false);
+  assert.equal(claims.tryClaim('w/short', 600), false);
+  assert.equal(claims.lastRefusal()!.full, false);
+  time.advance(200_000);
+  assert.equal(claims.tryClaim('w/short', 600), true, 'the running one went idle; the long one was not seen for 200 s');
+});
+
+test('a full host says so to the claim it would admit next', () => {
+  const claims = new HostClaims({ ...room(1), idleMs: 120_000 });
+  assert.equal(claims.tryClaim('w/a', 600), true);
+  assert.equal(claims.tryClaim('w/b', 600), false);
+  assert.equal(claims.lastRefusal()!.full, true);
+  assert.match(claims.lastRefusal()!.reason, /^memory: /);
+});

@@ -4,6 +4,8 @@
 // a task waiting there past its schedule-to-start timeout must mean the host is gone, not busy.
 // A claim ends when its verifyScenario ends, or when nothing of it has run for `idleMs` (the
 // workflow gave the scenario up or waits at the seat's gate: the room is lent meanwhile).
+// Scenarios waiting for room take it longest first (then first come): the longest scenario started last
+// is the evaluation's wall, and without an order the next claim was whichever retried first.
 import { admitScenario, estimateCost, type HostBudget, type ScenarioCost } from './host-admission.ts';
 
 export interface HostClaimsOptions {
@@ -13,8 +15,21 @@ export interface HostClaimsOptions {
   calibrated: ScenarioCost;
   /** A claim with no activity running and none started for this long no longer takes room. */
   idleMs: number;
+  /** A waiting claim not asked again for this long has gone elsewhere (another host) or been given up. */
+  waitingStaleMs?: number;
   now?: () => number;
 }
+
+/** A claim refused for room, waiting to be asked again. */
+interface Waiter {
+  /** Longer scenarios first: the seconds the task grants (hostClaimPriority). */
+  priority: number;
+  sinceMs: number;
+  seenMs: number;
+}
+
+/** The claim activity asks again every 250 ms while it waits, and after at most 5 s of back-off when it gives up. */
+export const defaultWaitingStaleMs = 8_000;
 
 interface Claim {
   running: number;
@@ -27,6 +42,8 @@ interface Claim {
 export interface HostRefusal {
   reason: string;
   atMs: number;
+  /** false: the host has room, but a longer or earlier scenario takes it first. */
+  full: boolean;
 }
 
 export class HostClaims {
@@ -37,6 +54,7 @@ export class HostClaims {
   private refusal: HostRefusal | undefined;
   /** Docker networks the engine's address pools leave this host, as last sampled (none: not counted). */
   private networks: number | undefined;
+  private readonly waiting = new Map<string, Waiter>();
 
   constructor(private readonly options: HostClaimsOptions) {
     this.now = options.now ?? Date.now;
@@ -66,22 +84,58 @@ export class HostClaims {
     }));
   }
 
-  /** Takes room for `key` if the budget has it (a key already held is taken again at no cost); else the reason is kept
-   * for refusal(). */
-  tryClaim(key: string): boolean {
+  /** Takes room for `key` if the budget has it and no longer scenario (higher `priority`; equal: the one waiting
+   * longer) waits for it (a key already held is taken again at no cost); else the reason is kept for refusal(). */
+  tryClaim(key: string, priority = 0): boolean {
     if (this.claims.has(key)) {
       this.claims.get(key)!.lastSeenMs = this.now();
       return true;
+    }
+    const now = this.now();
+    const waiter = this.waiting.get(key) ?? { priority, sinceMs: now, seenMs: now };
+    waiter.priority = priority;
+    waiter.seenMs = now;
+    this.waiting.set(key, waiter);
+    const ahead = this.waitersAhead(key, waiter);
+    if (ahead > 0) {
+      this.refusal = {
+        reason: `${ahead} longer or earlier scenario${ahead === 1 ? '' : 's'} wait${ahead === 1 ? 's' : ''} for room first`,
+        atMs: now,
+        full: false,
+      };
+      return false;
     }
     const budget =
       this.networks === undefined ? this.options.budget : { ...this.options.budget, networks: this.networks };
     const admission = admitScenario(budget, this.held(), this.estimate());
     if (!admission.admitted) {
-      this.refusal = { reason: admission.reason, atMs: this.now() };
+      this.refusal = { reason: admission.reason, atMs: now, full: true };
       return false;
     }
-    this.claims.set(key, { running: 0, lastSeenMs: this.now() });
+    this.waiting.delete(key);
+    this.claims.set(key, { running: 0, lastSeenMs: now });
     return true;
+  }
+
+  /** Waiting claims that go before `key`; those not asked again lately are forgotten. */
+  private waitersAhead(key: string, mine: Waiter): number {
+    const staleMs = this.options.waitingStaleMs ?? defaultWaitingStaleMs;
+    let ahead = 0;
+    for (const [other, waiter] of this.waiting) {
+      if (other === key) continue;
+      if (mine.seenMs - waiter.seenMs > staleMs) {
+        this.waiting.delete(other);
+        continue;
+      }
+      const before =
+        waiter.priority !== mine.priority
+          ? waiter.priority > mine.priority
+          : waiter.sinceMs !== mine.sinceMs
+            ? waiter.sinceMs < mine.sinceMs
+            : other < key;
+      if (before) ahead += 1;
+    }
+    return ahead;
   }
 
   /** The Docker networks the engine's address pools leave this host now (sandbox/address-pools.ts). */

@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { failureTypes } from '../contracts/failure-types.ts';
 import { workflowIdOf, type SandboxHost } from './activity-context.ts';
 import type { ClaimWaitDetails } from '../contracts/host-wait.ts';
+import { createClaimPriority } from './claim-priority.ts';
 
 export interface SandboxHostClaim {
   hostId: string;
@@ -21,14 +22,19 @@ function claimKey(scenario: string): string {
 }
 
 export function createSandboxHostActivities(host: SandboxHost | undefined) {
-  async function claimSandboxHost(request: { name: string }): Promise<SandboxHostClaim> {
+  const priorityOf = createClaimPriority();
+
+  /** `dir`: the scenario's folder, for the order of waiting claims (histories from before it send none). */
+  async function claimSandboxHost(request: { name: string; dir?: string }): Promise<SandboxHostClaim> {
     if (!host) throw ApplicationFailure.nonRetryable('this worker has no sandbox role', failureTypes.sandboxHostFull);
     const key = claimKey(request.name);
+    const priority = await priorityOf(request.dir);
     const context = Context.current();
     const deadline = Date.now() + roomWaitMs;
-    while (!host.claims.tryClaim(key)) {
+    while (!host.claims.tryClaim(key, priority)) {
       // Why it waits, as the pending activity's heartbeat and then its failure: the Temporal UI and `trl seat` show it.
-      const reason = `sandbox host ${host.id} is full: ${host.claims.lastRefusal()?.reason ?? `${host.claims.active()} scenarios running`}`;
+      const refusal = host.claims.lastRefusal();
+      const reason = `sandbox host ${host.id} ${refusal?.full === false ? 'takes another first' : 'is full'}: ${refusal?.reason ?? `${host.claims.active()} scenarios running`}`;
       context.heartbeat({ scenario: request.name, waiting: reason } satisfies ClaimWaitDetails);
       if (Date.now() >= deadline || context.cancellationSignal.aborted) {
         throw ApplicationFailure.retryable(reason, failureTypes.sandboxHostFull);

@@ -92,7 +92,7 @@ export async function evaluateScenario(run: ScenarioRun, scenario: ScenarioDescr
 /** The host's own queue for this scenario, once a host with room has claimed it; none before the roles. */
 async function claimHost(run: ScenarioRun, scenario: ScenarioDescriptor, tenure: HostTenure) {
   if (!run.onHosts) return undefined;
-  const claim = await run.claims.claimSandboxHost({ name: scenario.name });
+  const claim = await run.claims.claimSandboxHost({ name: scenario.name, dir: scenario.dir });
   tenure.hostId = claim.hostId;
   return claim.taskQueue;
 }
