@@ -23,7 +23,12 @@ export interface ActivityDependencies {
   /** Why the pre-evaluation's LLM judge is not asked on this upstream (the local model); absent: it is. */
   judgeSkipped?: string;
   /** Builds the tape upstream of `trl eval --tape` from a recorded model-call log (workers/tape-upstream.ts). */
-  tapeUpstream?: (callLogText: string) => { client: ChatUpstream; divergence(): Error | undefined };
+  tapeUpstream?: (callLogText: string) => {
+    client: ChatUpstream;
+    divergence(): Error | undefined;
+    /** Aborted when the replay reaches the call the recording stopped on (reason: an Error saying so). */
+    ended: AbortSignal;
+  };
   /** Image policies run in. */
   policyImage: string;
   /** Image Python (policy.py) and data (policy.json) packs run in, one sidecar per attempt. */

@@ -137,7 +137,7 @@ test('waiting scenarios take freed room longest first, then in the order they ca
 
 test('a waiting claim that is not asked again (taken by another host, or given up) stops holding the others back', () => {
   const time = clock();
-  const claims = new HostClaims({ ...room(1), idleMs: 120_000, waitingStaleMs: 8_000, now: time.now });
+  const claims = new HostClaims({ ...room(1), idleMs: 120_000, waitingStaleMs: 12_000, now: time.now });
   assert.equal(claims.tryClaim('w/running', 600), true);
   assert.equal(claims.tryClaim('w/long', 1800), false);
   assert.equal(claims.tryClaim('w/short', 600), false);
@@ -152,4 +152,23 @@ test('a full host says so to the claim it would admit next', () => {
   assert.equal(claims.tryClaim('w/b', 600), false);
   assert.equal(claims.lastRefusal()!.full, true);
   assert.match(claims.lastRefusal()!.reason, /^memory: /);
+});
+
+test('claims that arrive together (an evaluation starting) are ordered among themselves, not by which came first', () => {
+  const time = clock();
+  const claims = new HostClaims({ ...room(2), idleMs: 120_000, settleMs: 1000, now: time.now });
+  for (const [key, seconds] of [
+    ['w/a', 600],
+    ['w/b', 900],
+    ['w/c', 1800],
+  ] as const)
+    assert.equal(claims.tryClaim(key, seconds), false, `${key}: first seen now, it waits for the others`);
+  assert.match(claims.lastRefusal()!.reason, /^claims arriving together are ordered first/);
+  time.advance(1000);
+  assert.equal(claims.tryClaim('w/a', 600), false, 'two longer ones wait');
+  assert.equal(claims.tryClaim('w/c', 1800), true);
+  assert.equal(claims.tryClaim('w/a', 600), false);
+  assert.equal(claims.tryClaim('w/b', 900), true);
+  assert.equal(claims.tryClaim('w/a', 600), false, 'the host is full now');
+  assert.equal(claims.lastRefusal()!.full, true);
 });

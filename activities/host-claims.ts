@@ -17,6 +17,9 @@ export interface HostClaimsOptions {
   idleMs: number;
   /** A waiting claim not asked again for this long has gone elsewhere (another host) or been given up. */
   waitingStaleMs?: number;
+  /** A claim first seen this recently waits, so that claims arriving together (an evaluation's start) are ordered
+   * among themselves rather than by who came first; 0: none. */
+  settleMs?: number;
   now?: () => number;
 }
 
@@ -28,8 +31,9 @@ interface Waiter {
   seenMs: number;
 }
 
-/** The claim activity asks again every 250 ms while it waits, and after at most 5 s of back-off when it gives up. */
-export const defaultWaitingStaleMs = 8_000;
+/** A claim passed over asks again after at most 5 s of back-off (sandbox-host-activities.ts), a little later when the
+ * claim queue is busy. */
+export const defaultWaitingStaleMs = 12_000;
 
 interface Claim {
   running: number;
@@ -96,6 +100,11 @@ export class HostClaims {
     waiter.priority = priority;
     waiter.seenMs = now;
     this.waiting.set(key, waiter);
+    const settleMs = this.options.settleMs ?? 0;
+    if (now - waiter.sinceMs < settleMs) {
+      this.refusal = { reason: `claims arriving together are ordered first (${settleMs} ms)`, atMs: now, full: false };
+      return false;
+    }
     const ahead = this.waitersAhead(key, waiter);
     if (ahead > 0) {
       this.refusal = {

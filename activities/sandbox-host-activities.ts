@@ -14,8 +14,10 @@ export interface SandboxHostClaim {
   taskQueue: string;
 }
 
-/** How long a claim waits for room on this host before it goes back to the shared queue for any host. */
-const roomWaitMs = 5_000;
+/** How long the claim next in line waits for room before it goes back to the shared queue for any host. */
+const roomWaitMs = 20_000;
+/** Claims arriving within this window are ordered among themselves (an evaluation's start sends all of its claims). */
+export const claimSettleMs = 1_000;
 
 function claimKey(scenario: string): string {
   return `${workflowIdOf(Context.current().info)}/${scenario}`;
@@ -34,9 +36,11 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
     while (!host.claims.tryClaim(key, priority)) {
       // Why it waits, as the pending activity's heartbeat and then its failure: the Temporal UI and `trl seat` show it.
       const refusal = host.claims.lastRefusal();
-      const reason = `sandbox host ${host.id} ${refusal?.full === false ? 'takes another first' : 'is full'}: ${refusal?.reason ?? `${host.claims.active()} scenarios running`}`;
+      const reason = `sandbox host ${host.id} ${refusal?.full === false ? 'orders its waiting scenarios' : 'is full'}: ${refusal?.reason ?? `${host.claims.active()} scenarios running`}`;
       context.heartbeat({ scenario: request.name, waiting: reason } satisfies ClaimWaitDetails);
-      if (Date.now() >= deadline || context.cancellationSignal.aborted) {
+      // A claim passed over for a longer or earlier one gives its slot back at once (the claim queue has few slots, and
+      // every waiting claim must reach the host to be ordered); the one next in line keeps asking.
+      if (refusal?.full === false || Date.now() >= deadline || context.cancellationSignal.aborted) {
         throw ApplicationFailure.retryable(reason, failureTypes.sandboxHostFull);
       }
       await sleep(250);

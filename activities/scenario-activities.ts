@@ -219,7 +219,8 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         (await ownerOf(session, scenario.workdir ?? '/app')) !== account.name
           ? await agentAccountIn(session, scenario.imageUser.split(':')[0] || 'root')
           : undefined;
-      const stopSignal = policyStop ? AbortSignal.any([policyStop, diskStop.signal]) : diskStop.signal;
+      const stops = [policyStop, diskStop.signal, tape?.ended].filter((signal) => signal !== undefined);
+      const stopSignal = stops.length > 1 ? AbortSignal.any(stops) : diskStop.signal;
       // A policy that never became ready fails the attempt at once (its fault is in the summary);
       // the untouched workspace is still collected and verified.
       const record = startFailure
@@ -294,7 +295,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
           message: divergence.message,
           nonRetryable: true,
         });
-      const outcome = record.timedOut ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error';
+      // A replay stopped where its recording stopped (a call open at the recording's agent deadline) ends as the
+      // recording did: at the agent's deadline.
+      const outcome =
+        record.timedOut || tape?.ended.aborted ? 'agent_timeout' : record.exitCode === 0 ? 'completed' : 'agent_error';
       recordAgentRun({ agent: request.agent, outcome, wallMs });
       return boundAgentRunResult({
         outcome,

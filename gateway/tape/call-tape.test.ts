@@ -4,7 +4,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../../common/data-layout.ts';
-import { firstDifference, loadTape, requestFingerprint, TapeDivergence, TapePlayer } from './call-tape.ts';
+import {
+  firstDifference,
+  loadTape,
+  loadTapeCuts,
+  requestFingerprint,
+  TapeDivergence,
+  TapePlayer,
+} from './call-tape.ts';
 
 const recorded = readFileSync(
   path.join(repoRoot, 'test', 'fixtures', 'tapes', 'hermes-csv-sales-report.model-calls.jsonl'),
@@ -77,4 +84,56 @@ test('fingerprints ignore key order; firstDifference names array ends', () => {
     recorded: undefined,
     asked: 3,
   });
+});
+
+/** A log of three calls: answered, abandoned by the policy, and one still open when the run stopped (no end row). */
+function logWithCuts(): string {
+  const request = (text: string) => ({ model: 'glm-5.3-flash', messages: [{ role: 'user', content: text }] });
+  const start = (callId: string, text: string) =>
+    JSON.stringify({
+      phase: 'start',
+      callId,
+      requestId: `req-${callId}`,
+      model: 'glm-5.3-flash',
+      request: request(text),
+    });
+  const answer = { choices: [{ message: { role: 'assistant', content: 'done' } }] };
+  return [
+    start('1', 'first'),
+    start('2', 'raced'),
+    JSON.stringify({ phase: 'end', callId: '1', status: 'ok', response: answer }),
+    JSON.stringify({ phase: 'end', callId: '2', status: 'error', errorType: 'abandoned' }),
+    start('3', 'failed upstream'),
+    JSON.stringify({ phase: 'end', callId: '3', status: 'error', errorType: 'upstream_error' }),
+    start('4', 'open at the deadline'),
+  ].join('\n');
+}
+
+test('calls the recording never got an answer for are on the tape as cuts; failed calls are not', () => {
+  const text = logWithCuts();
+  assert.deepEqual(
+    loadTape(text).map((e) => e.callId),
+    ['1'],
+  );
+  assert.deepEqual(
+    loadTapeCuts(text).map((e) => [e.callId, e.response]),
+    [
+      ['2', undefined],
+      ['4', undefined],
+    ],
+  );
+});
+
+test('a cut asked again is left unanswered again; the one after every answer is where the recording stopped', () => {
+  const text = logWithCuts();
+  const player = new TapePlayer(loadTape(text), loadTapeCuts(text));
+  const [answered] = loadTape(text);
+  const [raced, open] = loadTapeCuts(text);
+  const racedPlay = player.play(raced!.model, raced!.request);
+  assert.equal(racedPlay.kind, 'cut');
+  assert.equal(racedPlay.kind === 'cut' && racedPlay.recordingEnded, false, 'an answer is still to come');
+  assert.equal(player.play(answered!.model, answered!.request).kind, 'answer');
+  const openPlay = player.play(open!.model, open!.request);
+  assert.deepEqual(openPlay.kind === 'cut' && [openPlay.entry.callId, openPlay.recordingEnded], ['4', true]);
+  assert.throws(() => player.play(open!.model, open!.request), TapeDivergence, 'each cut is played once');
 });

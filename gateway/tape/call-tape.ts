@@ -1,7 +1,9 @@
 // A tape: the model calls a run recorded (model-calls.jsonl start/end rows: request and response
 // bodies), played back by fingerprint of the request. The first request with no recorded twin is a
-// divergence, described by the turn it happened on and the first field that differs. Pure: the
-// gateway-side wiring (`trl eval --tape`) is built on top of this.
+// divergence, described by the turn it happened on and the first field that differs. A call the recording
+// started and never got an answer for (abandoned by the policy, or open when the run stopped) is on the tape
+// as a cut: asked again, it is again left unanswered. Pure: the gateway-side wiring (`trl eval --tape`) is
+// built on top of this.
 import { createHash } from 'node:crypto';
 
 export interface TapeEntry {
@@ -61,13 +63,16 @@ interface LogRow {
   model?: string;
   streamed?: boolean;
   status?: string;
+  errorType?: string;
   request?: unknown;
   response?: unknown;
 }
 
-/** The successful calls of a model-call log, in start order; refused, failed and unfinished calls are not on the tape.
- * */
-export function loadTape(callLogText: string): TapeEntry[] {
+/** Why a recorded call ended without an answer and is on the tape as a cut: the validator cut it (the policy left it,
+ * or the episode ended with it open), or the log has no end for it (the run stopped with it open). */
+const cutTypes = new Set(['abandoned', 'cancelled']);
+
+function readCalls(callLogText: string): { order: string[]; starts: Map<string, LogRow>; ends: Map<string, LogRow> } {
   const starts = new Map<string, LogRow>();
   const order: string[] = [];
   const ends = new Map<string, LogRow>();
@@ -87,6 +92,28 @@ export function loadTape(callLogText: string): TapeEntry[] {
       ends.set(row.callId, row);
     }
   }
+  return { order, starts, ends };
+}
+
+function entryOf(index: number, callId: string, start: LogRow, response: unknown): TapeEntry {
+  const request = start.request as Record<string, unknown>;
+  const model = start.model ?? String(request.model ?? '');
+  return {
+    index,
+    callId,
+    requestId: start.requestId,
+    model,
+    request,
+    response,
+    streamed: Boolean(start.streamed),
+    fingerprint: requestFingerprint(model, request),
+  };
+}
+
+/** The successful calls of a model-call log, in start order; refused, failed and unfinished calls are not on the tape.
+ * */
+export function loadTape(callLogText: string): TapeEntry[] {
+  const { order, starts, ends } = readCalls(callLogText);
   const entries: TapeEntry[] = [];
   for (const callId of order) {
     const start = starts.get(callId)!;
@@ -99,20 +126,23 @@ export function loadTape(callLogText: string): TapeEntry[] {
       typeof start.request !== 'object'
     )
       continue;
-    const request = start.request as Record<string, unknown>;
-    const model = start.model ?? String(request.model ?? '');
-    entries.push({
-      index: entries.length,
-      callId,
-      requestId: start.requestId,
-      model,
-      request,
-      response: end.response,
-      streamed: Boolean(start.streamed),
-      fingerprint: requestFingerprint(model, request),
-    });
+    entries.push(entryOf(entries.length, callId, start, end.response));
   }
   return entries;
+}
+
+/** The calls the recording started and never got an answer for, in start order (their `response` is undefined). */
+export function loadTapeCuts(callLogText: string): TapeEntry[] {
+  const { order, starts, ends } = readCalls(callLogText);
+  const cuts: TapeEntry[] = [];
+  for (const callId of order) {
+    const start = starts.get(callId)!;
+    const end = ends.get(callId);
+    if (!start.request || typeof start.request !== 'object') continue;
+    if (end && !(end.status === 'error' && cutTypes.has(end.errorType ?? ''))) continue;
+    cuts.push(entryOf(cuts.length, callId, start, undefined));
+  }
+  return cuts;
 }
 
 /** The first path at which two JSON values differ, e.g. `messages[3].content`, with both values. */
@@ -169,20 +199,42 @@ function shown(value: unknown): string {
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
-/** Plays a tape: each request takes the first unused recording with its fingerprint. */
+/** What the tape does with a request: answer it as recorded, or leave it unanswered as the recording was left. */
+export type TapePlay =
+  | { kind: 'answer'; entry: TapeEntry }
+  /** `recordingEnded`: every answer on the tape was played, so this is where the recording stopped. */
+  | { kind: 'cut'; entry: TapeEntry; recordingEnded: boolean };
+
+/** Plays a tape: each request takes the first unused recording with its fingerprint, else the first unused cut. */
 export class TapePlayer {
   private readonly used = new Set<number>();
+  private readonly usedCuts = new Set<number>();
   private asked = 0;
 
-  constructor(readonly entries: readonly TapeEntry[]) {}
+  constructor(
+    readonly entries: readonly TapeEntry[],
+    readonly cuts: readonly TapeEntry[] = [],
+  ) {}
 
+  /** The recorded answer to a request; throws TapeDivergence when there is none (a cut included). */
   next(model: string, request: Record<string, unknown>): TapeEntry {
+    const play = this.play(model, request);
+    if (play.kind === 'answer') return play.entry;
+    throw new TapeDivergence(this.asked, play.entry.requestId, '(none)', `call ${this.asked} was cut in the recording`);
+  }
+
+  play(model: string, request: Record<string, unknown>): TapePlay {
     this.asked += 1;
     const fingerprint = requestFingerprint(model, request);
     const match = this.entries.find((entry) => !this.used.has(entry.index) && entry.fingerprint === fingerprint);
     if (match) {
       this.used.add(match.index);
-      return match;
+      return { kind: 'answer', entry: match };
+    }
+    const cut = this.cuts.find((entry) => !this.usedCuts.has(entry.index) && entry.fingerprint === fingerprint);
+    if (cut) {
+      this.usedCuts.add(cut.index);
+      return { kind: 'cut', entry: cut, recordingEnded: this.unplayed().length === 0 };
     }
     // Compared with the recording this request most likely stands for: the next one not yet played.
     const expected = this.entries.find((entry) => !this.used.has(entry.index));
