@@ -4,6 +4,7 @@
 // mirror and the package registries (PyPI, npm, the Go module proxy, crates.io, Maven Central) are
 // reached; any other host is not.
 import { parseDockerfile } from '../sandbox/dockerfile-rewrite.ts';
+import { isGoReleaseDownload } from '../sandbox/go-release-tarball.ts';
 
 export type StepNeed =
   | { kind: 'debian'; packages: string[] }
@@ -126,6 +127,8 @@ export function unreachableNeed(needs: StepNeed[], reachableHosts: ReadonlySet<s
     if (need.kind === 'third-party-apt')
       return `a third-party apt source ("${need.command}"): only Debian's own mirror is reached here`;
     if (need.kind === 'alpine') return `Alpine's apk ("${need.command}"): the sandbox images are Debian`;
+    // Go's release tarball by curl: the build repacks the same release from the Go module proxy.
+    if (need.kind === 'download' && !need.piped && isGoReleaseDownload(need.url, need.command)) continue;
     if ((need.kind === 'download' || need.kind === 'git-clone') && !reachableHosts.has(need.host))
       return `${need.kind === 'git-clone' ? 'git clone from' : need.piped ? 'an installer piped to a shell from' : 'a download from'} ${need.host} ("${need.command}"), a host this machine cannot reach (only the package registries are)`;
   }

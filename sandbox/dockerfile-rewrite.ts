@@ -5,6 +5,7 @@
 // ${BASE_IMAGE} (the project's own scenarios) is built as written. The plan is pure (the loader
 // reports it); the rendering takes the registry endpoints the host is configured with.
 import path from 'node:path';
+import { goReleaseTarballs, goTarballStep, servedFromLocalCopy } from './go-release-tarball.ts';
 import { resolveBase, sandboxDebian, type BaseStandIn, type Toolchain } from './public-base-images.ts';
 
 export interface DockerInstruction {
@@ -76,9 +77,16 @@ export type BuildPlan =
       instructions: DockerInstruction[];
       stages: Map<number, BaseStandIn & { stage?: string }>;
       /** Instructions replaced by their registry equivalent (COPY --from the uv image → uv from PyPI). */
-      replaced?: Map<number, { lines: string[]; note: string }>;
+      replaced?: Map<number, Replacement>;
     }
   | { kind: 'refused'; reason: string };
+
+/** An instruction in its registry form; `goTarballs`: Go releases repacked from the module proxy before it runs. */
+interface Replacement {
+  lines: string[];
+  note: string;
+  goTarballs?: string[];
+}
 
 const sandboxBaseReference = /^\$\{?BASE_IMAGE\}?$/;
 
@@ -88,7 +96,7 @@ export function planBuild(dockerfile: string): BuildPlan {
   const globalArgs = new Map<string, string>();
   const stages = new Map<number, BaseStandIn & { stage?: string }>();
   const stageNames = new Set<string>();
-  const replaced = new Map<number, { lines: string[]; note: string }>();
+  const replaced = new Map<number, Replacement>();
   let sawFrom = false;
   let anyRewrite = false;
   for (const [index, instruction] of instructions.entries()) {
@@ -114,6 +122,17 @@ export function planBuild(dockerfile: string): BuildPlan {
           kind: 'refused',
           reason: `${instruction.keyword} --from=${from} copies out of an image no registry here serves`,
         };
+    }
+    if (instruction.keyword === 'RUN') {
+      const goTarballs = goReleaseTarballs(instruction.argument);
+      if (goTarballs.length) {
+        replaced.set(index, {
+          lines: [servedFromLocalCopy(instruction.raw)],
+          note: `Go ${goTarballs.join(', ')} release tarball: the same release from the Go module proxy (golang.org/toolchain), repacked as the tarball the RUN line fetches`,
+          goTarballs,
+        });
+        anyRewrite = true;
+      }
     }
     if (instruction.keyword !== 'FROM') continue;
     sawFrom = true;
@@ -309,6 +328,10 @@ export function renderRewrite(plan: Extract<BuildPlan, { kind: 'rewrite' }>, reg
   for (const [index, instruction] of plan.instructions.entries()) {
     const standIn = plan.stages.get(index);
     const replacement = plan.replaced?.get(index);
+    if (replacement?.goTarballs?.length) {
+      if (!registries.goProxy) throw new Error('no Go module proxy is configured on this host (go env GOPROXY)');
+      for (const version of replacement.goTarballs) out.push(goTarballStep(version, registries.goProxy));
+    }
     out.push(...(standIn ? standInLines(standIn, registries) : replacement ? replacement.lines : [instruction.raw]));
   }
   return out.join('\n') + '\n';
