@@ -5,7 +5,7 @@
 // only with `--faults`, and then alone; the production topology (test/topology/: Temporal's server
 // on PostgreSQL, built from its Go module, with worker processes per role) only with `--topology`;
 // the real-model suite (test/real-model/: a small open-weight model in llama-server, built from its
-// PyPI source once, tens of minutes on 2 cores) only with `--real-model`.
+// PyPI source once, about 11 minutes on 2 cores) only with `--real-model`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
