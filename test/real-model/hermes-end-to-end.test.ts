@@ -1,5 +1,5 @@
 // Hermes through the local model, end to end: real agent, real model, real verifiers, with each
-// kind of policy (TypeScript, Python SDK, policy.json). Scores are low for a 135M model; what is
+// kind of policy (TypeScript, Python SDK, policy.json). Scores are low for a 0.5B model; what is
 // checked is that every step is real and nothing in the chain breaks on real output: each scenario
 // completes and is verified, its calls are metered from the server's usage at the frozen prices,
 // provenance covers the answers, and `trl report` draws the run's page from what was written.
