@@ -4,6 +4,7 @@
 // of them catalogued for docs/reference/data-layout.md.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cycles, readImportGraph, roomEdges, roomOf } from '../support/import-graph.ts';
@@ -95,4 +96,17 @@ test('every path common/data-layout.ts exports is in its catalog, the source of 
     shownPath({ name: 'runDir', args: ['evaluate-local-1'], holds: '' }),
     '.data/artifacts/evaluate-local-1/',
   );
+});
+
+test('git tracks no symbolic link: checked out over an ignored folder (.cache, .data), a link replaces it and git deletes what was there', () => {
+  const entries = execFileSync('git', ['ls-files', '-s'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const links = entries
+    .split('\n')
+    .filter((line) => line.startsWith('120000 '))
+    .map((line) => line.split('\t')[1]);
+  assert.deepEqual(links, []);
 });
