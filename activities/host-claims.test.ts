@@ -126,6 +126,7 @@ test('waiting scenarios take freed room longest first, then in the order they ca
     reason: '1 longer or earlier scenario waits for room first',
     atMs: 200,
     full: false,
+    next: false,
   });
   assert.equal(claims.tryClaim('w/short-later', 600), false);
   assert.match(claims.lastRefusal()!.reason, /^2 longer or earlier scenarios wait/);
@@ -141,7 +142,11 @@ test('a waiting claim that is not asked again (taken by another host, or given u
   assert.equal(claims.tryClaim('w/running', 600), true);
   assert.equal(claims.tryClaim('w/long', 1800), false);
   assert.equal(claims.tryClaim('w/short', 600), false);
-  assert.equal(claims.lastRefusal()!.full, false);
+  assert.deepEqual(
+    [claims.lastRefusal()!.full, claims.lastRefusal()!.next],
+    [true, false],
+    'the host is full (said so to every waiting claim), and the long one is next',
+  );
   time.advance(200_000);
   assert.equal(claims.tryClaim('w/short', 600), true, 'the running one went idle; the long one was not seen for 200 s');
 });

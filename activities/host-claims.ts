@@ -48,6 +48,8 @@ export interface HostRefusal {
   atMs: number;
   /** false: the host has room, but a longer or earlier scenario takes it first. */
   full: boolean;
+  /** This claim is next in line (it keeps asking); others give their place on the claim queue back. */
+  next: boolean;
 }
 
 export class HostClaims {
@@ -100,25 +102,27 @@ export class HostClaims {
     waiter.priority = priority;
     waiter.seenMs = now;
     this.waiting.set(key, waiter);
-    const settleMs = this.options.settleMs ?? 0;
-    if (now - waiter.sinceMs < settleMs) {
-      this.refusal = { reason: `claims arriving together are ordered first (${settleMs} ms)`, atMs: now, full: false };
-      return false;
-    }
-    const ahead = this.waitersAhead(key, waiter);
-    if (ahead > 0) {
-      this.refusal = {
-        reason: `${ahead} longer or earlier scenario${ahead === 1 ? '' : 's'} wait${ahead === 1 ? 's' : ''} for room first`,
-        atMs: now,
-        full: false,
-      };
-      return false;
-    }
     const budget =
       this.networks === undefined ? this.options.budget : { ...this.options.budget, networks: this.networks };
     const admission = admitScenario(budget, this.held(), this.estimate());
+    // The reason shown is the host's room when it has none (true for every waiting claim), else the order.
+    const settleMs = this.options.settleMs ?? 0;
+    const ahead = now - waiter.sinceMs < settleMs ? undefined : this.waitersAhead(key, waiter);
+    const next = ahead === 0;
     if (!admission.admitted) {
-      this.refusal = { reason: admission.reason, atMs: now, full: true };
+      this.refusal = { reason: admission.reason, atMs: now, full: true, next };
+      return false;
+    }
+    if (!next) {
+      this.refusal = {
+        reason:
+          ahead === undefined
+            ? `claims arriving together are ordered first (${settleMs} ms)`
+            : `${ahead} longer or earlier scenario${ahead === 1 ? '' : 's'} wait${ahead === 1 ? 's' : ''} for room first`,
+        atMs: now,
+        full: false,
+        next,
+      };
       return false;
     }
     this.waiting.delete(key);

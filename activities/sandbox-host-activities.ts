@@ -40,7 +40,7 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
       context.heartbeat({ scenario: request.name, waiting: reason } satisfies ClaimWaitDetails);
       // A claim passed over for a longer or earlier one gives its slot back at once (the claim queue has few slots, and
       // every waiting claim must reach the host to be ordered); the one next in line keeps asking.
-      if (refusal?.full === false || Date.now() >= deadline || context.cancellationSignal.aborted) {
+      if (refusal?.next === false || Date.now() >= deadline || context.cancellationSignal.aborted) {
         throw ApplicationFailure.retryable(reason, failureTypes.sandboxHostFull);
       }
       await sleep(250);
