@@ -104,21 +104,20 @@ export class HostClaims {
     this.waiting.set(key, waiter);
     const budget =
       this.networks === undefined ? this.options.budget : { ...this.options.budget, networks: this.networks };
-    const admission = admitScenario(budget, this.held(), this.estimate());
-    // The reason shown is the host's room when it has none (true for every waiting claim), else the order.
     const settleMs = this.options.settleMs ?? 0;
     const ahead = now - waiter.sinceMs < settleMs ? undefined : this.waitersAhead(key, waiter);
     const next = ahead === 0;
+    // Room for this one after room for every claim ahead of it: a host with room for all takes them all at once.
+    const estimate = this.estimate();
+    const reserved = Array.from({ length: ahead ?? 0 }, () => estimate);
+    const admission = admitScenario(budget, [...this.held(), ...reserved], estimate);
     if (!admission.admitted) {
       this.refusal = { reason: admission.reason, atMs: now, full: true, next };
       return false;
     }
-    if (!next) {
+    if (ahead === undefined) {
       this.refusal = {
-        reason:
-          ahead === undefined
-            ? `claims arriving together are ordered first (${settleMs} ms)`
-            : `${ahead} longer or earlier scenario${ahead === 1 ? '' : 's'} wait${ahead === 1 ? 's' : ''} for room first`,
+        reason: `claims arriving together are ordered first (${settleMs} ms)`,
         atMs: now,
         full: false,
         next,
