@@ -90,7 +90,10 @@ async function sample(scratch: string, seed: number, perRepo: number, gitDirs: s
     let taken = 0;
     for (const candidate of shuffled) {
       if (taken >= perRepo) break;
-      const id = taskId(candidate);
+      // Two folders of one repository with the same name (a task and its copy elsewhere) keep apart by their parent.
+      let id = taskId(candidate);
+      if (drawn.some((other) => other.id === id))
+        id = taskId({ ...candidate, folder: candidate.folder.split('/').slice(-2).join('-') });
       const raw = path.join(scratch, 'raw', id);
       await rm(raw, { recursive: true, force: true });
       let archive: Buffer;

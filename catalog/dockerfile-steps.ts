@@ -5,6 +5,7 @@
 // reached; any other host is not.
 import { parseDockerfile } from '../sandbox/dockerfile-rewrite.ts';
 import { isGoReleaseDownload } from '../sandbox/go-release-tarball.ts';
+import { isNodeSourceSetup } from '../sandbox/nodesource-setup.ts';
 
 export type StepNeed =
   | { kind: 'debian'; packages: string[] }
@@ -129,6 +130,8 @@ export function unreachableNeed(needs: StepNeed[], reachableHosts: ReadonlySet<s
     if (need.kind === 'alpine') return `Alpine's apk ("${need.command}"): the sandbox images are Debian`;
     // Go's release tarball by curl: the build repacks the same release from the Go module proxy.
     if (need.kind === 'download' && !need.piped && isGoReleaseDownload(need.url, need.command)) continue;
+    // NodeSource's setup script piped to a shell: the build installs that Node.js from the npm registry.
+    if (need.kind === 'download' && need.piped && isNodeSourceSetup(need.url)) continue;
     if ((need.kind === 'download' || need.kind === 'git-clone') && !reachableHosts.has(need.host))
       return `${need.kind === 'git-clone' ? 'git clone from' : need.piped ? 'an installer piped to a shell from' : 'a download from'} ${need.host} ("${need.command}"), a host this machine cannot reach (only the package registries are)`;
   }

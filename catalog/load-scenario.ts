@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { maxTimeoutSec, taskConfigSchema, type TaskConfig } from '../contracts/task-config.ts';
 import { ScenarioError } from './scenario-error.ts';
+import { composeBuild, ComposeBuildError } from '../sandbox/compose-build.ts';
 import { planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
 
 export interface ScenarioFolder {
@@ -150,5 +151,14 @@ export async function loadScenario(dir: string): Promise<ScenarioFolder> {
   const instruction = await readFile(path.join(dir, 'instruction.md'), 'utf8');
   const plan = planBuild(await readFile(path.join(dir, 'environment', 'Dockerfile'), 'utf8'));
   if (plan.kind === 'refused') throw new ScenarioError(name, plan.reason);
-  return { name, dir, config, instruction, notes: [...planNotes(plan), ...configNotes(config, raw)] };
+  const build = await composeBuild(dir).catch((error: unknown) => {
+    throw error instanceof ComposeBuildError ? new ScenarioError(name, error.message) : error;
+  });
+  return {
+    name,
+    dir,
+    config,
+    instruction,
+    notes: [...build.notes, ...planNotes(plan), ...configNotes(config, raw)],
+  };
 }

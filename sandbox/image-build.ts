@@ -26,6 +26,8 @@ export async function buildImage(
   request: {
     tag: string;
     files: ArchiveFile[];
+    /** The Dockerfile's path in the context; Docker's default (Dockerfile) when absent. */
+    dockerfile?: string;
     buildArgs?: Record<string, string>;
     labels?: Record<string, string>;
     onProgress?: () => void;
@@ -34,6 +36,7 @@ export async function buildImage(
   const context = await packFiles(request.files);
   const stream = await docker.buildImage(context as unknown as NodeJS.ReadableStream, {
     t: request.tag,
+    ...(request.dockerfile && request.dockerfile !== 'Dockerfile' ? { dockerfile: request.dockerfile } : {}),
     buildargs: request.buildArgs ?? {},
     labels: request.labels ?? {},
     rm: true,

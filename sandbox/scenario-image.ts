@@ -1,4 +1,4 @@
-// A scenario's image: its environment/ folder built FROM the sandbox base image, tagged by a hash
+// A scenario's image: its environment/ folder (or the context its compose file names) built FROM the sandbox base image, tagged by a hash
 // of both, so it is rebuilt only when either changes. A Dockerfile FROM a public base (python:3.12-slim,
 // golang:1.22, …) is built through its stand-in (dockerfile-rewrite.ts), with the host's CA bundle in
 // the build context; one the base-image table cannot honour is refused with the reason.
@@ -9,7 +9,9 @@ import { imageExists } from './docker-client.ts';
 import { hostCaContextDir, planBuild, renderRewrite } from './dockerfile-rewrite.ts';
 import { buildImage } from './image-build.ts';
 import { hostExtraCertificates, hostRegistryEndpoints } from './registry-endpoints.ts';
-import { readDirectoryAsFiles, type ArchiveFile } from './tar-archive.ts';
+import { lstat, readFile } from 'node:fs/promises';
+import { composeBuild, ComposeBuildError, isExcluded, type ComposeBuild } from './compose-build.ts';
+import { listFilesRecursively, type ArchiveFile } from './tar-archive.ts';
 
 /** A scenario's Dockerfile that cannot be built here (a base the table cannot honour): the task's failure. */
 export class BuildRefusedError extends Error {
@@ -22,26 +24,57 @@ export class BuildRefusedError extends Error {
   }
 }
 
-/** A Docker repository name for a scenario: lower case, only the characters a repository may hold. */
+/**
+ * A Docker repository name for a scenario: lower case, only the characters a repository may hold, and
+ * separators as Docker's grammar allows them between letters and digits (`.`, `_`, `__` or a run of `-`):
+ * any other run (`.-` in `027.-tasks`) becomes one `-`.
+ */
 export function scenarioImageRepository(name: string): string {
-  return `trl-scenario-${name
+  const body = name
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[._-]+/, '')}`;
+    .replace(/[._-]{2,}/g, (run) => (/^-+$/.test(run) || run === '__' ? run : '-'))
+    .replace(/^[._-]+|[._-]+$/g, '');
+  return `trl-scenario-${body || 'unnamed'}`;
 }
 
-/** The build context for a scenario's environment/: as written, or with its public bases rewritten. */
-export async function scenarioBuildContext(scenario: { name: string; dir: string }): Promise<ArchiveFile[]> {
-  const files = await readDirectoryAsFiles(path.join(scenario.dir, 'environment'));
-  const dockerfile = files.find((file) => file.name === 'Dockerfile');
+/** A scenario's build context and the Dockerfile's place in it. */
+export interface ScenarioBuildContext {
+  files: ArchiveFile[];
+  /** The Dockerfile's path in the context (environment/Dockerfile when the task's compose file builds its folder). */
+  dockerfile: string;
+}
+
+/** The files of the context the task's build names (compose-build.ts), its hidden folders left out. */
+async function contextFiles(build: ComposeBuild): Promise<ArchiveFile[]> {
+  const files: ArchiveFile[] = [];
+  for (const relative of await listFilesRecursively(build.contextDir)) {
+    if (isExcluded(build, relative)) continue;
+    const full = path.join(build.contextDir, relative);
+    files.push({ name: relative, content: await readFile(full), mode: (await lstat(full)).mode & 0o777 });
+  }
+  return files;
+}
+
+/** The build context for a scenario: environment/ (or what its compose file names), public bases rewritten. */
+export async function scenarioBuildContext(scenario: { name: string; dir: string }): Promise<ScenarioBuildContext> {
+  let build: ComposeBuild;
+  try {
+    build = await composeBuild(scenario.dir);
+  } catch (error) {
+    if (error instanceof ComposeBuildError) throw new BuildRefusedError(scenario.name, error.message);
+    throw error;
+  }
+  const files = await contextFiles(build);
+  const dockerfile = files.find((file) => file.name === build.dockerfile);
   if (!dockerfile) throw new BuildRefusedError(scenario.name, 'missing environment/Dockerfile');
   const plan = planBuild(dockerfile.content.toString('utf8'));
   if (plan.kind === 'refused') throw new BuildRefusedError(scenario.name, plan.reason);
-  if (plan.kind === 'as-written') return files;
+  if (plan.kind === 'as-written') return { files, dockerfile: build.dockerfile };
   const rewritten = renderRewrite(plan, await hostRegistryEndpoints());
   const certificates = await hostExtraCertificates();
   const context = files.map((file) => {
-    if (file.name === 'Dockerfile') return { ...file, content: Buffer.from(rewritten) };
+    if (file.name === build.dockerfile) return { ...file, content: Buffer.from(rewritten) };
     // A .dockerignore that leaves out everything but named files must not leave out the CA folder.
     if (file.name === '.dockerignore')
       return { ...file, content: Buffer.concat([file.content, Buffer.from(`\n!${hostCaContextDir}\n`)]) };
@@ -54,7 +87,7 @@ export async function scenarioBuildContext(scenario: { name: string; dir: string
       content: Buffer.from(pem + '\n'),
     })),
   );
-  return context;
+  return { files: context, dockerfile: build.dockerfile };
 }
 
 /** The tag a scenario's image has (or will have) on this engine, with the build context it hashes. */
@@ -62,12 +95,18 @@ export async function scenarioImageTag(
   docker: Docker,
   baseImageTag: string,
   scenario: { name: string; dir: string },
-): Promise<{ imageTag: string; files: ArchiveFile[] }> {
-  const files = await scenarioBuildContext(scenario);
+): Promise<{ imageTag: string; files: ArchiveFile[]; dockerfile: string }> {
+  const { files, dockerfile } = await scenarioBuildContext(scenario);
   const base = await docker.getImage(baseImageTag).inspect();
   const hash = createHash('sha256').update(base.Id);
+  // The Dockerfile's place is hashed only when it is not the default, so existing tags stay as they were.
+  if (dockerfile !== 'Dockerfile') hash.update(`dockerfile=${dockerfile}`).update('\0');
   for (const file of files) hash.update(file.name).update('\0').update(file.content).update('\0');
-  return { imageTag: `${scenarioImageRepository(scenario.name)}:${hash.digest('hex').slice(0, 12)}`, files };
+  return {
+    imageTag: `${scenarioImageRepository(scenario.name)}:${hash.digest('hex').slice(0, 12)}`,
+    files,
+    dockerfile,
+  };
 }
 
 export async function ensureScenarioImage(
@@ -76,11 +115,12 @@ export async function ensureScenarioImage(
   scenario: { name: string; dir: string },
   onProgress?: () => void,
 ): Promise<string> {
-  const { imageTag, files } = await scenarioImageTag(docker, baseImageTag, scenario);
+  const { imageTag, files, dockerfile } = await scenarioImageTag(docker, baseImageTag, scenario);
   if (!(await imageExists(docker, imageTag))) {
     await buildImage(docker, {
       tag: imageTag,
       files,
+      dockerfile,
       buildArgs: { BASE_IMAGE: baseImageTag },
       labels: { 'trl.scenario': scenario.name },
       onProgress,
