@@ -22,6 +22,7 @@ import { hostCaBundle, startTapeProxy, type TapeProxyStats } from '../sandbox/re
 import { readTape } from '../sandbox/registry-tape/tape-store.ts';
 import {
   rewriteUvInstaller,
+  rewriteUvPython,
   tapeToolsDir,
   uvInstallerScript,
   verifyTimeInstalls,
@@ -80,7 +81,7 @@ async function tapeNeeded(
   const rewrittenTests: Record<string, string> = {};
   const notes: string[] = [];
   for (const [name, script] of Object.entries(scripts)) {
-    const rewrite = rewriteUvInstaller(script);
+    const rewrite = rewriteUvPython(rewriteUvInstaller(script));
     if (rewrite.script === script) continue;
     rewrittenTests[name] = rewrite.script;
     notes.push(...rewrite.notes.map((note) => note.replace(/^tests\/test\.sh/, `tests/${name}`)));

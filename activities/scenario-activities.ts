@@ -67,6 +67,13 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const { config } = folder;
     const image = await inspectScenarioImage(deps.docker, imageTag);
     const users = resolveTaskUsers(scenario.name, config, image.user);
+    // A task on a public base was written for Harbor, whose agent is root: its files in the working directory are
+    // the agent's to change (TB1 imports hand them over in their Dockerfile; this does it for Harbor tasks as published).
+    const workdirToAgent = folder.publicBase && users.standsInForRoot;
+    if (workdirToAgent)
+      users.notes.push(
+        `the agent (uid 1000) works where Harbor's agent is root: ${config.environment.workdir ?? (image.workdir || '/app')} (the WORKDIR) is handed to it before each run`,
+      );
     const asEnv = (table: Record<string, string>) => Object.entries(table).map(([name, value]) => `${name}=${value}`);
     const contentHash = await scenarioContentHash(scenario.dir);
     // Collection imports the test modules: it runs in the scenario image, never in this process.
@@ -115,6 +122,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
       agentOutputs: config.agent_outputs ?? [],
       agentUser: users.agent,
       imageUser: image.user,
+      ...(workdirToAgent ? { workdirToAgent: true } : {}),
       ...(users.verifier ? { verifierUser: users.verifier } : {}),
       workdir: config.environment.workdir ?? (image.workdir || '/app'),
       containerEnv: asEnv(config.environment.env),
@@ -209,6 +217,7 @@ export function createScenarioActivities(deps: ActivityDependencies) {
         diskStop.abort(new Error(`the agent wrote ${bytes} bytes, over the ${diskBudgetBytes}-byte disk budget`)),
       );
       const account = await agentAccountIn(session, scenario.agentUser ?? agentUser);
+      if (scenario.workdirToAgent) await handOver(session, scenario.workdir ?? '/app', account);
       // The oracle (validator-side reference, never agent code) runs as the image's default user, as in
       // Harbor, unless the task was built for the agent: a working directory the agent owns (this
       // project's scenarios) is worked by its owner, as their solutions were written to be (git refuses
@@ -360,6 +369,20 @@ async function inspectScenarioImage(
     Config?: { User?: string; WorkingDir?: string };
   };
   return { id: inspected.Id, user: inspected.Config?.User ?? '', workdir: inspected.Config?.WorkingDir ?? '' };
+}
+
+/** Gives the agent's account the working directory and what is in it (chown does not follow symbolic links). */
+async function handOver(session: ContainerSession, dir: string, account: { uid: number; gid: number }): Promise<void> {
+  const done = await session.exec({
+    command: ['chown', '-R', '--', `${account.uid}:${account.gid}`, dir],
+    deadlineMs: performance.now() + 120_000,
+  });
+  if (done.exitCode !== 0)
+    throw ApplicationFailure.create({
+      type: failureTypes.scenarioInvalid,
+      message: `the working directory ${dir} could not be handed to the agent: ${done.stderr.slice(0, 300)}`,
+      nonRetryable: true,
+    });
 }
 
 /** The user owning a path in the container, or undefined when it cannot be read. */

@@ -14,6 +14,8 @@ export interface ScenarioFolder {
   instruction: string;
   /** What the validator does differently from what the task asks (e.g. no internet), for the result. */
   notes: string[];
+  /** Built FROM a public base (python:3.12-slim, …): a task written for Harbor, not on this validator's base. */
+  publicBase: boolean;
 }
 
 /**
@@ -160,5 +162,6 @@ export async function loadScenario(dir: string): Promise<ScenarioFolder> {
     config,
     instruction,
     notes: [...build.notes, ...planNotes(plan), ...configNotes(config, raw)],
+    publicBase: plan.kind === 'rewrite' && plan.stages.size > 0,
   };
 }

@@ -13,6 +13,8 @@ function isRoot(user: string): boolean {
 
 export interface TaskUsers {
   agent: string;
+  /** The agent runs where Harbor would run root (no [agent] user; the image's USER unset or root). */
+  standsInForRoot: boolean;
   /** Absent: root. */
   verifier?: string;
   notes: string[];
@@ -37,5 +39,5 @@ export function resolveTaskUsers(scenario: string, config: TaskConfig, imageUser
       `[verifier] user ${verifier} is a user agent code runs as; the tests need a user of their own (or root, the default)`,
     );
   }
-  return { agent, ...(verifier ? { verifier } : {}), notes };
+  return { agent, standsInForRoot: !wanted || isRoot(wanted), ...(verifier ? { verifier } : {}), notes };
 }

@@ -64,6 +64,9 @@ export interface PreparedScenario {
   agentUser?: string;
   /** The image's USER ("" when unset: root): the oracle's solve.sh runs as it, as Harbor runs it (agents/oracle-agent.ts). */
   imageUser?: string;
+  /** The task was written for Harbor's root agent (a public base image, no [agent] user, no non-root USER): the
+   * working directory is handed to the agent's user before each run, so it can change what root could. */
+  workdirToAgent?: boolean;
   workdir?: string;
   /** [environment] env (the containers), [agent] env, [solution] env, [verifier] env, as NAME=value. */
   containerEnv?: string[];

@@ -54,6 +54,30 @@ export function rewriteUvInstaller(testScript: string): TestScriptRewrite {
   return { script: lines.join('\n'), notes };
 }
 
+// A uv / uvx command, continuation lines included (a backslash before the line break).
+const uvCommand = /(?<![\w./-])uvx?(?=[ \t])(?:[^\n\\]|\\.|\\\n)*/g;
+const pythonRequest = /((?:^|\s)(?:-p|--python)(?:[ \t]+|=))(["']?)(\d+\.\d+(?:\.\d+)?)\2(?=\s|$)/g;
+
+/**
+ * `uvx -p 3.13 …`, `uv run --python 3.12 …`: uv downloads a CPython it cannot find, from GitHub, which no
+ * sandbox reaches (downloads are off: UV_PYTHON_DOWNLOADS=never). The request becomes that version when the
+ * image has it, else the image's own python3 — the test runs on the image's Python, and the note says so.
+ */
+export function rewriteUvPython(rewrite: TestScriptRewrite): TestScriptRewrite {
+  const notes = [...rewrite.notes];
+  const script = rewrite.script.replace(uvCommand, (command, offset: number) => {
+    const lineStart = rewrite.script.lastIndexOf('\n', offset) + 1;
+    if (rewrite.script.slice(lineStart, offset).trimStart().startsWith('#')) return command;
+    return command.replace(pythonRequest, (_match, flag: string, _quote: string, version: string) => {
+      notes.push(
+        `tests/test.sh: uv asks for Python ${version}, which it would download from GitHub (not reachable): it gets Python ${version} when the image has it, else the image's python3`,
+      );
+      return `${flag}"$(command -v python${version} >/dev/null 2>&1 && echo ${version} || echo python3)"`;
+    });
+  });
+  return { script, notes: [...new Set(notes)] };
+}
+
 /** Installs uv from its PyPI wheel (checked against PyPI's sha256), through the proxy the environment names. */
 export const uvInstallerScript = `"""uv from its PyPI wheel, in place of astral.sh's installer script (trl registry tape)."""
 import hashlib, io, json, os, platform, re, sys, urllib.request, zipfile
