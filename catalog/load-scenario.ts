@@ -4,8 +4,8 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { maxTimeoutSec, taskConfigSchema, type TaskConfig } from '../contracts/task-config.ts';
 import { ScenarioError } from './scenario-error.ts';
-import { composeBuild, ComposeBuildError } from '../sandbox/compose-build.ts';
-import { planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
+import { composeBuild, ComposeBuildError, missingCopySource } from '../sandbox/compose-build.ts';
+import { parseDockerfile, planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
 
 export interface ScenarioFolder {
   name: string;
@@ -151,11 +151,14 @@ export async function loadScenario(dir: string): Promise<ScenarioFolder> {
     if (!found?.isFile()) throw new ScenarioError(name, `missing ${file} (${what}); add it to ${dir}`);
   }
   const instruction = await readFile(path.join(dir, 'instruction.md'), 'utf8');
-  const plan = planBuild(await readFile(path.join(dir, 'environment', 'Dockerfile'), 'utf8'));
+  const dockerfile = await readFile(path.join(dir, 'environment', 'Dockerfile'), 'utf8');
+  const plan = planBuild(dockerfile);
   if (plan.kind === 'refused') throw new ScenarioError(name, plan.reason);
   const build = await composeBuild(dir).catch((error: unknown) => {
     throw error instanceof ComposeBuildError ? new ScenarioError(name, error.message) : error;
   });
+  const missing = await missingCopySource(build, dir, parseDockerfile(dockerfile));
+  if (missing) throw new ScenarioError(name, missing);
   return {
     name,
     dir,

@@ -61,3 +61,29 @@ test('a context outside the task folder, a Dockerfile outside its context and ba
   await assert.rejects(composeBuild(await task('services: [unclosed')), /not valid YAML/);
   await assert.rejects(composeBuild(await task('services:\n  main:\n    build: 7\n')), /neither a path nor a mapping/);
 });
+
+test('a COPY of what the build context lacks is named before any build; with the compose file it is found', async () => {
+  const { missingCopySource } = await import('./compose-build.ts');
+  const { parseDockerfile } = await import('./dockerfile-rewrite.ts');
+  const lines = (text: string) => parseDockerfile(text);
+  const bare = await task();
+  const refusal = await missingCopySource(await composeBuild(bare), bare, lines('FROM x\nCOPY app/ /app/\n'));
+  assert.match(
+    refusal!,
+    /does not build as published: COPY app\/ names what its build context \(environment\/\) does not have; app\/ is in the task folder/,
+  );
+  const composed = await task(rootContext);
+  assert.equal(
+    await missingCopySource(await composeBuild(composed), composed, lines('FROM x\nCOPY app/ /app/\n')),
+    undefined,
+  );
+  // The hidden folders are not in the context even when it is the task folder.
+  assert.match(
+    (await missingCopySource(await composeBuild(composed), composed, lines('FROM x\nCOPY tests/ /t/\n')))!,
+    /COPY tests\//,
+  );
+  // --from, URLs, variables, globs and heredocs are not files of the context to check.
+  const skipped =
+    'FROM x\nCOPY --from=build /out /out\nADD https://example.org/a.tgz /a\nCOPY $SRC /s\nCOPY *.txt /t/\nCOPY <<EOF /f\nx\nEOF\nCOPY ["Dockerfile", "/d"]\n';
+  assert.equal(await missingCopySource(await composeBuild(bare), bare, lines(skipped)), undefined);
+});

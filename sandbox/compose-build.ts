@@ -120,3 +120,48 @@ export async function composeBuild(taskDir: string): Promise<ComposeBuild> {
 export function isExcluded(build: ComposeBuild, relative: string): boolean {
   return build.excluded.some((folder) => relative === folder || relative.startsWith(`${folder}/`));
 }
+
+/** The sources of a COPY / ADD line (not --from, not URLs, not heredocs, no variables or globs to expand). */
+function copySources(argument: string): string[] {
+  const trimmed = argument.trim();
+  let words: string[];
+  if (trimmed.startsWith('[')) {
+    try {
+      words = (JSON.parse(trimmed) as unknown[]).filter((word): word is string => typeof word === 'string');
+    } catch {
+      return [];
+    }
+  } else words = trimmed.split(/\s+/);
+  if (words.some((word) => word.startsWith('--from'))) return [];
+  const paths = words.filter((word) => !word.startsWith('--'));
+  return paths
+    .slice(0, -1)
+    .filter((source) => !/^<<|^[a-z]+:\/\/|[$*?[]/i.test(source))
+    .map((source) => source.replace(/^\.\/|^\/+/, ''));
+}
+
+/**
+ * Why the task does not build as published, if a COPY / ADD names a file its build context lacks: a task
+ * whose Dockerfile copies a folder beside environment/ without the compose file that builds from there fails in
+ * Harbor too, and is refused before a build rather than after one.
+ */
+export async function missingCopySource(
+  build: ComposeBuild,
+  taskDir: string,
+  instructions: readonly { keyword: string; argument: string }[],
+): Promise<string | undefined> {
+  for (const { keyword, argument } of instructions) {
+    if (keyword !== 'COPY' && keyword !== 'ADD') continue;
+    for (const source of copySources(argument)) {
+      if (source === '' || source === '.') continue;
+      const full = path.resolve(build.contextDir, source);
+      const inContext = isInside(build.contextDir, full) && !isExcluded(build, path.relative(build.contextDir, full));
+      if (inContext && (await stat(full).catch(() => undefined))) continue;
+      const beside = await stat(path.resolve(taskDir, source)).catch(() => undefined);
+      const context =
+        path.relative(path.resolve(taskDir), build.contextDir).split(path.sep).join('/') || 'the task folder';
+      return `the task does not build as published: ${keyword} ${source} names what its build context (${context}/) does not have${beside ? `; ${source} is in the task folder, but no environment/docker-compose.yaml builds from there (Harbor builds environment/ too)` : ''}`;
+    }
+  }
+  return undefined;
+}
