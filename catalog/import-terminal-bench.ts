@@ -5,7 +5,7 @@
 import { copyFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { composeBuild } from '../sandbox/compose-build.ts';
+import { taskBuild } from '../sandbox/compose-build.ts';
 import { parseDockerfile, planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
 import { dockerfileNeeds, simpleCommands, unreachableNeed, type StepNeed } from './dockerfile-steps.ts';
 import { onlineRefusal } from './online-needs.ts';
@@ -344,7 +344,12 @@ export async function importHarborTask(
   const dockerfile = await readFile(path.join(source, 'environment', 'Dockerfile'), 'utf8');
   const unreachable = unreachableNeed(dockerfileNeeds(dockerfile), reachableHosts);
   if (unreachable) return refused(`the Dockerfile needs ${unreachable}`);
-  const onlineReason = await onlineRefusal(source, dockerfile, (await composeBuild(source)).contextDir, reachableHosts);
+  const onlineReason = await onlineRefusal(
+    source,
+    dockerfile,
+    (await taskBuild(source, parseDockerfile(dockerfile))).contextDir,
+    reachableHosts,
+  );
   if (onlineReason) return refused(onlineReason);
   const notes = ['Harbor task: copied unchanged', ...folder.notes];
   const testScript = await readFile(path.join(source, 'tests', 'test.sh'), 'utf8');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { maxTimeoutSec, taskConfigSchema, type TaskConfig } from '../contracts/task-config.ts';
 import { ScenarioError } from './scenario-error.ts';
-import { composeBuild, ComposeBuildError, missingCopySource } from '../sandbox/compose-build.ts';
+import { ComposeBuildError, taskBuild } from '../sandbox/compose-build.ts';
 import { parseDockerfile, planBuild, planNotes } from '../sandbox/dockerfile-rewrite.ts';
 
 export interface ScenarioFolder {
@@ -154,11 +154,9 @@ export async function loadScenario(dir: string): Promise<ScenarioFolder> {
   const dockerfile = await readFile(path.join(dir, 'environment', 'Dockerfile'), 'utf8');
   const plan = planBuild(dockerfile);
   if (plan.kind === 'refused') throw new ScenarioError(name, plan.reason);
-  const build = await composeBuild(dir).catch((error: unknown) => {
+  const build = await taskBuild(dir, parseDockerfile(dockerfile)).catch((error: unknown) => {
     throw error instanceof ComposeBuildError ? new ScenarioError(name, error.message) : error;
   });
-  const missing = await missingCopySource(build, dir, parseDockerfile(dockerfile));
-  if (missing) throw new ScenarioError(name, missing);
   return {
     name,
     dir,

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { composeBuild, isExcluded } from './compose-build.ts';
+import { composeBuild, isExcluded, taskBuild } from './compose-build.ts';
+import { parseDockerfile } from './dockerfile-rewrite.ts';
 import { scenarioBuildContext } from './scenario-image.ts';
 
 async function task(compose?: string): Promise<string> {
@@ -62,28 +63,34 @@ test('a context outside the task folder, a Dockerfile outside its context and ba
   await assert.rejects(composeBuild(await task('services:\n  main:\n    build: 7\n')), /neither a path nor a mapping/);
 });
 
-test('a COPY of what the build context lacks is named before any build; with the compose file it is found', async () => {
-  const { missingCopySource } = await import('./compose-build.ts');
-  const { parseDockerfile } = await import('./dockerfile-rewrite.ts');
+test('a COPY of a folder beside environment/ builds from the task folder, said; what no context has is refused first', async () => {
   const lines = (text: string) => parseDockerfile(text);
   const bare = await task();
-  const refusal = await missingCopySource(await composeBuild(bare), bare, lines('FROM x\nCOPY app/ /app/\n'));
+  const beside = await taskBuild(bare, lines('FROM x\nCOPY app/ /app/\n'));
+  assert.equal(beside.contextDir, bare);
+  assert.equal(beside.dockerfile, 'environment/Dockerfile');
+  assert.deepEqual(beside.excluded, ['tests', 'solution']);
   assert.match(
-    refusal!,
-    /does not build as published: COPY app\/ names what its build context \(environment\/\) does not have; app\/ is in the task folder/,
+    beside.notes[0]!,
+    /built from the task folder, without tests\/ and solution\/: environment\/Dockerfile copies app\//,
+  );
+  // Nothing missing: environment/ as Harbor builds it.
+  assert.equal(path.basename((await taskBuild(bare, lines('FROM x\nCOPY Dockerfile /d\n'))).contextDir), 'environment');
+  await assert.rejects(
+    taskBuild(bare, lines('FROM x\nCOPY nowhere/ /n/\n')),
+    /does not build as published: COPY nowhere\/ names what its build context \(environment\/\) does not have/,
+  );
+  await assert.rejects(
+    taskBuild(bare, lines('FROM x\nCOPY solution/ /s/\n')),
+    /the tests and the solution never enter an image/,
   );
   const composed = await task(rootContext);
-  assert.equal(
-    await missingCopySource(await composeBuild(composed), composed, lines('FROM x\nCOPY app/ /app/\n')),
-    undefined,
-  );
-  // The hidden folders are not in the context even when it is the task folder.
-  assert.match(
-    (await missingCopySource(await composeBuild(composed), composed, lines('FROM x\nCOPY tests/ /t/\n')))!,
-    /COPY tests\//,
+  await assert.rejects(
+    taskBuild(composed, lines('FROM x\nCOPY tests/ /t/\n')),
+    /COPY tests\/ names what its build context \(\.\/\)/,
   );
   // --from, URLs, variables, globs and heredocs are not files of the context to check.
   const skipped =
     'FROM x\nCOPY --from=build /out /out\nADD https://example.org/a.tgz /a\nCOPY $SRC /s\nCOPY *.txt /t/\nCOPY <<EOF /f\nx\nEOF\nCOPY ["Dockerfile", "/d"]\n';
-  assert.equal(await missingCopySource(await composeBuild(bare), bare, lines(skipped)), undefined);
+  assert.deepEqual((await taskBuild(bare, lines(skipped))).notes, []);
 });

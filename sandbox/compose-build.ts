@@ -140,28 +140,59 @@ function copySources(argument: string): string[] {
     .map((source) => source.replace(/^\.\/|^\/+/, ''));
 }
 
-/**
- * Why the task does not build as published, if a COPY / ADD names a file its build context lacks: a task
- * whose Dockerfile copies a folder beside environment/ without the compose file that builds from there fails in
- * Harbor too, and is refused before a build rather than after one.
- */
-export async function missingCopySource(
+/** COPY / ADD sources (relative to the context) that the build's context does not have. */
+async function missingSources(
   build: ComposeBuild,
-  taskDir: string,
   instructions: readonly { keyword: string; argument: string }[],
-): Promise<string | undefined> {
+): Promise<{ keyword: string; source: string }[]> {
+  const missing: { keyword: string; source: string }[] = [];
   for (const { keyword, argument } of instructions) {
     if (keyword !== 'COPY' && keyword !== 'ADD') continue;
     for (const source of copySources(argument)) {
       if (source === '' || source === '.') continue;
       const full = path.resolve(build.contextDir, source);
       const inContext = isInside(build.contextDir, full) && !isExcluded(build, path.relative(build.contextDir, full));
-      if (inContext && (await stat(full).catch(() => undefined))) continue;
-      const beside = await stat(path.resolve(taskDir, source)).catch(() => undefined);
-      const context =
-        path.relative(path.resolve(taskDir), build.contextDir).split(path.sep).join('/') || 'the task folder';
-      return `the task does not build as published: ${keyword} ${source} names what its build context (${context}/) does not have${beside ? `; ${source} is in the task folder, but no environment/docker-compose.yaml builds from there (Harbor builds environment/ too)` : ''}`;
+      if (!inContext || !(await stat(full).catch(() => undefined))) missing.push({ keyword, source });
     }
   }
-  return undefined;
+  return missing;
+}
+
+/**
+ * The build of a task as it will run: its compose file's context (composeBuild), or — when environment/Dockerfile
+ * copies folders that sit beside environment/ and no compose file says to build from there (the same task
+ * published elsewhere with one does) — the task folder, with the hidden folders left out, and said. A COPY of
+ * what neither has (or of tests/ or solution/) is refused before a build rather than failing one.
+ */
+export async function taskBuild(
+  taskDir: string,
+  instructions: readonly { keyword: string; argument: string }[],
+): Promise<ComposeBuild> {
+  const build = await composeBuild(taskDir);
+  const missing = await missingSources(build, instructions);
+  if (!missing.length) return build;
+  const root = path.resolve(taskDir);
+  const standard = build.contextDir === path.join(root, 'environment') && build.dockerfile === 'Dockerfile';
+  if (standard) {
+    const fromRoot: ComposeBuild = {
+      contextDir: root,
+      dockerfile: 'environment/Dockerfile',
+      excluded: [...hiddenFolders],
+      notes: [],
+    };
+    const stillMissing = await missingSources(fromRoot, instructions);
+    if (!stillMissing.length)
+      return {
+        ...fromRoot,
+        notes: [
+          `built from the task folder, without tests/ and solution/: environment/Dockerfile copies ${missing.map((m) => `${m.source}`).join(', ')} from beside environment/ (Harbor's default context), with no compose file saying so`,
+        ],
+      };
+  }
+  const first = missing[0]!;
+  const hidden = hiddenFolders.some((folder) => first.source === folder || first.source.startsWith(`${folder}/`));
+  const context = path.relative(root, build.contextDir).split(path.sep).join('/') || '.';
+  throw new ComposeBuildError(
+    `the task does not build as published: ${first.keyword} ${first.source} names what its build context (${context}/) does not have${hidden ? ': the tests and the solution never enter an image' : ''}`,
+  );
 }

@@ -6,11 +6,11 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { imageExists } from './docker-client.ts';
-import { hostCaContextDir, planBuild, renderRewrite } from './dockerfile-rewrite.ts';
+import { hostCaContextDir, parseDockerfile, planBuild, renderRewrite } from './dockerfile-rewrite.ts';
 import { buildImage } from './image-build.ts';
 import { hostExtraCertificates, hostRegistryEndpoints } from './registry-endpoints.ts';
 import { lstat, readFile } from 'node:fs/promises';
-import { composeBuild, ComposeBuildError, isExcluded, type ComposeBuild } from './compose-build.ts';
+import { composeBuild, ComposeBuildError, isExcluded, taskBuild, type ComposeBuild } from './compose-build.ts';
 import { listFilesRecursively, type ArchiveFile } from './tar-archive.ts';
 
 /** A scenario's Dockerfile that cannot be built here (a base the table cannot honour): the task's failure. */
@@ -60,7 +60,9 @@ async function contextFiles(build: ComposeBuild): Promise<ArchiveFile[]> {
 export async function scenarioBuildContext(scenario: { name: string; dir: string }): Promise<ScenarioBuildContext> {
   let build: ComposeBuild;
   try {
-    build = await composeBuild(scenario.dir);
+    const compose = await composeBuild(scenario.dir);
+    const dockerfileText = await readFile(path.join(compose.contextDir, compose.dockerfile), 'utf8').catch(() => '');
+    build = await taskBuild(scenario.dir, parseDockerfile(dockerfileText));
   } catch (error) {
     if (error instanceof ComposeBuildError) throw new BuildRefusedError(scenario.name, error.message);
     throw error;
