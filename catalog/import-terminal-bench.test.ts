@@ -105,3 +105,11 @@ test('the folders a TB1 Dockerfile makes or fills for the task are handed to the
     ),
   );
 });
+
+test("only the final stage's folders are handed to the agent: a data generator's WORKDIR is not in the image", () => {
+  const rewritten = rewriteDockerfile(
+    'FROM python:3.11-slim as generator\nWORKDIR /build\nRUN python gen.py\nFROM python:3.11-slim\nWORKDIR /app\nCOPY --from=generator /app/db /app/db\n',
+  );
+  assert.ok('dockerfile' in rewritten);
+  assert.match(rewritten.dockerfile, /RUN mkdir -p \/app && chown -R agent:agent \/app\n$/);
+});

@@ -114,6 +114,12 @@ export function rewriteDockerfile(
     const argument = instruction.argument;
     for (const dir of taskDataDirs(instruction.keyword, argument, workdir)) dataDirs.add(dir);
     switch (instruction.keyword) {
+      // A new stage starts afresh: what earlier stages (a data generator) made is not in the final image.
+      case 'FROM':
+        workdir = '/';
+        user = '';
+        dataDirs.clear();
+        break;
       case 'WORKDIR':
         workdir = path.posix.resolve(workdir, argument.replace(/^["']|["']$/g, ''));
         break;

