@@ -27,7 +27,7 @@ import { defaultCrashRestarts } from '../agents/crash-restart.ts';
 import { gatewaySpendUsd, reserveAttemptSpend } from '../gateway/spend/attempt-spend.ts';
 import { policyRecordNames } from '../policy/host/policy-run.ts';
 import { scenarioContentHash } from '../catalog/scenario-content-hash.ts';
-import { resolveTaskUsers } from '../catalog/task-users.ts';
+import { isTaskFolder, resolveTaskUsers } from '../catalog/task-users.ts';
 import { scenarioTestCount } from '../verifiers/scenario-test-count.ts';
 import { snapshotAgentContainer, snapshotTag, type AgentSnapshot } from '../sandbox/agent-snapshot.ts';
 import { agentUser } from '../agents/scenario-agent.ts';
@@ -69,7 +69,10 @@ export function createScenarioActivities(deps: ActivityDependencies) {
     const users = resolveTaskUsers(scenario.name, config, image.user);
     // A task on a public base was written for Harbor, whose agent is root: its files in the working directory are
     // the agent's to change (TB1 imports hand them over in their Dockerfile; this does it for Harbor tasks as published).
-    const workdirToAgent = folder.publicBase && users.standsInForRoot;
+    const workdirToAgent =
+      folder.publicBase &&
+      users.standsInForRoot &&
+      isTaskFolder(config.environment.workdir ?? (image.workdir || '/app'));
     if (workdirToAgent)
       users.notes.push(
         `the agent (uid 1000) works where Harbor's agent is root: ${config.environment.workdir ?? (image.workdir || '/app')} (the WORKDIR) is handed to it before each run`,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveTaskUsers } from './task-users.ts';
+import { isTaskFolder, resolveTaskUsers } from './task-users.ts';
 import { parseTaskToml } from './load-scenario.ts';
 
 const config = (text: string) => parseTaskToml('s', text);
@@ -24,4 +24,23 @@ test('the tests run as root or [verifier] user, never as a user agent code runs 
     () => resolveTaskUsers('s', config('[agent]\nuser = "dev"\n[verifier]\nuser = "dev"'), ''),
     /need a user of their own/,
   );
+});
+
+test("the working directory handed to the agent is the task's own folder, never / or the system's", () => {
+  for (const dir of ['/app', '/workspace', '/home/user/project', '/opt/app', '/srv/site/', '/tmp/task'])
+    assert.equal(isTaskFolder(dir), true, dir);
+  for (const dir of [
+    '/',
+    '//',
+    '/usr',
+    '/usr/local/src',
+    '/etc/nginx',
+    '/proc',
+    '/var/lib',
+    '/home',
+    '/opt/',
+    '/root',
+    'app',
+  ])
+    assert.equal(isTaskFolder(dir), false, dir);
 });

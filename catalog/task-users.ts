@@ -1,6 +1,7 @@
 // Which OS users a task's agent and tests run as. Harbor's rule — [agent] user / [verifier] user,
 // else the image's USER — within ours: the agent is never root, and never the tests' own user
 // (agent code would then write the report).
+import path from 'node:path';
 import type { TaskConfig } from '../contracts/task-config.ts';
 import { ScenarioError } from './scenario-error.ts';
 
@@ -40,4 +41,15 @@ export function resolveTaskUsers(scenario: string, config: TaskConfig, imageUser
     );
   }
   return { agent, standsInForRoot: !wanted || isRoot(wanted), ...(verifier ? { verifier } : {}), notes };
+}
+
+/** A working directory that is the task's own: not /, not the system's folders (a WORKDIR of / hands over nothing). */
+export function isTaskFolder(dir: string): boolean {
+  const normal = path.posix.normalize(dir);
+  return (
+    path.posix.isAbsolute(normal) &&
+    !/^\/(?:$|(?:usr|etc|bin|sbin|lib\w*|var|proc|sys|dev|boot|run)(?:\/|$)|(?:root|home|opt|srv|tmp|mnt|media)\/?$)/.test(
+      normal,
+    )
+  );
 }
