@@ -55,6 +55,8 @@ export interface ScenarioRun {
   claims: ReturnType<typeof sandboxClaims>;
   /** A paired evaluation's scenarios by their place in the seat's release order (the hosts take them in it). */
   claimRank?: ReadonlyMap<string, number>;
+  /** The scenarios the evaluation claims at once: a host with room for all of them takes each without waiting. */
+  claimsTogether?: number;
 }
 
 /**
@@ -99,6 +101,7 @@ async function claimHost(run: ScenarioRun, scenario: ScenarioDescriptor, tenure:
     name: scenario.name,
     dir: scenario.dir,
     ...(rank !== undefined ? { rank } : {}),
+    ...(run.claimsTogether !== undefined ? { together: run.claimsTogether } : {}),
   });
   tenure.hostId = claim.hostId;
   return claim.taskQueue;
