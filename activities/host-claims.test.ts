@@ -190,3 +190,14 @@ test('a host with room for every waiting claim takes them all at once, whatever 
   assert.equal(claims.tryClaim('w/b', 900), true);
   assert.equal(claims.tryClaim('w/c', 1800), true);
 });
+
+test('an evaluation whose claims all fit (one scenario, a roomy host) is taken at once; one that does not waits to be ordered', () => {
+  const time = clock();
+  const claims = new HostClaims({ ...room(3), idleMs: 120_000, settleMs: 1000, now: time.now });
+  assert.equal(claims.tryClaim('w/only', 600, 1), true, 'alone, and room for it');
+  assert.equal(claims.tryClaim('v/a', 600, 2), true, 'two together, room for both');
+  assert.equal(claims.tryClaim('u/a', 600, 3), false, 'three together, room for one: ordered first');
+  assert.match(claims.lastRefusal()!.reason, /^claims arriving together are ordered first/);
+  time.advance(1000);
+  assert.equal(claims.tryClaim('u/a', 600, 3), true, 'settled: next in line, and the room is there');
+});

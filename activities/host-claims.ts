@@ -91,8 +91,9 @@ export class HostClaims {
   }
 
   /** Takes room for `key` if the budget has it and no longer scenario (higher `priority`; equal: the one waiting
-   * longer) waits for it (a key already held is taken again at no cost); else the reason is kept for refusal(). */
-  tryClaim(key: string, priority = 0): boolean {
+   * longer) waits for it (a key already held is taken again at no cost); else the reason is kept for refusal().
+   * `together`: the claims its evaluation sends at once, this one included (1: it comes alone). */
+  tryClaim(key: string, priority = 0, together = 0): boolean {
     if (this.claims.has(key)) {
       this.claims.get(key)!.lastSeenMs = this.now();
       return true;
@@ -105,7 +106,11 @@ export class HostClaims {
     const budget =
       this.networks === undefined ? this.options.budget : { ...this.options.budget, networks: this.networks };
     const settleMs = this.options.settleMs ?? 0;
-    const ahead = now - waiter.sinceMs < settleMs ? undefined : this.waitersAhead(key, waiter);
+    // A claim waits for those arriving with it only when the host has no room for them all: an evaluation whose
+    // scenarios all fit (one scenario, a roomy host) starts at once.
+    const settling =
+      now - waiter.sinceMs < settleMs && !(together > 0 && this.roomFor(together - 1 + this.waiting.size - 1));
+    const ahead = settling ? undefined : this.waitersAhead(key, waiter);
     const next = ahead === 0;
     // Room for this one after room for every claim ahead of it: a host with room for all takes them all at once.
     const estimate = this.estimate();
@@ -127,6 +132,15 @@ export class HostClaims {
     this.waiting.delete(key);
     this.claims.set(key, { running: 0, lastSeenMs: now });
     return true;
+  }
+
+  /** Whether the host has room for one claim beyond `others` more (at the estimate each) and what it holds. */
+  private roomFor(others: number): boolean {
+    const budget =
+      this.networks === undefined ? this.options.budget : { ...this.options.budget, networks: this.networks };
+    const estimate = this.estimate();
+    const reserved = Array.from({ length: Math.max(0, others) }, () => estimate);
+    return admitScenario(budget, [...this.held(), ...reserved], estimate).admitted;
   }
 
   /** Waiting claims that go before `key`; those not asked again lately are forgotten. */

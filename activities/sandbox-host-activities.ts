@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { failureTypes } from '../contracts/failure-types.ts';
 import { workflowIdOf, type SandboxHost } from './activity-context.ts';
 import type { ClaimWaitDetails } from '../contracts/host-wait.ts';
-import { createClaimPriority } from './claim-priority.ts';
+import { createClaimPriority, pairedPriority } from './claim-priority.ts';
 
 export interface SandboxHostClaim {
   hostId: string;
@@ -26,14 +26,21 @@ function claimKey(scenario: string): string {
 export function createSandboxHostActivities(host: SandboxHost | undefined) {
   const priorityOf = createClaimPriority();
 
-  /** `dir`: the scenario's folder, for the order of waiting claims (histories from before it send none). */
-  async function claimSandboxHost(request: { name: string; dir?: string }): Promise<SandboxHostClaim> {
+  /** `dir`: the scenario's folder, for the order of waiting claims (histories from before it send none); `rank`: its
+   * place in a paired evaluation's release order. */
+  async function claimSandboxHost(request: {
+    name: string;
+    dir?: string;
+    rank?: number;
+    /** The claims the evaluation sends at once (its scenarios); histories from before it send none. */
+    together?: number;
+  }): Promise<SandboxHostClaim> {
     if (!host) throw ApplicationFailure.nonRetryable('this worker has no sandbox role', failureTypes.sandboxHostFull);
     const key = claimKey(request.name);
-    const priority = await priorityOf(request.dir);
+    const priority = request.rank !== undefined ? pairedPriority(request.rank) : await priorityOf(request.dir);
     const context = Context.current();
     const deadline = Date.now() + roomWaitMs;
-    while (!host.claims.tryClaim(key, priority)) {
+    while (!host.claims.tryClaim(key, priority, request.together ?? 0)) {
       // Why it waits, as the pending activity's heartbeat and then its failure: the Temporal UI and `trl seat` show it.
       const refusal = host.claims.lastRefusal();
       const reason = `sandbox host ${host.id} ${refusal?.full === false ? 'orders its waiting scenarios' : 'is full'}: ${refusal?.reason ?? `${host.claims.active()} scenarios running`}`;

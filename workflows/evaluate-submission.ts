@@ -166,6 +166,10 @@ async function runScenarios(
     ...shared,
     onHosts: patched(sandboxHostQueuesPatch),
     claims: sandboxClaims(workflowInfo().taskQueue),
+    claimsTogether: scenarios.length,
+    // Paired, a scenario runs only when the seat releases it, in this order: a host that took later ones first
+    // would hold them idle at the gate while the released pair waits for room.
+    ...(shared.submission.pairing ? { claimRank: new Map(scenarios.map((s, index) => [s.name, index])) } : {}),
   };
   return Promise.all(
     scenarios.map(async (scenario) => {

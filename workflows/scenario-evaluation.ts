@@ -53,6 +53,10 @@ export interface ScenarioRun {
   /** Scenarios are claimed by a sandbox host (false in histories from before the roles), through these claims. */
   onHosts: boolean;
   claims: ReturnType<typeof sandboxClaims>;
+  /** A paired evaluation's scenarios by their place in the seat's release order (the hosts take them in it). */
+  claimRank?: ReadonlyMap<string, number>;
+  /** The scenarios the evaluation claims at once: a host with room for all of them takes each without waiting. */
+  claimsTogether?: number;
 }
 
 /**
@@ -92,7 +96,13 @@ export async function evaluateScenario(run: ScenarioRun, scenario: ScenarioDescr
 /** The host's own queue for this scenario, once a host with room has claimed it; none before the roles. */
 async function claimHost(run: ScenarioRun, scenario: ScenarioDescriptor, tenure: HostTenure) {
   if (!run.onHosts) return undefined;
-  const claim = await run.claims.claimSandboxHost({ name: scenario.name, dir: scenario.dir });
+  const rank = run.claimRank?.get(scenario.name);
+  const claim = await run.claims.claimSandboxHost({
+    name: scenario.name,
+    dir: scenario.dir,
+    ...(rank !== undefined ? { rank } : {}),
+    ...(run.claimsTogether !== undefined ? { together: run.claimsTogether } : {}),
+  });
   tenure.hostId = claim.hostId;
   return claim.taskQueue;
 }

@@ -155,7 +155,14 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
       const events: Event[] = (await historyOf(workflowId)).events ?? [];
       const gateAt = new Map<string, number>();
       const runAt = new Map<string, number>();
+      // Hosts take a paired evaluation's claims in the seat's release order (the ranks it sends with them).
+      const ranks = new Map<string, number | undefined>();
       for (const [index, event] of events.entries()) {
+        const claimed = event.activityTaskScheduledEventAttributes;
+        if (claimed?.activityType?.name === 'claimSandboxHost') {
+          const input = decode(claimed.input) as { name: string; rank?: number };
+          ranks.set(input.name, input.rank);
+        }
         const heard = event.workflowExecutionSignaledEventAttributes;
         if (heard?.signalName === pairingSignalNames.gate)
           for (const scenario of (decode(heard.input) as { scenarios: string[] }).scenarios)
@@ -167,6 +174,15 @@ describe('fair pairing: challenger and incumbent run each scenario together', ()
         }
       }
       assert.deepEqual([...runAt.keys()].sort(), [...scenarios].sort(), workflowId);
+      assert.ok(
+        [...ranks.values()].every((rank) => typeof rank === 'number'),
+        `${workflowId}: ${JSON.stringify([...ranks])}`,
+      );
+      assert.deepEqual(
+        [...ranks].sort((a, b) => a[1]! - b[1]!).map(([name]) => name),
+        released,
+        `${workflowId}: claim ranks ${JSON.stringify([...ranks])} against the release order`,
+      );
       for (const [scenario, index] of runAt)
         assert.ok((gateAt.get(scenario) ?? Infinity) < index, `${workflowId}: ${scenario} ran before its gate`);
     }
