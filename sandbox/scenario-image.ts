@@ -6,7 +6,14 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type Docker from 'dockerode';
 import { imageExists } from './docker-client.ts';
-import { hostCaContextDir, parseDockerfile, planBuild, renderRewrite } from './dockerfile-rewrite.ts';
+import {
+  buildToolsContextDir,
+  hostCaContextDir,
+  parseDockerfile,
+  planBuild,
+  renderRewrite,
+} from './dockerfile-rewrite.ts';
+import { uvInstallerScript } from './registry-tape/verify-time-installs.ts';
 import { buildImage } from './image-build.ts';
 import { hostExtraCertificates, hostRegistryEndpoints } from './registry-endpoints.ts';
 import { lstat, readFile } from 'node:fs/promises';
@@ -79,11 +86,15 @@ export async function scenarioBuildContext(scenario: { name: string; dir: string
     if (file.name === build.dockerfile) return { ...file, content: Buffer.from(rewritten) };
     // A .dockerignore that leaves out everything but named files must not leave out the CA folder.
     if (file.name === '.dockerignore')
-      return { ...file, content: Buffer.concat([file.content, Buffer.from(`\n!${hostCaContextDir}\n`)]) };
+      return {
+        ...file,
+        content: Buffer.concat([file.content, Buffer.from(`\n!${hostCaContextDir}\n!${buildToolsContextDir}\n`)]),
+      };
     return file;
   });
   context.push(
     { name: `${hostCaContextDir}/.keep`, content: Buffer.alloc(0) },
+    { name: `${buildToolsContextDir}/install_uv.py`, content: Buffer.from(uvInstallerScript), mode: 0o755 },
     ...certificates.map((pem, index) => ({
       name: `${hostCaContextDir}/host-${String(index).padStart(3, '0')}.crt`,
       content: Buffer.from(pem + '\n'),

@@ -32,7 +32,12 @@ export function verifyTimeInstalls(testScript: string): string[] {
 
 // `curl -LsSf https://astral.sh/uv/0.9.7/install.sh | sh` (or wget -qO-, bash, `sh -s -- …`).
 const astralInstaller =
-  /\b(?:curl|wget)\b[^|\n]*?https?:\/\/astral\.sh\/uv\/(?:([0-9][0-9A-Za-z.+-]*)\/)?install\.sh[^|\n]*\|\s*(?:sudo\s+)?(?:ba|da|z)?sh\b(?:[ \t]+-s\b[^\n;&|]*)?/g;
+  /\b(?:curl|wget)\b[^|\n;&]*?https?:\/\/astral\.sh\/uv\/(?:([0-9][0-9A-Za-z.+-]*)\/)?install\.sh[^|\n]*\|\s*(?:sudo\s+)?(?:ba|da|z)?sh\b(?:[ \t]+-s\b[^\n;&|]*)?/g;
+
+/** Whether a URL is astral.sh's uv installer script (any version). */
+export function isUvInstaller(url: string): boolean {
+  return /^https?:\/\/astral\.sh\/uv\/(?:[0-9][0-9A-Za-z.+-]*\/)?install\.sh\b/.test(url);
+}
 
 export interface TestScriptRewrite {
   script: string;
