@@ -141,22 +141,11 @@ test('source a test writes to a file (a triple-quoted string, a string inside a 
   );
 });
 
-test("a solution that refreshes apt's package lists is online by design; one that installs what is there is not", async () => {
+test("a solution's apt-get update is no refusal: offline it fails, and a solution that goes on without it still passes", async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'online-needs-apt-'));
   await mkdir(path.join(dir, 'solution'), { recursive: true });
   await mkdir(path.join(dir, 'environment'), { recursive: true });
-  await writeFile(
-    path.join(dir, 'solution', 'solve.sh'),
-    '#!/bin/bash\n# apt-get update in a comment\napt-get install -y jq\n',
-  );
+  await writeFile(path.join(dir, 'solution', 'solve.sh'), '#!/bin/bash\napt-get update && apt-get install -y grep\ngrep -c x /app/log\n');
   assert.equal(await onlineRefusal(dir, 'FROM x\n', path.join(dir, 'environment'), none), undefined);
-  await writeFile(
-    path.join(dir, 'solution', 'solve.sh'),
-    '#!/bin/bash\nset -x\nsudo apt-get update -qq && sudo apt-get install -y r-base\n',
-  );
-  assert.match(
-    (await onlineRefusal(dir, 'FROM x\n', path.join(dir, 'environment'), none))!,
-    /online by design: the oracle's solution refreshes apt's package lists at run time \(solution\/solve\.sh: "sudo apt-get update -qq/,
-  );
   await rm(dir, { recursive: true });
 });

@@ -169,22 +169,6 @@ export async function runTimeUses(
   };
 }
 
-/**
- * An `apt-get update` in the oracle's solution: it always fetches the package lists, so the solution needs the
- * network where the agent has none (an `apt-get install` of what the image has already is offline, and not counted).
- */
-async function solutionAptUpdate(taskDir: string): Promise<{ file: string; evidence: string } | undefined> {
-  const scripts = [
-    ...(await sourceFiles(path.join(taskDir, 'solution'), (name) => name.endsWith('.sh'))),
-    ...(await sourceFiles(taskDir, (name) => name === 'solution.sh', 0)),
-  ];
-  for (const file of scripts)
-    for (const line of withoutComments(await readFile(file, 'utf8')).split('\n'))
-      if (/(?:^|[;&|(]\s*|\bsudo\s+(?:-\S+\s+)*)apt(?:-get)?\s+(?:-\S+\s+)*update\b/.test(line.trim()))
-        return { file: path.relative(taskDir, file), evidence: line.trim().slice(0, 120) };
-  return undefined;
-}
-
 /** The refusal for a task that needs a host this machine cannot reach, or undefined. */
 export async function onlineRefusal(
   taskDir: string,
@@ -202,8 +186,5 @@ export async function onlineRefusal(
     return `online by design: the tests reach ${hosts(tests)} at verify time (${first(tests)}), a host this machine cannot reach`;
   if (solution.length)
     return `online by design: the oracle's solution fetches from ${hosts(solution)} at run time (${first(solution)}), a host this machine cannot reach (the agent's run has no network)`;
-  const update = await solutionAptUpdate(taskDir);
-  if (update)
-    return `online by design: the oracle's solution refreshes apt's package lists at run time (${update.file}: "${update.evidence}"), which needs Debian's mirror (the agent's run has no network)`;
   return undefined;
 }
