@@ -391,11 +391,12 @@ export async function importTerminalBenchTasks(src: string, dest: string): Promi
 }
 
 /**
- * A verify-time install the registry tape serves (activities/registry-tape.ts): PyPI, npm and the Go
- * module proxy, and astral.sh's uv installer (rewritten to uv's PyPI wheel).
+ * A verify-time install the registry tape serves (activities/registry-tape.ts): PyPI, npm, the Go
+ * module proxy, crates.io, and astral.sh's uv installer (rewritten to uv's PyPI wheel).
  */
 function servedByRegistryTape(need: StepNeed): boolean {
-  if (need.kind === 'registry') return need.registry === 'pypi' || need.registry === 'npm' || need.registry === 'go';
+  if (need.kind === 'registry')
+    return need.registry === 'pypi' || need.registry === 'npm' || need.registry === 'go' || need.registry === 'crates';
   return need.kind === 'download' && need.host === 'astral.sh' && /\/uv\/([^/\s]+\/)?install\.sh/.test(need.url);
 }
 

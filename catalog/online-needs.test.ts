@@ -145,7 +145,10 @@ test("a solution's apt-get update is no refusal: offline it fails, and a solutio
   const dir = await mkdtemp(path.join(os.tmpdir(), 'online-needs-apt-'));
   await mkdir(path.join(dir, 'solution'), { recursive: true });
   await mkdir(path.join(dir, 'environment'), { recursive: true });
-  await writeFile(path.join(dir, 'solution', 'solve.sh'), '#!/bin/bash\napt-get update && apt-get install -y grep\ngrep -c x /app/log\n');
+  await writeFile(
+    path.join(dir, 'solution', 'solve.sh'),
+    '#!/bin/bash\napt-get update && apt-get install -y grep\ngrep -c x /app/log\n',
+  );
   assert.equal(await onlineRefusal(dir, 'FROM x\n', path.join(dir, 'environment'), none), undefined);
   await rm(dir, { recursive: true });
 });

@@ -1,5 +1,5 @@
 // The package hosts a rehearsal may fetch from: the public registries scenario builds use (PyPI and
-// its file host, Debian, npm, the Go module proxy and checksum database, Maven Central) and whatever
+// its file host, Debian, npm, the Go module proxy and checksum database, Maven Central, crates.io) and whatever
 // registries this host is configured with (its Debian mirror, GOPROXY, npm registry, pip index).
 // Only GETs to these, on the scheme's default port, leave through the recording proxy.
 import { hostRegistryEndpoints } from '../registry-endpoints.ts';
@@ -14,6 +14,10 @@ export const publicPackageHosts = [
   'sum.golang.org',
   'repo.maven.apache.org',
   'repo1.maven.org',
+  // crates.io: the sparse index, the download API and the file host it redirects to.
+  'index.crates.io',
+  'crates.io',
+  'static.crates.io',
 ];
 
 function hostOf(url: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-// What a task's tests/test.sh installs at verify time (pip, uv / uvx, apt, npm, go, `curl … | sh`),
+// What a task's tests/test.sh installs at verify time (pip, uv / uvx, apt, npm, go, cargo, `curl … | sh`),
 // read from its lines, and the one rewrite the tape needs: astral.sh's uv installer script (a host no
 // sandbox reaches) becomes uv's own wheel from PyPI, the same program at the same version, installed
 // where the script would put it (~/.local/bin, with the `env` file test scripts source).
@@ -15,6 +15,7 @@ const installPatterns: RegExp[] = [
   /\bnpm\s+(?:install|i|ci)\b/,
   /\bnpx\b/,
   /\bgo\s+(?:install|get|mod\s+download)\b/,
+  /\bcargo\s+(?:build|fetch|install|test|run)\b/,
   /\b(?:curl|wget)\b[^|\n]*\|\s*(?:sudo\s+)?(?:ba|da|z)?sh\b/,
 ];
 
