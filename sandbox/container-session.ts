@@ -75,7 +75,9 @@ export class ContainerSession {
         [containerLabels.scenario]: spec.scenario,
         [containerLabels.workflowId]: spec.workflowId,
       },
-      NetworkDisabled: (spec.networkMode ?? 'none') === 'none',
+      // Network mode none, not NetworkDisabled: the same isolation (a loopback only), and Docker still writes
+      // /etc/hosts, so `localhost` resolves (a task's own server on localhost:8080; without it the name fell
+      // through to the sandbox's empty resolver).
       HostConfig: {
         NetworkMode: spec.networkMode ?? 'none',
         // No name leaves the sandbox through Docker's embedded resolver (sandbox-dns.ts).

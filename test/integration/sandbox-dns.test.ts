@@ -197,6 +197,35 @@ describe('sandboxes resolve nothing and have no IPv6 way out', {
     assert.deepEqual(seen, [], 'no query reached the upstream stub');
   });
 
+  test('localhost is the loopback in every sandbox: with no network (the oracle, the verifier) and on a run network', async () => {
+    for (const networkMode of ['none', networks[0]!.name]) {
+      const session = await ContainerSession.start(docker, {
+        image: baseImage,
+        role: 'agent',
+        scenario: 'dns-localhost',
+        workflowId,
+        cpus: 1,
+        memoryMb: 256,
+        owner: currentWorkerIdentity(),
+        networkMode,
+      });
+      cleanups.push(() => session.remove());
+      // A task's own server on localhost (mlflow on :8080) is reached by name; the name never leaves the container.
+      const result = await session.exec({
+        command: [
+          'python3',
+          '-c',
+          "import socket; print(socket.getaddrinfo('localhost', 8080, socket.AF_INET)[0][4][0])",
+        ],
+        user: 'nobody',
+        deadlineMs: performance.now() + 10_000,
+      });
+      assert.equal(result.exitCode, 0, `${networkMode}: ${result.stdout}${result.stderr}`);
+      assert.equal(result.stdout.trim(), '127.0.0.1', networkMode);
+    }
+    assert.deepEqual(seen, [], 'no query reached the upstream stub');
+  });
+
   test("IPv6: no route or global address inside, every bridge packet dropped, the host's [::] listener unreachable", async () => {
     const network = networks[0]!;
     const session = await ContainerSession.start(docker, {
