@@ -6,6 +6,7 @@ import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
 import type { ArtifactRef } from '../contracts/artifact.ts';
 import type { PreparedScenario, VerificationResult } from '../contracts/results.ts';
+import { sandboxActivityAttempts } from '../contracts/temporal-names.ts';
 import { artifactNames, scenarioAttemptDir } from '../common/data-layout.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
 import { removeSnapshot } from '../sandbox/agent-snapshot.ts';
@@ -71,6 +72,8 @@ export function createVerifyScenario(deps: ActivityDependencies) {
       throw error;
     }
     const closeTape = async () => (tape ? `\n${replayLogLines(await tape.close())}` : '');
+    // A verifier that failed without a report is retried (contracts/blame.ts): its next attempt needs the snapshot.
+    let retriedAfter = false;
     try {
       if (tape) await tape.install(session);
       const run = await runVerifier({
@@ -87,8 +90,10 @@ export function createVerifyScenario(deps: ActivityDependencies) {
         signal: context.cancellationSignal,
       }).catch(async (error: unknown) => {
         // The failed attempt keeps its log: retries and the UI can show why it failed.
-        if (error instanceof VerifierFailure)
+        if (error instanceof VerifierFailure) {
           await writeArtifact(path.join(dir, artifactNames.verifierLog), error.log + (await closeTape()));
+          retriedAfter = info.attempt < sandboxActivityAttempts;
+        }
         throw error;
       });
       run.log += await closeTape();
@@ -99,9 +104,11 @@ export function createVerifyScenario(deps: ActivityDependencies) {
     } finally {
       await session.remove();
       await tape?.close().catch(() => undefined);
-      // The snapshot served its one verification (a retry of this activity starts the agent's run anew
-      // only through the workflow); one a dead worker left is removed by orphan cleanup.
-      if (request.snapshotImage) await removeSnapshot(deps.docker, request.snapshotImage).catch(() => undefined);
+      // The snapshot served its verification, unless a retry of this one follows (a verifier that failed without a
+      // report: before, the retry found the image gone and the scenario ended infra_error on a 404); the last attempt
+      // removes it whatever happens, and one a dead worker left is removed by orphan cleanup.
+      if (request.snapshotImage && !retriedAfter)
+        await removeSnapshot(deps.docker, request.snapshotImage).catch(() => undefined);
     }
   };
 }

@@ -29,6 +29,10 @@ export function sandboxHostTaskQueue(evaluationQueue: string, hostId: string): s
 /** What a host id may be: it becomes part of a task queue name. */
 export const sandboxHostIdPattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
+/** Attempts of each per-scenario sandbox activity (prepare, run, verify): the workflow's retry policy, and what an
+ * attempt reads to know whether another follows (a verification keeps its agent snapshot for it). */
+export const sandboxActivityAttempts = 3;
+
 export const sandboxHostLimits = {
   /** A task on a host queue not started by then means the host is gone: the scenario starts over from its claim. */
   scheduleToStartSec: 60,

@@ -4,6 +4,7 @@ import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporali
 import type { Activities } from '../activities/index.ts';
 import { evaluationNonRetryableTypes } from '../contracts/failure-types.ts';
 import { probeLimits } from '../contracts/probe.ts';
+import { sandboxActivityAttempts } from '../contracts/temporal-names.ts';
 import { summarized } from './run-metadata.ts';
 import { onHostQueue } from './sandbox-host.ts';
 
@@ -59,7 +60,7 @@ export function sandboxActivities(timeoutSec: number, hostQueue?: string) {
       ...(hostQueue ? onHostQueue(hostQueue) : {}),
       startToCloseTimeout: `${Math.ceil(timeoutSec) + 300} seconds`,
       heartbeatTimeout: '20 seconds',
-      retry: { maximumAttempts: 3, initialInterval: '2 seconds', nonRetryableErrorTypes },
+      retry: { maximumAttempts: sandboxActivityAttempts, initialInterval: '2 seconds', nonRetryableErrorTypes },
     }),
   );
 }
