@@ -74,12 +74,27 @@ describe('the active scenario set', async () => {
     assert.ok(totalTests >= 200, `${totalTests} hidden tests`);
   });
 
+  /** The report's failed tests with their messages, for an assertion that has to say why. */
+  const failuresOf = async (result: ScenarioResult): Promise<string> => {
+    const report = result.artifacts.verifierReport?.path;
+    if (!report) return '';
+    const raw = JSON.parse(await readFile(report, 'utf8')) as {
+      results?: { tests?: { name?: string; status?: string; message?: string }[] };
+    };
+    const failed = (raw.results?.tests ?? []).filter((t) => t.status !== 'passed');
+    return failed.map((t) => `\n  ${t.name}: ${(t.message ?? '').slice(0, 600)}`).join('');
+  };
+
   for (const folder of folders) {
     test(`${folder.name}: builds, the oracle passes all, null none, partial in between`, async () => {
       const oracle = resultOf('oracle', folder.name);
       assert.equal(oracle.status, 'completed', oracle.error);
       assert.ok(oracle.testsTotal >= 6, `${oracle.testsTotal} tests`);
-      assert.equal(oracle.testsPassed, oracle.testsTotal, `oracle ${oracle.testsPassed}/${oracle.testsTotal}`);
+      assert.equal(
+        oracle.testsPassed,
+        oracle.testsTotal,
+        `oracle ${oracle.testsPassed}/${oracle.testsTotal}${await failuresOf(oracle)}`,
+      );
       const nothing = resultOf('null', folder.name);
       assert.equal(nothing.testsPassed, 0, `the null agent passed ${nothing.testsPassed}`);
       assert.equal(nothing.testsTotal, oracle.testsTotal);
@@ -117,7 +132,7 @@ describe('the active scenario set', async () => {
           timeoutSec: folder.config.verifier.timeout_sec,
           onTick: () => undefined,
         });
-        assert.deepEqual(again.counts.tests, first.tests);
+        assert.deepEqual(again.counts.tests, first.tests, await failuresOf(oracle));
       } finally {
         await session.remove();
       }
