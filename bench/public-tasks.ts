@@ -11,14 +11,14 @@
 //       each result written to SCRATCH/results/<task>.json as soon as it is known (a task past its timeout
 //       is cancelled and recorded as such); a task whose runner is gone is run again, and with --retry
 //       so is a task the infrastructure decided (an engine failure, a run past the timeout); --only A,B
-//       runs just those tasks
+//       runs just those tasks, again whatever their records say (each old record kept beside as <task>.<time>.prev)
 //   node --import tsx bench/public-tasks.ts table SCRATCH
 //
 // Folders under `ci_checks/` are negative fixtures of a task-QC tool (tasks built to fail a check), not
 // tasks, and are not drawn.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { importTerminalBenchTasks } from '../catalog/import-terminal-bench.ts';
@@ -250,6 +250,7 @@ async function runEach(
   const worker = async () => {
     while (next < names.length) {
       const name = names[next++]!;
+      if (only.length) await setRecordAside(resultsDir, name);
       if (!(await shouldRun(resultsDir, name, retry))) continue;
       await writeFile(path.join(resultsDir, `${name}.started`), `${process.pid}\n`);
       await one(name).catch((error: Error) => process.stdout.write(`${name}: ${error.message}\n`));
@@ -260,6 +261,14 @@ async function runEach(
   } finally {
     await harness.close();
   }
+}
+
+/** Moves a task's record out of the way (kept as `<task>.<time>.prev`) so that the task runs again. */
+async function setRecordAside(resultsDir: string, name: string): Promise<void> {
+  const recordFile = path.join(resultsDir, `${name}.json`);
+  if (!existsSync(recordFile)) return;
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  await rename(recordFile, path.join(resultsDir, `${name}.${stamp}.prev`));
 }
 
 /** A task still to run: no record and no live runner on it, or (with --retry) a record the infrastructure decided. */
