@@ -124,8 +124,12 @@ test('waiting scenarios take freed room longest first, then in the order they ca
   assert.equal(claims.tryClaim('w/short', 600), false, 'the longer scenario waits, so it goes first');
   assert.deepEqual(
     [claims.lastRefusal()!.full, claims.lastRefusal()!.next, claims.lastRefusal()!.atMs],
-    [true, false, 200],
-    'room for one, and one longer waits for it',
+    [false, false, 200],
+    'room for one, and one longer waits for it: the order refuses it, not the size',
+  );
+  assert.equal(
+    claims.lastRefusal()!.reason,
+    '1 waiting scenario ahead of it takes the room first (longer, or waiting longer)',
   );
   assert.equal(claims.tryClaim('w/short-later', 600), false);
   assert.equal(claims.tryClaim('w/long', 1800), true);
@@ -200,4 +204,28 @@ test('an evaluation whose claims all fit (one scenario, a roomy host) is taken a
   assert.match(claims.lastRefusal()!.reason, /^claims arriving together are ordered first/);
   time.advance(1000);
   assert.equal(claims.tryClaim('u/a', 600, 3), true, 'settled: next in line, and the room is there');
+});
+
+test('a claim the workflow releases frees its room at once, never while one of its activities runs', async () => {
+  const claims = new HostClaims({ ...room(1), idleMs: 120_000 });
+  assert.equal(claims.tryClaim('w/a'), true);
+  await assert.rejects(claims.within('w/a', () => Promise.reject(new Error('spend ceiling reached'))));
+  assert.equal(claims.tryClaim('w/b'), false, 'a failed run alone does not end the claim');
+  let finish!: () => void;
+  const running = claims.within('w/a', () => new Promise<void>((resolve) => (finish = resolve)));
+  assert.equal(claims.release('w/a'), false, 'an activity of it still runs');
+  finish();
+  await running;
+  assert.equal(claims.release('w/a'), true);
+  assert.equal(claims.release('w/a'), false, 'a second release is nothing to do');
+  assert.equal(claims.release('w/unknown'), false);
+  assert.equal(claims.tryClaim('w/b'), true);
+});
+
+test('a claim sent a while ago, passed back from another host, is not made to settle again', () => {
+  const time = clock();
+  time.advance(10_000);
+  const claims = new HostClaims({ ...room(1), idleMs: 120_000, settleMs: 1000, now: time.now });
+  assert.equal(claims.tryClaim('w/new', 0, 4, 10_000), false, 'sent just now: it waits for those sent with it');
+  assert.equal(claims.tryClaim('w/bounced', 0, 4, 4_000), true, 'sent 6 s ago and waiting elsewhere since');
 });

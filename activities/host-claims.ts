@@ -92,14 +92,15 @@ export class HostClaims {
 
   /** Takes room for `key` if the budget has it and no longer scenario (higher `priority`; equal: the one waiting
    * longer) waits for it (a key already held is taken again at no cost); else the reason is kept for refusal().
-   * `together`: the claims its evaluation sends at once, this one included (1: it comes alone). */
-  tryClaim(key: string, priority = 0, together = 0): boolean {
+   * `together`: the claims its evaluation sends at once, this one included (1: it comes alone). `sentMs`: when the
+   * workflow first sent it; a claim that has been waiting elsewhere (another host) is not made to settle again. */
+  tryClaim(key: string, priority = 0, together = 0, sentMs?: number): boolean {
     if (this.claims.has(key)) {
       this.claims.get(key)!.lastSeenMs = this.now();
       return true;
     }
     const now = this.now();
-    const waiter = this.waiting.get(key) ?? { priority, sinceMs: now, seenMs: now };
+    const waiter = this.waiting.get(key) ?? { priority, sinceMs: Math.min(now, sentMs ?? now), seenMs: now };
     waiter.priority = priority;
     waiter.seenMs = now;
     this.waiting.set(key, waiter);
@@ -117,7 +118,17 @@ export class HostClaims {
     const reserved = Array.from({ length: ahead ?? 0 }, () => estimate);
     const admission = admitScenario(budget, [...this.held(), ...reserved], estimate);
     if (!admission.admitted) {
-      this.refusal = { reason: admission.reason, atMs: now, full: true, next };
+      // Room now, but not beyond the claims ahead of it: the order refuses it, not the host's size (the count of
+      // the budget's reason would name waiting claims as running ones).
+      const roomNow = (ahead ?? 0) > 0 && admitScenario(budget, this.held(), estimate).admitted;
+      this.refusal = roomNow
+        ? {
+            reason: `${ahead} waiting ${ahead === 1 ? 'scenario ahead of it takes' : 'scenarios ahead of it take'} the room first (longer, or waiting longer)`,
+            atMs: now,
+            full: false,
+            next,
+          }
+        : { reason: admission.reason, atMs: now, full: true, next };
       return false;
     }
     if (ahead === undefined) {
@@ -217,6 +228,15 @@ export class HostClaims {
       claim.lastSeenMs = this.now();
       if (last && claim.running === 0) this.end(key, claim);
     }
+  }
+
+  /** Ends `key`'s claim now if none of its activities runs (the workflow is done with the scenario on this host
+   * without a verification to end it); an unknown or ended claim is nothing to do. */
+  release(key: string): boolean {
+    const claim = this.claims.get(key);
+    if (!claim || claim.running > 0) return false;
+    this.end(key, claim);
+    return true;
   }
 
   private end(key: string, claim: Claim): void {

@@ -55,6 +55,7 @@ export function createActivities(deps: ActivityDependencies) {
     verifyScenario: classified(
       host.held((r: { scenario: PreparedScenario }) => r.scenario.name, published(scenario.verifyScenario), true),
     ),
+    releaseSandboxHost: host.releaseSandboxHost,
     aggregate: classified(published(createAggregate(deps))),
     hashScenarios: classified(hashScenarios),
     recordSeatDecision: seat.recordSeatDecision,
@@ -72,7 +73,12 @@ export const sandboxClaimActivityNames = ['claimSandboxHost'] as const;
 /** Run on the shared sandbox queue too (any host: the scenario images are there); the orchestration role keeps them
  * for histories from before (workflows/evaluate-submission.ts probeOnSandboxHostsPatch). */
 export const sandboxSharedActivityNames = ['probePolicy'] as const;
-export const sandboxHostActivityNames = ['prepareScenario', 'runScenario', 'verifyScenario'] as const;
+export const sandboxHostActivityNames = [
+  'prepareScenario',
+  'runScenario',
+  'verifyScenario',
+  'releaseSandboxHost',
+] as const;
 type SandboxActivityName = (typeof sandboxClaimActivityNames)[number] | (typeof sandboxHostActivityNames)[number];
 
 export function activitiesOfRole<T extends Record<string, unknown>>(

@@ -40,7 +40,10 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
     const priority = request.rank !== undefined ? pairedPriority(request.rank) : await priorityOf(request.dir);
     const context = Context.current();
     const deadline = Date.now() + roomWaitMs;
-    while (!host.claims.tryClaim(key, priority, request.together ?? 0)) {
+    // Waiting since the workflow first sent the claim, on whichever host: a claim passed back from another host is
+    // not made to wait for the claims arriving with it again (two hosts bounced one claim between them for 14 s).
+    const sentMs = context.info.scheduledTimestampMs;
+    while (!host.claims.tryClaim(key, priority, request.together ?? 0, sentMs)) {
       // Why it waits, as the pending activity's heartbeat and then its failure: the Temporal UI and `trl seat` show it.
       const refusal = host.claims.lastRefusal();
       const reason = `sandbox host ${host.id} ${refusal?.full === false ? 'orders its waiting scenarios' : 'is full'}: ${refusal?.reason ?? `${host.claims.active()} scenarios running`}`;
@@ -53,6 +56,13 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
       await sleep(250);
     }
     return { hostId: host.id, taskQueue: host.taskQueue };
+  }
+
+  /** The workflow is done with the scenario on this host: its room is free at once, not after the idle timeout (a
+   * scenario that ends before its verification — the spend ceiling reached, a run that failed, a tape without it —
+   * held the host's room for two minutes). */
+  async function releaseSandboxHost(request: { name: string }): Promise<{ released: boolean }> {
+    return { released: host ? host.claims.release(claimKey(request.name)) : false };
   }
 
   /** One of a claimed scenario's activities: it holds the claim while it runs; the last one ends it. */
@@ -71,5 +81,5 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
         : work(input);
   }
 
-  return { claimSandboxHost, held };
+  return { claimSandboxHost, releaseSandboxHost, held };
 }

@@ -67,6 +67,17 @@ export function sandboxActivities(timeoutSec: number, hostQueue?: string) {
 
 export type SandboxActivities = ReturnType<typeof sandboxActivities>;
 
+/** The end of a scenario's claim on its host's queue: quick, and best effort (the host's idle timeout is the fallback). */
+export function releaseActivities(hostQueue: string) {
+  return summarized(
+    proxyActivities<Activities>({
+      ...onHostQueue(hostQueue),
+      startToCloseTimeout: '30 seconds',
+      retry: { maximumAttempts: 2, initialInterval: '1 second', nonRetryableErrorTypes },
+    }),
+  );
+}
+
 /** A failed activity's failure type (when it has one) and message. */
 export function failureText(error: unknown): { type?: string; message: string } {
   const cause = error instanceof ActivityFailure ? error.cause : error;

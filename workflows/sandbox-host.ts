@@ -38,6 +38,8 @@ export function isHostLost(error: unknown): boolean {
 /** One claim of a scenario: set when any of its activities found the host gone. */
 export interface HostTenure {
   hostId: string;
+  /** The host's own queue, once claimed. */
+  taskQueue?: string;
   lost: boolean;
   /** Runs of the scenario on hosts lost before this one: this host's first is try triesBefore + 1. */
   triesBefore: number;

@@ -4,7 +4,7 @@
 // The async functions here keep the call structure the workflow had before it was split into phases (a scenario's
 // host loop → one host's steps → one try), so the commands of concurrent scenarios interleave as they always did and
 // recorded histories replay (test/integration/recorded-histories.test.ts); the rest is synchronous helpers.
-import { setCurrentDetails, sleep } from '@temporalio/workflow';
+import { patched, setCurrentDetails, sleep } from '@temporalio/workflow';
 import { preparationFailed } from '../contracts/task-invalid.ts';
 import { failureTypes } from '../contracts/failure-types.ts';
 import type { EvaluationProgress, ScenarioPhase } from '../contracts/progress.ts';
@@ -17,7 +17,13 @@ import type {
 } from '../contracts/results.ts';
 import type { ReusedScenario, Submission } from '../contracts/submission.ts';
 import { sandboxHostLimits } from '../contracts/temporal-names.ts';
-import { buildActivities, failureText, sandboxActivities, type SandboxActivities } from './evaluation-proxies.ts';
+import {
+  buildActivities,
+  failureText,
+  releaseActivities,
+  sandboxActivities,
+  type SandboxActivities,
+} from './evaluation-proxies.ts';
 import type { PairedGate } from './paired-gate.ts';
 import { progressDetails } from './run-metadata.ts';
 import { watchingHost, type HostTenure, type sandboxClaims } from './sandbox-host.ts';
@@ -65,6 +71,9 @@ export interface ScenarioRun {
  */
 const upstreamRetryPausesSec = [10, 30];
 
+/** Histories from before a scenario's end released its host's claim schedule no such activity. */
+export const releaseHostClaimPatch = 'release-host-claim';
+
 /** The scenario on one host after another: a host lost mid-scenario means starting over from a new claim. */
 export async function evaluateScenario(run: ScenarioRun, scenario: ScenarioDescriptor): Promise<ScenarioResult> {
   const lostHosts: string[] = [];
@@ -72,7 +81,10 @@ export async function evaluateScenario(run: ScenarioRun, scenario: ScenarioDescr
   for (;;) {
     const tenure: HostTenure = { hostId: '', lost: false, triesBefore, tries: 0 };
     const result = await evaluateScenarioOn(run, scenario, tenure);
-    if (!tenure.lost) return result;
+    if (!tenure.lost) {
+      await releaseHost(tenure, scenario);
+      return result;
+    }
     lostHosts.push(tenure.hostId);
     triesBefore += tenure.tries;
     if (lostHosts.length > sandboxHostLimits.maxHostChanges) {
@@ -104,7 +116,19 @@ async function claimHost(run: ScenarioRun, scenario: ScenarioDescriptor, tenure:
     ...(run.claimsTogether !== undefined ? { together: run.claimsTogether } : {}),
   });
   tenure.hostId = claim.hostId;
+  tenure.taskQueue = claim.taskQueue;
   return claim.taskQueue;
+}
+
+/** The scenario is done on its host: the room it held is free at once (a verification ended it already; a scenario
+ * that stopped before one — the ceiling, a failed run — held it until the host's idle timeout). Best effort. */
+async function releaseHost(tenure: HostTenure, scenario: ScenarioDescriptor): Promise<void> {
+  if (!tenure.taskQueue || !patched(releaseHostClaimPatch)) return;
+  try {
+    await releaseActivities(tenure.taskQueue).releaseSandboxHost({ name: scenario.name });
+  } catch {
+    // The host is gone or busy past the timeout: its idle timeout frees the room.
+  }
 }
 
 /** The scenario on one host: reused, claimed, prepared, then rescored or run (again while calls fail upstream). */

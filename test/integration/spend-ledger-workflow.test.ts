@@ -12,9 +12,15 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { repoRoot } from '../../common/data-layout.ts';
-import { evaluationWorkflowId, sandboxHostTaskQueue, spendLedgerWorkflowId } from '../../contracts/temporal-names.ts';
+import {
+  evaluationWorkflowId,
+  sandboxHostTaskQueue,
+  sandboxTaskQueue,
+  spendLedgerWorkflowId,
+} from '../../contracts/temporal-names.ts';
 import { emptySpendLedgerState, type ReserveOutcome } from '../../contracts/spend-ledger-state.ts';
 import { reserveSpendUpdate } from '../../contracts/spend-ledger-signals.ts';
 import { WorkflowSpendLedger } from '../../gateway/spend/workflow-spend-ledger.ts';
@@ -35,13 +41,13 @@ describe('money across hosts, end to end', () => {
     harness = await startHarness({ withWorker: false });
     stack = await bootstrap(harness.docker);
     // The workers read their settings as they start: a submission ceiling of one scenario cap, and
-    // two scenarios per host, so four scenarios need both hosts.
+    // one scenario at a time per host, so a host busy with the paid scenario leaves the others to the other host.
     const previous = {
       ceiling: process.env.TRL_SUBMISSION_CEILING_USD,
       slots: process.env.TRL_MAX_CONCURRENT_ACTIVITIES,
     };
     process.env.TRL_SUBMISSION_CEILING_USD = '1';
-    process.env.TRL_MAX_CONCURRENT_ACTIVITIES = '2';
+    process.env.TRL_MAX_CONCURRENT_ACTIVITIES = '1';
     try {
       for (const [roles, hostId] of [
         [['orchestration'], undefined],
@@ -67,6 +73,9 @@ describe('money across hosts, end to end', () => {
         else process.env[name] = value;
       }
     }
+    // Both hosts take claims before the evaluation starts: a host still starting on a loaded machine would leave
+    // every scenario to the other, and the check that both asked for money would be about start-up order.
+    await waitForPollers(harness, sandboxTaskQueue(harness.taskQueue), 2);
   });
   after(async () => {
     for (const entry of running) entry.hosted.shutdown();
@@ -102,20 +111,39 @@ describe('money across hosts, end to end', () => {
     assert.ok(Math.abs(totals.settledUsd - ran[0]!.costUsd) < 1e-6, `${totals.settledUsd} vs ${ran[0]!.costUsd}`);
     assert.ok(Math.abs((result.ledgerCostUsd ?? -1) - ran[0]!.costUsd) < 1e-6, 'the aggregation read the same ledger');
 
-    // Both hosts asked for money: each had a run scheduled on its own queue.
+    // Every run was on a host's own queue. Which hosts ran one is not asserted: once the ceiling is reached, a scenario
+    // claimed later is not run at all, so how many hosts got a run depends on timing (CI saw one; the shared ledger
+    // across two hosts at once is the test above its own describe, "two hosts reserving at once").
     const history = await harness.client.workflow.getHandle(evaluationWorkflowId(submissionId)).fetchHistory();
-    const runQueues = new Set(
-      (history.events ?? []).flatMap((event) => {
-        const scheduled = event.activityTaskScheduledEventAttributes;
-        return scheduled?.activityType?.name === 'runScenario' ? [scheduled.taskQueue?.name ?? ''] : [];
-      }),
-    );
-    assert.deepEqual(
-      [...runQueues].sort(),
-      ['money-a', 'money-b'].map((host) => sandboxHostTaskQueue(harness.taskQueue, host)),
-    );
+    const scheduled = (history.events ?? []).flatMap((event) => {
+      const attributes = event.activityTaskScheduledEventAttributes;
+      return attributes ? [{ type: attributes.activityType?.name, queue: attributes.taskQueue?.name ?? '' }] : [];
+    });
+    const hostQueues = ['money-a', 'money-b'].map((host) => sandboxHostTaskQueue(harness.taskQueue, host));
+    const runQueues = scheduled.filter((s) => s.type === 'runScenario').map((s) => s.queue);
+    assert.ok(runQueues.length >= 1 && runQueues.every((queue) => hostQueues.includes(queue)), runQueues.join(', '));
+    // Each scenario that ended on a host without a verification gave its room back at once (not after the idle timeout).
+    const released = scheduled.filter((s) => s.type === 'releaseSandboxHost').length;
+    const claimed = scheduled.filter((s) => s.type === 'prepareScenario').length;
+    assert.equal(released, claimed, 'one release per scenario that reached a host');
   });
 });
+
+/** Waits (at most a minute) until `count` workers poll the activity queue `taskQueue`. */
+async function waitForPollers(harness: Harness, taskQueue: string, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const described = await harness.client.workflowService.describeTaskQueue({
+      namespace: harness.namespace,
+      taskQueue: { name: taskQueue },
+      taskQueueType: proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+    });
+    const pollers = new Set((described.pollers ?? []).map((poller) => poller.identity));
+    if (pollers.size >= count) return;
+    if (Date.now() > deadline) throw new Error(`${pollers.size} of ${count} workers poll ${taskQueue} after a minute`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 // After the hosted workers: they install Temporal's runtime, which a plain Worker would otherwise create first.
 describe('the shared spend ledger workflow', () => {
