@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { importTerminalBenchTasks, rewriteDockerfile } from './import-terminal-bench.ts';
+import { importTerminalBenchTasks } from './import-terminal-bench.ts';
+import { rewriteDockerfile } from './tb1-dockerfile.ts';
 import { loadScenario } from './load-scenario.ts';
 import { repoRoot } from '../common/data-layout.ts';
 
