@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCtrf, parseReward, parseRewardJson, readVerifierScore, VerifierReportError } from './ctrf-report.ts';
+import {
+  failedTests,
+  parseCtrf,
+  parseReward,
+  parseRewardJson,
+  readVerifierScore,
+  VerifierReportError,
+} from './ctrf-report.ts';
 
 const report = (summary: object, tests: object[] = []) =>
   JSON.stringify({ results: { tool: { name: 'pytest' }, summary, tests } });
@@ -61,4 +68,19 @@ test('the score: CTRF with tests wins; zero collected is 0 of the declared count
   assert.equal(readVerifierScore({ rewardTxt: 'x', rewardJson: '{"reward": 0.5}' }, 2).counts.testsPassed, 1);
   assert.throws(() => readVerifierScore({ ctrf: '{}' }, 2), VerifierReportError);
   assert.throws(() => readVerifierScore({}, 2), /no ctrf.json, reward.txt or reward.json/);
+});
+
+test('failedTests names the tests that did not pass with their messages; anything else is none', () => {
+  const report = JSON.stringify({
+    results: {
+      summary: { tests: 2, passed: 1, failed: 1 },
+      tests: [
+        { name: 'a', status: 'passed' },
+        { name: 'b', status: 'failed', message: 'assert 1 == 2' },
+      ],
+    },
+  });
+  assert.deepEqual(failedTests(report), [{ name: 'b', message: 'assert 1 == 2' }]);
+  assert.deepEqual(failedTests('not json'), []);
+  assert.deepEqual(failedTests('{"results": 3}'), []);
 });

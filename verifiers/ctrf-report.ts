@@ -11,7 +11,7 @@ const ctrfSchema = z.object({
       failed: z.number().int().nonnegative(),
       skipped: z.number().int().nonnegative().default(0),
     }),
-    tests: z.array(z.object({ name: z.string(), status: z.string() })).default([]),
+    tests: z.array(z.object({ name: z.string(), status: z.string(), message: z.string().optional() })).default([]),
   }),
 });
 
@@ -54,6 +54,21 @@ export function parseCtrf(text: string): TestCounts {
     source: 'ctrf',
     tests: tests.map(({ name, status }) => ({ name, status })),
   };
+}
+
+/** The report's tests that did not pass, with the message each failed with (for a reader: a log, an assertion). */
+export function failedTests(text: string): { name: string; message: string }[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const parsed = ctrfSchema.safeParse(raw);
+  if (!parsed.success) return [];
+  return parsed.data.results.tests
+    .filter((test) => test.status !== 'passed')
+    .map((test) => ({ name: test.name, message: test.message ?? '' }));
 }
 
 /** A reward in [0, 1] as a share of the declared tests (at least one), rounded down: never more than earned. */

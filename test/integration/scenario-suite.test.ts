@@ -20,7 +20,7 @@ import { ContainerSession } from '../../sandbox/container-session.ts';
 import { ensureScenarioImage } from '../../sandbox/scenario-image.ts';
 import { currentWorkerIdentity } from '../../sandbox/worker-identity.ts';
 import { runVerifier } from '../../verifiers/run-verifier.ts';
-import { parseCtrf } from '../../verifiers/ctrf-report.ts';
+import { failedTests, parseCtrf } from '../../verifiers/ctrf-report.ts';
 import type { EvaluationResult, ScenarioResult } from '../../contracts/results.ts';
 import { startHarness, uniqueId, type Harness } from '../support/evaluation-harness.ts';
 import { examplePackDir } from '../support/fixture-packs.ts';
@@ -77,12 +77,9 @@ describe('the active scenario set', async () => {
   /** The report's failed tests with their messages, for an assertion that has to say why. */
   const failuresOf = async (result: ScenarioResult): Promise<string> => {
     const report = result.artifacts.verifierReport?.path;
-    if (!report) return '';
-    const raw = JSON.parse(await readFile(report, 'utf8')) as {
-      results?: { tests?: { name?: string; status?: string; message?: string }[] };
-    };
-    const failed = (raw.results?.tests ?? []).filter((t) => t.status !== 'passed');
-    return failed.map((t) => `\n  ${t.name}: ${(t.message ?? '').slice(0, 600)}`).join('');
+    if (!report?.endsWith('.json')) return '';
+    const failed = failedTests(await readFile(report, 'utf8'));
+    return failed.map((t) => `\n  ${t.name}: ${t.message.slice(0, 600)}`).join('');
   };
 
   for (const folder of folders) {
