@@ -31,9 +31,10 @@ interface Waiter {
   seenMs: number;
 }
 
-/** A claim passed over asks again after at most 5 s of back-off (sandbox-host-activities.ts), a little later when the
- * claim queue is busy. */
-export const defaultWaitingStaleMs = 12_000;
+/** A claim passed over asks again a second later (workflows/sandbox-host.ts), a little later when the claim queue is
+ * busy; one not back after this has gone to another host (or was given up) and no longer holds this host's order
+ * (at 12 s, claims another host had taken held a host's room back at the tail of two-host epochs). */
+export const defaultWaitingStaleMs = 5_000;
 
 interface Claim {
   running: number;

@@ -10,13 +10,15 @@ import { summarized } from './run-metadata.ts';
 /** Histories from before the roles ran every scenario activity on the evaluation queue; they replay that way. */
 export const sandboxHostQueuesPatch = 'sandbox-host-queues';
 
-/** The claim, on the shared queue: a full host answers `sandbox_host_full` and the claim goes back for any host. */
+/** The claim, on the shared queue: a full host answers `sandbox_host_full` and the claim goes back for any host, a
+ * second later every time (a claim that backed off to 5 s left a freed room idle for seconds, and a waiter's place in a
+ * host's order is kept only while it comes back: activities/host-claims.ts). */
 export function sandboxClaims(evaluationQueue: string) {
   return summarized(
     proxyActivities<Activities>({
       taskQueue: sandboxTaskQueue(evaluationQueue),
       startToCloseTimeout: '1 minute',
-      retry: { initialInterval: '1 second', backoffCoefficient: 1.5, maximumInterval: '5 seconds' },
+      retry: { initialInterval: '1 second', backoffCoefficient: 1, maximumInterval: '1 second' },
     }),
   );
 }
