@@ -17,7 +17,7 @@ export interface SandboxHostClaim {
 /** How long the claim next in line waits for room before it goes back to the shared queue for any host. Short: while
  * it asks a full host, another host with room cannot see it (at 20 s, two hosts lost 54 s of a 480 s epoch at the tail);
  * with the claim's 1 s retry (workflows/sandbox-host.ts) a lone host still has it asking four seconds in five. */
-export const roomWaitMs = 4_000;
+const roomWaitMs = 4_000;
 /** Claims arriving within this window are ordered among themselves (an evaluation's start sends all of its claims). */
 export const claimSettleMs = 1_000;
 

@@ -32,7 +32,8 @@ export class VerifierReportError extends Error {
   }
 }
 
-export function parseCtrf(text: string): TestCounts {
+/** The report's results as the schema reads them; a report that is not JSON or not CTRF is a VerifierReportError. */
+function readCtrfResults(text: string): z.infer<typeof ctrfSchema>['results'] {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -44,7 +45,11 @@ export function parseCtrf(text: string): TestCounts {
     const issue = parsed.error.issues[0];
     throw new VerifierReportError(`ctrf.json field "${issue?.path.join('.')}": ${issue?.message}`);
   }
-  const { summary, tests } = parsed.data.results;
+  return parsed.data.results;
+}
+
+export function parseCtrf(text: string): TestCounts {
+  const { summary, tests } = readCtrfResults(text);
   if (summary.passed + summary.failed > summary.tests)
     throw new VerifierReportError('ctrf.json summary is inconsistent (passed + failed > tests)');
   return {
@@ -58,15 +63,13 @@ export function parseCtrf(text: string): TestCounts {
 
 /** The report's tests that did not pass, with the message each failed with (for a reader: a log, an assertion). */
 export function failedTests(text: string): { name: string; message: string }[] {
-  let raw: unknown;
+  let tests: z.infer<typeof ctrfSchema>['results']['tests'];
   try {
-    raw = JSON.parse(text);
+    tests = readCtrfResults(text).tests;
   } catch {
     return [];
   }
-  const parsed = ctrfSchema.safeParse(raw);
-  if (!parsed.success) return [];
-  return parsed.data.results.tests
+  return tests
     .filter((test) => test.status !== 'passed')
     .map((test) => ({ name: test.name, message: test.message ?? '' }));
 }
