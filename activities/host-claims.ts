@@ -7,6 +7,7 @@
 // Scenarios waiting for room take it longest first (then first come): the longest scenario started last
 // is the evaluation's wall, and without an order the next claim was whichever retried first.
 import { admitScenario, estimateCost, type HostBudget, type ScenarioCost } from './host-admission.ts';
+import { hostClaimTiming } from '../contracts/host-claim-timing.ts';
 
 export interface HostClaimsOptions {
   /** What this host lends to scenarios. */
@@ -30,11 +31,6 @@ interface Waiter {
   sinceMs: number;
   seenMs: number;
 }
-
-/** A claim passed over asks again a second later (workflows/sandbox-host.ts), a little later when the claim queue is
- * busy; one not back after this has gone to another host (or was given up) and no longer holds this host's order
- * (at 12 s, claims another host had taken held a host's room back at the tail of two-host epochs). */
-export const defaultWaitingStaleMs = 5_000;
 
 interface Claim {
   running: number;
@@ -157,7 +153,7 @@ export class HostClaims {
 
   /** Waiting claims that go before `key`; those not asked again lately are forgotten. */
   private waitersAhead(key: string, mine: Waiter): number {
-    const staleMs = this.options.waitingStaleMs ?? defaultWaitingStaleMs;
+    const staleMs = this.options.waitingStaleMs ?? hostClaimTiming.waitingStaleMs;
     let ahead = 0;
     for (const [other, waiter] of this.waiting) {
       if (other === key) continue;

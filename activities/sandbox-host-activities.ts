@@ -6,6 +6,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { failureTypes } from '../contracts/failure-types.ts';
 import { workflowIdOf, type SandboxHost } from './activity-context.ts';
+import { hostClaimTiming } from '../contracts/host-claim-timing.ts';
 import type { ClaimWaitDetails } from '../contracts/host-wait.ts';
 import { createClaimPriority, pairedPriority } from './claim-priority.ts';
 
@@ -13,13 +14,6 @@ export interface SandboxHostClaim {
   hostId: string;
   taskQueue: string;
 }
-
-/** How long the claim next in line waits for room before it goes back to the shared queue for any host. Short: while
- * it asks a full host, another host with room cannot see it (at 20 s, two hosts lost 54 s of a 480 s epoch at the tail);
- * with the claim's 1 s retry (workflows/sandbox-host.ts) a lone host still has it asking four seconds in five. */
-const roomWaitMs = 4_000;
-/** Claims arriving within this window are ordered among themselves (an evaluation's start sends all of its claims). */
-export const claimSettleMs = 1_000;
 
 function claimKey(scenario: string): string {
   return `${workflowIdOf(Context.current().info)}/${scenario}`;
@@ -41,7 +35,7 @@ export function createSandboxHostActivities(host: SandboxHost | undefined) {
     const key = claimKey(request.name);
     const priority = request.rank !== undefined ? pairedPriority(request.rank) : await priorityOf(request.dir);
     const context = Context.current();
-    const deadline = Date.now() + roomWaitMs;
+    const deadline = Date.now() + hostClaimTiming.roomWaitMs;
     // Waiting since the workflow first sent the claim, on whichever host: a claim passed back from another host is
     // not made to wait for the claims arriving with it again (two hosts bounced one claim between them for 14 s).
     const sentMs = context.info.scheduledTimestampMs;

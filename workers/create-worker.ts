@@ -8,7 +8,7 @@ import type Docker from 'dockerode';
 import { Client } from '@temporalio/client';
 import { activitiesOfRole, createActivities } from '../activities/index.ts';
 import { HostClaims } from '../activities/host-claims.ts';
-import { claimSettleMs } from '../activities/sandbox-host-activities.ts';
+import { hostClaimTiming } from '../contracts/host-claim-timing.ts';
 import { hostBudget, calibratedScenarioCost } from './host-budget.ts';
 import { sampleNetworksLeft } from '../sandbox/address-pools.ts';
 import { ContainerUsage, sampleContainerUsage } from '../sandbox/container-usage.ts';
@@ -118,7 +118,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
     ? {
         id: options.hostId,
         taskQueue: hostQueue,
-        claims: new HostClaims({ budget, calibrated, idleMs: claimIdleMs, settleMs: claimSettleMs }),
+        claims: new HostClaims({ budget, calibrated, idleMs: claimIdleMs, settleMs: hostClaimTiming.settleMs }),
       }
     : undefined;
   const activities = createActivities({

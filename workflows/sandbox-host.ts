@@ -4,21 +4,25 @@
 // is gone: the scenario is marked lost and starts over from a new claim.
 import { ActivityFailure, TimeoutFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
+import { hostClaimTiming } from '../contracts/host-claim-timing.ts';
 import { sandboxHostLimits, sandboxTaskQueue } from '../contracts/temporal-names.ts';
 import { summarized } from './run-metadata.ts';
 
 /** Histories from before the roles ran every scenario activity on the evaluation queue; they replay that way. */
 export const sandboxHostQueuesPatch = 'sandbox-host-queues';
 
-/** The claim, on the shared queue: a full host answers `sandbox_host_full` and the claim goes back for any host, a
- * second later every time (a claim that backed off to 5 s left a freed room idle for seconds, and a waiter's place in a
- * host's order is kept only while it comes back: activities/host-claims.ts). */
+/** The claim, on the shared queue: a full host answers `sandbox_host_full` and the claim goes back for any host, sent
+ * again after the same short interval every time (contracts/host-claim-timing.ts says why). */
 export function sandboxClaims(evaluationQueue: string) {
   return summarized(
     proxyActivities<Activities>({
       taskQueue: sandboxTaskQueue(evaluationQueue),
       startToCloseTimeout: '1 minute',
-      retry: { initialInterval: '1 second', backoffCoefficient: 1, maximumInterval: '1 second' },
+      retry: {
+        initialInterval: hostClaimTiming.retryMs,
+        backoffCoefficient: 1,
+        maximumInterval: hostClaimTiming.retryMs,
+      },
     }),
   );
 }
