@@ -111,6 +111,11 @@ export const dataLayoutCatalog: readonly LayoutEntry[] = [
   },
   { name: 'testCountCacheFile', args: ['3f2a9c'], holds: "one scenario version's counts, by image id" },
   {
+    name: 'workflowBundleCacheDir',
+    holds:
+      'workflow bundles, reused by the next worker or replay while every module in them hashes the same (four kept)',
+  },
+  {
     name: 'registryTapesDir',
     holds:
       "registry tapes: the responses a rehearsal of each scenario's tests fetched from the package registries, served again at verify time",

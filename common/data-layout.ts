@@ -58,6 +58,8 @@ export const testCountCacheDir = path.join(cacheDir, 'test-counts');
 export function testCountCacheFile(contentHash: string): string {
   return path.join(testCountCacheDir, `${safeSegment(contentHash)}.json`);
 }
+/** Workflow bundles by their entry files, each with the hashes of the modules it was built from (workers/workflow-bundle-cache.ts). */
+export const workflowBundleCacheDir = path.join(cacheDir, 'workflow-bundles');
 /** Registry tapes: what a rehearsal of a scenario's tests fetched from the package registries (sandbox/registry-tape/). */
 export const registryTapesDir = path.join(cacheDir, 'registry-tapes');
 export function registryTapeDir(imageId: string, contentHash: string): string {

@@ -31,6 +31,7 @@ import { readSetting } from '../common/settings/setting.ts';
 import { workerSettings } from '../common/settings/worker-settings.ts';
 import { internalSettings } from '../common/settings/test-settings.ts';
 import { VerifierCache } from '../verifiers/verifier-cache.ts';
+import { cachedWorkflowBundle } from './workflow-bundle-cache.ts';
 
 export const workflowsPath = path.join(repoRoot, 'workflows', 'index.ts');
 /** Workflow interceptors bundled with the workflows (a failed evaluation's TrlStatus). */
@@ -38,7 +39,9 @@ export const workflowInterceptorModules = [path.join(repoRoot, 'workflows', 'fai
 
 /** The workflow bundle; `path` replaces the project's workflows (replaying against other code). */
 export async function bundleWorkflows(path = workflowsPath): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: path, workflowInterceptorModules, logger: quietBundlerLogger });
+  return cachedWorkflowBundle([path, ...workflowInterceptorModules], () =>
+    bundleWorkflowCode({ workflowsPath: path, workflowInterceptorModules, logger: quietBundlerLogger }),
+  );
 }
 
 const quietBundlerLogger = {

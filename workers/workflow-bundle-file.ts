@@ -1,7 +1,7 @@
 // A workflow bundle kept in a file, for processes that run the same workflows/ one after another:
 // `trl test` bundles once (about 5 s of CPU) and names the file in TRL_TEST_WORKFLOW_BUNDLE for its
-// test files, which would otherwise bundle one each. Only the tests read the variable: a worker
-// always bundles the code beside it.
+// test files, which would otherwise each check the bundle cache (workflow-bundle-cache.ts). Only the tests read the
+// variable: a worker always runs the code beside it (from the cache only while every module of it is unchanged).
 import { readFile, writeFile } from 'node:fs/promises';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { bundleWorkflows } from './create-worker.ts';
