@@ -22,16 +22,16 @@ interface CacheEntry {
 export async function cachedWorkflowBundle(
   entries: readonly string[],
   build: () => Promise<WorkflowBundleWithSourceMap>,
-  cacheDir = workflowBundleCacheDir,
+  folder = workflowBundleCacheDir,
 ): Promise<WorkflowBundleWithSourceMap> {
-  const file = path.join(cacheDir, `${await cacheKey(entries)}.json`);
+  const file = path.join(folder, `${await cacheKey(entries)}.json`);
   const cached = await readEntry(file);
   if (cached && (await unchanged(cached.modules))) return { code: cached.code, sourceMap: cached.sourceMap };
   // Modules are named relative to the directory webpack ran in, this process's.
   const context = process.cwd();
   const bundle = await build();
   const modules = await hashModules(bundledModules(bundle.code).map((name) => path.resolve(context, name)));
-  if (modules) await keep(file, { modules, code: bundle.code, sourceMap: bundle.sourceMap }, cacheDir);
+  if (modules) await keep(file, { modules, code: bundle.code, sourceMap: bundle.sourceMap }, folder);
   return bundle;
 }
 
@@ -87,24 +87,24 @@ async function readEntry(file: string): Promise<CacheEntry | undefined> {
 
 /** Written whole then renamed, so a process reading at the same time sees the old entry or the new one; the oldest
  * entries beyond `keptEntries` go. A cache that cannot be written costs the next process a bundle, nothing else. */
-async function keep(file: string, entry: CacheEntry, cacheDir: string): Promise<void> {
+async function keep(file: string, entry: CacheEntry, folder: string): Promise<void> {
   try {
-    await mkdir(cacheDir, { recursive: true });
+    await mkdir(folder, { recursive: true });
     const partial = `${file}.${process.pid}.partial`;
     await writeFile(partial, JSON.stringify(entry));
     await rename(partial, file);
-    const names = (await readdir(cacheDir)).filter((name) => name.endsWith('.json'));
+    const names = (await readdir(folder)).filter((name) => name.endsWith('.json'));
     const aged = await Promise.all(
       names.map(async (name) => ({
         name,
-        mtimeMs: await stat(path.join(cacheDir, name)).then(
+        mtimeMs: await stat(path.join(folder, name)).then(
           (s) => s.mtimeMs,
           () => 0,
         ),
       })),
     );
     for (const old of aged.sort((a, b) => b.mtimeMs - a.mtimeMs).slice(keptEntries))
-      await rm(path.join(cacheDir, old.name), { force: true });
+      await rm(path.join(folder, old.name), { force: true });
   } catch {
     // Not kept: the next process bundles again.
   }
