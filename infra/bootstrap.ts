@@ -4,7 +4,12 @@ import { ensureDockerEngine } from './docker-engine.ts';
 import { ensureBaseImage } from './base-image.ts';
 import { ensurePolicySandboxImage } from './policy-sandbox-image.ts';
 import { ensurePolicySidecarImage } from './policy-sidecar-image.ts';
-import { ensureTemporalServer, registerSearchAttributes, type TemporalEndpoint } from './temporal-server.ts';
+import {
+  ensureTemporalServer,
+  registerSearchAttributes,
+  setClosedRunRetention,
+  type TemporalEndpoint,
+} from './temporal-server.ts';
 import { ensureDebianPackages } from './debian-packages.ts';
 import { ensureMotoServer } from './s3-test-server.ts';
 
@@ -37,12 +42,19 @@ async function ensureSandboxImages(docker: Docker): Promise<Omit<BootstrapResult
   return { baseImage, policyImage, sidecarImage };
 }
 
+/** The suite's closed runs are kept a day, the least Temporal allows, not the 30 days of a namespace created for real
+ * runs: a full `trl test` closes some 210 workflows, about 15 MB of the embedded server's SQLite file each time. */
+const testRunRetentionSeconds = 24 * 3600;
+
 /** `trl test`: the embedded default plus the test-only servers (moto's S3 server for the blob store's contract tests),
  * and the suite's own Temporal namespace (created with its search attributes), which its files are given in place of
  * the user's. */
 export async function bootstrapForTests(docker: Docker, namespace: string): Promise<BootstrapResult> {
   const result = await bootstrap(docker);
   const temporal = { ...result.temporal, namespace };
-  await Promise.all([registerSearchAttributes(temporal), ensureMotoServer()]);
+  await Promise.all([
+    registerSearchAttributes(temporal).then(() => setClosedRunRetention(temporal, testRunRetentionSeconds)),
+    ensureMotoServer(),
+  ]);
   return { ...result, temporal };
 }

@@ -124,6 +124,8 @@ async function startDevServer(endpoint: TemporalEndpoint): Promise<void> {
 
 // Workflow histories of a namespace the bootstrap creates are kept this long after a run closes.
 const createdNamespaceRetentionSeconds = 30 * 24 * 3600;
+/** How a namespace the bootstrap created describes itself; only such a namespace's retention is ever changed. */
+const createdNamespaceDescription = 'created by the TrajectoryRL validator bootstrap';
 const namespaceReadyTimeoutMs = 30_000;
 
 const isNotFound = (error: unknown) => (error as { code?: unknown })?.code === 5; // gRPC NOT_FOUND
@@ -143,7 +145,7 @@ export async function ensureNamespace(connection: Connection, namespace: string)
   try {
     await connection.workflowService.registerNamespace({
       namespace,
-      description: 'created by the TrajectoryRL validator bootstrap',
+      description: createdNamespaceDescription,
       workflowExecutionRetentionPeriod: msToTs(createdNamespaceRetentionSeconds * 1000),
     });
   } catch (error) {
@@ -210,6 +212,28 @@ export async function registerSearchAttributes(
     if (Object.keys(missing).length === 0) return;
     say(`registering search attributes ${Object.keys(missing).join(', ')}`);
     await connection.operatorService.addSearchAttributes({ namespace: endpoint.namespace, searchAttributes: missing });
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Sets how long the namespace keeps closed runs (the suite's: see bootstrapForTests), if the bootstrap created it:
+ * a namespace someone else made is theirs, and left as it is. */
+export async function setClosedRunRetention(
+  endpoint: Pick<TemporalEndpoint, 'address' | 'namespace'>,
+  seconds: number,
+  connect: TemporalConnectionOptions = temporalConnectionOptions(endpoint.address),
+): Promise<void> {
+  const connection = await Connection.connect(connect);
+  try {
+    const described = await connection.workflowService.describeNamespace({ namespace: endpoint.namespace });
+    if (described.namespaceInfo?.description !== createdNamespaceDescription) return;
+    const current = described.config?.workflowExecutionRetentionTtl?.seconds;
+    if (Number(current ?? 0) === seconds) return;
+    await connection.workflowService.updateNamespace({
+      namespace: endpoint.namespace,
+      config: { workflowExecutionRetentionTtl: msToTs(seconds * 1000) },
+    });
   } finally {
     await connection.close();
   }

@@ -21,7 +21,7 @@ export const testRunnerSettings = settingTable({
         .default('trl-test'),
     ),
     description:
-      "The Temporal namespace `./trl test` runs its workflows in (it creates it); its test files get it as `TRL_TEMPORAL_NAMESPACE`, so `trl up`'s Web UI and `trl runs` never list a test run.",
+      "The Temporal namespace `./trl test` runs its workflows in (it creates it); its test files get it as `TRL_TEMPORAL_NAMESPACE`, so `trl up`'s Web UI and `trl runs` never list a test run. A namespace it created keeps closed runs a day.",
   },
 });
 

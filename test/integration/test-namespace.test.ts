@@ -1,6 +1,7 @@
 // The suite leaves the user's Temporal alone: `trl test` gives its files a namespace of their own
 // (TRL_TEST_TEMPORAL_NAMESPACE, created by the suite), so a test workflow is listed there and never in
-// `default`, where `trl up`'s Web UI and `trl runs` look. A file run outside `trl test` fails here.
+// `default`, where `trl up`'s Web UI and `trl runs` look, and it keeps them a day, not a month. A file run outside
+// `trl test` fails here.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@temporalio/client';
@@ -34,6 +35,13 @@ describe("test workflows run in the suite's own namespace", () => {
     assert.equal(temporalEndpoint().namespace, wanted);
     assert.equal(harness.namespace, wanted);
     assert.equal(harness.client.options.namespace, wanted);
+  });
+
+  test("the suite's closed runs are kept a day, not the 30 days of a namespace created for real runs", async () => {
+    const described = await harness.client.connection.workflowService.describeNamespace({
+      namespace: harness.namespace,
+    });
+    assert.equal(Number(described.config?.workflowExecutionRetentionTtl?.seconds), 24 * 3600);
   });
 
   test('a workflow a test starts is listed in the test namespace and not in default', async () => {
