@@ -75,13 +75,24 @@ test('a bundle naming a module that is not a file is never kept', async () => {
   }
 });
 
-test('at most four entries are kept, the newest', async () => {
+test('at most four entries are kept, the last used', async () => {
   const s = await setUp();
+  const entry = (i: number) => [path.join(s.dir, `entry-${i}.ts`)];
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
   try {
-    for (let i = 0; i < 6; i++) await cachedWorkflowBundle([path.join(s.dir, `entry-${i}.ts`)], s.build(), s.cacheDir);
+    for (let i = 0; i < 4; i++) {
+      await cachedWorkflowBundle(entry(i), s.build(), s.cacheDir);
+      await pause();
+    }
+    await cachedWorkflowBundle(entry(0), s.build(), s.cacheDir);
+    assert.equal(s.builds(), 4, 'entry 0 reused');
+    await pause();
+    await cachedWorkflowBundle(entry(4), s.build(), s.cacheDir);
     assert.equal((await readdir(s.cacheDir)).filter((name) => name.endsWith('.json')).length, 4);
-    await cachedWorkflowBundle([path.join(s.dir, 'entry-5.ts')], s.build(), s.cacheDir);
-    assert.equal(s.builds(), 6, 'the newest is still there');
+    await cachedWorkflowBundle(entry(0), s.build(), s.cacheDir);
+    assert.equal(s.builds(), 5, 'entry 0, used last, is still there');
+    await cachedWorkflowBundle(entry(1), s.build(), s.cacheDir);
+    assert.equal(s.builds(), 6, 'entry 1, the least recently used, went');
   } finally {
     await s.done();
   }

@@ -3,12 +3,12 @@
 // module in it (the bundle names each one) still hashes as it did when it was built, for the same entry files and the
 // same package-lock.json; anything else, or a cache entry that cannot be read, bundles afresh.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { repoRoot, workflowBundleCacheDir } from '../common/data-layout.ts';
 
-/** Entries kept: the project's workflows, and a few others replayed against (`trl replay --workflows`). */
+/** Entries kept, the last used: the project's workflows, and a few others replayed against (`trl replay --workflows`). */
 const keptEntries = 4;
 
 interface CacheEntry {
@@ -26,7 +26,12 @@ export async function cachedWorkflowBundle(
 ): Promise<WorkflowBundleWithSourceMap> {
   const file = path.join(folder, `${await cacheKey(entries)}.json`);
   const cached = await readEntry(file);
-  if (cached && (await unchanged(cached.modules))) return { code: cached.code, sourceMap: cached.sourceMap };
+  if (cached && (await unchanged(cached.modules))) {
+    // Used: the last to go when other entries are kept (a replayed variant must not push out the workers' bundle).
+    const now = new Date();
+    await utimes(file, now, now).catch(() => undefined);
+    return { code: cached.code, sourceMap: cached.sourceMap };
+  }
   // Modules are named relative to the directory webpack ran in, this process's.
   const context = process.cwd();
   const bundle = await build();
