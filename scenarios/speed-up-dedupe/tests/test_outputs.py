@@ -8,12 +8,15 @@ hand-written cases (each isolated from everything else). The agent's
 
 Expected output: the original script's own merge() and writer applied to the
 known clusters (background) and to the original script's own cluster() result
-(small cases). Each test then checks one aspect of the single run.
+(small cases). Each test then checks one aspect of the single run. The script
+exactly as shipped (byte for byte the original) is not run: it needs hours on
+this export, so it is recorded as not finishing without a minute spent showing it.
 """
 import csv
 import io
 import os
 import random
+import stat
 import subprocess
 import sys
 import tempfile
@@ -72,6 +75,10 @@ def run():
     if not os.path.isfile(SCRIPT):
         result["stderr"] = f"{SCRIPT} is missing"
         return result
+    if _is_original(SCRIPT):
+        result["timed_out"] = True
+        result["unchanged"] = True
+        return result
     start = time.monotonic()
     try:
         res = agent_run.run([sys.executable, SCRIPT, src, out], capture_output=True, text=True,
@@ -87,7 +94,22 @@ def run():
     return result
 
 
+def _is_original(path):
+    """Whether the agent's script is a regular file holding the original's bytes (never a link, FIFO or device)."""
+    with open(orig.__file__, "rb") as fh:
+        original = fh.read()
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISREG(info.st_mode) or info.st_size != len(original):
+        return False
+    with open(path, "rb") as fh:
+        return fh.read() == original
+
+
 def _finished(run):
+    assert not run.get("unchanged"), "dedupe.py is the original script, unchanged: it needs hours on this export"
     assert not run["timed_out"], f"dedupe.py did not finish within {TIME_LIMIT} s"
     assert run["returncode"] == 0, f"dedupe.py failed: {run['stderr']}"
     assert run["output"] is not None, "no output file"
