@@ -1,7 +1,7 @@
 // Stand-in activities on real Temporal workers, one per queue the evaluation uses
 // (docs/explanation/roles-and-queues.md): the workflows and the orchestration's activities on the evaluation queue, a
 // claim that always names one host on the shared sandbox queue, and the scenario's activities on
-// that host's queue. For tests of the workflow's decisions, not of the sandbox.
+// that host's queue (with a release that frees nothing). For tests of the workflow's decisions, not of the sandbox.
 import { NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { sandboxHostTaskQueue, sandboxTaskQueue } from '../../contracts/temporal-names.ts';
 import { activitiesOfRole } from '../../activities/index.ts';
@@ -74,7 +74,11 @@ export async function startStandInWorkers(options: {
     await Worker.create({
       ...common,
       taskQueue: hostQueue,
-      activities: activitiesOfRole(options.activities, 'sandbox-host'),
+      // The workflow frees the host's room when a scenario ends; a stand-in host holds none (a test may give its own).
+      activities: {
+        releaseSandboxHost: async () => ({ released: false }),
+        ...activitiesOfRole(options.activities, 'sandbox-host'),
+      },
     }),
   ];
   const shutdown = () => {
