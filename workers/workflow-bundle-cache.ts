@@ -3,9 +3,10 @@
 // module in it (the bundle names each one) still hashes as it did when it was built, for the same entry files and the
 // same package-lock.json; anything else, or a cache entry that cannot be read, bundles afresh.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { writeFileAtomic } from '../common/atomic-write.ts';
 import { repoRoot, workflowBundleCacheDir } from '../common/data-layout.ts';
 
 /** Entries kept, the last used: the project's workflows, and a few others replayed against (`trl replay --workflows`). */
@@ -90,14 +91,11 @@ async function readEntry(file: string): Promise<CacheEntry | undefined> {
   }
 }
 
-/** Written whole then renamed, so a process reading at the same time sees the old entry or the new one; the oldest
+/** Written atomically, so a process reading at the same time sees the old entry or the new one; the oldest
  * entries beyond `keptEntries` go. A cache that cannot be written costs the next process a bundle, nothing else. */
 async function keep(file: string, entry: CacheEntry, folder: string): Promise<void> {
   try {
-    await mkdir(folder, { recursive: true });
-    const partial = `${file}.${process.pid}.partial`;
-    await writeFile(partial, JSON.stringify(entry));
-    await rename(partial, file);
+    await writeFileAtomic(file, JSON.stringify(entry));
     const names = (await readdir(folder)).filter((name) => name.endsWith('.json'));
     const aged = await Promise.all(
       names.map(async (name) => ({
