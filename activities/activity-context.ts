@@ -1,4 +1,5 @@
 // What activities need from the worker, constructed only in workers/ and passed in.
+import type { CoreGate } from '../common/core-gate.ts';
 import type Docker from 'dockerode';
 import type { ChatUpstream } from '../gateway/upstream/chat-upstream.ts';
 import type { Allowlist } from '../gateway/catalog/allowlist.ts';
@@ -58,6 +59,8 @@ export interface SandboxHost {
   id: string;
   taskQueue: string;
   claims: HostClaims;
+  /** The host's cores, lent to one verification at a time each as many as its verifier declares. */
+  verifierCores: CoreGate;
 }
 
 /** The workflow an activity runs for; these activities are only ever scheduled by workflows, so a standalone call is a

@@ -1,6 +1,7 @@
 // verifyScenario: the hidden tests run in a fresh verifier container on the agent's declared outputs
 // (or its snapshot), with no network, or a network whose only reachable port replays the scenario's
-// registry tape; within a test run, outputs already verified reuse their result (verifier-cache.ts).
+// registry tape; within a test run, outputs already verified reuse their result (verifier-cache.ts). A host runs
+// its verifiers on the cores they declare, never more at once than its cores hold (common/core-gate.ts).
 import path from 'node:path';
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
@@ -51,64 +52,76 @@ export function createVerifyScenario(deps: ActivityDependencies) {
       log.info('verifier_result_reused', { scenario: scenario.name, outputs: request.outputs.sha256.slice(0, 12) });
       return verificationResult(cached, dir);
     }
-    // No network, or a network whose only reachable port replays the scenario's registry tape.
-    const plan = await ensureRegistryTape(deps, tapeScenarioOf(scenario), workflowIdOf(info));
-    const tape = plan ? await openTapeNetwork(deps, 'replay', plan.dir, workflowIdOf(info)) : undefined;
-    let session: ContainerSession;
+    // The host's cores, as many as the verifier declares (common/core-gate.ts says why); waiting heartbeats like the rest.
+    const cores = await deps.sandboxHost?.verifierCores.acquire(scenario.cpus, context.cancellationSignal);
+    if (cores && cores.waitedMs >= 1000)
+      log.info('verifier_waited_for_cores', { scenario: scenario.name, waitedMs: Math.round(cores.waitedMs) });
     try {
-      session = await ContainerSession.start(deps.docker, {
-        image: request.snapshotImage ?? scenario.imageTag,
-        role: 'verifier',
-        scenario: scenario.name,
-        workflowId: workflowIdOf(info),
-        cpus: scenario.cpus,
-        memoryMb: scenario.memoryMb,
-        owner: deps.owner,
-        env: scenario.containerEnv,
-        ...(tape ? { networkMode: tape.networkName } : {}),
-      });
-    } catch (error) {
-      await tape?.close();
-      throw error;
-    }
-    const closeTape = async () => (tape ? `\n${replayLogLines(await tape.close())}` : '');
-    // A verifier that failed without a report is retried (contracts/blame.ts): its next attempt needs the snapshot.
-    let retriedAfter = false;
-    try {
-      if (tape) await tape.install(session);
-      const run = await runVerifier({
-        session,
-        scenarioDir: scenario.dir,
-        // A snapshot holds everything the agent left; declared outputs are copied into a fresh image.
-        ...(request.snapshotImage ? {} : { outputsArchive: archive }),
-        timeoutSec: scenario.verifierTimeoutSec,
-        declaredTests: scenario.testsDeclared,
-        ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
-        ...(scenario.workdir ? { workdir: scenario.workdir } : {}),
-        env: { ...verifierEnv, ...tape?.env },
-        ...(plan?.rewrittenTests ? { rewrittenTests: plan.rewrittenTests } : {}),
-        signal: context.cancellationSignal,
-      }).catch(async (error: unknown) => {
-        // The failed attempt keeps its log: retries and the UI can show why it failed.
-        if (error instanceof VerifierFailure) {
-          await writeArtifact(path.join(dir, artifactNames.verifierLog), error.log + (await closeTape()));
-          retriedAfter = info.attempt < sandboxActivityAttempts;
-        }
-        throw error;
-      });
-      run.log += await closeTape();
-      if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
-      recordVerifierRun(run.wallMs);
-      if (cacheKey) await deps.verifierCache!.put(cacheKey, run);
-      return await verificationResult(run, dir);
+      return await verifyInContainer();
     } finally {
-      await session.remove();
-      await tape?.close().catch(() => undefined);
-      // The snapshot served its verification, unless a retry of this one follows (a verifier that failed without a
-      // report: before, the retry found the image gone and the scenario ended infra_error on a 404); the last attempt
-      // removes it whatever happens, and one a dead worker left is removed by orphan cleanup.
-      if (request.snapshotImage && !retriedAfter)
-        await removeSnapshot(deps.docker, request.snapshotImage).catch(() => undefined);
+      cores?.release();
+    }
+
+    async function verifyInContainer(): Promise<VerificationResult> {
+      // No network, or a network whose only reachable port replays the scenario's registry tape.
+      const plan = await ensureRegistryTape(deps, tapeScenarioOf(scenario), workflowIdOf(info));
+      const tape = plan ? await openTapeNetwork(deps, 'replay', plan.dir, workflowIdOf(info)) : undefined;
+      let session: ContainerSession;
+      try {
+        session = await ContainerSession.start(deps.docker, {
+          image: request.snapshotImage ?? scenario.imageTag,
+          role: 'verifier',
+          scenario: scenario.name,
+          workflowId: workflowIdOf(info),
+          cpus: scenario.cpus,
+          memoryMb: scenario.memoryMb,
+          owner: deps.owner,
+          env: scenario.containerEnv,
+          ...(tape ? { networkMode: tape.networkName } : {}),
+        });
+      } catch (error) {
+        await tape?.close();
+        throw error;
+      }
+      const closeTape = async () => (tape ? `\n${replayLogLines(await tape.close())}` : '');
+      // A verifier that failed without a report is retried (contracts/blame.ts): its next attempt needs the snapshot.
+      let retriedAfter = false;
+      try {
+        if (tape) await tape.install(session);
+        const run = await runVerifier({
+          session,
+          scenarioDir: scenario.dir,
+          // A snapshot holds everything the agent left; declared outputs are copied into a fresh image.
+          ...(request.snapshotImage ? {} : { outputsArchive: archive }),
+          timeoutSec: scenario.verifierTimeoutSec,
+          declaredTests: scenario.testsDeclared,
+          ...(scenario.verifierUser ? { user: scenario.verifierUser } : {}),
+          ...(scenario.workdir ? { workdir: scenario.workdir } : {}),
+          env: { ...verifierEnv, ...tape?.env },
+          ...(plan?.rewrittenTests ? { rewrittenTests: plan.rewrittenTests } : {}),
+          signal: context.cancellationSignal,
+        }).catch(async (error: unknown) => {
+          // The failed attempt keeps its log: retries and the UI can show why it failed.
+          if (error instanceof VerifierFailure) {
+            await writeArtifact(path.join(dir, artifactNames.verifierLog), error.log + (await closeTape()));
+            retriedAfter = info.attempt < sandboxActivityAttempts;
+          }
+          throw error;
+        });
+        run.log += await closeTape();
+        if (context.cancellationSignal.aborted) throw new CancelledFailure('verifyScenario cancelled');
+        recordVerifierRun(run.wallMs);
+        if (cacheKey) await deps.verifierCache!.put(cacheKey, run);
+        return await verificationResult(run, dir);
+      } finally {
+        await session.remove();
+        await tape?.close().catch(() => undefined);
+        // The snapshot served its verification, unless a retry of this one follows (a verifier that failed without a
+        // report: before, the retry found the image gone and the scenario ended infra_error on a 404); the last attempt
+        // removes it whatever happens, and one a dead worker left is removed by orphan cleanup.
+        if (request.snapshotImage && !retriedAfter)
+          await removeSnapshot(deps.docker, request.snapshotImage).catch(() => undefined);
+      }
     }
   };
 }

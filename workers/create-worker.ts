@@ -9,6 +9,7 @@ import { Client } from '@temporalio/client';
 import { activitiesOfRole, createActivities } from '../activities/index.ts';
 import { HostClaims } from '../activities/host-claims.ts';
 import { hostClaimTiming } from '../contracts/host-claim-timing.ts';
+import { CoreGate } from '../common/core-gate.ts';
 import { hostBudget, calibratedScenarioCost } from './host-budget.ts';
 import { sampleNetworksLeft } from '../sandbox/address-pools.ts';
 import { ContainerUsage, sampleContainerUsage } from '../sandbox/container-usage.ts';
@@ -122,6 +123,7 @@ export async function createEvaluationWorker(options: EvaluationWorkerOptions): 
         id: options.hostId,
         taskQueue: hostQueue,
         claims: new HostClaims({ budget, calibrated, idleMs: claimIdleMs, settleMs: hostClaimTiming.settleMs }),
+        verifierCores: new CoreGate(budget.cpus),
       }
     : undefined;
   const activities = createActivities({

@@ -21,6 +21,10 @@ import { readSetting } from '../../common/settings/setting.ts';
 import { machineSettings } from '../../common/settings/machine-settings.ts';
 import { testRunnerSettings } from '../../common/settings/test-settings.ts';
 import { stopProcessGroup } from '../../common/stop-process-group.ts';
+import { setSessionNice } from '../../common/session-priority.ts';
+
+/** The runner's session below the containers (common/session-priority.ts says why): nice 5 weighs about a third. */
+const runnerSessionNice = 5;
 
 /** How long a stopped run's files get to end on the signal before SIGKILL. */
 const stopGraceMs = 5000;
@@ -138,6 +142,7 @@ export async function testCommand(options: {
       },
     );
     runner = child;
+    if (child.pid !== undefined) await setSessionNice(child.pid, runnerSessionNice);
     const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? 1)));
     if (stoppedBy) {
       await stopping;

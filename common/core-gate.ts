@@ -1,0 +1,78 @@
+// A host's cores lent to bursts of work, first come first served: a holder takes the cores it declares, and the next
+// waits until they fit beside those held (or nothing is held: a request larger than the host still runs, alone).
+// A sandbox host admits scenarios by their mean CPU share, mostly waiting on models; their verifications are bursts
+// of a core or more each, and when many coincide they shared the cores so thinly that a verifier's own timeout
+// measured the host's load, not the solution (docs/explanation/roles-and-queues.md).
+
+export interface CoreGateEntry {
+  /** Cores the holder declared. */
+  cores: number;
+  /** When it asked, for how long it waited. */
+  sinceMs: number;
+}
+
+interface Waiter extends CoreGateEntry {
+  admit: () => void;
+}
+
+export class CoreGate {
+  private held = 0;
+  private holders = 0;
+  private readonly queue: Waiter[] = [];
+
+  constructor(
+    readonly cores: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    if (!(cores > 0)) throw new Error(`CoreGate needs a positive number of cores, got ${cores}`);
+  }
+
+  /** Waits for `cores` (FIFO: no later request goes first), then returns the release and how long it waited.
+   * An abort while waiting leaves the queue and rejects with the signal's reason. */
+  async acquire(cores: number, signal?: AbortSignal): Promise<{ release: () => void; waitedMs: number }> {
+    signal?.throwIfAborted();
+    const entry: Waiter = { cores, sinceMs: this.now(), admit: () => undefined };
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const at = this.queue.indexOf(entry);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(signal?.reason ?? new Error('aborted'));
+        this.drain();
+      };
+      entry.admit = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(entry);
+      this.drain();
+    });
+    let released = false;
+    return {
+      waitedMs: this.now() - entry.sinceMs,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.held -= cores;
+        this.holders -= 1;
+        this.drain();
+      },
+    };
+  }
+
+  /** Cores held and requests waiting now. */
+  state(): { heldCores: number; holders: number; waiting: number } {
+    return { heldCores: this.held, holders: this.holders, waiting: this.queue.length };
+  }
+
+  private drain(): void {
+    while (this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (this.holders > 0 && this.held + next.cores > this.cores + 1e-9) return;
+      this.queue.shift();
+      this.held += next.cores;
+      this.holders += 1;
+      next.admit();
+    }
+  }
+}
