@@ -31,7 +31,7 @@ test('test/topology/ runs only with --topology, and then alone', () => {
 });
 
 test('test files run three at a time unless TRL_TEST_CONCURRENCY says otherwise; a bad value names the variable', () => {
-  assert.equal(testConcurrency({}), 3);
+  assert.equal(testConcurrency({}), 4);
   assert.equal(testConcurrency({ TRL_TEST_CONCURRENCY: '1' }), 1);
   assert.throws(
     () => testConcurrency({ TRL_TEST_CONCURRENCY: 'many' }),

@@ -199,7 +199,7 @@ function printSlowestFiles(files: string[], durations: Record<string, number>): 
   );
 }
 
-/** Test files run at once: TRL_TEST_CONCURRENCY (1–16), else 3. */
+/** Test files run at once: TRL_TEST_CONCURRENCY (1–16), else 4. */
 export function testConcurrency(env: NodeJS.ProcessEnv = process.env): number {
   return readSetting(testRunnerSettings, 'TRL_TEST_CONCURRENCY', env);
 }

@@ -8,7 +8,7 @@ export const testRunnerSettings = settingTable({
     schema: blankAsUnset(
       wholeNumber('TRL_TEST_CONCURRENCY', 'a whole number from 1 to 16, e.g. TRL_TEST_CONCURRENCY=2')
         .max(16, 'TRL_TEST_CONCURRENCY must be a whole number from 1 to 16, e.g. TRL_TEST_CONCURRENCY=2')
-        .default(3),
+        .default(4),
     ),
     description:
       'Test files `./trl test` runs at once (1 to 16); the fault and topology suites always run one at a time.',
