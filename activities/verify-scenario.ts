@@ -10,6 +10,7 @@ import type { PreparedScenario, VerificationResult } from '../contracts/results.
 import { sandboxActivityAttempts } from '../contracts/temporal-names.ts';
 import { artifactNames, scenarioAttemptDir } from '../common/data-layout.ts';
 import { ContainerSession } from '../sandbox/container-session.ts';
+import { watchContainerCores } from '../sandbox/container-usage.ts';
 import { removeSnapshot } from '../sandbox/agent-snapshot.ts';
 import { runVerifier, VerifierFailure, type VerifierRun } from '../verifiers/run-verifier.ts';
 import { writeArtifact } from '../common/write-artifact.ts';
@@ -83,6 +84,8 @@ export function createVerifyScenario(deps: ActivityDependencies) {
         await tape?.close();
         throw error;
       }
+      // What the verifier really uses, so a run sitting out a timeout lends the rest of its cores (common/core-gate.ts).
+      const watch = cores ? watchContainerCores(session.id, cores.measured) : undefined;
       const closeTape = async () => (tape ? `\n${replayLogLines(await tape.close())}` : '');
       // A verifier that failed without a report is retried (contracts/blame.ts): its next attempt needs the snapshot.
       let retriedAfter = false;
@@ -114,6 +117,7 @@ export function createVerifyScenario(deps: ActivityDependencies) {
         if (cacheKey) await deps.verifierCache!.put(cacheKey, run);
         return await verificationResult(run, dir);
       } finally {
+        watch?.stop();
         await session.remove();
         await tape?.close().catch(() => undefined);
         // The snapshot served its verification, unless a retry of this one follows (a verifier that failed without a

@@ -74,3 +74,22 @@ test('a release twice frees the cores once; the wait is measured on the given cl
   assert.deepEqual(gate.state(), { heldCores: 1, holders: 1, waiting: 0 });
   assert.throws(() => new CoreGate(0), /positive number of cores/);
 });
+
+test('a holder measured below its declared cores counts what it uses, at least a quarter, and lends the rest', async () => {
+  const gate = new CoreGate(2);
+  const sleeping = await gate.acquire(1);
+  const busy = await gate.acquire(1);
+  const next = gate.acquire(1);
+  sleeping.measured(0.02);
+  assert.equal(gate.state().heldCores, 1.25);
+  assert.equal(await settled(next), false, '1.25 + 1 does not fit in 2');
+  busy.measured(0.5);
+  assert.equal(await settled(next), true, '0.25 + 0.5 + 1 fits');
+  const lease = await next;
+  busy.measured(3);
+  assert.equal(gate.state().heldCores, 2.25, 'a holder never counts more than it declared');
+  for (const held of [sleeping, busy, lease]) held.release();
+  assert.deepEqual(gate.state(), { heldCores: 0, holders: 0, waiting: 0 });
+  sleeping.measured(1);
+  assert.equal(gate.state().heldCores, 0, 'a measurement after the release changes nothing');
+});

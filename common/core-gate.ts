@@ -3,6 +3,9 @@
 // A sandbox host admits scenarios by their mean CPU share, mostly waiting on models; their verifications are bursts
 // of a core or more each, and when many coincide they shared the cores so thinly that a verifier's own timeout
 // measured the host's load, not the solution (docs/explanation/roles-and-queues.md).
+// A holder measured using less than it declared (a test sitting out a timeout) counts what it uses, but never less
+// than a quarter of what it declared: its cores go to the next in line instead of idling, and a waking holder shares
+// with at most a few.
 
 export interface CoreGateEntry {
   /** Cores the holder declared. */
@@ -13,6 +16,18 @@ export interface CoreGateEntry {
 
 interface Waiter extends CoreGateEntry {
   admit: () => void;
+  /** What it counts for while held: its declared cores until measured. */
+  counted: number;
+}
+
+/** The least share of its declared cores a measured holder counts for. */
+export const idleHolderShare = 0.25;
+
+export interface CoreLease {
+  release: () => void;
+  waitedMs: number;
+  /** The cores the holder was measured using lately: it counts for that, within [a quarter, all] of its declared. */
+  measured: (cores: number) => void;
 }
 
 export class CoreGate {
@@ -29,9 +44,9 @@ export class CoreGate {
 
   /** Waits for `cores` (FIFO: no later request goes first), then returns the release and how long it waited.
    * An abort while waiting leaves the queue and rejects with the signal's reason. */
-  async acquire(cores: number, signal?: AbortSignal): Promise<{ release: () => void; waitedMs: number }> {
+  async acquire(cores: number, signal?: AbortSignal): Promise<CoreLease> {
     signal?.throwIfAborted();
-    const entry: Waiter = { cores, sinceMs: this.now(), admit: () => undefined };
+    const entry: Waiter = { cores, sinceMs: this.now(), admit: () => undefined, counted: cores };
     await new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         const at = this.queue.indexOf(entry);
@@ -53,14 +68,21 @@ export class CoreGate {
       release: () => {
         if (released) return;
         released = true;
-        this.held -= cores;
+        this.held -= entry.counted;
         this.holders -= 1;
+        this.drain();
+      },
+      measured: (use) => {
+        if (released || !Number.isFinite(use)) return;
+        const counted = Math.min(cores, Math.max(use, cores * idleHolderShare));
+        this.held += counted - entry.counted;
+        entry.counted = counted;
         this.drain();
       },
     };
   }
 
-  /** Cores held and requests waiting now. */
+  /** Cores held (as counted) and requests waiting now. */
   state(): { heldCores: number; holders: number; waiting: number } {
     return { heldCores: this.held, holders: this.holders, waiting: this.queue.length };
   }
@@ -70,7 +92,7 @@ export class CoreGate {
       const next = this.queue[0]!;
       if (this.holders > 0 && this.held + next.cores > this.cores + 1e-9) return;
       this.queue.shift();
-      this.held += next.cores;
+      this.held += next.counted;
       this.holders += 1;
       next.admit();
     }

@@ -144,3 +144,22 @@ export function sampleContainerUsage(
     for (const [key, cost] of await usage.sample()) observe(key, cost);
   }, intervalMs);
 }
+
+/** Every `intervalMs`, the cores one container used since the last reading (its cgroup's CPU time over the wall time
+ * between two readings), handed to `report`; nothing when its cgroup cannot be read here. stop() ends it. */
+export function watchContainerCores(
+  id: string,
+  report: (cores: number) => void,
+  intervalMs = 2000,
+  read: (id: string) => Promise<ContainerReading | undefined> = readContainerCgroup,
+  now: () => number = () => performance.now(),
+): { stop(): void } {
+  let last: { cpuNs: number; atMs: number } | undefined;
+  return repeatWithoutOverlap(async () => {
+    const reading = await read(id);
+    const atMs = now();
+    if (!reading) return;
+    if (last && atMs > last.atMs) report(Math.max(0, reading.cpuNs - last.cpuNs) / 1e6 / (atMs - last.atMs));
+    last = { cpuNs: reading.cpuNs, atMs };
+  }, intervalMs);
+}

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { repoRoot, testDataDir, testDurationsFile, testDurationsSeedFile } from '../../common/data-layout.ts';
 import { createDockerClient } from '../../sandbox/docker-client.ts';
 import { bootstrapForTests } from '../../infra/bootstrap.ts';
-import { testWorkflowBundleEnv, writeWorkflowBundleFile } from '../../workers/workflow-bundle-file.ts';
+import { bundleWorkflows } from '../../workers/create-worker.ts';
 import { renderTable } from '../render-table.ts';
 import { orderTestFiles, readTestDurations } from './test-durations.ts';
 import { splitBatchable, writeUnitBatch } from './test-batch.ts';
@@ -107,12 +107,10 @@ export async function testCommand(options: {
     // fault and topology suites run one file at a time (they restart shared services). Files start
     // longest first, by the last run's durations (test-durations.ts).
     const concurrency = options.faults || options.topology || options.realModel ? 1 : testConcurrency();
-    // One workflow bundle for every file of the run, instead of one per file that starts a worker.
-    // Only the suites under test/ start workers; a run of other files skips the 5 s of bundling (a
-    // file elsewhere that needs a bundle still builds its own: test/support/shared-workflow-bundle.ts).
-    const bundleFile = path.join(runDir, 'workflows.json');
-    const bundled = files.some((file) => file.startsWith(`test${path.sep}`));
-    if (bundled) await writeWorkflowBundleFile(bundleFile);
+    // The workflow bundle built once, before the files start: each file that starts a worker then takes it from the
+    // cache (workers/workflow-bundle-cache.ts) instead of building its own, about 3 s of CPU each. Only the suites under
+    // test/ start workers; a run of other files skips the bundling.
+    if (files.some((file) => file.startsWith(`test${path.sep}`))) await bundleWorkflows();
     // A run starts from an empty data directory: an earlier run's packs, seats and spend would be
     // seen by this one's checks (the pack store refuses the examples as near copies of an earlier
     // run's variants of them). The last run's files stay until the next, for whoever reads a
@@ -131,7 +129,6 @@ export async function testCommand(options: {
         // Tests keep their own artifacts, pack store and ownership records, apart from real runs.
         env: {
           ...process.env,
-          ...(bundled ? { [testWorkflowBundleEnv]: bundleFile } : {}),
           // The run's verifier results, reused across its files (verifiers/verifier-cache.ts); gone with the run.
           TRL_VERIFIER_CACHE_DIR: path.join(runDir, 'verifier-cache'),
           TRL_DATA_DIR: dataDir,

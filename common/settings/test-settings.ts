@@ -26,12 +26,6 @@ export const testRunnerSettings = settingTable({
 });
 
 export const internalSettings = settingTable({
-  TRL_TEST_WORKFLOW_BUNDLE: {
-    schema: optionalText,
-    defaultText: 'set by `trl test`',
-    description:
-      'A workflow bundle file `trl test` writes once and names for its test files, which would otherwise bundle one each; a worker always bundles the code beside it.',
-  },
   TRL_VERIFIER_CACHE_DIR: {
     schema: optionalText,
     defaultText: 'set by `trl test`',
