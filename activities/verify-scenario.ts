@@ -53,6 +53,9 @@ export function createVerifyScenario(deps: ActivityDependencies) {
       log.info('verifier_result_reused', { scenario: scenario.name, outputs: request.outputs.sha256.slice(0, 12) });
       return verificationResult(cached, dir);
     }
+    // No network, or a network whose only reachable port replays the scenario's registry tape (rehearsed first if this
+    // image has none: once per image, mostly a wait on the registries, so before the cores are taken).
+    const plan = await ensureRegistryTape(deps, tapeScenarioOf(scenario), workflowIdOf(info));
     // The host's cores, as many as the verifier declares (common/core-gate.ts says why); waiting heartbeats like the rest.
     const cores = await deps.sandboxHost?.verifierCores.acquire(scenario.cpus, context.cancellationSignal);
     if (cores && cores.waitedMs >= 1000)
@@ -64,8 +67,6 @@ export function createVerifyScenario(deps: ActivityDependencies) {
     }
 
     async function verifyInContainer(): Promise<VerificationResult> {
-      // No network, or a network whose only reachable port replays the scenario's registry tape.
-      const plan = await ensureRegistryTape(deps, tapeScenarioOf(scenario), workflowIdOf(info));
       const tape = plan ? await openTapeNetwork(deps, 'replay', plan.dir, workflowIdOf(info)) : undefined;
       let session: ContainerSession;
       try {
