@@ -88,7 +88,7 @@ export async function testCommand(options: {
   const runDir = await mkdtemp(path.join(os.tmpdir(), 'trl-test-run-'));
   // The runner and its test files have a process group of their own; Ctrl-C or a TERM to trl is passed
   // on to all of them (the runner alone would leave its files running), then trl waits for the runner
-  // to end and removes the run's folder (the workflow bundle is megabytes).
+  // to end and removes the run's folder (its unit batch and verifier results).
   // A file that handles the signal itself (a Temporal worker shuts down gracefully, waiting out a
   // running scenario) gets SIGKILL after the grace period: a stopped suite stops.
   let runner: ChildProcess | undefined;
