@@ -7,21 +7,18 @@
 // than a quarter of what it declared: its cores go to the next in line instead of idling, and a waking holder shares
 // with at most a few.
 
-export interface CoreGateEntry {
+interface Waiter {
   /** Cores the holder declared. */
   cores: number;
   /** When it asked, for how long it waited. */
   sinceMs: number;
-}
-
-interface Waiter extends CoreGateEntry {
   admit: () => void;
   /** What it counts for while held: its declared cores until measured. */
   counted: number;
 }
 
 /** The least share of its declared cores a measured holder counts for. */
-export const idleHolderShare = 0.25;
+const idleHolderShare = 0.25;
 
 export interface CoreLease {
   release: () => void;

@@ -77,7 +77,7 @@ export async function ensureTemporalServer(): Promise<TemporalEndpoint> {
 }
 
 /** The dev server's SQLite settings (`--sqlite-pragma`); the write-ahead log, once set, stays with the file. */
-export const sqlitePragmas = ['journal_mode=wal', 'synchronous=normal'] as const;
+const sqlitePragmas = ['journal_mode=wal', 'synchronous=normal'] as const;
 
 async function startDevServer(endpoint: TemporalEndpoint): Promise<void> {
   const binary = await ensureTemporalCli();

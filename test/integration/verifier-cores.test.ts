@@ -30,7 +30,9 @@ describe('a host lends its cores to one verification at a time, each the cores i
       else process.env.TRL_HOST_CPUS = previous.cpus;
     }
     // This process's verifier containers, read every 250 ms while the evaluations run: each lives 4 s or more.
+    // A failed listing ends the watch and fails the file once the evaluations are done (never a rejection left unheard).
     let watching = true;
+    let watchFailure: unknown;
     const watch = (async () => {
       while (watching) {
         const listed = await harness.docker.listContainers({
@@ -42,7 +44,9 @@ describe('a host lends its cores to one verification at a time, each the cores i
         mostAtOnce = Math.max(mostAtOnce, listed.length);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
-    })();
+    })().catch((error: unknown) => {
+      watchFailure = error;
+    });
     try {
       results = await Promise.all(
         [1, 2, 3].map((seed) =>
@@ -59,6 +63,7 @@ describe('a host lends its cores to one verification at a time, each the cores i
       watching = false;
       await watch;
     }
+    if (watchFailure) throw watchFailure;
   });
   after(async () => {
     delete process.env.TRL_SIM_SCENARIOS_DIR;
