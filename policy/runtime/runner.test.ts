@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bundleSource } from '../testing/bundle-to-file.ts';
 import { startHost, type FakeHost } from '../testing/fake-host.ts';
+import { waitFor } from '../../test/support/worker-process.ts';
 import { errorReply, textReply } from '../testing/completions.ts';
 
 const request = { messages: [{ role: 'user', content: 'hello' }] };
@@ -217,15 +218,21 @@ export default definePolicy({ async complete(request, ctx) {
   return textCompletion('never');
 } });`;
   const host = startHost(() => new Promise(() => undefined)); // the host never answers calls
-  assert.deepEqual(await host.init(await bundleSource(source)), { t: 'ready' });
-  assert.equal((await host.request({ ...request, mode: 'leak' }, 'leak')).t, 'response');
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(host.callsFor('leak').length, 0, 'no call after the answer');
-  assert.ok(host.logs.some((log) => log.message === 'late call: invalid_request'));
-  void host.request({ ...request, mode: 'pending' }, 'pending');
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.equal(host.callsFor('pending').length, 1);
-  assert.equal(await host.close(), 0);
+  // Waits for what the runner sends, not a fixed 50 ms (a loaded machine missed it, and the failed assertion left the
+  // runner alive, holding its test process open); the runner is closed whatever an assertion says.
+  const arrived = (what: string, seen: () => boolean) => waitFor(async () => (seen() ? true : undefined), 10_000, what);
+  try {
+    assert.deepEqual(await host.init(await bundleSource(source)), { t: 'ready' });
+    assert.equal((await host.request({ ...request, mode: 'leak' }, 'leak')).t, 'response');
+    await arrived('the late call’s log', () => host.logs.some((log) => log.message === 'late call: invalid_request'));
+    assert.equal(host.callsFor('leak').length, 0, 'no call after the answer');
+    assert.ok(host.logs.some((log) => log.message === 'late call: invalid_request'));
+    void host.request({ ...request, mode: 'pending' }, 'pending');
+    await arrived('the pending call', () => host.callsFor('pending').length > 0);
+    assert.equal(host.callsFor('pending').length, 1);
+  } finally {
+    assert.equal(await host.close(), 0);
+  }
   assert.deepEqual(host.invalidLines, []);
 });
 
