@@ -167,7 +167,8 @@ test('a real profile of node --cpu-prof: the hot function is found, with its fil
       '// the hot function is on line 2',
       'function burnHot(until) { let x = 0; while (performance.now() < until) x += Math.sqrt(x + 1); return x; }',
       'function idleA() { return 1; }',
-      'console.log(burnHot(performance.now() + 400) > 0 && idleA());',
+      // 1.5 s: on a loaded machine Node's start-up took half of a 400 ms profile.
+      'console.log(burnHot(performance.now() + 1500) > 0 && idleA());',
     ].join('\n'),
   );
   try {
@@ -179,7 +180,7 @@ test('a real profile of node --cpu-prof: the hot function is found, with its fil
     assert.ok(hot, 'burnHot is in the tree');
     assert.equal(hot.location, `${path.basename(dir)}/hot.mjs:2`);
     assert.ok(hot.totalMs > 0.5 * tree.totalMs, `burnHot ${hot.totalMs} ms of ${tree.totalMs}`);
-    assert.ok(hot.totalMs >= 200, `the profile covers most of the 400 ms loop: ${hot.totalMs} ms`);
+    assert.ok(hot.totalMs >= 200, `the profile covers the loop: ${hot.totalMs} ms`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
