@@ -22,7 +22,8 @@ const messages = [{ role: 'user', content: 'Say hello in one short sentence.' }]
 
 test('whole and streamed completions from the sim fleet: the same text, usage, and the extra headers reach the upstream', async (t) => {
   const fleet = await startSimFleet({ timeScale: 0, mode: 'fast' });
-  const upstream = new HttpChatUpstream({ baseURL: fleet.url, apiKey: 'sim', timeoutMs: 10_000 });
+  // Generous: the fleet answers at once, but a loaded machine (a full `trl test`) may not run it at once.
+  const upstream = new HttpChatUpstream({ baseURL: fleet.url, apiKey: 'sim', timeoutMs: 60_000 });
   t.after(async () => {
     upstream.close();
     await fleet.close();
@@ -143,11 +144,23 @@ test('every upstream failure is blamed, billed, retried and identified alike by 
     behave(request, response);
   });
   const listening = await listenOn(server, '127.0.0.1');
-  const timeoutMs = 300;
-  const ours = new HttpChatUpstream({ baseURL: listening.url, apiKey: 'k', timeoutMs });
-  const sdk = new OpenAI({ baseURL: listening.url, apiKey: 'k', maxRetries: 0, timeout: timeoutMs });
+  // Only the upstream that never answers meets the short deadline; every other behaviour gets one no loaded machine
+  // reaches, so a slow turn of the scheduler cannot turn a 503 into a timeout.
+  const clientsWith = (timeoutMs: number) => ({
+    ours: new HttpChatUpstream({ baseURL: listening.url, apiKey: 'k', timeoutMs }),
+    sdk: new OpenAI({
+      baseURL: listening.url,
+      apiKey: 'k',
+      maxRetries: 0,
+      timeout: timeoutMs,
+    }) as unknown as ChatUpstream,
+  });
+  const patient = clientsWith(60_000);
+  const hasty = clientsWith(300);
+  const ours = patient.ours;
   t.after(async () => {
-    ours.close();
+    patient.ours.close();
+    hasty.ours.close();
     await listening.close();
   });
   const streamedOnly = new Set([
@@ -157,9 +170,10 @@ test('every upstream failure is blamed, billed, retried and identified alike by 
   ]);
   for (const behaviour of Object.keys(behaviours)) {
     for (const streamed of streamedOnly.has(behaviour) ? [true] : [false, true]) {
+      const clients = behaviour === 'never answers (timeout)' ? hasty : patient;
       const [mine, theirs] = [
-        await meet(ours, behaviour, streamed),
-        await meet(sdk as unknown as ChatUpstream, behaviour, streamed),
+        await meet(clients.ours, behaviour, streamed),
+        await meet(clients.sdk, behaviour, streamed),
       ];
       // A body with no events is an empty stream to both (the gateway settles it without usage, at its reservation).
       const fails = !(behaviour === 'a 200 that is not JSON' && streamed);
