@@ -121,7 +121,17 @@ export async function testCommand(options: {
     if (stoppedBy) return exitCodeOf(stoppedBy);
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', dataDirPerFile, testRunnerFile, String(concurrency), ...files],
+      [
+        '--import',
+        'tsx',
+        '--import',
+        dataDirPerFile,
+        '--import',
+        leftoverHandles,
+        testRunnerFile,
+        String(concurrency),
+        ...files,
+      ],
       {
         cwd: repoRoot,
         stdio: 'inherit',
@@ -175,6 +185,8 @@ function exitCodeOf(signal: NodeJS.Signals): number {
 const testRunnerFile = path.join(import.meta.dirname, 'test-runner.ts');
 // Given to the runner, whose files inherit it: each file's own data directory (that module says why).
 const dataDirPerFile = path.join(repoRoot, 'test', 'support', 'data-dir-per-file.mjs');
+// And this one: a file still alive a minute after its last test fails instead of holding the run (that module says why).
+const leftoverHandles = path.join(repoRoot, 'test', 'support', 'leftover-handles.mjs');
 
 /** The run's five longest files, so whoever waits on the suite sees where the time went. */
 function printSlowestFiles(files: string[], durations: Record<string, number>): void {
