@@ -17,9 +17,11 @@ describe('a host lends its cores to one verification at a time, each the cores i
   let results: EvaluationResult[] = [];
   const seen = new Set<string>();
   let mostAtOnce = 0;
+  let previousScenariosDir: string | undefined;
 
   before(async () => {
     const previous = { cpus: process.env.TRL_HOST_CPUS };
+    previousScenariosDir = process.env.TRL_SIM_SCENARIOS_DIR;
     process.env.TRL_HOST_CPUS = '1';
     process.env.TRL_SIM_SCENARIOS_DIR = path.join(fixtures, 'scenarios');
     try {
@@ -66,7 +68,8 @@ describe('a host lends its cores to one verification at a time, each the cores i
     if (watchFailure) throw watchFailure;
   });
   after(async () => {
-    delete process.env.TRL_SIM_SCENARIOS_DIR;
+    if (previousScenariosDir === undefined) delete process.env.TRL_SIM_SCENARIOS_DIR;
+    else process.env.TRL_SIM_SCENARIOS_DIR = previousScenariosDir;
     await harness?.close();
   });
 
